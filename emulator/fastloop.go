@@ -69,7 +69,7 @@ type connLoop struct {
 	opts     ServerOptions
 	ctx      context.Context // the service's request context; cancelled by Close
 	cancel   context.CancelFunc
-	handoff  *handoffListener
+	handoff  *httploop.Listener
 	stdOnce  sync.Once     // starts the net/http Server on the hand-off listener
 	stopping atomic.Bool   // set (under mu) by stop
 	done     chan struct{} // closed when stopping is set
@@ -84,7 +84,7 @@ func newConnLoop(e *Emulator, opts ServerOptions) *connLoop {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &connLoop{e: e, opts: opts, ctx: ctx, cancel: cancel,
 		conns: map[*loopConn]struct{}{}, lns: map[net.Listener]struct{}{}, done: make(chan struct{})}
-	l.handoff = newHandoffListener()
+	l.handoff = httploop.NewListener()
 	return l
 }
 

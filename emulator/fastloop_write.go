@@ -1,13 +1,10 @@
 package emulator
 
 import (
-	"fmt"
 	"hash/crc32"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
@@ -41,7 +38,7 @@ func writeAnswer(lc *loopConn, h *httploop.Head, coding string, ans *apiAnswer, 
 // appendAnswerHead appends the status line and headers of an answer with
 // body to b, up to and including the blank line.
 func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer, body []byte, keep bool) []byte {
-	b = append(b, statusLine(ans.status, h.HTTP10)...)
+	b = append(b, httploop.StatusLine(ans.status, h.HTTP10)...)
 	if coding != "" {
 		b = append(b, "Content-Encoding: "...)
 		b = append(b, coding...)
@@ -58,7 +55,7 @@ func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer,
 	b = append(b, "\r\n"+headerRequestID+": "...)
 	b = append(b, ans.reqID...)
 	b = append(b, "\r\n"...)
-	b = append(b, dateLine(time.Now())...)
+	b = append(b, httploop.DateLine(time.Now())...)
 	if ans.retryAfter {
 		b = append(b, "Retry-After: "+retryAfterSeconds+"\r\n"...)
 	}
@@ -66,47 +63,6 @@ func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer,
 		b = append(b, "Connection: close\r\n"...)
 	}
 	return append(b, "\r\n"...)
-}
-
-// statusLine is net/http's status line for code, in the request's
-// version (HTTP/1.0 to an HTTP/1.0 request).
-func statusLine(code int, http10 bool) string {
-	switch {
-	case code == http.StatusOK && !http10:
-		return "HTTP/1.1 200 OK\r\n"
-	case code == http.StatusBadRequest && !http10:
-		return "HTTP/1.1 400 Bad Request\r\n"
-	}
-	proto := "HTTP/1.1 "
-	if http10 {
-		proto = "HTTP/1.0 "
-	}
-	text := http.StatusText(code)
-	if text == "" {
-		return fmt.Sprintf("%s%03d status code %d\r\n", proto, code, code)
-	}
-	return proto + strconv.Itoa(code) + " " + text + "\r\n"
-}
-
-// cachedDate is a Date header line and the second it is for.
-type cachedDate struct {
-	sec  int64
-	line []byte
-}
-
-// dates holds the Date line of the last second answered.
-var dates atomic.Pointer[cachedDate]
-
-// dateLine is the Date header line net/http writes at now ("Date: " and
-// http.TimeFormat), made once per second.
-func dateLine(now time.Time) []byte {
-	sec := now.Unix()
-	if d := dates.Load(); d != nil && d.sec == sec {
-		return d.line
-	}
-	d := &cachedDate{sec: sec, line: []byte("Date: " + now.UTC().Format(http.TimeFormat) + "\r\n")}
-	dates.Store(d)
-	return d.line
 }
 
 // writeBuffers writes bufs in one writev when the connection is TCP

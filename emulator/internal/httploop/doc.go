@@ -1,10 +1,16 @@
 // Package httploop is the emulator's own HTTP/1.1 plumbing, under the Go
-// API: what the connection loop (emulator's fastloop*.go) needs that does
-// not know the emulator. Today that is the request-head parser: HeadEnd
-// finds a head's end in the read buffer and ParseHead reads the fields the
-// loop serves an API call from, or says the request is not eligible, in
-// which case the connection goes to net/http. It imports nothing of the
-// module, so the loop's per-request path gains no indirect call by the
-// move: ParseHead was never inlined, and a call across packages costs the
-// same as one inside a package.
+// API: the pieces of the connection loop (emulator's fastloop*.go) that do
+// not know the emulator.
+//
+//   - The request head: HeadEnd finds a head's end in the read buffer and
+//     ParseHead reads the fields the loop serves an API call from, or says
+//     the request is not eligible, in which case the connection goes to
+//     net/http (FuzzRequestHead holds it to net/http's reading).
+//   - The answer's head: StatusLine and DateLine, as net/http writes them.
+//   - The hand-off: Listener is the net/http Server's listener for the
+//     connections the loop gives up.
+//
+// It imports nothing of the module. The loop's per-request path gains no
+// indirect call by the move: these are direct calls, across a package as
+// they were inside one.
 package httploop
