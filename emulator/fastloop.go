@@ -340,8 +340,8 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		keep = err == io.EOF && n <= maxDiscardBytes
 	}
 	coding := ""
-	if len(ans.body) >= minCompressedResponse && h.AcceptEncoding != "" {
-		coding = acceptedCoding(h.AcceptEncoding)
+	if len(ans.body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
+		coding = httploop.AcceptedCoding(h.AcceptEncoding)
 	}
 	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from

@@ -7,6 +7,10 @@
 //     the request is not eligible, in which case the connection goes to
 //     net/http (FuzzRequestHead holds it to net/http's reading).
 //   - The answer's head: StatusLine and DateLine, as net/http writes them.
+//   - The answer's coding: ResponseCoding and AcceptedCoding read
+//     Accept-Encoding as DynamoDB does, and MinCompressed is the size from
+//     which it compresses (the compressing, with its pools, is the
+//     emulator's).
 //   - The hand-off: Listener is the net/http Server's listener for the
 //     connections the loop gives up.
 //
