@@ -52,7 +52,7 @@ import (
 const AdminBranchesPath = "/dynamoemu/branches"
 
 // headerBranch names the branch a request is served in (canonical form,
-// as net/http keys it; the connection loop reads it too: fastloop_head.go).
+// as net/http keys it; the connection loop reads it too: emulator/internal/httploop).
 const headerBranch = "X-Dynamoemu-Branch"
 
 // Errors of Fork and DropBranch.

@@ -139,7 +139,9 @@
 // server.go holds Options, New and a request's path through the edge;
 // edge.go what the edge answers before any operation (health, unknown
 // paths, head limits); credentials.go and emulator/internal/sigv4 the
-// signature checks; routes.go the routes of the emulator's own paths; the service
+// signature checks; fastloop*.go the connection loop, whose HTTP/1.1
+// pieces (the head parser, the answer's status and Date lines, the
+// hand-off listener) are emulator/internal/httploop; routes.go the routes of the emulator's own paths; the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is
 // emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

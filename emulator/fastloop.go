@@ -12,11 +12,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // The data-plane connection loop: Server.Serve accepts the
 // connections itself and serves each with one goroutine that reads request
-// heads into a requestHead (fastloop_head.go), serves the eligible ones
+// heads into an httploop.Head (emulator/internal/httploop), serves the eligible ones
 // with the same answerAPI as net/http's path (server.go) and writes the
 // answer with one flush (fastloop_write.go). The first request that is not
 // eligible hands the connection, its unread bytes included, to the
@@ -67,7 +69,7 @@ type connLoop struct {
 	opts     ServerOptions
 	ctx      context.Context // the service's request context; cancelled by Close
 	cancel   context.CancelFunc
-	handoff  *handoffListener
+	handoff  *httploop.Listener
 	stdOnce  sync.Once     // starts the net/http Server on the hand-off listener
 	stopping atomic.Bool   // set (under mu) by stop
 	done     chan struct{} // closed when stopping is set
@@ -82,7 +84,7 @@ func newConnLoop(e *Emulator, opts ServerOptions) *connLoop {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &connLoop{e: e, opts: opts, ctx: ctx, cancel: cancel,
 		conns: map[*loopConn]struct{}{}, lns: map[net.Listener]struct{}{}, done: make(chan struct{})}
-	l.handoff = newHandoffListener()
+	l.handoff = httploop.NewListener()
 	return l
 }
 
@@ -102,7 +104,7 @@ type loopConn struct {
 	state  atomic.Int32
 	since  int64 // Unix seconds of the accept, for Shutdown's treatment of new connections
 	public bool  // the connection arrived at a non-loopback address (hosts.go)
-	head   requestHead
+	head   httploop.Head
 	body   bodyReader
 	ctx    connContext // the request's context (fastloop_ctx.go)
 }
@@ -262,20 +264,20 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 	headerDeadlineSet := first
 	for {
 		buf, _ := br.Peek(br.Buffered())
-		if n := headEnd(buf); n >= 0 {
+		if n := httploop.HeadEnd(buf); n >= 0 {
 			if n > o.MaxHeaderBytes {
 				return false, nil // net/http answers 431
 			}
-			lc.head = requestHead{}
-			if !parseHead(buf[:n], &lc.head) || lc.head.contentLength > s.loop.e.maxBody ||
-				!s.loop.e.hosts.allows(lc.head.host, lc.public) {
+			lc.head = httploop.Head{}
+			if !httploop.ParseHead(buf[:n], &lc.head) || lc.head.ContentLength > s.loop.e.maxBody ||
+				!s.loop.e.hosts.allows(lc.head.Host, lc.public) {
 				return false, nil
 			}
 			_, _ = br.Discard(n)
-			lc.body = bodyReader{br: br, n: lc.head.contentLength}
+			lc.body = bodyReader{br: br, n: lc.head.ContentLength}
 			// The body: ReadTimeout from the head's first byte, unless it
 			// is here already.
-			if int64(br.Buffered()) < lc.head.contentLength {
+			if int64(br.Buffered()) < lc.head.ContentLength {
 				lc.c.setReadDeadline(t0.Add(o.ReadTimeout), phaseBody)
 			}
 			return true, nil
@@ -310,17 +312,17 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	lc.ctx.reset(l.ctx, lc)
 	in := apiRequest{
 		ctx:           &lc.ctx,
-		target:        h.target,
-		auth:          h.auth,
-		host:          h.host,
-		tenant:        h.tenant,
-		branch:        h.branch,
-		contentLength: h.contentLength,
+		target:        h.Target,
+		auth:          h.Auth,
+		host:          h.Host,
+		tenant:        h.Tenant,
+		branch:        h.Branch,
+		contentLength: h.ContentLength,
 		body:          &lc.body,
 		conn:          lc.c,
 	}
-	if h.contentEncoding != "" {
-		in.contentEncoding = []string{h.contentEncoding}
+	if h.ContentEncoding != "" {
+		in.contentEncoding = []string{h.ContentEncoding}
 	}
 	in.rl = e.newRequestLog(in.ctx)
 	out := answerBodies.Get()
@@ -329,7 +331,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	if ans.cutOff {
 		return false
 	}
-	keep = !h.close && !h.http10 && !l.stopping.Load()
+	keep = !h.Close && !h.HTTP10 && !l.stopping.Load()
 	// A body the answer did not read (an error found before it): read
 	// away before the answer when small, as net/http does, else close
 	// after the answer.
@@ -338,8 +340,8 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 		keep = err == io.EOF && n <= maxDiscardBytes
 	}
 	coding := ""
-	if len(ans.body) >= minCompressedResponse && h.acceptEncoding != "" {
-		coding = acceptedCoding(h.acceptEncoding)
+	if len(ans.body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
+		coding = httploop.AcceptedCoding(h.AcceptEncoding)
 	}
 	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from

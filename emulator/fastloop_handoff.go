@@ -2,51 +2,15 @@ package emulator
 
 import (
 	"bufio"
-	"net"
-	"sync"
 )
 
 // The hand-off of a connection from the loop (fastloop.go) to net/http: at
 // the first request that is not eligible, the connection and its read
-// buffer go to the net/http Server through an in-memory listener, which
-// the Server serves from the first hand-off on (not before: start-up pays
-// nothing). The connection is a handoffConn, whose reads drain the bytes
+// buffer go to the net/http Server through an in-memory listener
+// (httploop.Listener), which the Server serves from the first hand-off on
+// (not before: start-up pays nothing). The connection is a handoffConn, whose reads drain the bytes
 // the loop had buffered (that request's head, perhaps more) before they
 // read the network again.
-
-// handoffListener is the net/http Server's listener: connections the loop
-// hands over.
-type handoffListener struct {
-	ch        chan net.Conn
-	closed    chan struct{}
-	closeOnce sync.Once
-}
-
-func newHandoffListener() *handoffListener {
-	return &handoffListener{ch: make(chan net.Conn), closed: make(chan struct{})}
-}
-
-func (l *handoffListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.ch:
-		return c, nil
-	case <-l.closed:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *handoffListener) Close() error {
-	l.closeOnce.Do(func() { close(l.closed) })
-	return nil
-}
-
-func (l *handoffListener) Addr() net.Addr { return handoffAddr{} }
-
-// handoffAddr is the hand-off listener's address.
-type handoffAddr struct{}
-
-func (handoffAddr) Network() string { return "dynamoemu-loop" }
-func (handoffAddr) String() string  { return "hand-off" }
 
 // handoffConn is a connection handed to net/http: br's buffered bytes
 // first, then the network. net/http never reads a connection from two
@@ -76,12 +40,7 @@ func (l *connLoop) handOff(s *Server, lc *loopConn) bool {
 	lc.state.Store(loopClosed)
 	// net/http sets its own deadlines as it reads; clear the loop's.
 	lc.c.setReadDeadline(noDeadline, phaseUnknown)
-	select {
-	case l.handoff.ch <- &handoffConn{trackedConn: lc.c, br: lc.br}:
-		return true
-	case <-l.done:
-		return false
-	}
+	return l.handoff.Give(&handoffConn{trackedConn: lc.c, br: lc.br}, l.done)
 }
 
 // stdServing reports whether the net/http Server is serving handed-off

@@ -19,42 +19,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// FuzzRequestHead: whatever the bytes, the head parser does not panic, and
-// a head it finds eligible is one net/http reads as the same request:
-// POST /, the same Content-Length, Host, X-Amz-Target, Authorization,
-// Content-Type, Content-Encoding, Accept-Encoding, tenant and branch, and the same
-// decision to close the connection after the answer.
-func FuzzRequestHead(f *testing.F) {
-	f.Add([]byte(rawRequest("GetItem", testkit.DefaultAuth, 2, "{}")))
-	f.Add([]byte("POST / HTTP/1.0\r\nContent-Length: 0\r\n\r\n"))
-	f.Add([]byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 007\r\nConnection: close\r\nAccept-Encoding: gzip\r\nContent-Encoding: gzip\r\n\r\n"))
-	f.Add([]byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nX-Tenant-Code: t1\r\nconnection: keep-alive, close\r\n\r\n"))
-	f.Add([]byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nX-Dynamoemu-Branch: t1\r\nX-Tenant-Code: t1\r\n\r\n"))
-	f.Add([]byte("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n Folded: x\r\n\r\n"))
-	f.Add([]byte("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"))
-	f.Add([]byte("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		n := headEnd(b)
-		if n < 0 {
-			return
-		}
-		var h requestHead
-		if !parseHead(b[:n], &h) {
-			return
-		}
-		r, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(b[:n])))
-		if err != nil {
-			t.Fatalf("eligible head %q: net/http refuses it: %v", b[:n], err)
-		}
-		got := []any{h.contentLength, h.host, h.target, h.auth, h.contentType, h.contentEncoding, h.acceptEncoding, h.tenant, h.branch, h.close || h.http10}
-		want := []any{r.ContentLength, r.Host, r.Header.Get("X-Amz-Target"), r.Header.Get("Authorization"), r.Header.Get("Content-Type"),
-			r.Header.Get("Content-Encoding"), r.Header.Get("Accept-Encoding"), r.Header.Get(headerTenantCode), r.Header.Get(headerBranch), r.Close}
-		if r.Method != http.MethodPost || r.RequestURI != "/" || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("head %q: got %q, net/http reads %s %s %q", b[:n], got, r.Method, r.RequestURI, want)
-		}
-	})
-}
-
 // fixedTestClock is the clock of the emulators compared by
 // TestLoopMatchesStd: their answers must not differ by a timestamp.
 func fixedTestClock() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

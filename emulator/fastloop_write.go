@@ -1,14 +1,13 @@
 package emulator
 
 import (
-	"fmt"
 	"hash/crc32"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // writeAnswer writes the loop's answer to one request (fastloop.go) and
@@ -21,7 +20,7 @@ import (
 // connection's answer buffer when they fit in writeBufferSize, else as one
 // writev of the head and the body. Syscalls are most of what a request
 // costs the server here (40% in a CPU profile at c=8).
-func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, keep bool) error {
+func writeAnswer(lc *loopConn, h *httploop.Head, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {
 		body = compressResponse(coding, body)
@@ -38,8 +37,8 @@ func writeAnswer(lc *loopConn, h *requestHead, coding string, ans *apiAnswer, ke
 
 // appendAnswerHead appends the status line and headers of an answer with
 // body to b, up to and including the blank line.
-func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, body []byte, keep bool) []byte {
-	b = append(b, statusLine(ans.status, h.http10)...)
+func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer, body []byte, keep bool) []byte {
+	b = append(b, httploop.StatusLine(ans.status, h.HTTP10)...)
 	if coding != "" {
 		b = append(b, "Content-Encoding: "...)
 		b = append(b, coding...)
@@ -48,7 +47,7 @@ func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, b
 	b = append(b, "Content-Length: "...)
 	b = strconv.AppendInt(b, int64(len(body)), 10)
 	b = append(b, "\r\nContent-Type: "...)
-	b = append(b, responseContentType(h.contentType)[0]...)
+	b = append(b, responseContentType(h.ContentType)[0]...)
 	b = append(b, "\r\n"+versionHeaderName+": "...)
 	b = append(b, versionHeader()[0]...)
 	b = append(b, "\r\nServer: Server\r\n"+headerCRC32+": "...)
@@ -56,55 +55,14 @@ func appendAnswerHead(b []byte, h *requestHead, coding string, ans *apiAnswer, b
 	b = append(b, "\r\n"+headerRequestID+": "...)
 	b = append(b, ans.reqID...)
 	b = append(b, "\r\n"...)
-	b = append(b, dateLine(time.Now())...)
+	b = append(b, httploop.DateLine(time.Now())...)
 	if ans.retryAfter {
 		b = append(b, "Retry-After: "+retryAfterSeconds+"\r\n"...)
 	}
-	if !keep && !h.http10 {
+	if !keep && !h.HTTP10 {
 		b = append(b, "Connection: close\r\n"...)
 	}
 	return append(b, "\r\n"...)
-}
-
-// statusLine is net/http's status line for code, in the request's
-// version (HTTP/1.0 to an HTTP/1.0 request).
-func statusLine(code int, http10 bool) string {
-	switch {
-	case code == http.StatusOK && !http10:
-		return "HTTP/1.1 200 OK\r\n"
-	case code == http.StatusBadRequest && !http10:
-		return "HTTP/1.1 400 Bad Request\r\n"
-	}
-	proto := "HTTP/1.1 "
-	if http10 {
-		proto = "HTTP/1.0 "
-	}
-	text := http.StatusText(code)
-	if text == "" {
-		return fmt.Sprintf("%s%03d status code %d\r\n", proto, code, code)
-	}
-	return proto + strconv.Itoa(code) + " " + text + "\r\n"
-}
-
-// cachedDate is a Date header line and the second it is for.
-type cachedDate struct {
-	sec  int64
-	line []byte
-}
-
-// dates holds the Date line of the last second answered.
-var dates atomic.Pointer[cachedDate]
-
-// dateLine is the Date header line net/http writes at now ("Date: " and
-// http.TimeFormat), made once per second.
-func dateLine(now time.Time) []byte {
-	sec := now.Unix()
-	if d := dates.Load(); d != nil && d.sec == sec {
-		return d.line
-	}
-	d := &cachedDate{sec: sec, line: []byte("Date: " + now.UTC().Format(http.TimeFormat) + "\r\n")}
-	dates.Store(d)
-	return d.line
 }
 
 // writeBuffers writes bufs in one writev when the connection is TCP

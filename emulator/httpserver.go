@@ -102,7 +102,7 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 			}
 		},
 	}
-	// The loop reads a few headers of a request (fastloop_head.go); a
+	// The loop reads a few headers of a request (emulator/internal/httploop); a
 	// signature covers any of them, so with Credentials net/http, which
 	// keeps them all, serves every request.
 	if opts.Loop != LoopStd && e.keys == nil {

@@ -90,7 +90,7 @@ var answerBufs = lease.NewPool(lease.Config[*[]byte]{
 })
 
 // gzipWriters and zlibWriters are the compressors of compressed answers,
-// reset onto each answer's buffer (compress_response.go).
+// reset onto each answer's buffer (compress_answer.go).
 //
 // BenchmarkCompressedResponse (a 64 KB answer), 1000x: gzip 20624 ->
 // 833760 B/op, 14 -> 31 allocs, 0.29 -> 1.37 ms/op; deflate 21422 ->

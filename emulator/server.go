@@ -27,6 +27,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
@@ -467,8 +468,8 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Retry-After"] = retryAfterValue
 	}
 	ct, coding := headerGet(r.Header, hdrContentType), ""
-	if len(ans.body) >= minCompressedResponse {
-		coding = responseCoding(r.Header)
+	if len(ans.body) >= httploop.MinCompressed {
+		coding = httploop.ResponseCoding(r.Header)
 	}
 	e.writeFromNow(w)
 	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && isTimeout(err) {
@@ -932,11 +933,11 @@ var (
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it), compressed when the client
-// allows it and the body is large enough (compress_response.go).
+// allows it and the body is large enough (compress_answer.go; the coding is httploop's).
 func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
 	coding := ""
-	if len(body) >= minCompressedResponse {
-		coding = responseCoding(r.Header)
+	if len(body) >= httploop.MinCompressed {
+		coding = httploop.ResponseCoding(r.Header)
 	}
 	_ = writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
 }

@@ -1,10 +1,10 @@
-package emulator
+package httploop
 
 import (
 	"bytes"
 )
 
-// The request head as the connection loop (fastloop.go) reads it. The loop
+// The request head as the connection loop (emulator/fastloop.go) reads it. The loop
 // serves a request itself only when it is an API call of the plainest form,
 // which is what the SDKs and the AWS CLI send: POST / over HTTP/1.1 (or
 // HTTP/1.0 without keep-alive) with a Content-Length, and none of the
@@ -14,21 +14,21 @@ import (
 // repeated headers it reads, bytes net/http refuses), is not eligible: the
 // connection goes to net/http, which answers it as it always did.
 
-// requestHead is what the loop reads of an eligible request's head. Its
+// Head is what the loop reads of an eligible request's head. Its
 // strings alias nothing: they are copied out of the read buffer (one
 // allocation for all of them).
-type requestHead struct {
-	http10          bool // HTTP/1.0: the connection closes after the answer
-	close           bool // Connection: close
-	contentLength   int64
-	host            string
-	target          string // X-Amz-Target
-	auth            string // Authorization
-	contentType     string
-	contentEncoding string // "" when absent
-	acceptEncoding  string // "" when absent
-	tenant          string // headerTenantCode
-	branch          string // headerBranch
+type Head struct {
+	HTTP10          bool // HTTP/1.0: the connection closes after the answer
+	Close           bool // Connection: close
+	ContentLength   int64
+	Host            string
+	Target          string // X-Amz-Target
+	Auth            string // Authorization
+	ContentType     string
+	ContentEncoding string // "" when absent
+	AcceptEncoding  string // "" when absent
+	Tenant          string // X-Tenant-Code (the emulator's headerTenantCode)
+	Branch          string // X-Dynamoemu-Branch (the emulator's headerBranch)
 }
 
 // headFields are the header names the parser reads, lower case, and what
@@ -123,10 +123,10 @@ func asciiEqualFold(b []byte, s string) bool {
 	return true
 }
 
-// headEnd returns the length of the head at the start of b (through the
+// HeadEnd returns the length of the head at the start of b (through the
 // empty line that ends it), or -1 when b holds no complete head. Only CRLF
 // line ends count; a head with a bare LF is found by net/http, not here.
-func headEnd(b []byte) int {
+func HeadEnd(b []byte) int {
 	if i := bytes.Index(b, crlfcrlf); i >= 0 {
 		return i + 4
 	}
@@ -135,9 +135,9 @@ func headEnd(b []byte) int {
 
 var crlfcrlf = []byte("\r\n\r\n")
 
-// parseHead parses a complete head (as headEnd delimits it). ok is false
+// ParseHead parses a complete head (as HeadEnd delimits it). ok is false
 // when the request is not eligible for the loop.
-func parseHead(b []byte, h *requestHead) (ok bool) {
+func ParseHead(b []byte, h *Head) (ok bool) {
 	line, rest, found := bytes.Cut(b, crlf)
 	if !found {
 		return false
@@ -145,7 +145,7 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 	switch string(line) {
 	case "POST / HTTP/1.1":
 	case "POST / HTTP/1.0":
-		h.http10 = true
+		h.HTTP10 = true
 	default:
 		return false
 	}
@@ -187,14 +187,14 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 		seen[f] = true
 		vals[f] = val
 	}
-	if !seen[fieldContentLength] || !h.http10 && !seen[fieldHost] {
+	if !seen[fieldContentLength] || !h.HTTP10 && !seen[fieldHost] {
 		return false
 	}
 	n, ok := parseContentLength(vals[fieldContentLength])
 	if !ok {
 		return false
 	}
-	h.contentLength = n
+	h.ContentLength = n
 	if !validHost(vals[fieldHost]) {
 		return false
 	}
@@ -203,10 +203,10 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 		switch {
 		case c&connUnknown != 0:
 			return false
-		case c&connKeepAlive != 0 && h.http10:
+		case c&connKeepAlive != 0 && h.HTTP10:
 			return false // HTTP/1.0 keep-alive: net/http's
 		}
-		h.close = c&connClose != 0
+		h.Close = c&connClose != 0
 	}
 	// One string for all the values, sliced.
 	size := 0
@@ -224,14 +224,14 @@ func parseHead(b []byte, h *requestHead) (ok bool) {
 		pos += len(vals[f])
 		return v
 	}
-	h.host = take(fieldHost)
-	h.target = take(fieldTarget)
-	h.auth = take(fieldAuth)
-	h.contentType = take(fieldContentType)
-	h.contentEncoding = take(fieldContentEncoding)
-	h.acceptEncoding = take(fieldAcceptEncoding)
-	h.tenant = take(fieldTenant)
-	h.branch = take(fieldBranch)
+	h.Host = take(fieldHost)
+	h.Target = take(fieldTarget)
+	h.Auth = take(fieldAuth)
+	h.ContentType = take(fieldContentType)
+	h.ContentEncoding = take(fieldContentEncoding)
+	h.AcceptEncoding = take(fieldAcceptEncoding)
+	h.Tenant = take(fieldTenant)
+	h.Branch = take(fieldBranch)
 	return true
 }
 

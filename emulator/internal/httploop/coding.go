@@ -1,7 +1,6 @@
-package emulator
+package httploop
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,16 +20,16 @@ import (
 // identity" unless told otherwise, so they get plain bodies. DynamoDB Local
 // never compresses.
 
-// minCompressedResponse is the smallest body DynamoDB compresses.
-const minCompressedResponse = 4096
+// MinCompressed is the smallest body DynamoDB compresses.
+const MinCompressed = 4096
 
-// Response codings.
+// Response codings: the Content-Encoding values of a compressed answer.
 const (
-	codingGzip    = "gzip"
-	codingDeflate = "deflate" // the zlib format (RFC 9110 "deflate")
+	CodingGzip    = "gzip"
+	CodingDeflate = "deflate" // the zlib format (RFC 9110 "deflate")
 )
 
-// responseCoding returns the coding to compress a response to r with ("":
+// ResponseCoding returns the coding to compress a response to r with ("":
 // none), reading its Accept-Encoding as DynamoDB does: of several headers
 // the first (ScyllaDB's test_multiple_accept_encoding_headers, run against
 // DynamoDB in January 2026: "identity" then "gzip" is not compressed,
@@ -42,23 +41,23 @@ const (
 // highest weight above 0 wins, a named coding before one "*" stands for,
 // then the earlier named, then gzip. Anything else (identity, br, quoted or
 // malformed names) is ignored.
-func responseCoding(h http.Header) string {
+func ResponseCoding(h http.Header) string {
 	vals := h.Values("Accept-Encoding")
 	if len(vals) == 0 {
 		return ""
 	}
-	return acceptedCoding(vals[0])
+	return AcceptedCoding(vals[0])
 }
 
-// acceptedCoding is responseCoding of the first Accept-Encoding header's
+// AcceptedCoding is ResponseCoding of the first Accept-Encoding header's
 // value.
-func acceptedCoding(accept string) string {
+func AcceptedCoding(accept string) string {
 	type weight struct {
 		q     float64
 		pos   int // position of the first mention; -1: not named
 		named bool
 	}
-	ws := map[string]*weight{codingGzip: {pos: -1}, codingDeflate: {pos: -1}}
+	ws := map[string]*weight{CodingGzip: {pos: -1}, CodingDeflate: {pos: -1}}
 	star, hasStar := 0.0, false
 	pos := 0
 	for entry := range strings.SplitSeq(accept, ",") {
@@ -83,7 +82,7 @@ func acceptedCoding(accept string) string {
 		pos++
 	}
 	best, bestQ, bestNamed, bestPos := "", 0.0, false, 0
-	for _, c := range []string{codingGzip, codingDeflate} {
+	for _, c := range []string{CodingGzip, CodingDeflate} {
 		w := ws[c]
 		q, named := w.q, w.named
 		if !named {
@@ -121,25 +120,4 @@ func qValue(params string) float64 {
 		return min(max(q, 0), 1)
 	}
 	return 1
-}
-
-// compressResponse returns body compressed with coding (gzip or deflate).
-func compressResponse(coding string, body []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(body)/4 + 64)
-	switch coding {
-	case codingGzip:
-		zw := gzipWriters.Get() // pools.go
-		zw.Reset(&out)
-		_, _ = zw.Write(body)
-		_ = zw.Close()
-		gzipWriters.Put(zw)
-	default:
-		zw := zlibWriters.Get()
-		zw.Reset(&out)
-		_, _ = zw.Write(body)
-		_ = zw.Close()
-		zlibWriters.Put(zw)
-	}
-	return out.Bytes()
 }
