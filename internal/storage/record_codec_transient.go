@@ -8,10 +8,10 @@ package storage
 // ParseRecord does: the TableBuilder checks each one it is handed (Add),
 // and checking them twice was a tenth of such a load.
 //
-// The record's strings are one copy of b. A view of b instead
-// (unsafe.String) saved at most 0.7% of BenchmarkOpen's bytes (43.65 -> 43.36
-// MB/op at 100k items, snapshot+log; a snapshot's items come as chunks,
-// not commits), under the performance budget's 5%.
+// The record's strings are one copy of b. A view of b instead (an
+// unsafe string) saved at most 0.7% of BenchmarkOpen's bytes (43.65 ->
+// 43.36 MB/op at 100k items, snapshot+log; a snapshot's items come as
+// chunks, not commits), under the performance budget's 5%.
 func ParseRecordTransient(b []byte) (*Record, error) {
 	r := new(Record)
 	if err := ParseRecordTransientInto(b, r); err != nil {

@@ -70,7 +70,7 @@ func (b *Budget) list(l *Log) {
 	b.mu.Unlock()
 }
 
-// recordSize is a Record's own bytes, as unsafe.Sizeof would say it,
+// recordSize is a Record's own bytes, as unsafe's Sizeof would say it,
 // through reflect so that no use of unsafe is needed (the performance
 // budget counts those): worked out once.
 var recordSize = int64(reflect.TypeFor[Record]().Size())
