@@ -960,7 +960,9 @@ func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, st
 		h["Content-Encoding"] = []string{coding}
 	}
 	// One allocation for the three values and the digits of two of them;
-	// each header gets a full slice.
+	// each header gets a full slice. The digits' own string (one more
+	// allocation) took BenchmarkOps/GetItem/handler from 240 to 256 B/op
+	// and 7 to 8 allocs/op, QueryPartition10 from 297 to 316 B/op.
 	hv := new(respHeaderVals)
 	digits := strconv.AppendUint(hv.digits[:0], uint64(crc32.ChecksumIEEE(body)), 10)
 	nc := len(digits)

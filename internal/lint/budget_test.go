@@ -23,7 +23,7 @@ import (
 // budgetMost are the most uses of each kind the code may hold: today's
 // counts. Lower one when a use goes; never raise one without the
 // benchmark and figure that pay for it (and a review).
-var budgetMost = budgetCounts{unsafe: 53, pools: 23, asm: 2, alloc: 1}
+var budgetMost = budgetCounts{unsafe: 48, pools: 22, asm: 2, alloc: 1}
 
 // budgetCounts are the uses of one file, or of all.
 type budgetCounts struct {

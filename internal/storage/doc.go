@@ -313,7 +313,7 @@
 //     DB loaded from its own log), record_codec.go (AppendRecord,
 //     ParseRecord),
 //     record_codec_transient.go (ParseRecordTransient: a record read
-//     without copying it, for a caller that copies what it keeps).
+//     unchecked, for a caller that copies what it keeps).
 //   - Snapshots: snapshot.go (Table.Snapshot, DB.Snapshot), restore.go
 //     (DB.RestoreTable, TableBuilder), chunks.go (a table as chunks of
 //     its stored records and its indexes' order, for snapshot files,

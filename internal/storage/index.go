@@ -230,8 +230,11 @@ func (x *index) replace(oldE entry, old Item, oldSize int, e entry, nu Item, nuS
 		return
 	}
 	if oldIn {
-		// The search key is not kept: it may view the scratch buffer.
-		x.tree.Delete(newIentry(unsafe.String(unsafe.SliceData(oldKey), len(oldKey)), oldE))
+		// The search key is not kept: a key of up to 32 bytes converts
+		// on the stack, a longer one costs one allocation (a view of
+		// the scratch buffer saved 48 of 3,953 B/op, 1.2%, on a PutItem
+		// moving a 48-byte index key: under the performance budget's 5%).
+		x.tree.Delete(newIentry(string(oldKey), oldE))
 		x.count--
 		x.size -= x.entrySize(old, oldSize)
 	}

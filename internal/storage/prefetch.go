@@ -16,6 +16,15 @@ import (
 // misses overlap, and the reads that follow find them in cache. A
 // prefetch is a hint: it neither faults nor waits, and a wrong one costs
 // only the bandwidth of the lines it loads.
+//
+// Through the handler at 1M items, prefetching on against off (medians
+// of 8 interleaved rounds of CPU time, a machine shared and loaded, the
+// rounds spread by a third either way): Query 29.3 -> 26.2 µs (-11%),
+// PutItemChanged 21.2 -> 19.0 (-10%), IndexQuery 29.5 -> 27.6 (-6%),
+// GetItem 8.6 -> 8.2 (-5%), PutItem 13.3 -> 14.1 (+6%, within the
+// spread). DYNAMOEMU_SCALE_SIZES=1000000 DYNAMOEMU_SCALE_ROUNDS=4
+// DYNAMOEMU_SCALE_PREFETCH_AB=1 go test ./emulator/internal/benchmarks
+// -run '^$' -bench ScaleHandler -benchtime 20000x, twice.
 
 // noPrefetch turns prefetching off, for measuring what it gains
 // (SetPrefetching).

@@ -42,6 +42,16 @@ import (
 // Chunks grow from slabFirstChunk to slabMaxChunk bytes, doubling, so a
 // small table takes little. Records larger than slabMaxRecord are
 // allocated on their own.
+//
+// Against records allocated on their own (storeLocked a plain copy,
+// releaseLocked nothing), a table of 1M 240-byte items filled through
+// Put took 360.5 resident bytes an item against 341.2 (-5.4%), 339.0
+// bytes of heap against 327.8 (-3.3%), and left 15.4 resident bytes an
+// item behind after its drop against 9.4 (2 interleaved runs, the same
+// to 0.5%: DYNAMOEMU_SCALE_SIZES=1000000 go test -run '^$' -bench
+// 'BenchmarkScaleMemory/hash-only/1000000$' -benchtime 1x
+// ./internal/storage). A fill has no request garbage between its
+// records, the case the slab is for, so this is its least win.
 
 const (
 	slabFirstChunk = 1 << 10

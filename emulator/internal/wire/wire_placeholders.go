@@ -251,7 +251,10 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 // without escapes or non-ASCII bytes comes back as a view of the input,
 // without a copy: for measuring and comparing while the input lives, never
 // to keep (witnesses copy what they keep). The measuring passes over maps
-// of millions of entries allocate nothing per entry this way.
+// of millions of entries allocate nothing per entry this way: a copy of
+// each key took a 4 MB Query of ExpressionAttributeValues from 2.12 to
+// 2.84 allocated and 1.84 to 2.36 peak over its body (go test -run '^$'
+// -bench 'BenchmarkOversizeMemory/ExpressionAttributeValues$' ./emulator).
 func (d *decoder) stringView() (string, error) {
 	if d.peek() == '"' {
 		start := d.pos + 1
