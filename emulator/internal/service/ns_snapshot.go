@@ -66,6 +66,40 @@ type fork struct {
 	snap *storage.Snapshot
 	once sync.Once
 	ns   *Namespace // made by once
+	view *view      // what its reads share with the other forks of snap
+}
+
+// view is a namespace filled from a snapshot at the first read of one of
+// its forks, which every fork of that snapshot reads until its first
+// other use makes it (namespaces.lookup): a snapshot, so a later change
+// of the base is not seen. It is dropped with its last fork.
+type view struct {
+	once  sync.Once
+	ns    *Namespace
+	forks int // guarded by namespaces.mu
+}
+
+// reader returns, for a read in fork k, a namespace unregistered as
+// Namespace.home is that holds v's tables: it keeps nothing, and anything
+// that registers it makes the fork.
+func (v *view) reader(n *namespaces, k nsKey, snap *storage.Snapshot) *Namespace {
+	v.once.Do(func() {
+		v.ns, _ = n.newNamespace("view", k.region)
+		if err := v.ns.rewind(snap); err != nil {
+			n.svc.log.Error("cannot fill a forks' view", "err", err)
+		}
+	})
+	return &Namespace{key: k.keyString(), region: k.region, svc: n.svc, db: v.ns.db, tables: v.ns.tables, home: n, homeKey: k}
+}
+
+// unfork drops fork k, and its view with its last fork; n.mu held.
+func (n *namespaces) unfork(k nsKey) {
+	if f := n.forks[k]; f != nil {
+		delete(n.forks, k)
+		if f.view.forks--; f.view.forks == 0 {
+			delete(n.views, f.snap)
+		}
+	}
 }
 
 // Fork makes namespace id hold exactly the tables of snap (nil: none),
@@ -84,9 +118,15 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 		return n.get(k).rewind(snap)
 	}
 	defer n.mu.Unlock()
-	delete(n.forks, k)
+	n.unfork(k)
 	if snap != nil {
-		n.forks[k] = &fork{snap: snap}
+		v := n.views[snap]
+		if v == nil {
+			v = &view{}
+			n.views[snap] = v
+		}
+		v.forks++
+		n.forks[k] = &fork{snap: snap, view: v}
 	}
 	return nil
 }
@@ -125,7 +165,7 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 		}
 		n.mu.Lock()
 		if n.forks[k] == f {
-			delete(n.forks, k)
+			n.unfork(k)
 			n.byKey[k] = ns
 		}
 		n.mu.Unlock()

@@ -78,7 +78,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.byKey, s.dbs.forks = make(map[nsKey]*Namespace), make(map[nsKey]*fork)
+	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -110,7 +110,12 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
 	fn   opFunc
+	read bool // in sharedReads
 }
+
+// sharedReads are the operations a fork not made yet answers from the
+// view its forks share (ns_snapshot.go), unless a stage watches the table.
+var sharedReads = map[string]bool{"GetItem": true, "BatchGetItem": true, "Query": true, "Scan": true, "DescribeTable": true, "ListTables": true}
 
 // Lookup returns the operation an X-Amz-Target names, or
 // UnknownOperationException.
@@ -119,7 +124,7 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	if !ok {
 		return Operation{}, errOperationNotFound(name)
 	}
-	return Operation{Name: name, fn: fn}, nil
+	return Operation{Name: name, fn: fn, read: sharedReads[name]}, nil
 }
 
 // Request is one API request as the edge hands it to Serve.
@@ -154,9 +159,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	// fields are set, not the whole struct written again (BenchmarkOps
 	// GetItem, callgrind: about 60 instructions fewer).
 	c := calls.Get()
-	c.ctx, c.ns, c.region = req.Ctx, s.namespaceFor(req.AccessKey, req.Region), req.Region
+	c.ctx, c.ns, c.region = req.Ctx, s.namespaceFor(req.AccessKey, req.Region, op.read), req.Region
 	if req.Namespace != "" {
-		c.ns = s.namespaceByID(req.Namespace)
+		c.ns = s.namespaceByID(req.Namespace, op.read)
 	}
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
@@ -173,19 +178,19 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 
 // namespaceFor returns the database an access key and region select. One
 // that does not exist yet is created only when a table is added to it.
-func (s *Service) namespaceFor(accessKey, region string) *Namespace {
+func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
-		return s.dbs.lookup(nsKey{shared: true})
+		return s.dbs.lookup(nsKey{shared: true}, read)
 	}
-	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region})
+	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region}, read)
 }
 
 // namespaceByID returns the database of ID id, which keyOf takes (the
 // edge checked it: a branch's); one that does not exist yet is created
 // only when a table is added to it.
-func (s *Service) namespaceByID(id string) *Namespace {
+func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	k, _ := s.keyOf(id)
-	return s.dbs.lookup(k)
+	return s.dbs.lookup(k, read)
 }
 
 // Spaces are the registered namespaces, for a stage's report over all
