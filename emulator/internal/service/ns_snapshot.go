@@ -60,8 +60,9 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 
 // fork is a namespace forked (Fork) and not used yet: a map entry and
 // its snapshot, which its base's DB gives every fork while the base does
-// not change. Its first use makes it as a rewind fills an empty
-// namespace, and callers meanwhile wait (docs/backups.md, "Branches").
+// not change. Its reads read its view; its first other use makes it as
+// a rewind fills an empty namespace, and callers meanwhile wait
+// (docs/backups.md, "Branches").
 type fork struct {
 	snap *storage.Snapshot
 	once sync.Once
