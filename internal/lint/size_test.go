@@ -71,8 +71,10 @@ const maxPackageLines = 13000
 // the same stages watch share one list of them: 13,105. Key guards
 // answered once per definition (a table's stage set keeps the guards
 // that guard it, and Table.Reask has it asked again) came in with the
-// stage lists' sharing: 13,130.
-const maxCoreLines = 13130
+// stage lists' sharing: 13,130. Forks only read sharing one view of
+// their snapshot (ns_snapshot.go, the read flag of Operation) came in
+// at 44 lines, not yet offset: 13,174.
+const maxCoreLines = 13174
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

@@ -70,25 +70,18 @@ type fork struct {
 	view *view      // what its reads share with the other forks of snap
 }
 
-// view is a namespace filled from a snapshot at the first read of one of
-// its forks, which every fork of that snapshot reads until its first
-// other use makes it (namespaces.lookup): a snapshot, so a later change
-// of the base is not seen. It is dropped with its last fork.
+// view is a namespace filled from snapshot at a fork's first read, read by its forks till made.
 type view struct {
 	once  sync.Once
 	ns    *Namespace
 	forks int // guarded by namespaces.mu
 }
 
-// reader returns, for a read in fork k, a namespace unregistered as
-// Namespace.home is that holds v's tables: it keeps nothing, and anything
-// that registers it makes the fork.
+// reader returns for fork k an unregistered namespace (Namespace.home) holding v's tables.
 func (v *view) reader(n *namespaces, k nsKey, snap *storage.Snapshot) *Namespace {
 	v.once.Do(func() {
 		v.ns, _ = n.newNamespace("view", k.region)
-		if err := v.ns.rewind(snap); err != nil {
-			n.svc.log.Error("cannot fill a forks' view", "err", err)
-		}
+		_ = v.ns.rewind(snap) // no persistence: never refused
 	})
 	return &Namespace{key: k.keyString(), region: k.region, svc: n.svc, db: v.ns.db, tables: v.ns.tables, home: n, homeKey: k}
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -110,12 +111,8 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
 	fn   opFunc
-	read bool // in sharedReads
+	read bool // a fork not made answers it from its view (ns_snapshot.go)
 }
-
-// sharedReads are the operations a fork not made yet answers from the
-// view its forks share (ns_snapshot.go), unless a stage watches the table.
-var sharedReads = map[string]bool{"GetItem": true, "BatchGetItem": true, "Query": true, "Scan": true, "DescribeTable": true, "ListTables": true}
 
 // Lookup returns the operation an X-Amz-Target names, or
 // UnknownOperationException.
@@ -124,7 +121,7 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	if !ok {
 		return Operation{}, errOperationNotFound(name)
 	}
-	return Operation{Name: name, fn: fn, read: sharedReads[name]}, nil
+	return Operation{Name: name, fn: fn, read: strings.Contains(" GetItem BatchGetItem Query Scan DescribeTable ListTables ", " "+name+" ")}, nil
 }
 
 // Request is one API request as the edge hands it to Serve.
