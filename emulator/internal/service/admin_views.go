@@ -28,7 +28,7 @@ func (s *Service) NamespaceIDs() []string {
 // tables with it in one request instead of a DescribeTable per table.
 // Tables being deleted are left out. It reads; it creates no namespace.
 func (s *Service) TableDescriptions(accessKey, region, start string, limit int) ([]*TableDescription, string) {
-	ns := s.namespaceFor(accessKey, region)
+	ns := s.namespaceFor(accessKey, region, false)
 	names := ns.tableNames()
 	if start != "" {
 		i, found := slices.BinarySearch(names, start)

@@ -321,6 +321,10 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 		name = n
 	}
 	t := c.ns.getTable(name)
+	if t != nil && c.ns.home != nil && t.watchers() != nil { // a fork's view, which a stage watches: the fork is made
+		c.ns = c.ns.registered()
+		t = c.ns.getTable(name)
+	}
 	if t == nil {
 		return nil, apierr.ResourceNotFound(notFound)
 	}

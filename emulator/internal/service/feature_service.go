@@ -78,7 +78,7 @@ func (s *Service) TransientDelay() time.Duration { return s.cfg.TransientDelay }
 // registered one, or an empty one that keeps nothing (a read creates no
 // namespace).
 func (s *Service) Space(accessKey, region string) Space {
-	return Space{ns: s.dbs.lookup(nsKey{accessKey: accessKey, region: region})}
+	return Space{ns: s.dbs.lookup(nsKey{accessKey: accessKey, region: region}, false)}
 }
 
 // Shared reports whether the namespace is the one every request shares
@@ -125,7 +125,7 @@ func (c Call) Account() string { return c.c.account }
 // not this request's answer or table.
 func (c Call) InRegion(region string) Call {
 	inner := *c.c
-	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region})
+	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region}, false)
 	inner.region = region
 	inner.out, inner.tableName = nil, nil
 	return Call{c: &inner}

@@ -154,6 +154,7 @@ type namespaces struct {
 	// forks are the namespaces forked and not used yet, made at their
 	// first use (Service.Fork, ns_snapshot.go).
 	forks map[nsKey]*fork
+	views map[*storage.Snapshot]*view // the forks' views, by snapshot
 }
 
 // nsKey selects a namespace: the shared one, or one access key id +
@@ -167,12 +168,15 @@ type nsKey struct {
 
 // lookup returns the namespace for k: the registered one, or else an
 // empty, unregistered one that registers itself when a table is added to
-// it (see Namespace.home). Reads never create a namespace.
-func (n *namespaces) lookup(k nsKey) *Namespace {
+// it (see Namespace.home). Reads never create a namespace; a read (an
+// operation in sharedReads) of a fork not made reads its view.
+func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
 	ns, f := n.byKey[k], n.forks[k]
 	n.mu.RUnlock()
-	if f != nil {
+	if f != nil && read {
+		return f.view.reader(n, k, f.snap)
+	} else if f != nil {
 		return n.made(k, f)
 	}
 	if ns != nil {
@@ -187,7 +191,7 @@ func (n *namespaces) lookup(k nsKey) *Namespace {
 // key and region are copied, so the namespace does not keep the request
 // header they were cut from.
 func (n *namespaces) get(k nsKey) *Namespace {
-	if ns := n.lookup(k); ns.home == nil {
+	if ns := n.lookup(k, false); ns.home == nil {
 		return ns
 	}
 	n.mu.Lock()

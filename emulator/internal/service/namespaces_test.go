@@ -42,7 +42,7 @@ func TestNamespaces(t *testing.T) {
 		t.Errorf("reads created %d namespaces, want 0", n)
 	}
 	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
-	if a1 != e.namespaceFor("A", "us-east-1") || a1 == e.namespaceFor("B", "us-east-1") {
+	if a1 != e.namespaceFor("A", "us-east-1", false) || a1 == e.namespaceFor("B", "us-east-1", false) {
 		t.Error("namespaces are not one per access key + region")
 	}
 	if a1.Region() != "us-east-1" || a1.AccountID() != "000000000000" {

@@ -54,8 +54,13 @@ func TestForkMadeAtFirstUse(t *testing.T) {
 	forkServe(t, s, "base", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"late"}}}`)
 	require.NotNil(t, s.Forked("b1/us-east-1"))
 
-	// A read makes b1.
+	// A read reads the forks' shared view: it makes nothing and sees the
+	// base as it was at the fork. A write makes b1.
 	require.Contains(t, forkGet(t, s, "b1", "a"), `"base"`)
+	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
+	require.NotNil(t, s.Forked("b1/us-east-1"), "a read does not make b1")
+	require.Len(t, s.dbs.all(), 1)
+	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"other"}}}`)
 	require.Nil(t, s.Forked("b1/us-east-1"), "b1 is made")
 	require.NotNil(t, s.Forked("b2/us-east-1"), "b2 is not")
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
@@ -71,7 +76,7 @@ func TestForkMadeAtFirstUse(t *testing.T) {
 	b1, b2 := s.Namespace("b1/us-east-1"), s.Namespace("b2/us-east-1")
 	require.True(t, streamOf(t, b1) != streamOf(t, base), "b1 shares base's stream")
 	require.True(t, streamOf(t, b1) != streamOf(t, b2), "b1 shares b2's stream")
-	require.Equal(t, 1, streamRecordCount(t, b1))
+	require.Equal(t, 2, streamRecordCount(t, b1))
 	require.Equal(t, 0, streamRecordCount(t, b2))
 	require.Equal(t, 3, streamRecordCount(t, base))
 

@@ -60,12 +60,40 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 
 // fork is a namespace forked (Fork) and not used yet: a map entry and
 // its snapshot, which its base's DB gives every fork while the base does
-// not change. Its first use makes it as a rewind fills an empty
-// namespace, and callers meanwhile wait (docs/backups.md, "Branches").
+// not change. Its reads read its view; its first other use makes it as
+// a rewind fills an empty namespace, and callers meanwhile wait
+// (docs/backups.md, "Branches").
 type fork struct {
 	snap *storage.Snapshot
 	once sync.Once
 	ns   *Namespace // made by once
+	view *view      // what its reads share with the other forks of snap
+}
+
+// view is a namespace filled from snapshot at a fork's first read, read by its forks till made.
+type view struct {
+	once  sync.Once
+	ns    *Namespace
+	forks int // guarded by namespaces.mu
+}
+
+// reader returns for fork k an unregistered namespace (Namespace.home) holding v's tables.
+func (v *view) reader(n *namespaces, k nsKey, snap *storage.Snapshot) *Namespace {
+	v.once.Do(func() {
+		v.ns, _ = n.newNamespace("view", k.region)
+		_ = v.ns.rewind(snap) // no persistence: never refused
+	})
+	return &Namespace{key: k.keyString(), region: k.region, svc: n.svc, db: v.ns.db, tables: v.ns.tables, home: n, homeKey: k}
+}
+
+// unfork drops fork k, and its view with its last fork; n.mu held.
+func (n *namespaces) unfork(k nsKey) {
+	if f := n.forks[k]; f != nil {
+		delete(n.forks, k)
+		if f.view.forks--; f.view.forks == 0 {
+			delete(n.views, f.snap)
+		}
+	}
 }
 
 // Fork makes namespace id hold exactly the tables of snap (nil: none),
@@ -84,9 +112,15 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 		return n.get(k).rewind(snap)
 	}
 	defer n.mu.Unlock()
-	delete(n.forks, k)
+	n.unfork(k)
 	if snap != nil {
-		n.forks[k] = &fork{snap: snap}
+		v := n.views[snap]
+		if v == nil {
+			v = &view{}
+			n.views[snap] = v
+		}
+		v.forks++
+		n.forks[k] = &fork{snap: snap, view: v}
 	}
 	return nil
 }
@@ -125,7 +159,7 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 		}
 		n.mu.Lock()
 		if n.forks[k] == f {
-			delete(n.forks, k)
+			n.unfork(k)
 			n.byKey[k] = ns
 		}
 		n.mu.Unlock()

@@ -57,7 +57,7 @@ func TestPersistReconcileIndexes(t *testing.T) {
 	}
 	// As if killed after the definition's record: storage lost byG and
 	// has an index the definition does not.
-	tb := e.namespaceFor("AKID", "us-east-1").getTable("tbl1")
+	tb := e.namespaceFor("AKID", "us-east-1", false).getTable("tbl1")
 	if tb == nil {
 		tb = e.dbs.all()[0].getTable("tbl1")
 	}

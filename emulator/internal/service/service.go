@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -78,7 +79,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.byKey, s.dbs.forks = make(map[nsKey]*Namespace), make(map[nsKey]*fork)
+	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -110,6 +111,7 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
 	fn   opFunc
+	read bool // a fork not made answers it from its view (ns_snapshot.go)
 }
 
 // Lookup returns the operation an X-Amz-Target names, or
@@ -119,7 +121,7 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	if !ok {
 		return Operation{}, errOperationNotFound(name)
 	}
-	return Operation{Name: name, fn: fn}, nil
+	return Operation{Name: name, fn: fn, read: strings.Contains(" GetItem BatchGetItem Query Scan DescribeTable ListTables ", " "+name+" ")}, nil
 }
 
 // Request is one API request as the edge hands it to Serve.
@@ -154,9 +156,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	// fields are set, not the whole struct written again (BenchmarkOps
 	// GetItem, callgrind: about 60 instructions fewer).
 	c := calls.Get()
-	c.ctx, c.ns, c.region = req.Ctx, s.namespaceFor(req.AccessKey, req.Region), req.Region
+	c.ctx, c.ns, c.region = req.Ctx, s.namespaceFor(req.AccessKey, req.Region, op.read), req.Region
 	if req.Namespace != "" {
-		c.ns = s.namespaceByID(req.Namespace)
+		c.ns = s.namespaceByID(req.Namespace, op.read)
 	}
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
@@ -173,19 +175,19 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 
 // namespaceFor returns the database an access key and region select. One
 // that does not exist yet is created only when a table is added to it.
-func (s *Service) namespaceFor(accessKey, region string) *Namespace {
+func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
-		return s.dbs.lookup(nsKey{shared: true})
+		return s.dbs.lookup(nsKey{shared: true}, read)
 	}
-	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region})
+	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region}, read)
 }
 
 // namespaceByID returns the database of ID id, which keyOf takes (the
 // edge checked it: a branch's); one that does not exist yet is created
 // only when a table is added to it.
-func (s *Service) namespaceByID(id string) *Namespace {
+func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	k, _ := s.keyOf(id)
-	return s.dbs.lookup(k)
+	return s.dbs.lookup(k, read)
 }
 
 // Spaces are the registered namespaces, for a stage's report over all

@@ -38,7 +38,7 @@ func benchBackupService(b *testing.B, n int) (*Service, *Namespace) {
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"status","AttributeType":"S"}],`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
 		`"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
-	ns := s.namespaceFor("AKIDBENCH", "us-east-1").registered()
+	ns := s.namespaceFor("AKIDBENCH", "us-east-1", false).registered()
 	t := ns.getTable("bench")
 	for i := range n {
 		pk := storage.S(fmt.Sprintf("TENANT#acme#ORDER#%08d", i/10))
@@ -203,11 +203,12 @@ func BenchmarkBranchWrite(b *testing.B) {
 // reports the live heap the branches add, against the heap the base
 // holds (branch-heap-%: the 1,000 branches' bytes as a share of the
 // base's). Heap, not time: runtime.ReadMemStats after a GC. With
-// used=false no branch is used (each is a map entry, and all share the
-// base's snapshot); with used=true each answers one GetItem, which makes
-// its namespace and tables, sharing the items, the indexes and the
-// decoded definitions with the base (docs/backups.md, "Branches", says
-// what each part costs).
+// use=none no branch is used (each is a map entry, and all share the
+// base's snapshot); with use=read each answers one GetItem from the view
+// every fork of the snapshot shares, and makes nothing; with use=write
+// each takes one PutItem, which makes its namespace and tables, sharing
+// the items, the indexes and the decoded definitions with the base
+// (docs/backups.md, "Branches", says what each part costs).
 //
 //	go test ./emulator/internal/service -run '^$' -bench BranchesHeap -benchtime 1x
 func BenchmarkBranchesHeap(b *testing.B) {
@@ -219,8 +220,9 @@ func BenchmarkBranchesHeap(b *testing.B) {
 		return m.HeapAlloc
 	}
 	get := []byte(`{"TableName":"bench","Key":{"pk":{"S":"TENANT#acme#ORDER#00000000"},"sk":{"N":"0"}}}`)
-	for _, used := range []bool{false, true} {
-		b.Run(fmt.Sprintf("used=%v", used), func(b *testing.B) {
+	put := []byte(`{"TableName":"bench","Item":{"pk":{"S":"TENANT#acme#ORDER#00000000"},"sk":{"N":"0"}}}`)
+	for _, use := range []string{"none", "read", "write"} {
+		b.Run("use="+use, func(b *testing.B) {
 			for b.Loop() {
 				before := heap()
 				s, ns := benchBackupService(b, n)
@@ -230,9 +232,13 @@ func BenchmarkBranchesHeap(b *testing.B) {
 					if err := s.Fork(key+"/us-east-1", ns.DB().Snapshot(nil)); err != nil {
 						b.Fatal(err)
 					}
-					if used {
-						o, _ := s.Lookup(TargetPrefix + "GetItem")
-						if _, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: key, Region: "us-east-1", Body: get}); err != nil {
+					if use != "none" {
+						op, body := "GetItem", get
+						if use == "write" {
+							op, body = "PutItem", put
+						}
+						o, _ := s.Lookup(TargetPrefix + op)
+						if _, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: key, Region: "us-east-1", Body: body}); err != nil {
 							b.Fatal(err)
 						}
 					}
