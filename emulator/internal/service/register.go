@@ -91,20 +91,22 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
-	name string
-	data bool                          // a data-plane operation
-	pre  prescan                       // prescanOf(name); nil: none
-	get  func() any                    // a new or pooled *In
-	put  func(any)                     // gives a pooled *In back; nil: not pooled
-	run  func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
-	// asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
-	recycle, self, appends, recycles bool
+	name                             string
+	data                             bool                          // a data-plane operation
+	pre                              prescan                       // prescanOf(name); nil: none
+	get                              func() any                    // a new or pooled *In
+	put                              func(any)                     // gives a pooled *In back; nil: not pooled
+	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
 }
 
 // newOpHandler checks that name is new and records its types (OperationShapes).
 func newOpHandler(name string, in, out reflect.Type) *opHandler {
 	if _, dup := ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
+	}
+	if opShapes == nil {
+		opShapes = map[string]OpShape{}
 	}
 	opShapes[name] = OpShape{In: in, Out: out}
 	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
@@ -192,20 +194,18 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 // OpShape is the Go types an operation decodes and encodes.
 type OpShape struct{ In, Out reflect.Type }
 
-var opShapes = map[string]OpShape{} // by operation name; filled by register only
+var opShapes map[string]OpShape // by operation name; filled by register only
 
 // OperationShapes returns every registered operation's types, by name.
 func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
 // noteTable stores a decoded input's TableName in *table (nil: not logged).
 func noteTable(table *string, in any) {
-	if table == nil {
-		return
-	}
-	// in is a *In, whose TableName is a string or a *string (nil: none).
-	if v := reflect.Indirect(reflect.ValueOf(in)); v.Kind() == reflect.Struct {
-		if f := reflect.Indirect(v.FieldByName("TableName")); f.Kind() == reflect.String {
-			*table = f.String()
+	if table != nil { // in is a *In; its TableName a string or a *string
+		if v := reflect.Indirect(reflect.ValueOf(in)); v.Kind() == reflect.Struct {
+			if f := reflect.Indirect(v.FieldByName("TableName")); f.Kind() == reflect.String {
+				*table = f.String()
+			}
 		}
 	}
 }
