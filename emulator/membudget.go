@@ -148,16 +148,16 @@ type budgetReader struct {
 	b        *byteBudget
 	ctx      context.Context
 	read     int64
-	reserved *int64 // the request's reservation, released when it is answered
+	reserved int64 // the request's reservation, which handle releases when it is answered
 }
 
 func (br *budgetReader) Read(p []byte) (int, error) {
 	n, err := br.r.Read(p)
 	br.read += int64(n)
-	if br.read > *br.reserved && *br.reserved < br.b.max {
-		more := min(max(br.read, budgetChunk), br.b.max-*br.reserved)
+	if br.read > br.reserved && br.reserved < br.b.max {
+		more := min(max(br.read, budgetChunk), br.b.max-br.reserved)
 		got, ok := br.b.acquire(br.ctx, more)
-		*br.reserved += got
+		br.reserved += got
 		if !ok {
 			return n, errOverBudget
 		}

@@ -78,9 +78,7 @@ func lookupOp(target string) (name string, op opFunc, ok bool) {
 func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	h := newOpHandler(name, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	h.get = func() any { return new(In) }
-	if _, ok := any(new(In)).(pooledInput); ok {
-		h.pool()
-	}
+	h.implements(new(In), new(Out))
 	h.run = func(c *call, in any) (any, error) {
 		out, err := f(c, in.(*In))
 		if out == nil {
@@ -93,12 +91,13 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
-	name string
-	data bool                          // a data-plane operation
-	pre  prescan                       // prescanOf(name); nil: none
-	get  func() any                    // a new or pooled *In
-	put  func(any)                     // gives a pooled *In back; nil: not pooled
-	run  func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+	name                             string
+	data                             bool                          // a data-plane operation
+	pre                              prescan                       // prescanOf(name); nil: none
+	get                              func() any                    // a new or pooled *In
+	put                              func(any)                     // gives a pooled *In back; nil: not pooled
+	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
 }
 
 // newOpHandler checks that name is new and records its types (OperationShapes).
@@ -113,19 +112,30 @@ func newOpHandler(name string, in, out reflect.Type) *opHandler {
 	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
 }
 
-func (h *opHandler) pool() {
-	p := lease.NewPool(lease.Config[any]{New: h.get, Reset: func(in any) bool { in.(pooledInput).zeroInput(); return true }})
-	h.get, h.put = p.Get, p.Put
+func (h *opHandler) implements(in, out any) {
+	if _, ok := in.(pooledInput); ok {
+		p := lease.NewPool(lease.Config[any]{New: h.get, Reset: func(in any) bool { in.(pooledInput).zeroInput(); return true }})
+		h.get, h.put = p.Get, p.Put
+	}
+	_, h.recycle = in.(recycler)
+	_, h.self = out.(JSONAppender)
+	_, h.appends = out.(jsonAppender)
+	_, h.recycles = out.(recycler)
+}
+
+// done gives the input back, answered: one defer, open-coded (two were not).
+func (h *opHandler) done(in any) {
+	if h.recycle {
+		in.(recycler).recycle() // input_recycle.go
+	}
+	if h.put != nil {
+		h.put(in)
+	}
 }
 
 func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	name, in := h.name, h.get()
-	if h.put != nil {
-		defer h.put(in)
-	}
-	if r, ok := in.(recycler); ok {
-		defer r.recycle() // input_recycle.go
-	}
+	defer h.done(in)
 	c.inLen = len(body)
 	var fill func(any)
 	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
@@ -164,13 +174,13 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	if out == nil {
 		return append(c.out, "{}"...), nil
 	}
-	if a, ok := out.(JSONAppender); ok { // a feature's output that encodes itself
-		return a.AppendJSON(c.out), nil
+	if h.self { // a feature's output that encodes itself
+		return out.(JSONAppender).AppendJSON(c.out), nil
 	}
-	if a, ok := out.(jsonAppender); ok {
-		b := a.appendJSON(c.out)
-		if r, ok := out.(recycler); ok {
-			r.recycle() // encoded: nothing uses out any more (page_pool.go)
+	if h.appends {
+		b := out.(jsonAppender).appendJSON(c.out)
+		if h.recycles {
+			out.(recycler).recycle() // encoded: nothing uses out any more (page_pool.go)
 		}
 		return b, nil
 	}
@@ -191,21 +201,11 @@ func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
 
 // noteTable stores a decoded input's TableName in *table (nil: not logged).
 func noteTable(table *string, in any) {
-	if table == nil {
-		return
-	}
-	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return
-	}
-	f := v.FieldByName("TableName")
-	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
-		f = f.Elem()
-	}
-	if f.IsValid() && f.Kind() == reflect.String {
-		*table = f.String()
+	if table != nil { // in is a *In; its TableName a string or a *string
+		if v := reflect.Indirect(reflect.ValueOf(in)); v.Kind() == reflect.Struct {
+			if f := reflect.Indirect(v.FieldByName("TableName")); f.Kind() == reflect.String {
+				*table = f.String()
+			}
+		}
 	}
 }
