@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -457,6 +458,68 @@ func AttributesToGet(names []string) (*Projection, error) {
 	p := &Projection{legacy: true, names: names}
 	p.trie = &projTrie{names: sorted, allLeaves: true}
 	return p, nil
+}
+
+// AttributesToGetOwned is AttributesToGet for a caller that gives names
+// up: it sorts names in place (their source order is kept as 4 bytes a
+// name) instead of keeping a sorted copy beside them, 16 bytes a name
+// (6.1 MB of a 4 MB GetItem's 381,295 names). names' order is not kept
+// when it returns, whatever it returns.
+func AttributesToGetOwned(names []string) (*Projection, error) {
+	if slices.Contains(names, "") {
+		return nil, errPlain(MsgEmptyAttributeName)
+	}
+	for _, n := range names {
+		if err := checkAttributeName(n); err != nil {
+			return nil, err
+		}
+	}
+	if len(names) > math.MaxInt32 {
+		return AttributesToGet(names)
+	}
+	// pos[k] is the source place of the k-th name sorted; names equal
+	// sort by place, so the first repeated name (in source order) is
+	// the one whose second place is least.
+	pos := make([]int32, len(names))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	sort.Sort(namesByPlace{names, pos})
+	repeat := int32(-1)
+	for k := 1; k < len(names); k++ {
+		if names[k] == names[k-1] && (repeat < 0 || pos[k] < repeat) {
+			repeat = pos[k] // the name's second place: later ones are later
+		}
+	}
+	if repeat >= 0 {
+		k := slices.Index(pos, repeat)
+		return nil, errPlain(sprintf(msgLegacyDupAttr, names[k]))
+	}
+	order := make([]int32, len(names))
+	for k, i := range pos {
+		order[i] = int32(k)
+	}
+	p := &Projection{legacy: true, order: order}
+	p.trie = &projTrie{names: names, allLeaves: true}
+	return p, nil
+}
+
+// namesByPlace sorts names, equal names by their source place.
+type namesByPlace struct {
+	names []string
+	pos   []int32
+}
+
+func (s namesByPlace) Len() int { return len(s.names) }
+func (s namesByPlace) Less(i, j int) bool {
+	if s.names[i] != s.names[j] {
+		return s.names[i] < s.names[j]
+	}
+	return s.pos[i] < s.pos[j]
+}
+func (s namesByPlace) Swap(i, j int) {
+	s.names[i], s.names[j] = s.names[j], s.names[i]
+	s.pos[i], s.pos[j] = s.pos[j], s.pos[i]
 }
 
 // hasAdjacentDup reports whether sorted holds a name twice.

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -165,4 +166,58 @@ func TestLegacyFilterDepth(t *testing.T) {
 	got, err := cond.Eval(item)
 	require.NoError(t, err)
 	require.False(t, got)
+}
+
+// TestAttributesToGetOwnedSameAnswer checks AttributesToGetOwned against
+// AttributesToGet on random lists (names from a small alphabet, so that
+// some repeat): the same error, or the same paths, source form, trie and
+// projection of an item.
+func TestAttributesToGetOwnedSameAnswer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := range 2000 {
+		names := make([]string, 1+rng.IntN(40))
+		alphabet := 2 + rng.IntN(60)
+		for i := range names {
+			names[i] = fmt.Sprintf("n%d", rng.IntN(alphabet))
+		}
+		if round%10 == 0 {
+			names[rng.IntN(len(names))] = ""
+		}
+		checkOwnedSameAnswer(t, names)
+	}
+}
+
+func checkOwnedSameAnswer(t *testing.T, names []string) {
+	t.Helper()
+	want, wantErr := AttributesToGet(names)
+	given := slices.Clone(names)
+	got, gotErr := AttributesToGetOwned(given)
+	if wantErr != nil {
+		require.Error(t, gotErr, "%q", names)
+		require.Equal(t, wantErr.Error(), gotErr.Error(), "%q", names)
+		return
+	}
+	require.NoError(t, gotErr, "%q", names)
+	require.Equal(t, want.String(), got.String(), "%q", names)
+	require.Equal(t, want.Paths(), got.Paths(), "%q", names)
+	require.Equal(t, want.trie.names, got.trie.names, "%q", names)
+	item := storage.Item{}
+	for i, n := range names {
+		if i%2 == 0 {
+			item[n] = storage.S(n)
+		}
+	}
+	item["other"] = storage.S("x")
+	require.Equal(t, want.Apply(item), got.Apply(item), "%q", names)
+}
+
+// FuzzAttributesToGetOwned checks AttributesToGetOwned against
+// AttributesToGet on lists split from the input at commas.
+func FuzzAttributesToGetOwned(f *testing.F) {
+	f.Add("a,b,a")
+	f.Add("b,a,c,b,a")
+	f.Add("x,,y")
+	f.Fuzz(func(t *testing.T, s string) {
+		checkOwnedSameAnswer(t, strings.Split(s, ","))
+	})
 }

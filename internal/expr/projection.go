@@ -20,8 +20,28 @@ type Projection struct {
 	// bytes a name: 21 MB of a 4 MB GetItem's 381,295 names) are made the
 	// first time Paths is called (BenchmarkOversizeMemory: peak 13.9 ->
 	// 8.8 times the body).
-	names     []string
+	names []string
+	// order, when names is nil, is each source name's place in the
+	// trie's sorted names (AttributesToGetOwned: 4 bytes a name where
+	// names, a copy beside the sorted ones, took 16).
+	order     []int32
 	pathsOnce sync.Once
+}
+
+// legacyNames returns how many names AttributesToGet had.
+func (p *Projection) legacyNames() int {
+	if p.names != nil {
+		return len(p.names)
+	}
+	return len(p.order)
+}
+
+// legacyName returns AttributesToGet's i-th name, in source order.
+func (p *Projection) legacyName(i int) string {
+	if p.names != nil {
+		return p.names[i]
+	}
+	return p.trie.names[p.order[i]]
 }
 
 // Projection compiles a ProjectionExpression.
@@ -83,10 +103,11 @@ func (c *Compiler) checkProjection(param string, x *ProjectionExpr) (*Projection
 func (p *Projection) Paths() []Path {
 	if p.legacy {
 		p.pathsOnce.Do(func() {
-			steps := make([]PathStep, len(p.names))
-			p.paths = make([]Path, len(p.names))
-			for i, n := range p.names {
-				steps[i].Name = n
+			n := p.legacyNames()
+			steps := make([]PathStep, n)
+			p.paths = make([]Path, n)
+			for i := range n {
+				steps[i].Name = p.legacyName(i)
 				p.paths[i] = steps[i : i+1 : i+1]
 			}
 		})
@@ -100,9 +121,9 @@ func (p *Projection) String() string {
 		return p.src.String()
 	}
 	if p.legacy {
-		src := ProjectionExpr{Paths: make([]*PathExpr, len(p.names))}
-		for i, name := range p.names {
-			src.Paths[i] = legacyPath(name)
+		src := ProjectionExpr{Paths: make([]*PathExpr, p.legacyNames())}
+		for i := range src.Paths {
+			src.Paths[i] = legacyPath(p.legacyName(i))
 		}
 		return src.String()
 	}

@@ -422,7 +422,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	case in.ProjectionExpression != nil:
 		proj, err = comp.Projection(*in.ProjectionExpression)
 	case in.AttributesToGet != nil:
-		proj, err = expr.AttributesToGet(in.AttributesToGet)
+		proj, err = expr.AttributesToGetOwned(in.AttributesToGet) // in's names are not read again
 	}
 	if err != nil {
 		return nil, err
