@@ -2,7 +2,10 @@
 # Instructions per operation of BenchmarkOps/<op>/handler, counted by
 # valgrind's callgrind: Ir(N=7000) - Ir(N=1000), divided by 6000, so the
 # process's start-up and the benchmark's set-up cancel out. Counts, not
-# seconds: repeatable whatever else the machine is doing.
+# seconds, but not blind to load: the server's timers run by the wall
+# clock, so a loaded machine (valgrind runs slower) adds their work to
+# each op. UpdateItemCondition counted 49,049 beside a race run and
+# 48,513 on a quiet machine, the same tree. Count on a quiet machine.
 #   emulator/internal/benchmarks/instructions.sh [DIR] [OPS...]
 # DIR: a checkout (default: this one). Needs valgrind (Debian: valgrind).
 # TAGS=nostages counts a build that installs no stage ("no stage
