@@ -69,12 +69,7 @@ func (s Stage) Written(t service.Table, size int, ch storage.Change, indexes boo
 	if indexes {
 		gsis, lsis := t.Indexes()
 		u.Indexes = s.IndexUnits(t, gsis, ch)
-		for x, v := range s.IndexUnits(t, lsis, ch) {
-			if u.Indexes == nil {
-				u.Indexes = make(map[*tablespec.IndexDef]float64)
-			}
-			u.Indexes[x] = v
-		}
+		u.Add(service.Usage{Indexes: s.IndexUnits(t, lsis, ch)})
 	}
 	if len(xs) > 0 {
 		u.Vectors = tablespec.VectorWriteBytes(t.Schema(), xs, ch)
