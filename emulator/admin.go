@@ -103,13 +103,13 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 // serveConventionsReset answers DELETE ConventionsPath: the conventions
 // report is emptied (GET ConventionsPath reads it).
 func (e *Emulator) serveConventionsReset(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.ResetConventionsReport()
 	writeAdmin(w, http.StatusOK, `{"reset":true}`)
 }
 
 func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	if r.Method == http.MethodPost {
 		body, err := readAdminBody(r)
 		if err == nil {
@@ -131,7 +131,7 @@ func (e *Emulator) serveClock(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveSweep(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Itoa(e.SweepTTL())+`}`)
 }
 

@@ -22,11 +22,11 @@ import (
 // would move the clock and a sweep would then delete items. So:
 //
 //   - A request with an Origin header is refused with 403, whatever its
-//     method, unless the origin is allowed (cors.go: a loopback origin, or
+//     method, unless the origin is allowed (httpedge.CORS: a loopback origin, or
 //     one -cors names) or is the server's own: the scheme and Host the
 //     request came with, as from the console's page (console_mount.go),
 //     which Chromium sends with its same-origin POSTs and DELETEs and
-//     module script loads. The Host check (hosts.go) has run before: a
+//     module script loads. The Host check (edge.go) has run before: a
 //     page that DNS rebinding made same-origin has a Host the server does
 //     not answer (unless -allowHost '*' gave up that defence, and with it
 //     the API too). Browsers send Origin with every cross-origin request
@@ -47,7 +47,7 @@ import (
 // than "/", or nil.
 func (e *Emulator) adminGuard(r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
-		if !e.cors.allowsOrigin(origin) && !isSameOrigin(r, origin) {
+		if !e.cors.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
 			return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 		}
 	}
@@ -74,7 +74,7 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 func (e *Emulator) lambdaGuard(r *http.Request) error {
 	if r.Method == http.MethodDelete {
 		for _, origin := range r.Header.Values("Origin") {
-			if !e.cors.allowsOrigin(origin) && !isSameOrigin(r, origin) {
+			if !e.cors.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
 				return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 			}
 		}

@@ -228,7 +228,7 @@ type branchDiff struct {
 }
 
 func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	limit := diffListDefault
 	if s := r.URL.Query().Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -252,7 +252,7 @@ func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	body, err := readFaultsBody(r)
 	if err != nil {
 		writeAdminError(w, err)
@@ -275,12 +275,12 @@ func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveBranchList(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdminJSON(w, map[string]any{"branches": e.Branches()})
 }
 
 func (e *Emulator) serveBranchDrop(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	name := mux.Vars(r)["name"]
 	if err := e.DropBranch(name); err != nil {
 		writeAdminError(w, err)

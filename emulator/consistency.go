@@ -99,7 +99,7 @@ func (e *Emulator) ResetConsistencyReport() {
 
 // serveConsistency answers GET and DELETE /dynamoemu/consistency.
 func (e *Emulator) serveConsistency(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	if r.Method == http.MethodDelete {
 		e.ResetConsistencyReport()
 		writeAdmin(w, http.StatusOK, `{"reset":true}`)

@@ -37,7 +37,7 @@ func (e *Emulator) ResetConventionsReport() {
 
 // serveConventions answers GET ConventionsPath with the report as JSON.
 func (e *Emulator) serveConventions(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	body, err := json.Marshal(e.ConventionsReport())
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -2,10 +2,13 @@ package emulator
 
 import (
 	"hash/crc32"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 )
 
 // The HTTP edge: what the server answers before any operation runs, as
@@ -36,7 +39,7 @@ import (
 //     test_too_large_request_headers and test_too_large_request_line:
 //     "DynamoDB limits the total size of the headers to 16 KB", the
 //     request line likewise, 2025).
-//   - CORS: see cors.go.
+//   - CORS: see internal/httpedge/cors.go.
 //   - Options.Edge, when set, answers GET and HEAD first: cmd/dynamoemu's
 //     DynamoDB Local and LocalStack modes answer their harnesses' probes
 //     (GET / 400 as DynamoDB Local 3.3, /_localstack/health) there, and
@@ -79,7 +82,7 @@ func headTooLarge(r *http.Request) bool {
 	return n > maxHeadPart
 }
 
-// edgeHandler is the emulator's http.Handler: the Host check (hosts.go),
+// edgeHandler is the emulator's http.Handler: the Host check (hostAllowed, below),
 // AWS's head limits, then the path and method as the top of this file
 // says.
 func (e *Emulator) edgeHandler() http.Handler {
@@ -87,7 +90,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()[versionHeaderName] = versionHeader() // version.go
 		if !e.hostAllowed(r) {
-			e.serveRefused(w, r, errHostRefused(r.Host))
+			e.serveRefused(w, r, httpedge.ErrHostRefused(r.Host))
 			return
 		}
 		if headTooLarge(r) {
@@ -150,7 +153,7 @@ func isConsoleFileRequest(r *http.Request) bool {
 
 // serveHealth answers GET / as AWS's endpoint does: 200 "healthy: HOST ".
 func (e *Emulator) serveHealth(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writePlain(w, http.StatusOK, "healthy: "+r.Host+" ")
 }
 
@@ -160,7 +163,7 @@ const notFoundBody = "<UnknownOperationException/>\n"
 // serveNotFound answers a path or method the edge does not serve, as
 // DynamoDB does: 404 "<UnknownOperationException/>".
 func (e *Emulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writePlain(w, http.StatusNotFound, notFoundBody)
 }
 
@@ -190,16 +193,36 @@ func serveHeadTooLarge(w http.ResponseWriter) {
 }
 
 // servePreflight answers OPTIONS: a CORS preflight when it has an Origin
-// (cors.go), else 404 as DynamoDB answers an OPTIONS without one.
+// (httpedge.CORS.Preflight), else 404 as DynamoDB answers an OPTIONS without one.
 func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 	if headerGet(r.Header, hdrOrigin) == "" {
 		e.serveNotFound(w, r)
 		return
 	}
-	e.cors.preflight(w, r)
+	e.cors.Preflight(w, r)
 	h := w.Header()
 	h[headerRequestID] = []string{newRequestID()}
 	h["Server"] = serverHeader
 	h["Content-Length"] = []string{"0"}
 	w.WriteHeader(http.StatusOK)
 }
+
+// hostAllowed reports whether the edge answers r (internal/httpedge/hosts.go),
+// logging the first refusals of each Host at warn level.
+func (e *Emulator) hostAllowed(r *http.Request) bool {
+	public, checked := httpedge.ArrivedPublic(r)
+	if !checked || e.hosts.Allows(r.Host, public) {
+		return true
+	}
+	level := slog.LevelDebug
+	if e.hosts.FirstRefusal(r.Host) {
+		level = slog.LevelWarn
+	}
+	e.log.Log(r.Context(), level, "refused a request for a Host this server does not answer (DNS rebinding defence); allow it with -allowHost",
+		"host", r.Host, "remote", r.RemoteAddr, "path", r.URL.Path)
+	return false
+}
+
+// corsExposed is the Access-Control-Expose-Headers value: DynamoDB's
+// list, and the emulator's version for pages that show it.
+const corsExposed = httpedge.ExposedAWS + "," + versionHeaderName

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
@@ -103,7 +104,7 @@ type loopConn struct {
 	out    *[]byte // the answer being written: its head, and a small body (fastloop_write.go)
 	state  atomic.Int32
 	since  int64 // Unix seconds of the accept, for Shutdown's treatment of new connections
-	public bool  // the connection arrived at a non-loopback address (hosts.go)
+	public bool  // the connection arrived at a non-loopback address (internal/httpedge/hosts.go)
 	head   httploop.Head
 	body   bodyReader
 	ctx    connContext // the request's context (fastloop_ctx.go)
@@ -155,7 +156,7 @@ func (s *Server) serveLoop(ln net.Listener) error {
 		delay = 0
 		s.open.Add(1)
 		s.total.Add(1)
-		lc := &loopConn{c: &trackedConn{Conn: c, s: s}, since: time.Now().Unix(), public: arrivedAtPublic(c.LocalAddr())}
+		lc := &loopConn{c: &trackedConn{Conn: c, s: s}, since: time.Now().Unix(), public: httpedge.ArrivedAtPublic(c.LocalAddr())}
 		if !l.add(lc) {
 			_ = lc.c.Close()
 			return http.ErrServerClosed
@@ -270,7 +271,7 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 			}
 			lc.head = httploop.Head{}
 			if !httploop.ParseHead(buf[:n], &lc.head) || lc.head.ContentLength > s.loop.e.maxBody ||
-				!s.loop.e.hosts.allows(lc.head.Host, lc.public) {
+				!s.loop.e.hosts.Allows(lc.head.Host, lc.public) {
 				return false, nil
 			}
 			_, _ = br.Discard(n)

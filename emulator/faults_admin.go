@@ -83,7 +83,7 @@ type lagRequest struct {
 var errLagRequest = errors.New(`want {"table":"T"} with one of "stream":true, "index":"G", "reads":true and one of "delay":"<duration>", "hold":true, "release":true`)
 
 func (e *Emulator) serveLag(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	err := func() error {
 		body, err := readFaultsBody(r)
 		if err != nil {
@@ -170,7 +170,7 @@ func readFaultsBody(r *http.Request) ([]byte, error) {
 }
 
 func (e *Emulator) serveFaultsGet(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	seed, rules := e.inj.Rules()
 	b, err := faults.MarshalConfig(faults.Config{Seed: seed, Rules: rules})
 	if err != nil {
@@ -181,7 +181,7 @@ func (e *Emulator) serveFaultsGet(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	body, err := readFaultsBody(r)
 	if err == nil {
 		var c faults.Config
@@ -197,13 +197,13 @@ func (e *Emulator) serveFaultsPut(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveFaultsDelete(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.inj.Clear()
 	writeAdmin(w, http.StatusOK, `{"cleared":true}`)
 }
 
 func (e *Emulator) serveFaultStats(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdminJSON(w, e.inj.Stats())
 }
 
@@ -239,7 +239,7 @@ type reportState struct {
 const notCollecting = "the access-pattern report is not collecting: start dynamoemu with -report, or POST /dynamoemu/report/start"
 
 func (e *Emulator) serveReport(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	reporting, reps := reportstage.Reporting(e.svc), reportstage.Reports(e.svc)
 	idle := !reporting && !collected(reps)
 	if r.URL.Query().Get("format") == "text" {
@@ -288,19 +288,19 @@ func collected(reps []reportstage.NamespaceReport) bool {
 }
 
 func (e *Emulator) serveReportReset(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.ResetReport()
 	writeAdmin(w, http.StatusOK, `{"reset":true}`)
 }
 
 func (e *Emulator) serveReportStart(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.SetReporting(true)
 	writeAdmin(w, http.StatusOK, `{"reporting":true}`)
 }
 
 func (e *Emulator) serveReportStop(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.SetReporting(false)
 	writeAdmin(w, http.StatusOK, `{"reporting":false}`)
 }
@@ -309,7 +309,7 @@ func (e *Emulator) serveReportStop(w http.ResponseWriter, r *http.Request) {
 var errDesignRequest = errors.New(`want {"design":"<design file text>"}`)
 
 func (e *Emulator) serveDesign(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	body, err := readFaultsBody(r)
 	if err == nil {
 		var req struct {
@@ -332,7 +332,7 @@ func (e *Emulator) serveDesign(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveContributors(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	q := r.URL.Query()
 	n := 10
 	if s := q.Get("n"); s != "" {

@@ -57,7 +57,7 @@ type lagView struct {
 // its view, its delay (a Go duration, as POST takes it), whether it is
 // held, and what it holds back.
 func (e *Emulator) serveLagGet(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	views := []lagView{}
 	for _, l := range e.Lags() {
 		views = append(views, lagView{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,

@@ -40,7 +40,7 @@ type healthProblem struct {
 }
 
 func (e *Emulator) serveHealthAdmin(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	var probs []persist.Problem
 	if e.store != nil {
 		probs = e.store.Problems()

@@ -162,7 +162,7 @@ const AdminIAMPath = "/dynamoemu/iam"
 const maxIAMBody = 1 << 20
 
 func (e *Emulator) serveIAM(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	if e.iam == nil {
 		writeAdminError(w, ErrIAMOff)
 		return

@@ -75,12 +75,12 @@ func (e *Emulator) namespaceViews() []namespaceView {
 }
 
 func (e *Emulator) serveNamespaces(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdminJSON(w, map[string]any{"sharedDb": e.opts.SharedDB, "namespaces": e.namespaceViews()})
 }
 
 func (e *Emulator) serveTables(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	q := r.URL.Query()
 	id := q.Get("namespace")
 	key, region, ok := strings.Cut(id, "/")

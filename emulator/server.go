@@ -27,6 +27,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -59,7 +60,7 @@ type Options struct {
 	// also use the admin endpoints (admin_guard.go).
 	CORSOrigins []string
 	// AllowHosts are Host names the emulator answers besides those it
-	// always answers (hosts.go: IP addresses, localhost, *.localhost,
+	// always answers (internal/httpedge/hosts.go: IP addresses, localhost, *.localhost,
 	// *.internal, and on connections to a non-loopback address also
 	// single-label names, *.local and *.home.arpa): exact names,
 	// "*.example.com" for every name under example.com, or "*" for any
@@ -240,7 +241,7 @@ func (o Options) Validate() error {
 		}
 	}
 	for _, h := range o.AllowHosts {
-		if err := validateAllowHost(h); err != nil {
+		if err := httpedge.ValidateAllowHost(h); err != nil {
 			return err
 		}
 	}
@@ -266,8 +267,8 @@ type Emulator struct {
 	clock   func() time.Time // skew.now: the base clock moved by Advance and SetNow (clock.go)
 	skew    clockSkew
 	maxBody int64
-	cors    corsPolicy
-	hosts   *hostPolicy      // the Host names answered (hosts.go)
+	cors    httpedge.CORS    // the pages answered, and what they are told (internal/httpedge/cors.go)
+	hosts   *httpedge.Hosts  // the Host names answered (internal/httpedge/hosts.go)
 	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
 	iam     *iamMode         // Options.IAM's; nil: the IAM policy mode is off (iam.go)
 	svc     *service.Service // everything behind the edge (internal/service)
@@ -316,8 +317,8 @@ func New(opts Options) (*Emulator, error) {
 	if e.maxBody == 0 {
 		e.maxBody = DefaultMaxBodyBytes
 	}
-	e.cors = newCORSPolicy(opts.CORSOrigins)
-	e.hosts = newHostPolicy(opts.AllowHosts)
+	e.cors = httpedge.NewCORS(opts.CORSOrigins, corsExposed)
+	e.hosts = httpedge.NewHosts(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.iam = newIAMMode(opts)
 	e.limit.max = int64(opts.MaxInFlight)
@@ -456,7 +457,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		in.req = r
 	}
 	in.rl = e.newRequestLog(in.ctx)
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	out := answerBodies.Get() // pools.go
 	ans := e.answerAPI(&in, (*out)[:0])
 	if ans.cutOff {
@@ -812,11 +813,11 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 		n, cut, more, err = lc.Read(buf, r, e.maxBody+1, want)
 		if more && err == nil {
 			var m int64
-			m, err = readAtMost(buf, r, e.maxBody+1-n, want)
+			m, err = httpedge.ReadAtMost(buf, r, e.maxBody+1-n, want)
 			n += m
 		}
 	} else {
-		n, err = readAtMost(buf, r, e.maxBody+1, want)
+		n, err = httpedge.ReadAtMost(buf, r, e.maxBody+1, want)
 	}
 	if n > e.maxBody {
 		return service.Cut{}, apierr.RequestEntityTooLarge()
@@ -838,107 +839,9 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 		}
 	}
 	if in.contentEncoding != nil {
-		return cut, decompressBody(in.contentEncoding, buf, e.maxBody)
+		return cut, httpedge.DecompressBody(in.contentEncoding, buf, e.maxBody)
 	}
 	return cut, nil
-}
-
-// readAtMost is buf.ReadFrom(io.LimitReader(r, limit)) without allocating
-// the LimitedReader. When want is set (the body's announced size, plus
-// the byte that sees its end) and the buffer is smaller, the first half
-// of want arrives in chunks (readHalf) and is copied once into a buffer
-// of want bytes, where the rest is read: a body that arrives as announced
-// ends in a buffer of its size, after one and a half times its size
-// allocated, and no buffer is reserved for bytes that have not arrived
-// beyond as many as have. Without want (or past it) the buffer doubles
-// as bytes arrive, as bytes.Buffer grows.
-func readAtMost(buf *bytes.Buffer, r io.Reader, limit, want int64) (int64, error) {
-	var n int64
-	if want > int64(buf.Cap()) {
-		var done bool
-		var err error
-		if n, done, err = readHalf(buf, r, limit, want); done || err != nil {
-			return n, err
-		}
-	}
-	for n < limit {
-		if buf.Available() == 0 {
-			size := max(2*buf.Cap(), buf.Len()+512)
-			if want > int64(buf.Len()) {
-				size = int(min(int64(size), want))
-			}
-			b := make([]byte, buf.Len(), size)
-			copy(b, buf.Bytes())
-			*buf = *bytes.NewBuffer(b)
-		}
-		free := buf.AvailableBuffer()[:min(int64(buf.Available()), limit-n)]
-		m, err := r.Read(free)
-		buf.Write(free[:m])
-		n += int64(m)
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// maxBodyChunk is the largest chunk readHalf reads into: a body that ends
-// before its announced size leaves at most this much of a chunk unused.
-const maxBodyChunk = 1 << 20
-
-// readHalf reads the body into buf's free room and then into chunks, each
-// as large as all that came before it up to maxBodyChunk, until half of
-// want is held; then it
-// joins them in buf, in a buffer of want bytes (done false: the rest is to
-// be read). A body that ends first, an error or the limit is joined in a
-// buffer of what arrived (done true). A 4 MB body: 6 MB allocated, where
-// doubling one buffer towards want allocated 8 (BenchmarkOversizeMemory).
-func readHalf(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, done bool, err error) {
-	held := int64(buf.Len())
-	m, err := fill(r, buf.AvailableBuffer()[:min(int64(buf.Available()), limit)])
-	buf.Write(buf.AvailableBuffer()[:m])
-	n, held = int64(m), held+int64(m)
-	var chunks [][]byte
-	for err == nil && n < limit && held < want/2 {
-		c := make([]byte, min(max(held, 512), maxBodyChunk, want/2-held, limit-n)) // never empty: each read makes progress
-		m, err = fill(r, c)
-		chunks = append(chunks, c[:m])
-		n, held = n+int64(m), held+int64(m)
-	}
-	done = err != nil || n == limit || held < want/2
-	if err == io.EOF {
-		err = nil
-	}
-	if done && chunks == nil {
-		return n, done, err // all in buf
-	}
-	size := held
-	if !done {
-		size = want
-	}
-	b := make([]byte, 0, size)
-	b = append(b, buf.Bytes()...)
-	for _, c := range chunks {
-		b = append(b, c...)
-	}
-	*buf = *bytes.NewBuffer(b)
-	return n, done, err
-}
-
-// fill reads r into p until p is full, r ends (io.EOF) or fails.
-func fill(r io.Reader, p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := r.Read(p[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 // Response header names in canonical form (what Header.Set would store) and

@@ -121,12 +121,12 @@ func (e *Emulator) snapshotRoutes(r *mux.Router) {
 }
 
 func (e *Emulator) serveSnapshotTake(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdmin(w, http.StatusOK, `{"id":`+strconv.Quote(e.Snapshot())+`}`)
 }
 
 func (e *Emulator) serveSnapshotRestore(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	id := mux.Vars(r)["id"]
 	if err := e.Restore(id); err != nil {
 		writeSnapshotError(w, err)
@@ -136,7 +136,7 @@ func (e *Emulator) serveSnapshotRestore(w http.ResponseWriter, r *http.Request) 
 }
 
 func (e *Emulator) serveSnapshotDrop(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	id := mux.Vars(r)["id"]
 	if err := e.DropSnapshot(id); err != nil {
 		writeSnapshotError(w, err)

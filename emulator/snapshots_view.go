@@ -56,7 +56,7 @@ type snapshotSpaceView struct {
 }
 
 func (e *Emulator) serveSnapshotList(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	out := []snapshotView{}
 	for _, s := range e.keptSnapshots() {
 		v := snapshotView{ID: s.ID, Taken: s.Taken.UTC(), Namespaces: []snapshotSpaceView{}}
@@ -111,7 +111,7 @@ type itemDiff struct {
 }
 
 func (e *Emulator) serveSnapshotDiff(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	id := mux.Vars(r)["id"]
 	q := r.URL.Query()
 	limit := diffListDefault

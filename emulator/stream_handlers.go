@@ -187,7 +187,7 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 // signatures are not read: the mappings are the emulator's, not a
 // namespace's.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	e.esm().ServeHTTP(w, r)
 }
 
@@ -197,7 +197,7 @@ type drainRequest struct {
 }
 
 func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	body, err := readAdminBody(r)
 	timeout := DefaultDrainTimeout
 	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
@@ -226,7 +226,7 @@ func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
 }
 
 func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) {
-	e.cors.apply(w, r)
+	e.cors.Apply(w, r)
 	writeAdminJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
 }
 

@@ -1,4 +1,4 @@
-package emulator
+package httpedge
 
 import (
 	"net/http"
@@ -16,7 +16,7 @@ import (
 // http://localhost:3000 works out of the box, and no page of the internet
 // has such an origin (DNS rebinding gives a page the emulator's address,
 // never a loopback origin: the origin is the name in the page's URL).
-// Options.CORSOrigins (-cors) adds origins; "*" allows any.
+// the emulator's Options.CORSOrigins (-cors) adds origins; "*" allows any.
 //
 // The others: DynamoDB Local answers any origin by default ("-cors *"
 // unless given a list). AWS's DynamoDB endpoint answers browsers too (the
@@ -39,15 +39,19 @@ import (
 // headers it asks for (Access-Control-Allow-Methods, -Allow-Headers) and
 // says Access-Control-Max-Age: 172800, and nothing else.
 
-// corsPolicy decides which origins are answered. Its fields are set by
-// newCORSPolicy and read-only after.
-type corsPolicy struct {
+// CORS decides which origins are answered, and what they are told. Its
+// fields are set by NewCORS and read-only after.
+type CORS struct {
 	any     bool     // "*" was given
 	origins []string // exact origins given, besides the loopback ones
+	exposed string   // Access-Control-Expose-Headers
 }
 
-func newCORSPolicy(origins []string) corsPolicy {
-	var p corsPolicy
+// NewCORS returns the policy of Options.CORSOrigins. exposed is the
+// Access-Control-Expose-Headers value: ExposedAWS, and what the emulator
+// adds to it.
+func NewCORS(origins []string, exposed string) CORS {
+	p := CORS{exposed: exposed}
 	for _, o := range origins {
 		o = strings.TrimSpace(o)
 		if o == "*" {
@@ -60,34 +64,37 @@ func newCORSPolicy(origins []string) corsPolicy {
 }
 
 // allowed returns the Access-Control-Allow-Origin value for r, or "".
-func (p corsPolicy) allowed(r *http.Request) string {
-	origin := headerGet(r.Header, hdrOrigin)
+func (p CORS) allowed(r *http.Request) string {
+	var origin string
+	if v := r.Header["Origin"]; len(v) > 0 { // canonical already: no Get
+		origin = v[0]
+	}
 	switch {
 	case origin == "":
 		return ""
 	case p.any:
 		return "*"
-	case isLoopbackOrigin(origin), slices.Contains(p.origins, origin):
+	case IsLoopbackOrigin(origin), slices.Contains(p.origins, origin):
 		return origin
 	}
 	return ""
 }
 
-// allowsOrigin reports whether a request from a page of origin may be
+// AllowsOrigin reports whether a request from a page of origin may be
 // answered: a loopback origin, one -cors lists, or any when -cors says
 // "*". A page's request carries Origin; a tool's (SDK, CLI, curl) does
 // not.
-func (p corsPolicy) allowsOrigin(origin string) bool {
-	return p.any || isLoopbackOrigin(origin) || slices.Contains(p.origins, origin)
+func (p CORS) AllowsOrigin(origin string) bool {
+	return p.any || IsLoopbackOrigin(origin) || slices.Contains(p.origins, origin)
 }
 
 // loopbackHosts are the hosts of the origins allowed by default, as
 // browsers write them in Origin.
 var loopbackHosts = []string{"localhost", "127.0.0.1", "[::1]"}
 
-// isLoopbackOrigin reports whether origin is http:// or https:// and a
+// IsLoopbackOrigin reports whether origin is http:// or https:// and a
 // loopback host, with a port or without.
-func isLoopbackOrigin(origin string) bool {
+func IsLoopbackOrigin(origin string) bool {
 	rest, ok := strings.CutPrefix(origin, "http://")
 	if !ok {
 		if rest, ok = strings.CutPrefix(origin, "https://"); !ok {
@@ -102,37 +109,37 @@ func isLoopbackOrigin(origin string) bool {
 	return false
 }
 
-// corsExposed are the response headers browsers may read: DynamoDB's list
+// ExposedAWS are the response headers browsers may read: DynamoDB's list
 // ("x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date"), then
 // x-amz-crc32, which DynamoDB does not expose but the SDKs check when they
-// can read it, and the emulator's version, for pages that show it.
-const corsExposed = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date,x-amz-crc32," + versionHeaderName
+// can read it. The emulator adds its version header, for pages that show it.
+const ExposedAWS = "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date,x-amz-crc32"
 
 // corsMaxAge is how long a browser may keep a preflight's answer:
 // DynamoDB's 172800 seconds (two days; browsers cap it lower).
 const corsMaxAge = "172800"
 
-// apply sets the CORS headers of an actual request.
-func (p corsPolicy) apply(w http.ResponseWriter, r *http.Request) {
+// Apply sets the CORS headers of an actual request.
+func (p CORS) Apply(w http.ResponseWriter, r *http.Request) {
 	origin := p.allowed(r)
 	if origin == "" {
 		return
 	}
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
-	h.Set("Access-Control-Expose-Headers", corsExposed)
+	h.Set("Access-Control-Expose-Headers", p.exposed)
 	if origin != "*" {
 		h.Add("Vary", "Origin")
 	}
 }
 
-// preflight sets the headers of an OPTIONS answer: those of apply, the
+// Preflight sets the headers of an OPTIONS answer: those of Apply, the
 // method and headers asked for echoed back, and the Max-Age.
-func (p corsPolicy) preflight(w http.ResponseWriter, r *http.Request) {
+func (p CORS) Preflight(w http.ResponseWriter, r *http.Request) {
 	if p.allowed(r) == "" {
 		return
 	}
-	p.apply(w, r)
+	p.Apply(w, r)
 	h := w.Header()
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
 		h.Set("Access-Control-Allow-Headers", req)

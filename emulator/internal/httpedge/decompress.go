@@ -1,4 +1,4 @@
-package emulator
+package httpedge
 
 import (
 	"bytes"
@@ -53,10 +53,10 @@ func contentCodings(vals []string) []string {
 	return codings
 }
 
-// decompressBody undoes the request's Content-Encoding headers (vals) on
+// DecompressBody undoes the request's Content-Encoding headers (vals) on
 // buf, last coding first. Each stage reads at most max+1 bytes, so a
 // decompression bomb costs no more than max bytes of memory.
-func decompressBody(vals []string, buf *bytes.Buffer, max int64) error {
+func DecompressBody(vals []string, buf *bytes.Buffer, max int64) error {
 	codings := contentCodings(vals)
 	for i := len(codings) - 1; i >= 0; i-- {
 		out, err := decompress(codings[i], buf.Bytes(), max)
@@ -91,7 +91,7 @@ func decompress(coding string, data []byte, max int64) ([]byte, error) {
 		return nil, errBadContentEncoding
 	}
 	var out bytes.Buffer
-	n, err := readAtMost(&out, r, max+1, 0)
+	n, err := ReadAtMost(&out, r, max+1, 0)
 	if n > max {
 		return nil, apierr.RequestEntityTooLarge()
 	}

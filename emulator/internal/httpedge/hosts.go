@@ -1,8 +1,7 @@
-package emulator
+package httpedge
 
 import (
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -22,7 +21,7 @@ import (
 // becomes the page's own origin and the browser sends it anything, with
 // "Host: evil.example:8000". Rebinding needs a name whose DNS answers the
 // attacker controls, so the edge refuses Host names that can live in the
-// public DNS unless Options.AllowHosts names them. It allows:
+// public DNS unless the emulator's Options.AllowHosts names them. It allows:
 //
 //   - always: IP addresses (no DNS: a page whose origin is an IP address is
 //     served by that address, never by the emulator); localhost and
@@ -54,18 +53,19 @@ import (
 // Host and the flag that allows it: SDKs and the AWS CLI decode it into an
 // error that says what to do, and none retries a 403 AccessDeniedException.
 
-// hostPolicy decides which Host names are answered. Its fields are set by
-// newHostPolicy and read-only after.
-type hostPolicy struct {
+// Hosts decides which Host names are answered. Its fields are set by
+// NewHosts and read-only after, but for refused, which has its own lock.
+type Hosts struct {
 	any      bool     // "*" was given: no check
 	names    []string // exact names, lower case, no trailing dot
 	suffixes []string // ".example.com" for each "*.example.com"
 	refused  refusedHosts
 }
 
-// newHostPolicy returns the policy of Options.AllowHosts (already validated).
-func newHostPolicy(allow []string) *hostPolicy {
-	p := &hostPolicy{}
+// NewHosts returns the policy of Options.AllowHosts (already validated
+// by ValidateAllowHost).
+func NewHosts(allow []string) *Hosts {
+	p := &Hosts{}
 	for _, a := range allow {
 		a = normalizeHostName(strings.TrimSpace(a))
 		switch {
@@ -80,9 +80,9 @@ func newHostPolicy(allow []string) *hostPolicy {
 	return p
 }
 
-// validateAllowHost reports whether a is a usable Options.AllowHosts entry:
+// ValidateAllowHost reports whether a is a usable Options.AllowHosts entry:
 // "*", a name or IP address, or "*." and a name; no port.
-func validateAllowHost(a string) error {
+func ValidateAllowHost(a string) error {
 	a = strings.TrimSpace(a)
 	if a == "*" {
 		return nil
@@ -113,9 +113,9 @@ func validateAllowHost(a string) error {
 	return nil
 }
 
-// allows reports whether a request for Host header host is answered.
+// Allows reports whether a request for Host header host is answered.
 // public says the request arrived at a non-loopback address.
-func (p *hostPolicy) allows(host string, public bool) bool {
+func (p *Hosts) Allows(host string, public bool) bool {
 	if p.any || host == "" {
 		return true
 	}
@@ -222,46 +222,30 @@ func isPort(s string) bool {
 	return true
 }
 
-// arrivedPublic tells how a request reached the server: checked is false
+// ArrivedPublic tells how a request reached the server: checked is false
 // when it came through no net/http server (no local address in its
 // context); public is true when the connection's local address is not a
 // loopback address. A local address that is not TCP (a Unix socket) counts
 // as loopback.
-func arrivedPublic(r *http.Request) (public, checked bool) {
+func ArrivedPublic(r *http.Request) (public, checked bool) {
 	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
 		return false, false
 	}
-	return arrivedAtPublic(addr), true
+	return ArrivedAtPublic(addr), true
 }
 
-// arrivedAtPublic reports whether a connection's local address addr is a
+// ArrivedAtPublic reports whether a connection's local address addr is a
 // TCP address other than a loopback one.
-func arrivedAtPublic(addr net.Addr) bool {
+func ArrivedAtPublic(addr net.Addr) bool {
 	if tcp, ok := addr.(*net.TCPAddr); ok {
 		return !tcp.IP.IsLoopback()
 	}
 	return false
 }
 
-// hostAllowed reports whether the edge answers r (see the top of this file),
-// logging the first refusals of each Host at warn level.
-func (e *Emulator) hostAllowed(r *http.Request) bool {
-	public, checked := arrivedPublic(r)
-	if !checked || e.hosts.allows(r.Host, public) {
-		return true
-	}
-	level := slog.LevelDebug
-	if e.hosts.refused.first(r.Host) {
-		level = slog.LevelWarn
-	}
-	e.log.Log(r.Context(), level, "refused a request for a Host this server does not answer (DNS rebinding defence); allow it with -allowHost",
-		"host", r.Host, "remote", r.RemoteAddr, "path", r.URL.Path)
-	return false
-}
-
-// errHostRefused is the edge's answer to a Host it does not serve.
-func errHostRefused(host string) error {
+// ErrHostRefused is the edge's answer to a Host it does not serve.
+func ErrHostRefused(host string) error {
 	name, ok := hostOfHeader(host)
 	hint := fmt.Sprintf(apierr.MsgHostAllowHint, strings.TrimSuffix(strings.TrimPrefix(name, "["), "]"))
 	if !ok || name == "" {
@@ -279,6 +263,11 @@ type refusedHosts struct {
 	mu    sync.Mutex          // guards names
 	names map[string]struct{} // at most maxRefusedHostsLogged
 }
+
+// FirstRefusal reports whether host is refused for the first time (and
+// there is room to remember it): the first refusals are logged at warn
+// level, the others at debug.
+func (p *Hosts) FirstRefusal(host string) bool { return p.refused.first(host) }
 
 // first reports whether host is refused for the first time (and there is
 // room to remember it).

@@ -1,20 +1,13 @@
-package emulator
+package httpedge
 
 import (
-	"context"
-	"mime"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 func TestHostPolicy(t *testing.T) {
-	p := newHostPolicy([]string{"dynamodb.ci.example", "*.corp.example", "[fd00::1]"})
+	p := NewHosts([]string{"dynamodb.ci.example", "*.corp.example", "[fd00::1]"})
 	tests := []struct {
 		host           string
 		loopback, open bool // answered on a loopback connection, on another
@@ -58,14 +51,14 @@ func TestHostPolicy(t *testing.T) {
 		{"1:2:3", false, false},
 	}
 	for _, tt := range tests {
-		if got := p.allows(tt.host, false); got != tt.loopback {
+		if got := p.Allows(tt.host, false); got != tt.loopback {
 			t.Errorf("Host %q on a loopback connection: got %v, want %v", tt.host, got, tt.loopback)
 		}
-		if got := p.allows(tt.host, true); got != tt.open {
+		if got := p.Allows(tt.host, true); got != tt.open {
 			t.Errorf("Host %q on a non-loopback connection: got %v, want %v", tt.host, got, tt.open)
 		}
 	}
-	if !newHostPolicy([]string{"*"}).allows("attacker.example:1", false) {
+	if !NewHosts([]string{"*"}).Allows("attacker.example:1", false) {
 		t.Error(`"*" refused a Host`)
 	}
 }
@@ -95,46 +88,8 @@ func TestValidateAllowHost(t *testing.T) {
 		{"dyn amodb", false},
 		{"a/b", false},
 	} {
-		if err := validateAllowHost(tt.entry); (err == nil) != tt.ok {
+		if err := ValidateAllowHost(tt.entry); (err == nil) != tt.ok {
 			t.Errorf("%q: got %v, want ok %v", tt.entry, err, tt.ok)
-		}
-	}
-	if _, err := New(Options{AllowHosts: []string{"dynamodb:8000"}}); err == nil || !strings.Contains(err.Error(), "port") {
-		t.Errorf("New with a port in AllowHosts: got %v, want an error about the port", err)
-	}
-}
-
-// TestHostCheckedOnlyOverNetwork: the handler checks the Host of requests
-// that came through a net/http server (they carry their connection's local
-// address), by that address; in-process requests are not checked.
-func TestHostCheckedOnlyOverNetwork(t *testing.T) {
-	e := newTestEmulator(t, Options{})
-	tests := []struct {
-		name   string
-		local  net.Addr
-		host   string
-		status int
-	}{
-		{"in-process", nil, "attacker.example", 200},
-		{"loopback", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}, "attacker.example:8000", 403},
-		{"loopback, service name", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}, "dynamodb:8000", 403},
-		{"container, service name", &net.TCPAddr{IP: net.IPv4(172, 17, 0, 2), Port: 8000}, "dynamodb:8000", 200},
-		{"container, public name", &net.TCPAddr{IP: net.IPv4(172, 17, 0, 2), Port: 8000}, "attacker.example:8000", 403},
-		{"ipv4-mapped loopback", &net.TCPAddr{IP: net.ParseIP("::ffff:127.0.0.1"), Port: 8000}, "dynamodb", 403},
-		{"unix socket", &net.UnixAddr{Name: "/tmp/s", Net: "unix"}, "dynamodb", 403},
-	}
-	for _, tt := range tests {
-		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`))
-		if tt.local != nil {
-			req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, tt.local))
-		}
-		req.Host = tt.host
-		req.Header.Set("X-Amz-Target", echo)
-		req.Header.Set("Authorization", testkit.DefaultAuth)
-		rec := httptest.NewRecorder()
-		e.Handler().ServeHTTP(rec, req)
-		if rec.Code != tt.status {
-			t.Errorf("%s: got %d %s, want %d", tt.name, rec.Code, rec.Body, tt.status)
 		}
 	}
 }
@@ -149,13 +104,13 @@ func FuzzHostPolicy(f *testing.F) {
 		"host.docker.internal", "a.local", "[fe80::1%25en0]:1", "::1", "[::1", "1:2:3", ".", "LOCALHOST.", "x.corp.example"} {
 		f.Add(s)
 	}
-	p := newHostPolicy([]string{"*.corp.example", "listed.example"})
+	p := NewHosts([]string{"*.corp.example", "listed.example"})
 	f.Fuzz(func(t *testing.T, host string) {
-		loop, open := p.allows(host, false), p.allows(host, true)
+		loop, open := p.Allows(host, false), p.Allows(host, true)
 		if loop && !open {
 			t.Fatalf("%q: allowed on loopback, refused elsewhere", host)
 		}
-		if up := asciiUpper(host); !strings.Contains(host, "%") && p.allows(up, false) != loop {
+		if up := asciiUpper(host); !strings.Contains(host, "%") && p.Allows(up, false) != loop {
 			t.Fatalf("%q: case changes the answer", host)
 		}
 		name, ok := hostOfHeader(host)
@@ -166,7 +121,7 @@ func FuzzHostPolicy(f *testing.F) {
 			return
 		}
 		if host != "" && !strings.Contains(name, ":") && !strings.Contains(host, "]") {
-			if got := p.allows(name+":8000", false); got != loop {
+			if got := p.Allows(name+":8000", false); got != loop {
 				t.Fatalf("%q: a port changes the answer (%v, with one %v)", host, loop, got)
 			}
 		}
@@ -189,107 +144,4 @@ func asciiUpper(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// whatwgEssence is the essence of a MIME type as a browser parses a
-// Content-Type value (the WHATWG MIME Sniffing "parse a MIME type"), or ""
-// when the browser finds none. The browser's CORS safelist decides on it.
-func whatwgEssence(v string) string {
-	v = strings.Trim(v, " \t\r\n")
-	typ, rest, ok := strings.Cut(v, "/")
-	if !ok || typ == "" || !isToken(typ) {
-		return ""
-	}
-	sub, _, _ := strings.Cut(rest, ";")
-	sub = strings.TrimRight(sub, " \t\r\n")
-	if sub == "" || !isToken(sub) {
-		return ""
-	}
-	return strings.ToLower(typ + "/" + sub)
-}
-
-func isToken(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// FuzzAdminContentType: a Content-Type the admin endpoints accept is one a
-// browser parses as application/json, so never one of the three it sends
-// cross-site without a preflight.
-func FuzzAdminContentType(f *testing.F) {
-	for _, s := range []string{"application/json", "application/json; charset=utf-8", "text/plain", "text/plain; application/json",
-		"application/json, text/plain", " application/json ", "APPLICATION/JSON", "application/json;", "multipart/form-data; boundary=x",
-		"application/x-www-form-urlencoded", "text/plain;a=\"application/json\""} {
-		f.Add(s)
-	}
-	safelisted := map[string]bool{"text/plain": true, "multipart/form-data": true, "application/x-www-form-urlencoded": true}
-	f.Fuzz(func(t *testing.T, v string) {
-		if !isJSONContentType([]string{v}) {
-			return
-		}
-		if mt, _, _ := mime.ParseMediaType(v); mt != "application/json" {
-			t.Fatalf("%q accepted as %q", v, mt)
-		}
-		if e := whatwgEssence(v); safelisted[e] || e != "application/json" {
-			t.Fatalf("%q accepted, but a browser reads it as %q", v, e)
-		}
-	})
-}
-
-// FuzzAdminGuard: whatever the Origin and Content-Type, the guard answers
-// without panicking, refuses every origin that is not loopback, the
-// request's own (http://example.com, httptest's Host) or listed by -cors,
-// and lets a POST through only with a JSON content type.
-func FuzzAdminGuard(f *testing.F) {
-	f.Add("http://evil.example", "text/plain", "POST")
-	f.Add("", "application/json", "POST")
-	f.Add("http://app.test", "application/json", "POST")
-	f.Add("null", "", "GET")
-	f.Add("http://localhost:3000", "application/json", "DELETE")
-	f.Add("http://example.com", "application/json", "POST")
-	f.Add("http://example.com.evil.example", "application/json", "POST")
-	e := newTestEmulator(f, Options{CORSOrigins: []string{"http://app.test"}})
-	f.Fuzz(func(t *testing.T, origin, ct, method string) {
-		req := httptest.NewRequest(http.MethodGet, AdminClockPath, nil)
-		req.Method = method
-		if origin != "" {
-			req.Header.Set("Origin", origin)
-		}
-		if ct != "" {
-			req.Header.Set("Content-Type", ct)
-		}
-		err := e.adminGuard(req)
-		allowed := origin == "http://app.test" || strings.EqualFold(origin, "http://example.com") || isLoopbackOrigin(origin)
-		if origin != "" && !allowed && err == nil {
-			t.Fatalf("origin %q allowed", origin)
-		}
-		safe := method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-		if err == nil && !safe && !isJSONContentType(req.Header.Values("Content-Type")) {
-			t.Fatalf("%s with Content-Type %q allowed", method, ct)
-		}
-	})
-}
-
-// BenchmarkHostAllowed is the edge's Host check of one API request over
-// HTTP, for the Hosts SDKs send.
-func BenchmarkHostAllowed(b *testing.B) {
-	e := newTestEmulator(b, Options{AllowHosts: []string{"dynamodb.ci.example"}})
-	for _, host := range []string{"localhost:8000", "127.0.0.1:8000", "[::1]:8000", "dynamodb.ci.example:8000"} {
-		b.Run(host, func(b *testing.B) {
-			req := httptest.NewRequest(http.MethodPost, "/", nil)
-			req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}))
-			req.Host = host
-			b.ReportAllocs()
-			for b.Loop() {
-				if !e.hostAllowed(req) {
-					b.Fatal("refused")
-				}
-			}
-		})
-	}
 }

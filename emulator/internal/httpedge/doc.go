@@ -1,0 +1,16 @@
+// Package httpedge holds the HTTP edge's policies that do not know the
+// emulator, under the Go API:
+//
+//   - CORS: which web pages are answered (loopback origins, and those the
+//     emulator's -cors lists) and the headers they get (cors.go).
+//   - Hosts: which Host names are answered, the defence against DNS
+//     rebinding (hosts.go); the emulator logs the refusals.
+//   - ReadAtMost: a request body read up to a limit, into a buffer of its
+//     announced size (body.go).
+//   - DecompressBody: a body's Content-Encoding undone, as DynamoDB
+//     does, within the same limit (decompress.go).
+//
+// It imports apierr only, for the answers it gives. Both of the
+// emulator's paths (the connection loop and net/http's) call it directly:
+// the move added no indirect call.
+package httpedge
