@@ -29,7 +29,7 @@ import (
 // not: a background read goroutine aborted by a past deadline, an
 // http.Request, a header map, a context, a response writer. The request's
 // context still ends when its client goes away, watched only while
-// something waits on it (fastloop_ctx.go).
+// something waits on it (httploop.ConnContext).
 //
 // The loop keeps net/http's limits: the read deadline of an idle
 // connection is IdleTimeout, of a head ReadHeaderTimeout, of a body
@@ -106,29 +106,8 @@ type loopConn struct {
 	since  int64 // Unix seconds of the accept, for Shutdown's treatment of new connections
 	public bool  // the connection arrived at a non-loopback address (internal/httpedge/hosts.go)
 	head   httploop.Head
-	body   bodyReader
-	ctx    connContext // the request's context (fastloop_ctx.go)
-}
-
-// bodyReader reads the n bytes left of a request body from br.
-type bodyReader struct {
-	br *bufio.Reader
-	n  int64
-}
-
-func (b *bodyReader) Read(p []byte) (int, error) {
-	if b.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(p)) > b.n {
-		p = p[:b.n]
-	}
-	n, err := b.br.Read(p)
-	b.n -= int64(n)
-	if err == io.EOF && b.n > 0 {
-		err = io.ErrUnexpectedEOF
-	}
-	return n, err
+	body   httploop.Body
+	ctx    httploop.ConnContext // the request's context
 }
 
 // serveLoop is Serve with the loop: accept until the server stops.
@@ -275,7 +254,7 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 				return false, nil
 			}
 			_, _ = br.Discard(n)
-			lc.body = bodyReader{br: br, n: lc.head.ContentLength}
+			lc.body.Reset(br, lc.head.ContentLength)
 			// The body: ReadTimeout from the head's first byte, unless it
 			// is here already.
 			if int64(br.Buffered()) < lc.head.ContentLength {
@@ -310,7 +289,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	l := s.loop
 	e := l.e
 	h := &lc.head
-	lc.ctx.reset(l.ctx, lc)
+	lc.ctx.Reset(l.ctx, lc.br, lc.c)
 	in := apiRequest{
 		ctx:           &lc.ctx,
 		target:        h.Target,
@@ -328,7 +307,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	in.rl = e.newRequestLog(in.ctx)
 	out := answerBodies.Get()
 	ans := e.answerAPI(&in, (*out)[:0])
-	lc.ctx.finish()
+	lc.ctx.Finish()
 	if ans.cutOff {
 		return false
 	}
@@ -336,7 +315,7 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	// A body the answer did not read (an error found before it): read
 	// away before the answer when small, as net/http does, else close
 	// after the answer.
-	if keep && lc.body.n > 0 {
+	if keep && lc.body.Left() > 0 {
 		n, err := io.CopyN(io.Discard, &lc.body, maxDiscardBytes+1)
 		keep = err == io.EOF && n <= maxDiscardBytes
 	}

@@ -530,8 +530,8 @@ type apiRequest struct {
 // Close), since the request's own watches the connection, whose body is
 // still to be read.
 func (in *apiRequest) waitContext() context.Context {
-	if cc, ok := in.ctx.(*connContext); ok {
-		return cc.parent
+	if cc, ok := in.ctx.(*httploop.ConnContext); ok {
+		return cc.Parent()
 	}
 	return in.ctx
 }

@@ -13,8 +13,14 @@
 //     emulator's).
 //   - The hand-off: Listener is the net/http Server's listener for the
 //     connections the loop gives up.
+//   - The request's context and body: ConnContext is a request's
+//     context, ended when its client goes away, watched only while
+//     something waits on it; Body reads the body from the connection's
+//     read buffer.
 //
 // It imports nothing of the module. The loop's per-request path gains no
 // indirect call by the move: these are direct calls, across a package as
-// they were inside one.
+// they were inside one. ConnContext calls its connection's
+// SetReadDeadline through an interface, only when a watch starts or ends
+// (an injected delay), never on a request that waits on nothing.
 package httploop
