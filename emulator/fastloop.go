@@ -36,7 +36,7 @@ import (
 // ReadTimeout from the head's first byte; the write deadline is
 // WriteTimeout from the answer being ready (net/http counts from the end
 // of the head, which cut off requests slow to serve under load); each
-// cut-off is logged by trackedConn as before, and a cut answer at WARN
+// cut-off is logged by httploop.Conn as before, and a cut answer at WARN
 // with its request id. A head larger than MaxHeaderBytes, or one that
 // does not fit the read buffer, goes to net/http (431 for the former).
 
@@ -99,7 +99,7 @@ const (
 
 // loopConn is one connection the loop serves.
 type loopConn struct {
-	c      *trackedConn
+	c      *httploop.Conn
 	br     *bufio.Reader
 	out    *[]byte // the answer being written: its head, and a small body (fastloop_write.go)
 	state  atomic.Int32
@@ -133,9 +133,7 @@ func (s *Server) serveLoop(ln net.Listener) error {
 			return err
 		}
 		delay = 0
-		s.open.Add(1)
-		s.total.Add(1)
-		lc := &loopConn{c: &trackedConn{Conn: c, s: s}, since: time.Now().Unix(), public: httpedge.ArrivedAtPublic(c.LocalAddr())}
+		lc := &loopConn{c: s.conns.Track(c), since: time.Now().Unix(), public: httpedge.ArrivedAtPublic(c.LocalAddr())}
 		if !l.add(lc) {
 			_ = lc.c.Close()
 			return http.ErrServerClosed
@@ -232,9 +230,9 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 	br := lc.br
 	if br.Buffered() == 0 {
 		if first {
-			lc.c.setReadDeadline(time.Now().Add(o.ReadHeaderTimeout), phaseHeaders)
+			lc.c.SetReadDeadlineFor(time.Now().Add(o.ReadHeaderTimeout), httploop.PhaseHeaders)
 		} else {
-			lc.c.setReadDeadline(time.Now().Add(o.IdleTimeout), phaseIdle)
+			lc.c.SetReadDeadlineFor(time.Now().Add(o.IdleTimeout), httploop.PhaseIdle)
 		}
 		if _, err := br.Peek(1); err != nil {
 			return false, err
@@ -258,7 +256,7 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 			// The body: ReadTimeout from the head's first byte, unless it
 			// is here already.
 			if int64(br.Buffered()) < lc.head.ContentLength {
-				lc.c.setReadDeadline(t0.Add(o.ReadTimeout), phaseBody)
+				lc.c.SetReadDeadlineFor(t0.Add(o.ReadTimeout), httploop.PhaseBody)
 			}
 			return true, nil
 		}
@@ -266,12 +264,12 @@ func (s *Server) readHead(lc *loopConn, first bool) (eligible bool, err error) {
 			return false, nil // a head this large is net/http's
 		}
 		if !headerDeadlineSet {
-			lc.c.setReadDeadline(t0.Add(o.ReadHeaderTimeout), phaseHeaders)
+			lc.c.SetReadDeadlineFor(t0.Add(o.ReadHeaderTimeout), httploop.PhaseHeaders)
 			headerDeadlineSet = true
 		}
 		if _, err := br.Peek(len(buf) + 1); err != nil {
 			if len(buf) > 0 && !errors.Is(err, bufio.ErrBufferFull) {
-				if isTimeout(err) {
+				if httploop.IsTimeout(err) {
 					return false, err
 				}
 				// A partial head, then EOF: net/http answers some of
@@ -326,9 +324,9 @@ func (s *Server) serveRequest(lc *loopConn) (keep bool) {
 	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from
 	// the head: a request slow to serve is still answered.
-	lc.c.setWriteDeadline(time.Now().Add(l.opts.WriteTimeout))
+	lc.c.SetWriteDeadlineFor(time.Now().Add(l.opts.WriteTimeout))
 	err := writeAnswer(lc, h, coding, &ans, keep)
-	if err != nil && isTimeout(err) {
+	if err != nil && httploop.IsTimeout(err) {
 		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
 	}
 	e.recycleAPI(&ans, out)

@@ -2,6 +2,9 @@ package emulator
 
 import (
 	"bufio"
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // The hand-off of a connection from the loop (fastloop.go) to net/http: at
@@ -16,7 +19,7 @@ import (
 // first, then the network. net/http never reads a connection from two
 // goroutines at once, so br needs no lock.
 type handoffConn struct {
-	*trackedConn
+	*httploop.Conn
 	br *bufio.Reader // nil once drained (and back in its pool)
 }
 
@@ -28,7 +31,7 @@ func (c *handoffConn) Read(p []byte) (int, error) {
 		readers.Put(c.br)
 		c.br = nil
 	}
-	return c.trackedConn.Read(p)
+	return c.Conn.Read(p)
 }
 
 // handOff gives lc to the net/http Server and reports whether it took it
@@ -39,8 +42,8 @@ func (l *connLoop) handOff(s *Server, lc *loopConn) bool {
 	})
 	lc.state.Store(loopClosed)
 	// net/http sets its own deadlines as it reads; clear the loop's.
-	lc.c.setReadDeadline(noDeadline, phaseUnknown)
-	return l.handoff.Give(&handoffConn{trackedConn: lc.c, br: lc.br}, l.done)
+	lc.c.SetReadDeadlineFor(time.Time{}, httploop.PhaseUnknown)
+	return l.handoff.Give(&handoffConn{Conn: lc.c, br: lc.br}, l.done)
 }
 
 // stdServing reports whether the net/http Server is serving handed-off

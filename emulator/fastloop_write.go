@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"hash/crc32"
-	"io"
 	"net"
 	"strconv"
 	"time"
@@ -32,7 +31,7 @@ func writeAnswer(lc *loopConn, h *httploop.Head, coding string, ans *apiAnswer, 
 		return err
 	}
 	*lc.out = head
-	return lc.c.writeBuffers(net.Buffers{head, body})
+	return lc.c.WriteBuffers(net.Buffers{head, body})
 }
 
 // appendAnswerHead appends the status line and headers of an answer with
@@ -63,20 +62,4 @@ func appendAnswerHead(b []byte, h *httploop.Head, coding string, ans *apiAnswer,
 		b = append(b, "Connection: close\r\n"...)
 	}
 	return append(b, "\r\n"...)
-}
-
-// writeBuffers writes bufs in one writev when the connection is TCP
-// (net.Buffers does that only for the net package's own connections, not
-// for trackedConn), else one Write per buffer; a write deadline that cuts
-// it off is logged as Write's is.
-func (c *trackedConn) writeBuffers(bufs net.Buffers) error {
-	var w io.Writer = c
-	if tc, ok := c.Conn.(*net.TCPConn); ok {
-		w = tc
-	}
-	_, err := bufs.WriteTo(w)
-	if err != nil && isTimeout(err) {
-		c.cutOff("write timeout (response not read)", err)
-	}
-	return err
 }

@@ -30,8 +30,6 @@ package emulator
 
 import (
 	"errors"
-	"net"
-	"os"
 	"runtime/debug"
 	"sync/atomic"
 )
@@ -107,12 +105,3 @@ func (e *Emulator) namespaceCount() int {
 // errBodyCutOff: the request body stopped arriving before the server's read
 // deadline. It is not an API error: the connection is dropped unanswered.
 var errBodyCutOff = errors.New("emulator: request body cut off")
-
-// isTimeout reports whether err is a deadline passing on the connection.
-func isTimeout(err error) bool {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return true
-	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}

@@ -473,7 +473,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		coding = httploop.ResponseCoding(r.Header)
 	}
 	e.writeFromNow(w)
-	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && isTimeout(err) {
+	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && httploop.IsTimeout(err) {
 		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
 	}
 	e.recycleAPI(&ans, out)
@@ -826,7 +826,7 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 		return service.Cut{}, err
 	}
 	if err != nil {
-		if isTimeout(err) {
+		if httploop.IsTimeout(err) {
 			return service.Cut{}, fmt.Errorf("%w: %w", errBodyCutOff, err)
 		}
 		return service.Cut{}, apierr.Serialization("")

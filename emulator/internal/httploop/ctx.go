@@ -3,8 +3,6 @@ package httploop
 import (
 	"bufio"
 	"context"
-	"errors"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,8 +53,8 @@ type Deadliner interface {
 	SetReadDeadline(t time.Time) error
 }
 
-// AbortRead is the read deadline that stops the watch: in 1970, so a
-// connection that logs its cut-offs can tell it from a timeout.
+// AbortRead is the read deadline that stops the watch: in 1970, before
+// abortDeadline, so Conn does not log it as a cut-off.
 var AbortRead = time.Unix(1, 0)
 
 // Reset readies c for the connection's next request: parent is the loop's
@@ -117,8 +115,7 @@ func (c *ConnContext) Done() <-chan struct{} {
 // ends, or Finish aborts the read.
 func (c *ConnContext) watch(end chan struct{}) {
 	defer close(end)
-	// A deadline's error wraps os.ErrDeadlineExceeded (net.Conn's contract).
-	if _, err := c.br.Peek(1); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+	if _, err := c.br.Peek(1); err != nil && !IsTimeout(err) {
 		c.cancel(context.Canceled)
 	}
 }

@@ -13,6 +13,9 @@
 //     emulator's).
 //   - The hand-off: Listener is the net/http Server's listener for the
 //     connections the loop gives up.
+//   - The connections: Conns counts a Server's connections, and Conn
+//     logs the first deadline that cuts one off, with the phase it
+//     bounds (the loop's, or told from net/http's timeouts).
 //   - The request's context and body: ConnContext is a request's
 //     context, ended when its client goes away, watched only while
 //     something waits on it; Body reads the body from the connection's
