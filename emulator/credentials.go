@@ -39,7 +39,7 @@ import (
 //     endpoint does.
 //
 // Signature checks use the real time (a test's clock moved by Advance
-// does not age signatures). The connection loop (fastloop.go) reads only
+// does not age signatures). The connection loop (internal/httploop) reads only
 // a few headers; with Credentials the Server serves every request with
 // net/http, which keeps them all.
 

@@ -11,7 +11,7 @@ import (
 
 // The edge's tests send their requests (do, harness_test.go) over a real
 // connection to a Server of the emulator under test, with the connection
-// loop (fastloop.go) unless DYNAMOEMU_HTTP_LOOP=std: both paths run the
+// loop (internal/httploop) unless DYNAMOEMU_HTTP_LOOP=std: both paths run the
 // same tests.
 
 // testServers are the Servers started for emulators under test.

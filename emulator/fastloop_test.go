@@ -240,8 +240,8 @@ func TestLoopHandOffKeepsPipelinedBytes(t *testing.T) {
 	for _, a := range got {
 		statuses = append(statuses, a.status)
 	}
-	if fmt.Sprint(statuses) != "[200 200 200]" || !srv.loop.stdServing() {
-		t.Fatalf("got statuses %v (net/http serving: %v), want [200 200 200] after a hand-off", statuses, srv.loop.stdServing())
+	if fmt.Sprint(statuses) != "[200 200 200]" || !srv.loop.StdServing() {
+		t.Fatalf("got statuses %v (net/http serving: %v), want [200 200 200] after a hand-off", statuses, srv.loop.StdServing())
 	}
 }
 
@@ -363,9 +363,7 @@ func TestLoopListenAndServe(t *testing.T) {
 			}
 			inLoop := 0
 			if srv.loop != nil {
-				srv.loop.mu.Lock()
-				inLoop = len(srv.loop.conns)
-				srv.loop.mu.Unlock()
+				inLoop = srv.loop.Serving()
 			}
 			if want := map[HTTPLoop]int{LoopOwn: 1, LoopStd: 0}[loop]; inLoop != want {
 				t.Fatalf("connections the loop serves: got %d, want %d", inLoop, want)

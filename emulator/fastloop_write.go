@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"hash/crc32"
+	"io"
 	"net"
 	"strconv"
 	"time"
@@ -9,7 +10,89 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
-// writeAnswer writes the loop's answer to one request (fastloop.go) and
+// The connection loop's side in the emulator: the loop (accept, read,
+// hand off, Shutdown) is httploop's (emulator/internal/httploop/loop.go);
+// it calls loopHandler.ServeLoop for each API call it reads.
+
+// writeBufferSize is the most of an answer (head and body) the loop copies
+// into its answer buffer to send in one write; a larger one goes out as a
+// writev of the head and the body.
+const writeBufferSize = 4 << 10
+
+// maxDiscardBytes is the most of an unread request body the loop reads
+// away to keep a connection (net/http's limit is the same, 256 KB).
+const maxDiscardBytes = 256 << 10
+
+// loopHandler serves the connection loop's requests
+// (httploop.Handler): the loop's one indirect call a request is its
+// ServeLoop.
+type loopHandler struct {
+	e            *Emulator
+	writeTimeout time.Duration
+}
+
+// ServeLoop answers the request whose head is in lc.Head and reports
+// whether the connection stays open for another.
+func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
+	e := lh.e
+	h := &lc.Head
+	if lc.Out == nil {
+		lc.Out = answerBufs.Get() // pools.go; given back by LoopConnDone
+	}
+	in := apiRequest{
+		ctx:           &lc.Ctx,
+		target:        h.Target,
+		auth:          h.Auth,
+		host:          h.Host,
+		tenant:        h.Tenant,
+		branch:        h.Branch,
+		contentLength: h.ContentLength,
+		body:          &lc.Body,
+		conn:          lc.Conn,
+	}
+	if h.ContentEncoding != "" {
+		in.contentEncoding = []string{h.ContentEncoding}
+	}
+	in.rl = e.newRequestLog(in.ctx)
+	out := answerBodies.Get()
+	ans := e.answerAPI(&in, (*out)[:0])
+	lc.Ctx.Finish()
+	if ans.cutOff {
+		return false
+	}
+	keep = !h.Close && !h.HTTP10 && !lc.Stopping()
+	// A body the answer did not read (an error found before it): read
+	// away before the answer when small, as net/http does, else close
+	// after the answer.
+	if keep && lc.Body.Left() > 0 {
+		n, err := io.CopyN(io.Discard, &lc.Body, maxDiscardBytes+1)
+		keep = err == io.EOF && n <= maxDiscardBytes
+	}
+	coding := ""
+	if len(ans.body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
+		coding = httploop.AcceptedCoding(h.AcceptEncoding)
+	}
+	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
+	// The write deadline counts from the answer being ready, not from
+	// the head: a request slow to serve is still answered.
+	lc.Conn.SetWriteDeadlineFor(time.Now().Add(lh.writeTimeout))
+	err := writeAnswer(lc, h, coding, &ans, keep)
+	if err != nil && httploop.IsTimeout(err) {
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+	}
+	e.recycleAPI(&ans, out)
+	return err == nil && keep
+}
+
+// LoopConnDone gives back the connection's answer buffer.
+func (lh *loopHandler) LoopConnDone(lc *httploop.LoopConn) {
+	if lc.Out != nil {
+		answerBufs.Put(lc.Out)
+		lc.Out = nil
+	}
+}
+
+// writeAnswer writes the loop's answer to one request and
 // flushes it: the status line and the headers net/http's path writes
 // (writeResponseCoded, plus Date and, when the connection closes after an
 // HTTP/1.1 request, Connection: close), then the body, compressed with
@@ -19,19 +102,19 @@ import (
 // connection's answer buffer when they fit in writeBufferSize, else as one
 // writev of the head and the body. Syscalls are most of what a request
 // costs the server here (40% in a CPU profile at c=8).
-func writeAnswer(lc *loopConn, h *httploop.Head, coding string, ans *apiAnswer, keep bool) error {
+func writeAnswer(lc *httploop.LoopConn, h *httploop.Head, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {
 		body = compressResponse(coding, body)
 	}
-	head := appendAnswerHead((*lc.out)[:0], h, coding, ans, body, keep)
+	head := appendAnswerHead((*lc.Out)[:0], h, coding, ans, body, keep)
 	if len(head)+len(body) <= writeBufferSize {
-		*lc.out = append(head, body...)
-		_, err := lc.c.Write(*lc.out)
+		*lc.Out = append(head, body...)
+		_, err := lc.Conn.Write(*lc.Out)
 		return err
 	}
-	*lc.out = head
-	return lc.c.WriteBuffers(net.Buffers{head, body})
+	*lc.Out = head
+	return lc.Conn.WriteBuffers(net.Buffers{head, body})
 }
 
 // appendAnswerHead appends the status line and headers of an answer with

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -29,7 +30,7 @@ type ServerOptions struct {
 	// MaxHeaderBytes bounds a request's headers (a larger request gets
 	// 431 from net/http).
 	MaxHeaderBytes int
-	// Loop chooses how connections are read (fastloop.go): LoopOwn (the
+	// Loop chooses how connections are read (internal/httploop): LoopOwn (the
 	// default, also for "") or LoopStd (net/http alone). An Emulator with
 	// Options.Credentials is always served as with LoopStd.
 	Loop HTTPLoop
@@ -64,17 +65,28 @@ func (o ServerOptions) withDefaults() ServerOptions {
 	return o
 }
 
+// HTTPLoop chooses how a Server reads its connections.
+type HTTPLoop string
+
+const (
+	// LoopOwn serves API calls with the emulator's own connection loop,
+	// handing any other request's connection to net/http (the default).
+	LoopOwn HTTPLoop = "own"
+	// LoopStd serves every request with net/http.
+	LoopStd HTTPLoop = "std"
+)
+
 // Server is an http.Server for an Emulator with the limits of
 // ServerOptions. Serve counts connections and logs every cut-off (a read,
 // write or idle deadline passing) at debug level; with the connection loop
-// (ServerOptions.Loop, fastloop.go) it accepts connections itself and hands
+// (ServerOptions.Loop, internal/httploop) it accepts connections itself and hands
 // to the http.Server those that send anything but API calls. Serve,
 // ListenAndServe, Shutdown and Close are Server's own; the other
 // http.Server methods (ServeTLS and ListenAndServeTLS) bypass the loop and
 // the counts.
 type Server struct {
 	*http.Server
-	loop  *connLoop // nil with LoopStd (fastloop.go)
+	loop  *httploop.Loop // nil with LoopStd
 	log   *slog.Logger
 	conns *httploop.Conns // counts the connections, logs their cut-offs
 }
@@ -96,7 +108,7 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 			switch tc := c.(type) {
 			case *httploop.Conn:
 				tc.SetState(st)
-			case *handoffConn:
+			case *httploop.HandoffConn:
 				tc.SetState(st)
 			}
 		},
@@ -106,7 +118,10 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 	// signature covers any of them, so with Credentials net/http, which
 	// keeps them all, serves every request.
 	if opts.Loop != LoopStd && e.keys == nil {
-		s.loop = newConnLoop(e, opts)
+		s.loop = httploop.NewLoop(&loopHandler{e: e, writeTimeout: opts.WriteTimeout}, s.Server, s.conns, e.log, httploop.Options{
+			ReadHeaderTimeout: opts.ReadHeaderTimeout, ReadTimeout: opts.ReadTimeout, IdleTimeout: opts.IdleTimeout,
+			MaxHeaderBytes: opts.MaxHeaderBytes, MaxBody: e.maxBody, Hosts: e.hosts,
+		})
 	}
 	return s
 }
@@ -114,7 +129,7 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 // Serve accepts connections on ln until the server is shut down.
 func (s *Server) Serve(ln net.Listener) error {
 	if s.loop != nil {
-		return s.serveLoop(ln)
+		return s.loop.Serve(ln)
 	}
 	return s.Server.Serve(s.conns.Listener(ln))
 }
@@ -133,6 +148,25 @@ func (s *Server) ListenAndServe() error {
 	}
 	defer ln.Close()
 	return s.Serve(ln)
+}
+
+// Shutdown stops the server gracefully: no more connections accepted, the
+// idle ones closed at once, the active ones closed when their answer is
+// written; net/http's connections likewise. It returns when all are
+// closed, or ctx's error when ctx ends first.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.loop == nil {
+		return s.Server.Shutdown(ctx)
+	}
+	return s.loop.Shutdown(ctx)
+}
+
+// Close closes the server at once: its listeners and every connection.
+func (s *Server) Close() error {
+	if s.loop == nil {
+		return s.Server.Close()
+	}
+	return s.loop.Close()
 }
 
 // OpenConns is the number of connections open now.

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
@@ -10,7 +9,7 @@ import (
 )
 
 // The edge's pools: request and answer bodies, the connection loop's
-// reader and answer buffer, the compressors. Each is a lease.Pool (under
+// answer buffer, the compressors (the loop's readers are httploop's). Each is a lease.Pool (under
 // the race detector a buffer given back is overwritten with poisonByte,
 // so a reader that kept it reads garbage); each pays more than 10% on the
 // operation it serves, measured pool on -> off with -count 5, medians,
@@ -60,16 +59,6 @@ var answerBodies = lease.NewPool(lease.Config[*[]byte]{
 		return cap(*b) <= maxPooledBuffer
 	},
 	Poison: func(b *[]byte) { poisonBytes(*b) },
-})
-
-// readers are the connection loop's buffered readers, one a connection
-// (fastloop.go), given back detached from it.
-//
-// BenchmarkLoopConnection (a connection per request), 1000x: 10692 ->
-// 18991 B/op (+78%), 74 -> 76 allocs.
-var readers = lease.NewPool(lease.Config[*bufio.Reader]{
-	New:   func() *bufio.Reader { return bufio.NewReaderSize(nil, readBufferSize) },
-	Reset: func(br *bufio.Reader) bool { br.Reset(nil); return true },
 })
 
 // answerBufs are the connection loop's answer buffers, one a connection;

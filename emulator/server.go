@@ -501,7 +501,7 @@ func headerGet(h http.Header, key string) string {
 }
 
 // apiRequest is what the API's POST / needs of a request, on either path
-// (net/http's serveOp, the connection loop of fastloop.go): a few header
+// (net/http's serveOp, the connection loop's ServeLoop, fastloop_write.go): a few header
 // values, where it came from, and its body.
 type apiRequest struct {
 	ctx             context.Context

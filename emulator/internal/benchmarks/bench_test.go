@@ -714,7 +714,7 @@ func serveChild() {
 	}()
 	fmt.Println(ln.Addr().String())
 	// Served as cmd/dynamoemu serves: emulator.Server with its default
-	// options and connection loop (fastloop.go), or net/http alone with
+	// options and connection loop (internal/httploop), or net/http alone with
 	// DYNAMOEMU_HTTP_LOOP=std in the child's environment
 	// (DYNAMOEMU_BENCH_CHILD_ENV=DYNAMOEMU_HTTP_LOOP=std). The API's
 	// POST / is the loop's; rusagePath and noopPath (the floor) are

@@ -1,7 +1,11 @@
 // Package httploop is the emulator's own HTTP/1.1 plumbing, under the Go
-// API: the pieces of the connection loop (emulator's fastloop*.go) that do
-// not know the emulator.
+// API: the connection loop, which knows the emulator only as a Handler.
 //
+//   - The loop: Loop accepts connections, reads request heads, calls its
+//     Handler's ServeLoop for each API call (the emulator answers and
+//     writes), and hands any other request's connection to net/http. It
+//     keeps net/http's timeouts, and Shutdown and Close end it as
+//     net/http's would (loop.go, handoff.go).
 //   - The request head: HeadEnd finds a head's end in the read buffer and
 //     ParseHead reads the fields the loop serves an API call from, or says
 //     the request is not eligible, in which case the connection goes to
@@ -21,9 +25,11 @@
 //     something waits on it; Body reads the body from the connection's
 //     read buffer.
 //
-// It imports nothing of the module. The loop's per-request path gains no
-// indirect call by the move: these are direct calls, across a package as
-// they were inside one. ConnContext calls its connection's
+// It imports httpedge (the Host policy) and lease (the readers' pool).
+// The loop's per-request path gains one indirect call by the move, the
+// Handler's ServeLoop; the rest are direct calls, across a package as they
+// were inside one. The net/http path (BenchmarkOps' handler) gains none.
+// ConnContext calls its connection's
 // SetReadDeadline through an interface, only when a watch starts or ends
 // (an injected delay), never on a request that waits on nothing.
 package httploop

@@ -4,7 +4,7 @@ import (
 	"bytes"
 )
 
-// The request head as the connection loop (emulator/fastloop.go) reads it. The loop
+// The request head as the connection loop (loop.go) reads it. The loop
 // serves a request itself only when it is an API call of the plainest form,
 // which is what the SDKs and the AWS CLI send: POST / over HTTP/1.1 (or
 // HTTP/1.0 without keep-alive) with a Content-Length, and none of the
