@@ -24,9 +24,8 @@ import (
 // answerAPI as net/http's path, the answer written with one flush). The
 // first request that is not eligible hands the connection, its unread
 // bytes included, to the net/http Server (handoff.go), which serves it
-// from then on: the
-// admin API, the console, CORS, GET /, chunked bodies and Expect keep
-// net/http's behaviour. What net/http costs per request and the loop does
+// from then on: the admin API, the console, CORS, GET /, chunked bodies
+// and Expect keep net/http's behaviour. What net/http costs per request and the loop does
 // not: a background read goroutine aborted by a past deadline, an
 // http.Request, a header map, a context, a response writer. The request's
 // context still ends when its client goes away, watched only while
@@ -38,8 +37,9 @@ import (
 // WriteTimeout from the answer being ready (net/http counts from the end
 // of the head, which cut off requests slow to serve under load); each
 // cut-off is logged by Conn as before, and a cut answer at WARN with its
-// request id (by the Handler). A head larger than MaxHeaderBytes, or one that
-// does not fit the read buffer, goes to net/http (431 for the former).
+// request id (by the Handler). A head larger than MaxHeaderBytes, or one
+// that does not fit the read buffer, goes to net/http (431 for the
+// former).
 
 // readBufferSize is the loop's read buffer: a head must fit in it (an SDK
 // call's head is under 2 KB; a larger one goes to net/http).
@@ -124,8 +124,8 @@ const (
 // LoopConn is one connection the loop serves, and its request now.
 type LoopConn struct {
 	Conn   *Conn
-	BR     *bufio.Reader
-	Out    *[]byte // the Handler's: the answer being written, kept between requests
+	BR     *bufio.Reader // Conn's read buffer, from the readers' pool
+	Out    *[]byte       // the Handler's: the answer being written, kept between requests
 	Head   Head
 	Body   Body
 	Ctx    ConnContext // the request's context
