@@ -139,9 +139,10 @@
 // server.go holds Options, New and a request's path through the edge;
 // edge.go what the edge answers before any operation (health, unknown
 // paths, head limits); credentials.go and emulator/internal/sigv4 the
-// signature checks; fastloop*.go the connection loop, whose HTTP/1.1
-// pieces (the head parser, the answer's status and Date lines, the
-// hand-off listener) are emulator/internal/httploop; routes.go the routes of the emulator's own paths; the service
+// signature checks; emulator/internal/httploop the connection loop, which
+// calls fastloop_write.go's ServeLoop for each API call;
+// emulator/internal/httpedge the edge's CORS, Host and body policies;
+// routes.go the routes of the emulator's own paths; the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is
 // emulator/internal/service, whose doc.go is the map of the rest.
 package emulator
