@@ -9,11 +9,11 @@ import (
 )
 
 // The edge's pools: request and answer bodies, the connection loop's
-// answer buffer, the compressors (the loop's readers are httploop's). Each is a lease.Pool (under
-// the race detector a buffer given back is overwritten with poisonByte,
-// so a reader that kept it reads garbage); each pays more than 10% on the
-// operation it serves, measured pool on -> off with -count 5, medians,
-// on a shared 2-core machine.
+// answer buffer, the compressors (the loop's readers are httploop's).
+// Each is a lease.Pool (under the race detector a buffer given back is
+// overwritten with poisonByte, so a reader that kept it reads garbage);
+// each pays more than 10% on the operation it serves, measured pool on ->
+// off with -count 5, medians, on a shared 2-core machine.
 
 // poisonByte is what a given-back buffer's bytes become in lease's checked
 // mode.
