@@ -24,9 +24,10 @@
 //     two Go types of ours; the few that are name why in
 //     shapeExceptions. The shared ones live in internal/shapes.
 //   - The performance budget (budget_test.go): the uses of unsafe, the
-//     pools, the assembly files and the OS memory calls may not grow;
-//     each file that holds some names, in docs/architecture.md's
-//     "Performance budget", the benchmark that keeps it.
+//     pools, the assembly files, the OS memory calls and the lines that
+//     hold a use of unsafe may not grow; each file that holds some names,
+//     in docs/architecture.md's "Performance budget", the benchmark that
+//     keeps it.
 //   - Build flags (build_flags_test.go): the Dockerfile, npm/build.sh and
 //     .ci/release build the server with the same size flags (-tags
 //     nethttpomithttp2, -trimpath, -s -w, and cmd/dynamoemu/cold.gcflags,

@@ -9,7 +9,6 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
@@ -91,16 +90,17 @@ func (f *fingerprinter) uint(n uint64) {
 	f.maybeFlush()
 }
 
-// str writes a length and the bytes; a long string goes to the hash
-// without being copied.
+// str writes a length and the bytes. A long string goes through the
+// buffer a buffer's room at a time, so the buffer never grows.
 func (f *fingerprinter) str(s string) {
 	f.uint(uint64(len(s)))
-	if len(s) > 512 {
-		f.flush()
-		f.h.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
-		return
+	for len(s) > 0 {
+		n := copy(f.buf[len(f.buf):cap(f.buf)], s)
+		f.buf, s = f.buf[:len(f.buf)+n], s[n:]
+		if len(s) > 0 {
+			f.flush()
+		}
 	}
-	f.buf = append(f.buf, s...)
 	f.maybeFlush()
 }
 

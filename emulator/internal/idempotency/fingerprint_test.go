@@ -1,6 +1,8 @@
 package idempotency
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"reflect"
 	"strings"
@@ -93,4 +95,23 @@ func BenchmarkFingerprint(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestFingerprintSaved: fingerprints are saved with their tokens
+// (persist.go), so a build must hash a request as the builds before it
+// did. The strings' lengths cross the buffer's 512-byte and 4,096-byte
+// marks at many places; the digest of all their fingerprints was taken
+// from the build that handed long strings to the hash without the
+// buffer.
+func TestFingerprintSaved(t *testing.T) {
+	all := sha256.New()
+	for _, pad := range []int{0, 1, 7, 100, 3000, 4090} {
+		for _, n := range []int{0, 1, 511, 512, 513, 600, 4095, 4096, 4097, 4608, 9000, 100_000} {
+			in := stmtInput{TransactStatements: []stmt{{Statement: new(strings.Repeat("p", pad)),
+				Parameters: []wire.AttributeValue{{Value: storage.S(strings.Repeat("x", n))}, {Value: storage.N("1")}}}}}
+			fp := Fingerprint(in)
+			all.Write(fp[:])
+		}
+	}
+	require.Equal(t, "d2b2e301db44cebddff22b30e9dc70c33479f558c48c2ebd2ad0ac3f6e1e36f2", hex.EncodeToString(all.Sum(nil)))
 }

@@ -1,12 +1,15 @@
 package service_test
 
 import (
+	"context"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
@@ -15,6 +18,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
 	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
 
 // The core's tests run with the features whose operations its
@@ -23,7 +27,7 @@ import (
 // tests check the indexes every write path keeps with SearchVectors;
 // the PartiQL statements run through the core's statement seam), and
 // the stages the emulator installs (TestPipeline's conventions check, fault rules, report,
-// lag and throttling; TestLockOrder's lags: lockorder_lag_test.go; the
+// lag and throttling; TestPipelineIAM's policies: stage_iam_test.go; TestLockOrder's lags: lockorder_lag_test.go; the
 // report's settings and recorders: ReportHooks, pipeline_test.go),
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
@@ -35,11 +39,16 @@ func init() {
 	service.Use(partiqlops.Feature{})
 	service.UseStage(capacity.Stage{})
 	service.UseStage(convstage.Stage{})
+	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})
 	service.UseStage(faults.Stage{})
 	service.UseStage(lag.Stage{})
 	service.UseStage(throttle.Stage{})
 	service.TTLHooks.Sweep = ttl.Sweep
+	service.IAMHooks.Enable = iam.Enable
+	service.IAMHooks.Denied = func(ctx context.Context) context.Context {
+		return iam.With(ctx, &iam.Identity{Principal: iampolicy.Principal{ARN: "arn:aws:iam::000000000000:user/pipeline"}})
+	}
 	service.ReportHooks.SetReporting = insights.SetReporting
 	service.ReportHooks.Recorder = insights.RecorderOf
 	service.LagHooks.Settings = func(ls []fxstate.LagSetting) (any, func([]fxstate.LagSetting)) {

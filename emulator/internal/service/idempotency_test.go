@@ -1,6 +1,9 @@
 package service
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,5 +41,29 @@ func TestTokensExpireWhenTheClockMoves(t *testing.T) {
 		s.move()
 		got, _ := e.tokens.Stats()
 		require.Equal(t, s.want, got, "%s: tokens kept", s.name)
+	}
+}
+
+// BenchmarkTransactWithToken: a TransactWriteItems of two items with a
+// ClientRequestToken, through the handler, a new token each time (so
+// each one writes): what a user pays for the request's fingerprint
+// beside the write itself. blob is each item's string attribute's size.
+func BenchmarkTransactWithToken(b *testing.B) {
+	for _, blob := range []int{1 << 10, 64 << 10} {
+		b.Run(fmt.Sprint("blob=", blob), func(b *testing.B) {
+			env, _ := newTxEnv(b)
+			x := strings.Repeat("x", blob)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				body := fmt.Sprintf(`{"ClientRequestToken":"t%d","TransactItems":[`+
+					`{"Put":{"TableName":"txh","Item":{"pk":{"S":"a%d"},"blob":{"S":"%s"}}}},`+
+					`{"Put":{"TableName":"txh","Item":{"pk":{"S":"b%d"},"blob":{"S":"%s"}}}}]}`, i, i%100, x, i%100, x)
+				if status, out := env.call("TransactWriteItems", body); status != http.StatusOK {
+					b.Fatal(out)
+				}
+			}
+		})
 	}
 }
