@@ -620,13 +620,14 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 }
 
 // transactWriteOutput builds the response. Capacity, per table in the order
-// tables first appear: a transactional write costs twice a plain one, 2
-// write units per KB of the larger of the old and new item, and a
-// ConditionCheck is billed the same way, as a write of the item it checks
-// (AWS's accounting as recorded in paritysuite/dynamodb-conformance#67; a
-// condition on a write adds nothing). Item collection metrics per table.
-// The output keeps what a replay of the same ClientRequestToken reports:
-// the read of each item written, 2 read units per 4 KB.
+// tables first appear: each write is a transactional write (the Meter's
+// Written with tx) of the larger of the old and new item, and a
+// ConditionCheck is billed the same way, as a transactional write of the
+// item it checks (AWS's accounting as recorded in
+// paritysuite/dynamodb-conformance#67; a condition on a write adds
+// nothing). Item collection metrics per table. The output keeps what a
+// replay of the same ClientRequestToken reports: a transactional read of
+// each item written.
 func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
 	out := &TransactWriteItemsOutput{}
 	var writes []txUnits
@@ -637,21 +638,21 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 			icm[a.t.name] = &m
 		}
 		if a.kind == txCheck {
-			writes = addUnits(writes, a.t, 2*writeUnits(a.cur))
-			out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(a.cur, true))
+			writes = addUnits(writes, a.t, meter.TxWriteUnits(a.cur))
+			out.replayReads = addUnits(out.replayReads, a.t, meter.TxReadUnits(a.cur))
 			continue
 		}
 		ch := changes[i]
 		if a.old != nil {
 			ch.Old = a.old
 		}
-		w := meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false)
-		writes = addUnits(writes, a.t, 2*w.Table)
+		w := meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false, true)
+		writes = addUnits(writes, a.t, w.Table)
 		if w.Vectors != nil {
 			j := slices.IndexFunc(writes, func(u txUnits) bool { return u.table == a.t.name })
 			writes[j].vectors = tablespec.AddBytes(writes[j].vectors, w.Vectors)
 		}
-		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
+		out.replayReads = addUnits(out.replayReads, a.t, meter.TxReadUnits(max(ch.OldSize, ch.NewSize)))
 		icm[a.t.name].add(a.key, ch)
 	}
 	out.ConsumedCapacity = txCapacity(writes, mode, true)

@@ -17,17 +17,25 @@ import (
 // installed the service's meter.
 type Meter interface {
 	// ReadUnits are the read units of reading size bytes, consistently
-	// or not; WriteUnits the write units of writing size bytes.
+	// or not; WriteUnits the write units of writing size bytes;
+	// TxReadUnits and TxWriteUnits those of reading and writing them in a
+	// transaction.
 	ReadUnits(size int, consistent bool) float64
 	WriteUnits(size int) float64
+	TxReadUnits(size int) float64
+	TxWriteUnits(size int) float64
+	// AddRead is units with a read of size bytes added, consistent or
+	// not: the tally of the items an LSI read fetches from its table,
+	// each its own read, and a page's read units on top of it.
+	AddRead(units float64, size int, consistent bool) float64
 	// IndexUnits are the write units ch costs each of defs, indexes of
 	// t, that it touches (nil: none).
 	IndexUnits(t Table, defs []*tablespec.IndexDef, ch storage.Change) map[*tablespec.IndexDef]float64
 	// Written is what a write to t of size bytes (the larger of the old
-	// and new item) that made ch consumed: the table's units as billed,
-	// each index's units when indexes (ch.Old decoded), each vector
-	// index's VectorWriteRequestBytes.
-	Written(t Table, size int, ch storage.Change, indexes bool) Usage
+	// and new item) that made ch consumed, in a transaction when tx: the
+	// table's units as billed, each index's units when indexes (ch.Old
+	// decoded), each vector index's VectorWriteRequestBytes.
+	Written(t Table, size int, ch storage.Change, indexes, tx bool) Usage
 	// Consumed is the ConsumedCapacity member, in mode (TOTAL or
 	// INDEXES), of u on the table called table.
 	Consumed(table, mode string, u *Usage) *ConsumedCapacity
@@ -71,13 +79,16 @@ var meter Meter = unmetered{}
 // consumed.
 type unmetered struct{}
 
-func (unmetered) ReadUnits(int, bool) float64 { return 0 }
-func (unmetered) WriteUnits(int) float64      { return 0 }
+func (unmetered) ReadUnits(int, bool) float64        { return 0 }
+func (unmetered) WriteUnits(int) float64             { return 0 }
+func (unmetered) TxReadUnits(int) float64            { return 0 }
+func (unmetered) TxWriteUnits(int) float64           { return 0 }
+func (unmetered) AddRead(float64, int, bool) float64 { return 0 }
 func (unmetered) IndexUnits(Table, []*tablespec.IndexDef, storage.Change) map[*tablespec.IndexDef]float64 {
 	return nil
 }
-func (unmetered) Written(Table, int, storage.Change, bool) Usage    { return Usage{} }
-func (unmetered) Consumed(string, string, *Usage) *ConsumedCapacity { return nil }
+func (unmetered) Written(Table, int, storage.Change, bool, bool) Usage { return Usage{} }
+func (unmetered) Consumed(string, string, *Usage) *ConsumedCapacity    { return nil }
 
 // useMeter makes s the meter if it is one (UseStage).
 func useMeter(s Stage) {
@@ -89,7 +100,3 @@ func useMeter(s Stage) {
 // asked reports whether mode, a ReturnConsumedCapacity, asks for the
 // answer's ConsumedCapacity.
 func asked(mode string) bool { return mode == capacityTotal || mode == capacityIndexes }
-
-// readUnits and writeUnits are the meter's units of a read and a write.
-func readUnits(size int, consistent bool) float64 { return meter.ReadUnits(size, consistent) }
-func writeUnits(size int) float64                 { return meter.WriteUnits(size) }
