@@ -60,9 +60,8 @@ func consumed(t *table, mode string, units float64) *ConsumedCapacity {
 	return meter.Consumed(t.name, mode, &Usage{Table: units})
 }
 
-// readIndexCapacity is the ConsumedCapacity of reading sizeBytes from
-// index x, plus fetched, the read units (the Meter's AddRead) of the items
-// an LSI read fetched from t.
+// readIndexCapacity is the ConsumedCapacity of reading sizeBytes of index
+// x, and fetched, the units (AddRead) of the items an LSI read fetched.
 func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, sizeBytes int, consistent bool, fetched float64) *ConsumedCapacity {
 	if !asked(mode) {
 		return nil

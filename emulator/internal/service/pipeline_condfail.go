@@ -69,10 +69,9 @@ func conditionRefused(err error) bool {
 // note (actingweb, 2026): "This capacity is consumed even when the
 // transaction is canceled (for example, because a condition check
 // fails)". AWS's transaction reference states no other rule. So a
-// ConditionCheck is charged as when it passes, and a write the
-// transactional units of the larger of its current item and the item it
-// would have written (its Put, or its Update when the update was
-// computed).
+// ConditionCheck is charged as when it passes, and a write as a
+// transactional write of the larger of its current item and the item it
+// would have written (its Put, or its Update when the update was computed).
 func endTxCancelled(uses []*TableUse, acts []*txAction) {
 	for i, u := range uses {
 		if u == nil {

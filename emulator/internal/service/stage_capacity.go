@@ -16,17 +16,14 @@ import (
 // Meter is a Stage that meters capacity. UseStage makes the last one
 // installed the service's meter.
 type Meter interface {
-	// ReadUnits are the read units of reading size bytes, consistently
-	// or not; WriteUnits the write units of writing size bytes;
-	// TxReadUnits and TxWriteUnits those of reading and writing them in a
-	// transaction.
+	// ReadUnits are the units of reading size bytes, consistently or not,
+	// WriteUnits of writing them; the Tx ones of doing so in a transaction.
 	ReadUnits(size int, consistent bool) float64
 	WriteUnits(size int) float64
 	TxReadUnits(size int) float64
 	TxWriteUnits(size int) float64
-	// AddRead is units with a read of size bytes added, consistent or
-	// not: the tally of the items an LSI read fetches from its table,
-	// each its own read, and a page's read units on top of it.
+	// AddRead is units plus a read of size bytes: it tallies the items an
+	// LSI read fetches from the table, each its own read, then its page.
 	AddRead(units float64, size int, consistent bool) float64
 	// IndexUnits are the write units ch costs each of defs, indexes of
 	// t, that it touches (nil: none).
@@ -79,11 +76,11 @@ var meter Meter = unmetered{}
 // consumed.
 type unmetered struct{}
 
-func (unmetered) ReadUnits(int, bool) float64        { return 0 }
-func (unmetered) WriteUnits(int) float64             { return 0 }
-func (unmetered) TxReadUnits(int) float64            { return 0 }
-func (unmetered) TxWriteUnits(int) float64           { return 0 }
-func (unmetered) AddRead(float64, int, bool) float64 { return 0 }
+func (unmetered) ReadUnits(int, bool) float64              { return 0 }
+func (unmetered) WriteUnits(int) float64                   { return 0 }
+func (unmetered) TxReadUnits(int) float64                  { return 0 }
+func (unmetered) TxWriteUnits(int) float64                 { return 0 }
+func (unmetered) AddRead(u float64, _ int, _ bool) float64 { return u }
 func (unmetered) IndexUnits(Table, []*tablespec.IndexDef, storage.Change) map[*tablespec.IndexDef]float64 {
 	return nil
 }
