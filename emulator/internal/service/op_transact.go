@@ -591,8 +591,7 @@ type txUnits struct {
 	vectors map[string]float64 // VectorWriteRequestBytes by vector index (the Meter's Written)
 }
 
-// addUnits adds u, the Meter's, for t to list, keeping tables in the
-// order they first appear.
+// addUnits adds u for t to list, keeping tables in their first order.
 func addUnits(list []txUnits, t *table, u Usage) []txUnits {
 	i := 0
 	for i < len(list) && list[i].table != t.name {
@@ -602,7 +601,9 @@ func addUnits(list []txUnits, t *table, u Usage) []txUnits {
 		list = append(list, txUnits{table: t.name})
 	}
 	list[i].units += u.Table
-	list[i].vectors = tablespec.AddBytes(list[i].vectors, u.Vectors)
+	if u.Vectors != nil { // no range over a nil map on every action
+		list[i].vectors = tablespec.AddBytes(list[i].vectors, u.Vectors)
+	}
 	return list
 }
 

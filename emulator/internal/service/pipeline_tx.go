@@ -107,8 +107,7 @@ func mergeReasons(reasons, refused []apierr.CancellationReason) {
 	}
 }
 
-// endTx tells each action's use what it consumed: the Meter's
-// transactional units.
+// endTx tells each action's use what it consumed: transactional units.
 func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 	for i, u := range uses {
 		if u == nil {
