@@ -152,9 +152,10 @@ const stagesDir = "emulator/internal/stages"
 // them (its comments may name them), and imports none of the packages.
 var stagePackages = map[string][]string{
 	// Capacity accounting: the units and the answer's member are the
-	// Meter's; the core reports sizes and changes.
+	// Meter's (a transaction's and an LSI fetch's too); the core reports
+	// sizes, changes, and whether a read or write is a transaction's.
 	"emulator/internal/stages/capacity": {"billedWriteSize", "billedSize", "addVectorBytes", "VectorWriteBytes",
-		"VectorBilledSize", "EntrySize", "SameEntry"},
+		"VectorBilledSize", "EntrySize", "SameEntry", "readUnits", "writeUnits"},
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
 		"targetMembers", "tableOfARN", "faultError", "Faults", "inj"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal", "nsCatalog", "NamespaceReport", "ReportOf", "Reports",

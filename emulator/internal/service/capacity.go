@@ -60,13 +60,13 @@ func consumed(t *table, mode string, units float64) *ConsumedCapacity {
 	return meter.Consumed(t.name, mode, &Usage{Table: units})
 }
 
-// readIndexCapacity is the ConsumedCapacity of an index read of
-// indexUnits, plus the table reads of the items an LSI read fetched.
-func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, indexUnits, tableUnits float64) *ConsumedCapacity {
+// readIndexCapacity is the ConsumedCapacity of reading sizeBytes of index
+// x, and fetched, the units (AddRead) of the items an LSI read fetched.
+func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, sizeBytes int, consistent bool, fetched float64) *ConsumedCapacity {
 	if !asked(mode) {
 		return nil
 	}
-	return meter.Consumed(t.name, mode, &Usage{Table: tableUnits, Indexes: map[*tablespec.IndexDef]float64{x: indexUnits}})
+	return meter.Consumed(t.name, mode, &Usage{Table: fetched, Indexes: map[*tablespec.IndexDef]float64{x: meter.ReadUnits(sizeBytes, consistent)}})
 }
 
 // writeChangeCapacity is the ConsumedCapacity of a write of sizeBytes to
@@ -81,7 +81,7 @@ func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change
 
 func meteredWrite(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
 	gsis, lsis := t.indexes()
-	u := meter.Written(Table{t: t}, sizeBytes, ch, len(gsis)+len(lsis) > 0)
+	u := meter.Written(Table{t: t}, sizeBytes, ch, len(gsis)+len(lsis) > 0, false)
 	return meter.Consumed(t.name, mode, &u)
 }
 

@@ -201,7 +201,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 			}
 		}
 		if metered || u != nil {
-			ru := readUnits(n, bt.consistent)
+			ru := meter.ReadUnits(n, bt.consistent)
 			units += ru
 			u.endBatchItem(ru, 0, nil, min(1, n))
 		}
@@ -462,14 +462,14 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWrit
 		}
 		var ixUnits map[*tablespec.IndexDef]float64
 		if metered {
-			w := meter.Written(Table{t: bt.t}, max(ch.OldSize, ch.NewSize), ch, decodeOld)
+			w := meter.Written(Table{t: bt.t}, max(ch.OldSize, ch.NewSize), ch, decodeOld, false)
 			ixUnits = w.Indexes
 			cp.Add(w)
 		} else if decodeOld && u != nil {
 			ixUnits = indexWriteUnits(bt.t, defs, ch)
 		}
 		if u != nil {
-			u.endBatchItem(0, writeUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+			u.endBatchItem(0, meter.WriteUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
 		}
 		icm.add(w.key, ch)
 	}

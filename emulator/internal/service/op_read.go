@@ -200,7 +200,7 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 			p.stored = append(p.stored, e)
 		}
 		if ir != nil && ir.fetch {
-			p.fetched += readUnits(e.Size(), p.req.consistent)
+			p.fetched = meter.AddRead(p.fetched, e.Size(), p.req.consistent)
 		}
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
@@ -254,7 +254,7 @@ func (p *pageReader) output() (*pageOutput, error) {
 		}
 	}
 	if ir != nil {
-		out.ConsumedCapacity = readIndexCapacity(p.req.t, ir.x, p.req.capacity, readUnits(p.readBytes, p.req.consistent), p.fetched)
+		out.ConsumedCapacity = readIndexCapacity(p.req.t, ir.x, p.req.capacity, p.readBytes, p.req.consistent, p.fetched)
 	} else {
 		out.ConsumedCapacity = readCapacity(p.req.t, p.req.capacity, p.readBytes, p.req.consistent)
 	}

@@ -2,7 +2,6 @@ package service
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -592,16 +591,20 @@ type txUnits struct {
 	vectors map[string]float64 // VectorWriteRequestBytes by vector index (the Meter's Written)
 }
 
-// addUnits adds units for t to list, keeping tables in the order they
-// first appear.
-func addUnits(list []txUnits, t *table, units float64) []txUnits {
-	for i := range list {
-		if list[i].table == t.name {
-			list[i].units += units
-			return list
-		}
+// addUnits adds u for t to list, keeping tables in their first order.
+func addUnits(list []txUnits, t *table, u Usage) []txUnits {
+	i := 0
+	for i < len(list) && list[i].table != t.name {
+		i++
 	}
-	return append(list, txUnits{table: t.name, units: units})
+	if i == len(list) {
+		list = append(list, txUnits{table: t.name})
+	}
+	list[i].units += u.Table
+	if u.Vectors != nil { // no range over a nil map on every action
+		list[i].vectors = tablespec.AddBytes(list[i].vectors, u.Vectors)
+	}
+	return list
 }
 
 // txCapacity is a transaction's ConsumedCapacity list for mode: per table,
@@ -620,13 +623,12 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 }
 
 // transactWriteOutput builds the response. Capacity, per table in the order
-// tables first appear: a transactional write costs twice a plain one, 2
-// write units per KB of the larger of the old and new item, and a
-// ConditionCheck is billed the same way, as a write of the item it checks
-// (AWS's accounting as recorded in paritysuite/dynamodb-conformance#67; a
-// condition on a write adds nothing). Item collection metrics per table.
+// tables first appear: a transactional write of the larger of the old and
+// new item, and a ConditionCheck's as a transactional write of the item it
+// checks (AWS's accounting as recorded in paritysuite/dynamodb-conformance#67;
+// a condition on a write adds nothing). Item collection metrics per table.
 // The output keeps what a replay of the same ClientRequestToken reports:
-// the read of each item written, 2 read units per 4 KB.
+// a transactional read of each item written.
 func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
 	out := &TransactWriteItemsOutput{}
 	var writes []txUnits
@@ -637,21 +639,16 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 			icm[a.t.name] = &m
 		}
 		if a.kind == txCheck {
-			writes = addUnits(writes, a.t, 2*writeUnits(a.cur))
-			out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(a.cur, true))
+			writes = addUnits(writes, a.t, Usage{Table: meter.TxWriteUnits(a.cur)})
+			out.replayReads = addUnits(out.replayReads, a.t, Usage{Table: meter.TxReadUnits(a.cur)})
 			continue
 		}
 		ch := changes[i]
 		if a.old != nil {
 			ch.Old = a.old
 		}
-		w := meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false)
-		writes = addUnits(writes, a.t, 2*w.Table)
-		if w.Vectors != nil {
-			j := slices.IndexFunc(writes, func(u txUnits) bool { return u.table == a.t.name })
-			writes[j].vectors = tablespec.AddBytes(writes[j].vectors, w.Vectors)
-		}
-		out.replayReads = addUnits(out.replayReads, a.t, 2*readUnits(max(ch.OldSize, ch.NewSize), true))
+		writes = addUnits(writes, a.t, meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false, true))
+		out.replayReads = addUnits(out.replayReads, a.t, Usage{Table: meter.TxReadUnits(max(ch.OldSize, ch.NewSize))})
 		icm[a.t.name].add(a.key, ch)
 	}
 	out.ConsumedCapacity = txCapacity(writes, mode, true)

@@ -135,12 +135,11 @@ func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput
 }
 
 // transactGetCapacity is the capacity per table, in the order tables first
-// appear: 2 read units per 4 KB of each item read (twice a strongly
-// consistent read), at least 2 per Get, a missing item included.
+// appear: a transactional read of each item read, a missing item's too.
 func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
 	var list []txUnits
 	for i, g := range gets {
-		list = addUnits(list, g.t, 2*readUnits(sizes[i], true))
+		list = addUnits(list, g.t, Usage{Table: meter.TxReadUnits(sizes[i])})
 	}
 	return txCapacity(list, mode, false)
 }

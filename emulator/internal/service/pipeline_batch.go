@@ -30,8 +30,8 @@ func (c *call) beginBatchItem(t *table, k storage.Key, access insights.Access) (
 
 // endBatchItem is end for one item of a batch: returned is 1 when an
 // item was read. Nil-safe.
-func (u *TableUse) endBatchItem(readUnits, writeUnits float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
-	u.end(Outcome{ReadUnits: readUnits, WriteUnits: writeUnits, IndexUnits: ixUnits, Read: returned, Returned: returned})
+func (u *TableUse) endBatchItem(ru, wu float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
+	u.end(Outcome{ReadUnits: ru, WriteUnits: wu, IndexUnits: ixUnits, Read: returned, Returned: returned})
 }
 
 // batchUses are a BatchWriteItem's uses, per table and write (refusedUse

@@ -52,7 +52,7 @@ func (u *TableUse) endRefused(err error, key storage.Key, newSize int) {
 	if e, ok := u.t.data.GetEncoded(key); ok {
 		old = e.Size()
 	}
-	u.end(Outcome{WriteUnits: writeUnits(max(newSize, old))})
+	u.end(Outcome{WriteUnits: meter.WriteUnits(max(newSize, old))})
 }
 
 // conditionRefused reports whether err refuses a write by its condition.
@@ -69,9 +69,9 @@ func conditionRefused(err error) bool {
 // note (actingweb, 2026): "This capacity is consumed even when the
 // transaction is canceled (for example, because a condition check
 // fails)". AWS's transaction reference states no other rule. So a
-// ConditionCheck is charged as when it passes, and a write twice the
-// units of the larger of its current item and the item it would have
-// written (its Put, or its Update when the update was computed).
+// ConditionCheck is charged as when it passes, and a write as a
+// transactional write of the larger of its current item and the item it
+// would have written (its Put, or its Update when the update was computed).
 func endTxCancelled(uses []*TableUse, acts []*txAction) {
 	for i, u := range uses {
 		if u == nil {
@@ -79,7 +79,7 @@ func endTxCancelled(uses []*TableUse, acts []*txAction) {
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(Outcome{ReadUnits: 2 * readUnits(a.cur, true)})
+			u.end(Outcome{ReadUnits: meter.TxReadUnits(a.cur)})
 			continue
 		}
 		size := a.cur
@@ -89,6 +89,6 @@ func endTxCancelled(uses []*TableUse, acts []*txAction) {
 		case a.kind == txUpdate && a.item != nil:
 			size = max(size, storage.ItemSize(a.item))
 		}
-		u.end(Outcome{WriteUnits: 2 * writeUnits(size)})
+		u.end(Outcome{WriteUnits: meter.TxWriteUnits(size)})
 	}
 }

@@ -141,7 +141,7 @@ func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
 // gives anything of the change back.
 func (c *call) wrote(sizeBytes int, change storage.Change) {
 	p := &c.pipe
-	p.use.end(Outcome{WriteUnits: writeUnits(sizeBytes), Change: change, HasChange: true})
+	p.use.end(Outcome{WriteUnits: meter.WriteUnits(sizeBytes), Change: change, HasChange: true})
 	p.use, p.open = nil, false
 	p.size, p.change = sizeBytes, change
 }
@@ -155,7 +155,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 		if found {
 			n = 1
 		}
-		p.use.end(Outcome{ReadUnits: readUnits(sizeBytes, consistent), Read: n, Returned: n})
+		p.use.end(Outcome{ReadUnits: meter.ReadUnits(sizeBytes, consistent), Read: n, Returned: n})
 	}
 	p.use, p.open = nil, false
 }
@@ -165,7 +165,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 func (c *call) readPage(p *pageReader) (*pageOutput, error) {
 	pp := &c.pipe
 	if pp.use != nil {
-		pp.use.end(Outcome{ReadUnits: readUnits(p.readBytes, p.req.consistent) + p.fetched, Read: p.scanned, Returned: p.count})
+		pp.use.end(Outcome{ReadUnits: meter.AddRead(p.fetched, p.readBytes, p.req.consistent), Read: p.scanned, Returned: p.count})
 	}
 	pp.use, pp.open = nil, false
 	return p.output()
@@ -217,7 +217,7 @@ func (c *call) txRead(sizes []int) {
 	for i, u := range p.txUses {
 		if u != nil {
 			n := min(1, sizes[i])
-			u.end(Outcome{ReadUnits: 2 * readUnits(sizes[i], true), Read: n, Returned: n})
+			u.end(Outcome{ReadUnits: meter.TxReadUnits(sizes[i]), Read: n, Returned: n})
 		}
 	}
 	p.txUses = nil

@@ -23,6 +23,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -172,7 +173,8 @@ var controlPlaneOps = []string{
 // conventions rules check a write, a write answers its item-collection
 // metrics,
 // its consumed capacity is answered by the Meter (the capacity stage,
-// stage_capacity.go), and a request refused by its
+// stage_capacity.go; a transaction's units are the Meter's transactional
+// ones, and only a transaction's), and a request refused by its
 // condition is charged.
 func TestPipeline(t *testing.T) {
 	var registered []string
@@ -274,6 +276,11 @@ func TestPipeline(t *testing.T) {
 				require.Contains(t, body, want, "no consumed capacity answered")
 				if !tc.vector { // a search's bytes are the vector search's own
 					require.Positive(t, cm.consumed.Load(), "the answer's capacity was not the Meter's")
+				}
+				if strings.HasPrefix(op, "Transact") || op == "ExecuteTransaction" {
+					require.Positive(t, cm.tx.Load(), "the transaction's units were not the Meter's transactional units")
+				} else {
+					require.Zero(t, cm.tx.Load(), "%s is no transaction but was metered as one", op)
 				}
 			})
 			if tc.write != "" {
@@ -546,10 +553,27 @@ func TestControlPlaneFaults(t *testing.T) {
 }
 
 // countingMeter counts the answers' ConsumedCapacity members its Meter
-// makes.
+// makes, and the transactional units it is asked for.
 type countingMeter struct {
 	Meter
-	consumed atomic.Int32
+	consumed, tx atomic.Int32
+}
+
+func (m *countingMeter) TxReadUnits(size int) float64 {
+	m.tx.Add(1)
+	return m.Meter.TxReadUnits(size)
+}
+
+func (m *countingMeter) TxWriteUnits(size int) float64 {
+	m.tx.Add(1)
+	return m.Meter.TxWriteUnits(size)
+}
+
+func (m *countingMeter) Written(t Table, size int, ch storage.Change, indexes, tx bool) Usage {
+	if tx {
+		m.tx.Add(1)
+	}
+	return m.Meter.Written(t, size, ch, indexes, tx)
 }
 
 func (m *countingMeter) Consumed(table, mode string, u *Usage) *ConsumedCapacity {

@@ -107,8 +107,7 @@ func mergeReasons(reasons, refused []apierr.CancellationReason) {
 	}
 }
 
-// endTx tells each action's use what it consumed: transactional units,
-// twice the standard ones.
+// endTx tells each action's use what it consumed: transactional units.
 func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 	for i, u := range uses {
 		if u == nil {
@@ -116,10 +115,10 @@ func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(Outcome{ReadUnits: 2 * readUnits(a.cur, true)})
+			u.end(Outcome{ReadUnits: meter.TxReadUnits(a.cur)})
 			continue
 		}
 		ch := changes[i]
-		u.end(Outcome{WriteUnits: 2 * writeUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
+		u.end(Outcome{WriteUnits: meter.TxWriteUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
 	}
 }

@@ -16,18 +16,23 @@ import (
 // Meter is a Stage that meters capacity. UseStage makes the last one
 // installed the service's meter.
 type Meter interface {
-	// ReadUnits are the read units of reading size bytes, consistently
-	// or not; WriteUnits the write units of writing size bytes.
+	// ReadUnits are the units of reading size bytes, consistently or not,
+	// WriteUnits of writing them; the Tx ones of doing so in a transaction.
 	ReadUnits(size int, consistent bool) float64
 	WriteUnits(size int) float64
+	TxReadUnits(size int) float64
+	TxWriteUnits(size int) float64
+	// AddRead is units plus a read of size bytes: it tallies the items an
+	// LSI read fetches from the table, each its own read, then its page.
+	AddRead(units float64, size int, consistent bool) float64
 	// IndexUnits are the write units ch costs each of defs, indexes of
 	// t, that it touches (nil: none).
 	IndexUnits(t Table, defs []*tablespec.IndexDef, ch storage.Change) map[*tablespec.IndexDef]float64
 	// Written is what a write to t of size bytes (the larger of the old
-	// and new item) that made ch consumed: the table's units as billed,
-	// each index's units when indexes (ch.Old decoded), each vector
-	// index's VectorWriteRequestBytes.
-	Written(t Table, size int, ch storage.Change, indexes bool) Usage
+	// and new item) that made ch consumed, in a transaction when tx: the
+	// table's units as billed, each index's units when indexes (ch.Old
+	// decoded), each vector index's VectorWriteRequestBytes.
+	Written(t Table, size int, ch storage.Change, indexes, tx bool) Usage
 	// Consumed is the ConsumedCapacity member, in mode (TOTAL or
 	// INDEXES), of u on the table called table.
 	Consumed(table, mode string, u *Usage) *ConsumedCapacity
@@ -71,13 +76,16 @@ var meter Meter = unmetered{}
 // consumed.
 type unmetered struct{}
 
-func (unmetered) ReadUnits(int, bool) float64 { return 0 }
-func (unmetered) WriteUnits(int) float64      { return 0 }
+func (unmetered) ReadUnits(int, bool) float64              { return 0 }
+func (unmetered) WriteUnits(int) float64                   { return 0 }
+func (unmetered) TxReadUnits(int) float64                  { return 0 }
+func (unmetered) TxWriteUnits(int) float64                 { return 0 }
+func (unmetered) AddRead(u float64, _ int, _ bool) float64 { return u }
 func (unmetered) IndexUnits(Table, []*tablespec.IndexDef, storage.Change) map[*tablespec.IndexDef]float64 {
 	return nil
 }
-func (unmetered) Written(Table, int, storage.Change, bool) Usage    { return Usage{} }
-func (unmetered) Consumed(string, string, *Usage) *ConsumedCapacity { return nil }
+func (unmetered) Written(Table, int, storage.Change, bool, bool) Usage { return Usage{} }
+func (unmetered) Consumed(string, string, *Usage) *ConsumedCapacity    { return nil }
 
 // useMeter makes s the meter if it is one (UseStage).
 func useMeter(s Stage) {
@@ -89,7 +97,3 @@ func useMeter(s Stage) {
 // asked reports whether mode, a ReturnConsumedCapacity, asks for the
 // answer's ConsumedCapacity.
 func asked(mode string) bool { return mode == capacityTotal || mode == capacityIndexes }
-
-// readUnits and writeUnits are the meter's units of a read and a write.
-func readUnits(size int, consistent bool) float64 { return meter.ReadUnits(size, consistent) }
-func writeUnits(size int) float64                 { return meter.WriteUnits(size) }

@@ -16,8 +16,13 @@
 // The units are AWS's (the DynamoDB developer guide, "Read/write
 // capacity mode"): a read is one unit per 4 KB, rounded up and at least
 // one, half that when eventually consistent; a write is one unit per
-// 1 KB, rounded up and at least one; an index write is one write of the
-// entry's size, two when its key changes (units.go). A table with vector
+// 1 KB, rounded up and at least one; a transaction's read or write is
+// twice that (its read strongly consistent); an LSI read that fetches
+// items from its table reads each apart, at its own size, on top of the
+// index's read; an index write is one write of the entry's size, two
+// when its key changes (units.go). The core says which reads and writes
+// are a transaction's and reports each fetched item; it computes no
+// units. A table with vector
 // indexes bills each vector at four bytes a dimension and meters each
 // vector index's VectorWriteRequestBytes apart (vector.go). The answer's
 // member (consumed.go) carries the table's units, each index's in

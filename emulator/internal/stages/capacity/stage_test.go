@@ -2,6 +2,7 @@ package capacity_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -13,7 +14,9 @@ import (
 func init() { service.UseStage(capacity.Stage{}) }
 
 // TestUnits: a read is one unit per 4 KB (at least one), half when
-// eventually consistent; a write one unit per 1 KB (at least one).
+// eventually consistent; a write one unit per 1 KB (at least one); a
+// transaction's read or write twice a consistent read's or a write's;
+// AddRead adds a read's units to a tally.
 func TestUnits(t *testing.T) {
 	var s capacity.Stage
 	for _, tc := range []struct {
@@ -29,6 +32,21 @@ func TestUnits(t *testing.T) {
 	}{{0, 1}, {1, 1}, {1024, 1}, {1025, 2}, {3000, 3}} {
 		require.Equal(t, tc.want, s.WriteUnits(tc.size), "write of %d bytes", tc.size)
 	}
+	for _, tc := range []struct {
+		size        int
+		read, write float64
+	}{{0, 2, 2}, {1024, 2, 2}, {1025, 2, 4}, {4097, 4, 10}} {
+		require.Equal(t, tc.read, s.TxReadUnits(tc.size), "transactional read of %d bytes", tc.size)
+		require.Equal(t, tc.write, s.TxWriteUnits(tc.size), "transactional write of %d bytes", tc.size)
+	}
+	// Three fetches of 5,000 bytes, each its own read, then a page of
+	// 100 bytes: 1 + 1 + 1 + 0.5, not one read of their 15,100 bytes (2).
+	units := 0.0
+	for range 3 {
+		units = s.AddRead(units, 5000, false)
+	}
+	require.Equal(t, 3.0, units)
+	require.Equal(t, 3.5, s.AddRead(units, 100, false))
 }
 
 // TestAnswers: the stage meters what the core's operations report into
@@ -75,6 +93,19 @@ func TestAnswers(t *testing.T) {
 	list = members(t, env.Must("TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"tab","Key":`+key+`}}],
 		"ReturnConsumedCapacity":"TOTAL"}`))
 	require.Equal(t, []any{map[string]any{"TableName": "tab", "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}}, list)
+
+	// An LSI read that fetches what its KEYS_ONLY projection lacks reads
+	// each item from the table apart, at its own size: two items of
+	// about 5 KB are 2 units each, consistent, on the table's side (not
+	// 3 for their sum), and the index's entries 1.
+	big := strings.Repeat("z", 5000)
+	for _, sk := range []string{"c", "d"} {
+		env.Must("PutItem", `{"TableName":"tab","Item":{"pk":{"S":"f"},"sk":{"S":"`+sk+`"},"l":{"S":"y"},"big":{"S":"`+big+`"}}}`)
+	}
+	cc = member(t, env.Must("Query", `{"TableName":"tab","IndexName":"lsi","KeyConditionExpression":"pk = :p",
+		"ExpressionAttributeValues":{":p":{"S":"f"}},"Select":"ALL_ATTRIBUTES","ConsistentRead":true,"ReturnConsumedCapacity":"INDEXES"}`))
+	require.Equal(t, map[string]any{"TableName": "tab", "CapacityUnits": 5.0, "Table": map[string]any{"CapacityUnits": 4.0},
+		"LocalSecondaryIndexes": map[string]any{"lsi": map[string]any{"CapacityUnits": 1.0}}}, cc)
 
 	list = members(t, env.Must("BatchWriteItem", `{"RequestItems":{"tab":[{"DeleteRequest":{"Key":`+key+`}}]},
 		"ReturnConsumedCapacity":"INDEXES"}`))

@@ -20,6 +20,20 @@ func (Stage) ReadUnits(size int, consistent bool) float64 {
 // 1 KB, rounded up, at least one.
 func (Stage) WriteUnits(size int) float64 { return writeUnits(size) }
 
+// TxReadUnits and TxWriteUnits are the capacity of reading and writing
+// size bytes in a transaction: twice a strongly consistent read's, and
+// twice a write's, as the transactions guide's capacity section bills
+// (a prepare and a commit for each item).
+func (s Stage) TxReadUnits(size int) float64 { return 2 * s.ReadUnits(size, true) }
+func (Stage) TxWriteUnits(size int) float64  { return 2 * writeUnits(size) }
+
+// AddRead is units with a read of size bytes added: an LSI read that
+// fetches an item from its table reads it apart, at its own size rounded
+// up, and its page adds the index's read on top.
+func (s Stage) AddRead(units float64, size int, consistent bool) float64 {
+	return units + s.ReadUnits(size, consistent)
+}
+
 func writeUnits(size int) float64 { return float64(max(1, (size+1023)/1024)) }
 
 // IndexUnits returns the write units ch costs each of defs that it
@@ -61,11 +75,15 @@ func (Stage) IndexUnits(t service.Table, defs []*tablespec.IndexDef, ch storage.
 
 // Written is what a write to t of size bytes (the larger of the old and
 // new item) that made ch consumed: the table's write units at its billed
-// size (billedSize), each index's when indexes (ch.Old decoded), and each
-// vector index's VectorWriteRequestBytes.
-func (s Stage) Written(t service.Table, size int, ch storage.Change, indexes bool) service.Usage {
+// size (billedSize), twice that in a transaction (tx), each index's when
+// indexes (ch.Old decoded), and each vector index's
+// VectorWriteRequestBytes.
+func (s Stage) Written(t service.Table, size int, ch storage.Change, indexes, tx bool) service.Usage {
 	xs := t.VectorIndexes()
 	u := service.Usage{Table: writeUnits(billedSize(xs, size, ch))}
+	if tx {
+		u.Table *= 2
+	}
 	if indexes {
 		gsis, lsis := t.Indexes()
 		u.Indexes = s.IndexUnits(t, gsis, ch)
