@@ -242,7 +242,15 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		req:        req,
 		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
 	}
-	if bt.projection, err = compileProjection(comp, req.ProjectionExpression, req.AttributesToGet); err != nil {
+	switch {
+	case req.ProjectionExpression != nil:
+		bt.projection, err = comp.Projection(*req.ProjectionExpression)
+	case req.AttributesToGet != nil:
+		// Its names sorted in place, not copied: UnprocessedKeys gives
+		// them back in the request's order (bt.attributesToGet).
+		bt.projection, err = expr.AttributesToGetOwned(req.AttributesToGet)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -298,7 +306,7 @@ func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem)
 	u := out.UnprocessedKeys[bt.name]
 	if u == nil {
 		u = &KeysAndAttributes{
-			AttributesToGet:          bt.req.AttributesToGet,
+			AttributesToGet:          bt.attributesToGet(),
 			ConsistentRead:           bt.req.ConsistentRead,
 			ProjectionExpression:     bt.req.ProjectionExpression,
 			ExpressionAttributeNames: bt.req.ExpressionAttributeNames,
@@ -306,6 +314,21 @@ func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem)
 		out.UnprocessedKeys[bt.name] = u
 	}
 	u.Keys = append(u.Keys, key)
+}
+
+// attributesToGet is the table's AttributesToGet in the request's order:
+// prepareBatchGet sorted the request's own list (AttributesToGetOwned),
+// and the projection keeps the order.
+func (bt *batchGetTable) attributesToGet() []string {
+	if bt.req.AttributesToGet == nil {
+		return nil
+	}
+	paths := bt.projection.Paths()
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = p[0].Name
+	}
+	return names
 }
 
 // batchWrite is one validated write of a BatchWriteItem.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
@@ -126,6 +128,13 @@ func TestBatchGetItemUnprocessed(t *testing.T) {
 	if u["ProjectionExpression"] != "id" {
 		t.Errorf("UnprocessedKeys lost the projection: %v", u)
 	}
+	// AttributesToGet comes back in the request's order, though the
+	// projection sorted the request's list in place.
+	out = r.ok("BatchGetItem", `{"RequestItems":{"bigs":{"Keys":[`+strings.Join(keys, ",")+`],"AttributesToGet":["id","zz","d","a"]}}}`)
+	u = out["UnprocessedKeys"].(map[string]any)["bigs"].(map[string]any)
+	require.Len(t, u["Keys"], 4)
+	require.Equal(t, []any{"id", "zz", "d", "a"}, u["AttributesToGet"])
+	require.Len(t, out["Responses"].(map[string]any)["bigs"], 41)
 }
 
 func TestBatchWriteItem(t *testing.T) {
