@@ -37,7 +37,7 @@ type QueryInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
 	Select                    *string               `json:"Select"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
+	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	ConsistentRead            *bool                 `json:"ConsistentRead"`
 	KeyConditions             map[string]Condition  `json:"KeyConditions"`
@@ -57,7 +57,7 @@ type QueryInput struct {
 type ScanInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
+	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	Select                    *string               `json:"Select"`
 	ScanFilter                map[string]Condition  `json:"ScanFilter"`
@@ -442,7 +442,7 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 		}
 	}
 	var err error
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = compileOwnedProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -489,7 +489,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = compileOwnedProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -674,6 +674,16 @@ func compileProjection(comp *expr.Compiler, projection *string, attrs []string) 
 		return attributesToGet(attrs)
 	}
 	return nil, nil
+}
+
+// compileOwnedProjection is compileProjection for a Query or Scan, which
+// reads no more of its AttributesToGet than whether it was given: its
+// names are sorted in place (expr.AttributesToGetOwned), not copied.
+func compileOwnedProjection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
+	if projection == nil && attrs != nil {
+		return expr.AttributesToGetOwned(attrs)
+	}
+	return compileProjection(comp, projection, attrs)
 }
 
 // queryStartKey validates a Query's ExclusiveStartKey against the table's
