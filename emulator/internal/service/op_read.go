@@ -25,8 +25,8 @@ func init() {
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20
 
-// Condition is one entry of the legacy KeyConditions, QueryFilter and
-// ScanFilter parameters.
+// Condition is one entry of the legacy QueryFilter and ScanFilter
+// parameters (KeyConditions is wire.KeyConditions).
 type Condition struct {
 	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
 	ComparisonOperator *string               `json:"ComparisonOperator"`
@@ -40,7 +40,7 @@ type QueryInput struct {
 	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	ConsistentRead            *bool                 `json:"ConsistentRead"`
-	KeyConditions             map[string]Condition  `json:"KeyConditions"`
+	KeyConditions             wire.KeyConditions    `json:"KeyConditions"`
 	QueryFilter               map[string]Condition  `json:"QueryFilter"`
 	ConditionalOperator       *string               `json:"ConditionalOperator"`
 	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
@@ -352,7 +352,7 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
+		keyConditionsOpViolation(in.KeyConditions),
 		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
 	); err != nil {
 		return err
@@ -746,9 +746,26 @@ func legacyConditions(m map[string]Condition) []expr.NamedCondition {
 	return out
 }
 
-// legacyKeyConditions compiles a KeyConditions parameter.
-func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
-	return expr.KeyConditions(legacyConditions(conds), ks)
+// legacyKeyConditions compiles a KeyConditions parameter (its list is
+// the compiler's).
+func legacyKeyConditions(conds wire.KeyConditions, ks storage.KeySchema) (*expr.KeyCondition, error) {
+	return expr.KeyConditions(conds, ks)
+}
+
+// keyConditionsOpViolation is comparisonOpViolation for KeyConditions,
+// which is a list of distinct names.
+func keyConditionsOpViolation(conds wire.KeyConditions) string {
+	at := -1
+	for i, c := range conds {
+		if v := c.ComparisonOperator; v != "" && !apierr.EnumContains(enumComparisonOp, v) && (at < 0 || c.Name < conds[at].Name) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	return apierr.Violation(apierr.Quote(conds[at].ComparisonOperator), "keyConditions."+conds[at].Name+".member.comparisonOperator",
+		apierr.EnumConstraint(enumComparisonOp))
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.

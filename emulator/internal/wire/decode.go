@@ -273,6 +273,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionValues
 	case reflect.TypeFor[AttributeNames]():
 		return sliceOf(t, decodeNameView)
+	case reflect.TypeFor[KeyConditions]():
+		return decodeKeyConditions
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler
