@@ -48,10 +48,10 @@ func TestKeyConditionsListSameAnswer(t *testing.T) {
 		var ref refKeyConditions
 		require.NoError(t, wire.DecodeRequest([]byte(body), &in), body)
 		require.NoError(t, wire.DecodeRequest([]byte(body), &ref), body)
-		require.Equal(t, comparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), keyConditionsOpViolation(in.KeyConditions), body)
+		require.Equal(t, comparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), in.KeyConditions.OpViolation(enumComparisonOp), body)
 
 		want, wantErr := expr.KeyConditions(legacyConditions(ref.KeyConditions), ks)
-		got, gotErr := legacyKeyConditions(append(wire.KeyConditions(nil), in.KeyConditions...), ks)
+		got, gotErr := expr.KeyConditions(append(wire.KeyConditions(nil), in.KeyConditions...), ks)
 		require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(gotErr), body)
 		require.Equal(t, want, got, body)
 

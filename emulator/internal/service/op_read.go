@@ -26,11 +26,8 @@ func init() {
 const maxPageBytes = 1 << 20
 
 // Condition is one entry of the legacy QueryFilter and ScanFilter
-// parameters (KeyConditions is wire.KeyConditions).
-type Condition struct {
-	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
-	ComparisonOperator *string               `json:"ComparisonOperator"`
-}
+// parameters.
+type Condition = wire.Condition
 
 // QueryInput is the Query request.
 type QueryInput struct {
@@ -352,7 +349,7 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		keyConditionsOpViolation(in.KeyConditions),
+		in.KeyConditions.OpViolation(enumComparisonOp),
 		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
 	); err != nil {
 		return err
@@ -382,7 +379,7 @@ func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema
 	if in.KeyConditionExpression != nil {
 		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
 	} else {
-		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+		kc, err = expr.KeyConditions(in.KeyConditions, ks)
 	}
 	if err != nil {
 		return nil, err
@@ -442,7 +439,7 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 		}
 	}
 	var err error
-	if req.projection, err = compileOwnedProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -489,7 +486,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
-	if req.projection, err = compileOwnedProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -676,16 +673,6 @@ func compileProjection(comp *expr.Compiler, projection *string, attrs []string) 
 	return nil, nil
 }
 
-// compileOwnedProjection is compileProjection for a Query or Scan, which
-// reads no more of its AttributesToGet than whether it was given: its
-// names are sorted in place (expr.AttributesToGetOwned), not copied.
-func compileOwnedProjection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
-	if projection == nil && attrs != nil {
-		return expr.AttributesToGetOwned(attrs)
-	}
-	return compileProjection(comp, projection, attrs)
-}
-
 // queryStartKey validates a Query's ExclusiveStartKey against the table's
 // key schema and the key condition, with AWS's messages.
 func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
@@ -744,28 +731,6 @@ func legacyConditions(m map[string]Condition) []expr.NamedCondition {
 		out = append(out, nc)
 	}
 	return out
-}
-
-// legacyKeyConditions compiles a KeyConditions parameter (its list is
-// the compiler's).
-func legacyKeyConditions(conds wire.KeyConditions, ks storage.KeySchema) (*expr.KeyCondition, error) {
-	return expr.KeyConditions(conds, ks)
-}
-
-// keyConditionsOpViolation is comparisonOpViolation for KeyConditions,
-// which is a list of distinct names.
-func keyConditionsOpViolation(conds wire.KeyConditions) string {
-	at := -1
-	for i, c := range conds {
-		if v := c.ComparisonOperator; v != "" && !apierr.EnumContains(enumComparisonOp, v) && (at < 0 || c.Name < conds[at].Name) {
-			at = i
-		}
-	}
-	if at < 0 {
-		return ""
-	}
-	return apierr.Violation(apierr.Quote(conds[at].ComparisonOperator), "keyConditions."+conds[at].Name+".member.comparisonOperator",
-		apierr.EnumConstraint(enumComparisonOp))
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.

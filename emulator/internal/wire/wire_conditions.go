@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
@@ -14,20 +15,20 @@ import (
 // decodes as a map[string]Condition did, with the same errors, but a
 // 4 MB Query of 58,254 conditions no longer holds a map of them beside
 // the list made from it (each entry's slot, key and operator pointer):
-// the test's peak went from 5.0 to 3.5 times the body (TestOversizedMembers
+// the peak went from 5.0 to 2.8-3.3 times the body (TestOversizedMembers
 // in cmd/dynamoemu).
 type KeyConditions []expr.NamedCondition
 
-// legacyCondition is one condition of the map as the request gives it
-// (the service's Condition).
-type legacyCondition struct {
-	AttributeValueList []AttributeValue `json:"AttributeValueList"`
+// Condition is one condition of a legacy KeyConditions, QueryFilter or
+// ScanFilter map as the request gives it.
+type Condition struct {
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
 	ComparisonOperator *string          `json:"ComparisonOperator"`
 }
 
 // conditionMapType is the map KeyConditions stands for, whose type names
 // a JSON value of the wrong type (mismatchMessage).
-var conditionMapType = reflect.TypeFor[map[string]legacyCondition]()
+var conditionMapType = reflect.TypeFor[map[string]Condition]()
 
 // decodeKeyConditions is mapCodec's loop for a KeyConditions: each entry
 // decoded as the map's element, then appended, the list sorted and its
@@ -53,8 +54,8 @@ func decodeKeyConditions(d *reqDecoder, v reflect.Value, depth int) error {
 		d.pos++
 		return nil
 	}
-	elem := codecOf(reflect.TypeFor[legacyCondition]())
-	var c legacyCondition
+	elem := codecOf(reflect.TypeFor[Condition]())
+	var c Condition
 	e := reflect.ValueOf(&c).Elem()
 	for i := 0; ; i++ {
 		if i == longList {
@@ -108,4 +109,22 @@ func lastByName(conds KeyConditions) KeyConditions {
 	}
 	clear(conds[n:])
 	return conds[:n]
+}
+
+// OpViolation is the member constraint violation of the condition with
+// the least name whose ComparisonOperator is given and not one of enum
+// (AWS's model's enum, as apierr words it), "" for none: what the
+// service answers for an unknown operator in a condition map.
+func (k KeyConditions) OpViolation(enum string) string {
+	at := -1
+	for i, c := range k {
+		if c.ComparisonOperator != "" && !apierr.EnumContains(enum, c.ComparisonOperator) && (at < 0 || c.Name < k[at].Name) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	return apierr.Violation(apierr.Quote(k[at].ComparisonOperator), "keyConditions."+k[at].Name+".member.comparisonOperator",
+		apierr.EnumConstraint(enum))
 }

@@ -19,13 +19,13 @@ type conditionsRequest struct {
 
 type refConditionsRequest struct {
 	TableName     string
-	KeyConditions map[string]legacyCondition
+	KeyConditions map[string]Condition
 	Limit         int
 }
 
 // refList is the list a map of conditions stands for: by name, an absent
 // operator "".
-func refList(m map[string]legacyCondition) KeyConditions {
+func refList(m map[string]Condition) KeyConditions {
 	if m == nil {
 		return nil
 	}
