@@ -33,7 +33,7 @@ import (
 // AttributesToGet 5.6 (bound 7) before GetItem sorted its names in place
 // instead of keeping a sorted copy (4.5-4.6 alone and 4.2 eight at once
 // since) and 4.6 (bound 6) before its names were views of the body
-// (4.1 alone and 3.3-3.5 eight at once since), KeyConditions 5.0 (bound
+// (4.1-4.2 alone and 3.3-3.6 eight at once since), KeyConditions 5.0 (bound
 // 7) before it was decoded as a list instead of a map (2.8-3.3 alone and
 // 2.5-2.6 eight at once since; its bound is the 4 the project aims at).
 func TestOversizedMembers(t *testing.T) {
