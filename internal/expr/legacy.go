@@ -457,8 +457,9 @@ func AttributesToGet(names []string) (*Projection, error) {
 
 // AttributesToGetOwned is AttributesToGet for a caller that gives names
 // up: it sorts names in place (their source order is kept as 4 bytes a
-// name) instead of keeping a sorted copy beside them, 16 bytes a name
-// (6.1 MB of a 4 MB GetItem's 381,295 names). names' order is not kept
+// name, one array that maps places both ways in turn) instead of keeping
+// a sorted copy beside them, 16 bytes a name (6.1 MB of a 4 MB GetItem's
+// 381,295 names). names' order is not kept
 // when it returns, whatever it returns.
 func AttributesToGetOwned(names []string) (*Projection, error) {
 	if err := checkAttributesToGet(names); err != nil {
@@ -485,13 +486,32 @@ func AttributesToGetOwned(names []string) (*Projection, error) {
 		k := slices.Index(pos, repeat)
 		return nil, errPlain(sprintf(msgLegacyDupAttr, names[k]))
 	}
-	order := make([]int32, len(names))
-	for k, i := range pos {
-		order[i] = int32(k)
-	}
-	p := &Projection{legacy: true, order: order}
+	invertInPlace(pos) // now each source name's place sorted
+	p := &Projection{legacy: true, order: pos}
 	p.trie = &projTrie{names: names, allLeaves: true}
 	return p, nil
+}
+
+// invertInPlace makes the permutation p its inverse (where p[i] = j
+// before, p[j] = i after) without a second array: a cycle at a time,
+// each place done marked by its complement. A second
+// array was 4 bytes a name (1.5 MB of a 4 MB GetItem's 381,295).
+func invertInPlace(p []int32) {
+	for i := range p {
+		if p[i] < 0 {
+			continue // in a cycle already inverted
+		}
+		prev, cur := int32(i), p[i]
+		for cur != int32(i) {
+			next := p[cur]
+			p[cur] = ^prev // p took prev to cur
+			prev, cur = cur, next
+		}
+		p[i] = ^prev
+	}
+	for i := range p {
+		p[i] = ^p[i]
+	}
 }
 
 // checkAttributesToGet refuses an AttributesToGet list with an empty or

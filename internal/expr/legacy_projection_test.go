@@ -221,3 +221,21 @@ func FuzzAttributesToGetOwned(f *testing.F) {
 		checkOwnedSameAnswer(t, strings.Split(s, ","))
 	})
 }
+
+// TestInvertInPlace checks invertInPlace against the inverse made in a
+// second array, on random permutations of 0 to 300 places.
+func TestInvertInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for n := range 301 {
+		p := make([]int32, n)
+		for i, j := range rng.Perm(n) {
+			p[i] = int32(j)
+		}
+		want := make([]int32, n)
+		for i, j := range p {
+			want[j] = int32(i)
+		}
+		invertInPlace(p)
+		require.Equal(t, want, p, "n=%d", n)
+	}
+}

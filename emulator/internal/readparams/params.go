@@ -1,6 +1,9 @@
 package readparams
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+)
 
 // Select values.
 // SelectAll and SelectAllProjected are the Select values the service
@@ -115,4 +118,18 @@ func CheckSelect(sel, index, projection *string, attrs []string) (countOnly bool
 		}
 	}
 	return false, nil
+}
+
+// Projection compiles a Query's or Scan's ProjectionExpression or
+// AttributesToGet (nil: whole items). Nothing reads the request's
+// AttributesToGet after it but whether it was given, so its names are
+// sorted in place (expr.AttributesToGetOwned), not copied.
+func Projection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
+	switch {
+	case projection != nil:
+		return comp.Projection(*projection)
+	case attrs != nil:
+		return expr.AttributesToGetOwned(attrs)
+	}
+	return nil, nil
 }

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // The request decoder as it was, on encoding/json: the reference the fuzz
@@ -25,7 +28,7 @@ func decodeRequestStd(body []byte, in any) error {
 		// (wire_text.go).
 		return apierr.Serialization("")
 	}
-	err := json.Unmarshal(body, in)
+	err := unmarshalStd(body, in)
 	if err == nil {
 		return nil
 	}
@@ -37,6 +40,31 @@ func decodeRequestStd(body []byte, in any) error {
 		return apierr.Serialization(typeErrorMessage(te, body))
 	}
 	return apierr.Serialization("")
+}
+
+// queryInputStd is QueryInput with KeyConditions the map it was before it
+// was kept as a list (wire.KeyConditions).
+type queryInputStd struct {
+	QueryInput
+	KeyConditions map[string]Condition `json:"KeyConditions"`
+}
+
+// unmarshalStd is json.Unmarshal, with a Query's KeyConditions decoded as
+// a map and made the list its decoder makes: by name, an absent operator
+// "".
+func unmarshalStd(body []byte, in any) error {
+	q, ok := in.(*QueryInput)
+	if !ok {
+		return json.Unmarshal(body, in)
+	}
+	std := queryInputStd{QueryInput: *q}
+	err := json.Unmarshal(body, &std)
+	*q = std.QueryInput
+	if std.KeyConditions != nil {
+		q.KeyConditions = wire.KeyConditions(legacyConditions(std.KeyConditions))
+		slices.SortFunc(q.KeyConditions, func(a, b expr.NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	}
+	return err
 }
 
 // typeErrorMessage words a JSON type mismatch as AWS's request layer does

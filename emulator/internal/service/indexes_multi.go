@@ -43,7 +43,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 	if in.KeyConditionExpression != nil {
 		kc, err = comp.MultiKeyCondition(*in.KeyConditionExpression, multiSchema(x))
 	} else {
-		kc, err = expr.MultiKeyConditions(legacyConditions(in.KeyConditions), multiSchema(x))
+		kc, err = expr.MultiKeyConditions(in.KeyConditions, multiSchema(x))
 	}
 	if err != nil {
 		return nil, err

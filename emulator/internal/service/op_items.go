@@ -101,7 +101,7 @@ type PutItemOutput struct {
 type GetItemInput struct {
 	TableName                *string              `json:"TableName"`
 	Key                      wire.WireItem        `json:"Key"`
-	AttributesToGet          []string             `json:"AttributesToGet"`
+	AttributesToGet          wire.AttributeNames  `json:"AttributesToGet"`
 	ProjectionExpression     *string              `json:"ProjectionExpression"`
 	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames"`
 	ConsistentRead           *bool                `json:"ConsistentRead"`

@@ -25,22 +25,19 @@ func init() {
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20
 
-// Condition is one entry of the legacy KeyConditions, QueryFilter and
-// ScanFilter parameters.
-type Condition struct {
-	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
-	ComparisonOperator *string               `json:"ComparisonOperator"`
-}
+// Condition is one entry of the legacy QueryFilter and ScanFilter
+// parameters.
+type Condition = wire.Condition
 
 // QueryInput is the Query request.
 type QueryInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
 	Select                    *string               `json:"Select"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
+	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	ConsistentRead            *bool                 `json:"ConsistentRead"`
-	KeyConditions             map[string]Condition  `json:"KeyConditions"`
+	KeyConditions             wire.KeyConditions    `json:"KeyConditions"`
 	QueryFilter               map[string]Condition  `json:"QueryFilter"`
 	ConditionalOperator       *string               `json:"ConditionalOperator"`
 	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
@@ -57,7 +54,7 @@ type QueryInput struct {
 type ScanInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
+	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	Select                    *string               `json:"Select"`
 	ScanFilter                map[string]Condition  `json:"ScanFilter"`
@@ -352,7 +349,7 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
+		in.KeyConditions.OpViolation(enumComparisonOp),
 		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
 	); err != nil {
 		return err
@@ -382,7 +379,7 @@ func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema
 	if in.KeyConditionExpression != nil {
 		kc, err = comp.KeyCondition(*in.KeyConditionExpression, ks)
 	} else {
-		kc, err = legacyKeyConditions(in.KeyConditions, ks)
+		kc, err = expr.KeyConditions(in.KeyConditions, ks)
 	}
 	if err != nil {
 		return nil, err
@@ -442,7 +439,7 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 		}
 	}
 	var err error
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -489,7 +486,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
-	if req.projection, err = compileProjection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -734,11 +731,6 @@ func legacyConditions(m map[string]Condition) []expr.NamedCondition {
 		out = append(out, nc)
 	}
 	return out
-}
-
-// legacyKeyConditions compiles a KeyConditions parameter.
-func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*expr.KeyCondition, error) {
-	return expr.KeyConditions(legacyConditions(conds), ks)
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.

@@ -271,6 +271,10 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
+	case reflect.TypeFor[AttributeNames]():
+		return sliceOf(t, decodeNameView)
+	case reflect.TypeFor[KeyConditions]():
+		return decodeKeyConditions
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler
@@ -601,7 +605,11 @@ func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 }
 
 func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
-	elem := codecLocked(t.Elem(), building)
+	return sliceOf(t, codecLocked(t.Elem(), building))
+}
+
+// sliceOf is the codec of slice type t whose elements elem decodes.
+func sliceOf(t reflect.Type, elem codec) codec {
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		switch d.peek() {
 		case '[':

@@ -38,6 +38,9 @@
 //     it are never built); wire_compact.go: an ExpressionAttributeValues
 //     map of more entries than expressions can name, kept as its text and
 //     sorted offsets (CompactValues, an expr.ValueTable).
+//   - wire_names.go: AttributeNames, AttributesToGet's names as views of
+//     the body; wire_conditions.go: KeyConditions, Query's legacy key
+//     conditions decoded as the compiler's list instead of a map.
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
 //     promoted as encoding/json promotes them), and the members an owner
