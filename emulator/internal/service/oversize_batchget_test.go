@@ -374,8 +374,8 @@ func TestBatchGetNamesCut(t *testing.T) {
 }
 
 // FuzzBatchGetNamesCut: a BatchGetItem whose table has the fuzzer's
-// number of keys (0 to 300) and an AttributesToGet of 70 KB and up to
-// 2,000 copies of the fuzzer's element (past the echo it shows) with
+// number of keys (0 to 300) and an AttributesToGet of 3,000 to 9,000
+// copies of the fuzzer's element (past the echo the answer shows) with
 // its other element at one place, then the fuzzer's bytes, reads
 // through ListCutOf without a panic and gets the whole body's answer.
 func FuzzBatchGetNamesCut(f *testing.F) {
@@ -388,7 +388,8 @@ func FuzzBatchGetNamesCut(f *testing.F) {
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	require.Contains(f, out, "TableDescription")
 	f.Fuzz(func(t *testing.T, keys, n, at uint16, name, elem, other, tail string) {
-		count := (70<<10)/(1+len(elem)) + int(n)%2000 // past the echo, a body of a few hundred KB at most
+		count := 3000 + int(n)%6000
+		count = min(count, 3000+(1<<20)/(1+len(elem))) // a body of about 1 MB at most
 		var b strings.Builder
 		b.WriteString(`{"RequestItems":{"`)
 		b.WriteString(name)
