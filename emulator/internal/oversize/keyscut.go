@@ -12,20 +12,7 @@ import (
 // as the body arrives. Each such list keeps its elements until it has
 // kept Keep of them and their echo has reached MaxEcho and a few bytes;
 // past that, every run is decoded and checked and a clean one dropped.
-// With Names, a names list of the object (AttributesToGet) keeps its
-// names until their echo has reached MaxEcho and a few bytes; past
-// that each run is checked, dropped and parked until the object closes
-// (flushNames, closed). Nothing else of the body is dropped, and
-// nothing but the parked names is kept beside it.
-//
-// Why the names may go: when the object closes with its last list of
-// Keep elements or more, that object's table is either named again
-// later (the object is then not in the map the decoder makes) or its
-// list is a count violation in both bodies, and the answer is the
-// violations, which show the names only in the map's echo, of which
-// the prefix kept is longer than the answer shows. Any other way the
-// object ends (a shorter list after the names, a run that does not
-// decode, a body that stops) puts the names back.
+// Nothing else of the body is dropped, and nothing is kept beside it.
 //
 // Why the body kept gets the whole body's answer: it differs from the
 // whole body only in lists that keep a prefix of at least Keep
