@@ -74,22 +74,14 @@ type keysCutter struct {
 	// The names list (ListCut.Names) of the object being read: its
 	// elements read, the echo of those kept, the end of the last kept,
 	// and its run; over says the object's last list had Keep elements
-	// or more; parked are the names dropped from the object's lists
-	// past their echo, each run at its place, given back when the
-	// object closes without over, or when the cutting stops in it.
+	// or more; tails are the names lists' parts to drop when the object
+	// closes with over set.
 	nI, nEcho, nKeepEnd int
 	nRun                wire.Span
 	nRunN               int
 	over                bool
-	parked              []parkedRun
+	tails               []wire.Span
 	names               func(body []byte, run wire.Span, echo *int) (ok bool)
-}
-
-// parkedRun is a run of names dropped from the body kept, and where it
-// goes back (the place it was taken from, runs given back last first).
-type parkedRun struct {
-	at   int
-	text []byte
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -104,7 +96,6 @@ func (c *keysCutter) end() Cut {
 
 // step reads as much of the body's shape as has arrived.
 func (c *keysCutter) step(eof bool) {
-	defer c.unparkIfWhole()
 	for c.state != kWhole {
 		if c.wait(eof) {
 			return // a part not all there: again once the bytes since doubled
@@ -118,27 +109,6 @@ func (c *keysCutter) step(eof bool) {
 			return
 		}
 	}
-}
-
-// unparkIfWhole gives the names parked back once the cutting stopped
-// inside their object: nothing says their table's answer is a violation.
-func (c *keysCutter) unparkIfWhole() {
-	if c.state == kWhole {
-		c.unpark()
-	}
-}
-
-// unpark puts the names parked back in their places.
-func (c *keysCutter) unpark() {
-	for _, p := range slices.Backward(c.parked) {
-		c.b = slices.Insert(c.b, p.at, p.text...)
-		c.pos += len(p.text)
-		if c.tried > 0 {
-			c.tried += len(p.text)
-		}
-		c.dropped -= len(p.text)
-	}
-	c.parked = c.parked[:0]
 }
 
 // skip reads the value at v and the separator after it, in a container
@@ -169,7 +139,7 @@ func (c *keysCutter) part() bool {
 	case kMapSep:
 		return c.sep('}', kTable, kTopSep)
 	case kObjOpen:
-		c.over = false
+		c.over, c.tails = false, c.tails[:0]
 		return c.open('{', kField, kMapSep)
 	case kField:
 		if c.lc.Names != "" && c.namesField() {
@@ -333,9 +303,8 @@ func (c *keysCutter) name() bool {
 
 // flushNames decodes and checks the names run gathered: kept while the
 // list has kept less echo than the answer shows (its echo measured);
-// past that, it is dropped from the body kept and parked (a copy of its
-// bytes, not decoded) until the object closes. A run that does not
-// decode stops the cutting.
+// past that, its part of the body is marked to drop if the object turns
+// out over (closed). A run that does not decode stops the cutting.
 func (c *keysCutter) flushNames() {
 	keep := c.nEcho < echoKeep
 	var echo *int
@@ -349,26 +318,28 @@ func (c *keysCutter) flushNames() {
 		c.state = kWhole
 	case keep:
 		c.nKeepEnd = c.nRun.End
+	case len(c.tails) > 0 && c.tails[len(c.tails)-1].Start == c.nKeepEnd:
+		c.tails[len(c.tails)-1].End = c.nRun.End
 	default:
-		c.parked = append(c.parked, parkedRun{at: c.nKeepEnd, text: slices.Clone(c.b[c.nKeepEnd:c.nRun.End])})
-		c.drop(c.nKeepEnd, c.nRun.End)
-		c.dropped += c.nRun.End - c.nKeepEnd
+		c.tails = append(c.tails, wire.Span{Start: c.nKeepEnd, End: c.nRun.End})
 	}
 }
 
 // closed is ok, after an object's member or separator is read: when
-// that closed the object, the names parked are let go if its last list
-// had Keep elements or more (the answer is that list's violation, which
-// shows of the names no more than their echo), and put back otherwise.
+// that closed the object and its last list had Keep elements or more,
+// the names past their echo are dropped (the answer is that list's
+// violation, which shows of the names no more than their echo).
 func (c *keysCutter) closed(ok bool) bool {
 	if !ok || c.state != kMapSep {
 		return ok
 	}
-	if !c.over {
-		c.unpark()
+	if c.over {
+		for _, t := range slices.Backward(c.tails) {
+			c.drop(t.Start, t.End)
+			c.dropped += t.End - t.Start
+		}
 	}
-	clear(c.parked)
-	c.parked = c.parked[:0]
+	c.tails = c.tails[:0]
 	return true
 }
 
