@@ -1,8 +1,6 @@
 package oversize
 
 import (
-	"slices"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -37,20 +35,18 @@ import (
 
 // keysCutter's states.
 const (
-	kTop       = iota // the top-level object's opening
-	kMember           // a top-level member's name and value
-	kTopSep           // the ',' or '}' after a top-level member
-	kMapOpen          // the map's opening
-	kTable            // a table's name and value
-	kMapSep           // the ',' or '}' after a table
-	kObjOpen          // a table's object's opening
-	kField            // a member of a table's object
-	kObjSep           // the ',' or '}' after a member of a table's object
-	kListOpen         // the list's opening
-	kElem             // an element of the list
-	kNamesOpen        // the names list's opening
-	kName             // an element of the names list
-	kWhole            // the rest as it is
+	kTop      = iota // the top-level object's opening
+	kMember          // a top-level member's name and value
+	kTopSep          // the ',' or '}' after a top-level member
+	kMapOpen         // the map's opening
+	kTable           // a table's name and value
+	kMapSep          // the ',' or '}' after a table
+	kObjOpen         // a table's object's opening
+	kField           // a member of a table's object
+	kObjSep          // the ',' or '}' after a member of a table's object
+	kListOpen        // the list's opening
+	kElem            // an element of the list
+	kWhole           // the rest as it is
 )
 
 // keysCutter is a KeysCut's reading of one body.
@@ -70,18 +66,6 @@ type keysCutter struct {
 
 	elems   int // elements of every list
 	dropped int // bytes dropped
-
-	// The names list (ListCut.Names) of the object being read: its
-	// elements read, the echo of those kept, the end of the last kept,
-	// and its run; over says the object's last list had Keep elements
-	// or more; tails are the names lists' parts to drop when the object
-	// closes with over set.
-	nI, nEcho, nKeepEnd int
-	nRun                wire.Span
-	nRunN               int
-	over                bool
-	tails               []wire.Span
-	names               func(body []byte, run wire.Span, echo *int) (ok bool)
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -139,29 +123,16 @@ func (c *keysCutter) part() bool {
 	case kMapSep:
 		return c.sep('}', kTable, kTopSep)
 	case kObjOpen:
-		c.over, c.tails = false, c.tails[:0]
 		return c.open('{', kField, kMapSep)
 	case kField:
-		if c.lc.Names != "" && c.namesField() {
-			return true
-		}
-		return c.closed(c.field(c.lc.List, '[', kListOpen, kMapSep))
+		return c.field(c.lc.List, '[', kListOpen, kMapSep)
 	case kObjSep:
-		return c.closed(c.sep('}', kField, kMapSep))
-	case kNamesOpen:
-		c.nI, c.nEcho, c.nRunN = 0, 0, 0
-		if !c.open('[', kName, kObjSep) {
-			return false
-		}
-		c.nKeepEnd = c.pos
-	case kName:
-		return c.name()
+		return c.sep('}', kField, kMapSep)
 	case kListOpen:
 		c.i, c.echo, c.runN = 0, 0, 0
 		if !c.open('[', kElem, kObjSep) {
 			return false
 		}
-		c.over = false // an empty list; else its last element says
 		c.keepEnd = c.pos
 	case kElem:
 		return c.element()
@@ -238,7 +209,6 @@ func (c *keysCutter) element() bool {
 	}
 	if last && c.state == kElem {
 		c.state = kObjSep
-		c.over = c.i >= c.lc.Keep
 	}
 	return true
 }
@@ -265,101 +235,6 @@ func (c *keysCutter) flush() {
 	}
 	c.drop(c.keepEnd, c.run.End)
 	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
-}
-
-// namesField reads, at an object's member, a names list (ListCut.Names)
-// and enters it; it reports whether it did (false: the member is read
-// as any other, or is not all there).
-func (c *keysCutter) namesField() bool {
-	name, v, ok := wire.NameAt(c.b, c.pos)
-	if !ok || name != c.lc.Names || c.b[v] != '[' {
-		return false
-	}
-	c.at, c.state = v, kNamesOpen
-	return true
-}
-
-// name reads one element of a names list.
-func (c *keysCutter) name() bool {
-	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
-	if !ok {
-		return false
-	}
-	c.pos = next
-	if c.nRunN == 0 {
-		c.nRun.Start = s.Start
-	}
-	c.nRun.End = s.End
-	c.nRunN++
-	c.nI++
-	if last || c.nRunN == c.lc.Size || c.nRun.End-c.nRun.Start >= maxRunBytes {
-		c.flushNames()
-	}
-	if last && c.state == kName {
-		c.state = kObjSep
-	}
-	return true
-}
-
-// flushNames decodes and checks the names run gathered: kept while the
-// list has kept less echo than the answer shows (its echo measured);
-// past that, its part of the body is marked to drop if the object turns
-// out over (closed). A run that does not decode stops the cutting.
-func (c *keysCutter) flushNames() {
-	keep := c.nEcho < echoKeep
-	var echo *int
-	if keep {
-		echo = &c.nEcho
-	}
-	ok := c.names(c.b, c.nRun, echo)
-	c.nRunN = 0
-	switch {
-	case !ok:
-		c.state = kWhole
-	case keep:
-		c.nKeepEnd = c.nRun.End
-	case len(c.tails) > 0 && c.tails[len(c.tails)-1].Start == c.nKeepEnd:
-		c.tails[len(c.tails)-1].End = c.nRun.End
-	default:
-		c.tails = append(c.tails, wire.Span{Start: c.nKeepEnd, End: c.nRun.End})
-	}
-}
-
-// closed is ok, after an object's member or separator is read: when
-// that closed the object and its last list had Keep elements or more,
-// the names past their echo are dropped (the answer is that list's
-// violation, which shows of the names no more than their echo).
-func (c *keysCutter) closed(ok bool) bool {
-	if !ok || c.state != kMapSep {
-		return ok
-	}
-	if c.over {
-		for _, t := range slices.Backward(c.tails) {
-			c.drop(t.Start, t.End)
-			c.dropped += t.End - t.Start
-		}
-	}
-	c.tails = c.tails[:0]
-	return true
-}
-
-// measureNames is a names list's check: a run of names decoded alone,
-// and measured as the answer's echo shows each name, at least (its
-// bytes and two quotes).
-func measureNames() func(body []byte, run wire.Span, echo *int) bool {
-	var part struct {
-		N []string `json:"n"`
-	}
-	return func(body []byte, run wire.Span, echo *int) bool {
-		part.N = part.N[:0]
-		ok, clean := DecodeRun(body, run, `{"n":[`, `]}`, &part)
-		if echo != nil {
-			for _, n := range part.N {
-				*echo += len(n) + 2
-			}
-		}
-		return ok && clean
-	}
 }
 
 // keysInput is a run of BatchGetItem keys, decoded as the service's
