@@ -49,10 +49,6 @@ func TestOversizedRequests(t *testing.T) {
 				return fmt.Sprintf(`{"pk":{"S":"k%07d%s"}}`, i, strings.Repeat("x", 1000))
 			}) + `]}}}`
 		}},
-		{"BatchGetItem/AttributesToGet", "Member must have length less than or equal to 100", namesAlone, namesEight, func(n int) string {
-			return `{"RequestItems":{"tab":{"Keys":[` + repeatList(150, func(i int) string { return fmt.Sprintf(`{"pk":{"S":"k%07d"}}`, i) }) +
-				`],"AttributesToGet":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d"`, i) }) + `]}}}`
-		}},
 		{"BatchWriteItem", "Member must have length less than or equal to 25", cutAlone, cutEight, func(n int) string {
 			return `{"RequestItems":{"tab":[` + repeatList(n, func(i int) string {
 				return fmt.Sprintf(`{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
@@ -214,19 +210,6 @@ const oversizeRSSFactor = 6
 const (
 	cutAlone = 1.5
 	cutEight = 1.0
-)
-
-// namesAlone and namesEight bound a BatchGetItem over its 100 keys
-// whose table has an AttributesToGet of 15 MB: the names past the echo
-// its answer shows are dropped from the body as they arrive, but kept
-// aside (a copy, not decoded) until their table's object closes, for
-// Keys given again after them would make them the answer. At 15 MB
-// (DYNAMOEMU_HEAVY_TESTS=1, load 18 on 2 cores) 1.5 alone and 1.4
-// eight at once; 5.1 alone when they were decoded whole, and 2.3 and
-// 1.7 held in the body until the object closed.
-const (
-	namesAlone = 2.0
-	namesEight = 2.0
 )
 
 // collectorFloor is what the server's heap grows by for any request that

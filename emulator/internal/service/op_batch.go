@@ -242,13 +242,8 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		req:        req,
 		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
 	}
-	switch {
-	case req.ProjectionExpression != nil:
-		bt.projection, err = comp.Projection(*req.ProjectionExpression)
-	case req.AttributesToGet != nil:
-		// Its names sorted in place, not copied: UnprocessedKeys gives
-		// them back in the request's order (bt.attributesToGet).
-		bt.projection, err = expr.AttributesToGetOwned(req.AttributesToGet)
+	if bt.projection, err = compileProjection(comp, req.ProjectionExpression, nil); req.AttributesToGet != nil { // not both (p.Check)
+		bt.projection, err = expr.AttributesToGetOwned(req.AttributesToGet) // sorted in place: Projection.LegacyNames keeps the order
 	}
 	if err != nil {
 		return nil, err
@@ -305,30 +300,11 @@ func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
 func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem) {
 	u := out.UnprocessedKeys[bt.name]
 	if u == nil {
-		u = &KeysAndAttributes{
-			AttributesToGet:          bt.attributesToGet(),
-			ConsistentRead:           bt.req.ConsistentRead,
-			ProjectionExpression:     bt.req.ProjectionExpression,
-			ExpressionAttributeNames: bt.req.ExpressionAttributeNames,
-		}
+		u = &KeysAndAttributes{AttributesToGet: bt.projection.LegacyNames(), // the request's order, not its sorted list
+			ConsistentRead: bt.req.ConsistentRead, ProjectionExpression: bt.req.ProjectionExpression, ExpressionAttributeNames: bt.req.ExpressionAttributeNames}
 		out.UnprocessedKeys[bt.name] = u
 	}
 	u.Keys = append(u.Keys, key)
-}
-
-// attributesToGet is the table's AttributesToGet in the request's order:
-// prepareBatchGet sorted the request's own list (AttributesToGetOwned),
-// and the projection keeps the order.
-func (bt *batchGetTable) attributesToGet() []string {
-	if bt.req.AttributesToGet == nil {
-		return nil
-	}
-	paths := bt.projection.Paths()
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = p[0].Name
-	}
-	return names
 }
 
 // batchWrite is one validated write of a BatchWriteItem.
@@ -557,8 +533,7 @@ func keyID(k storage.Key) string {
 
 // requestItemsConstraint checks that RequestItems is present and not empty.
 func requestItemsConstraint(isNil bool, n int) string {
-	switch {
-	case isNil:
+	if isNil {
 		return apierr.NullViolation("requestItems", true)
 	}
 	return "" // n == 0 is errNoRequestItems, after the constraints
