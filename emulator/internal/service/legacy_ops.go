@@ -1,6 +1,9 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+)
 
 // enumComparisonOp is the ComparisonOperator enum of AWS's model, in the
 // order AWS lists it in a constraint violation (dynalite's tests, taken
@@ -32,6 +35,21 @@ func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) s
 	}
 	return apierr.Violation(apierr.Quote(op(conds[name])), param+"."+name+".member.comparisonOperator",
 		apierr.EnumConstraint(enumComparisonOp))
+}
+
+// filterOpViolation is comparisonOpViolation of a QueryFilter or
+// ScanFilter as read (nil: not given), whose entries are in name order.
+func filterOpViolation(param string, conds *expr.FilterConditions) string {
+	if conds == nil {
+		return ""
+	}
+	for _, e := range conds.Entries {
+		if e.Op != "" && !apierr.EnumContains(enumComparisonOp, e.Op) {
+			return apierr.Violation(apierr.Quote(e.Op), param+"."+e.Name+".member.comparisonOperator",
+				apierr.EnumConstraint(enumComparisonOp))
+		}
+	}
+	return ""
 }
 
 // conditionOp is a Condition's ComparisonOperator, "" when absent.

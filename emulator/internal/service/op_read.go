@@ -34,43 +34,43 @@ type Condition struct {
 
 // QueryInput is the Query request.
 type QueryInput struct {
-	TableName                 *string               `json:"TableName"`
-	IndexName                 *string               `json:"IndexName"`
-	Select                    *string               `json:"Select"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
-	Limit                     *int64                `json:"Limit"`
-	ConsistentRead            *bool                 `json:"ConsistentRead"`
-	KeyConditions             map[string]Condition  `json:"KeyConditions"`
-	QueryFilter               map[string]Condition  `json:"QueryFilter"`
-	ConditionalOperator       *string               `json:"ConditionalOperator"`
-	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
-	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
-	ProjectionExpression      *string               `json:"ProjectionExpression"`
-	FilterExpression          *string               `json:"FilterExpression"`
-	KeyConditionExpression    *string               `json:"KeyConditionExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	TableName                 *string                `json:"TableName"`
+	IndexName                 *string                `json:"IndexName"`
+	Select                    *string                `json:"Select"`
+	AttributesToGet           []string               `json:"AttributesToGet"`
+	Limit                     *int64                 `json:"Limit"`
+	ConsistentRead            *bool                  `json:"ConsistentRead"`
+	KeyConditions             map[string]Condition   `json:"KeyConditions"`
+	QueryFilter               *expr.FilterConditions `json:"QueryFilter"`
+	ConditionalOperator       *string                `json:"ConditionalOperator"`
+	ScanIndexForward          *bool                  `json:"ScanIndexForward"`
+	ExclusiveStartKey         wire.WireItem          `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                 `json:"ReturnConsumedCapacity"`
+	ProjectionExpression      *string                `json:"ProjectionExpression"`
+	FilterExpression          *string                `json:"FilterExpression"`
+	KeyConditionExpression    *string                `json:"KeyConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames   `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues  `json:"ExpressionAttributeValues"`
 }
 
 // ScanInput is the Scan request.
 type ScanInput struct {
-	TableName                 *string               `json:"TableName"`
-	IndexName                 *string               `json:"IndexName"`
-	AttributesToGet           []string              `json:"AttributesToGet"`
-	Limit                     *int64                `json:"Limit"`
-	Select                    *string               `json:"Select"`
-	ScanFilter                map[string]Condition  `json:"ScanFilter"`
-	ConditionalOperator       *string               `json:"ConditionalOperator"`
-	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
-	TotalSegments             *int64                `json:"TotalSegments"`
-	Segment                   *int64                `json:"Segment"`
-	ProjectionExpression      *string               `json:"ProjectionExpression"`
-	FilterExpression          *string               `json:"FilterExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
-	ConsistentRead            *bool                 `json:"ConsistentRead"`
+	TableName                 *string                `json:"TableName"`
+	IndexName                 *string                `json:"IndexName"`
+	AttributesToGet           []string               `json:"AttributesToGet"`
+	Limit                     *int64                 `json:"Limit"`
+	Select                    *string                `json:"Select"`
+	ScanFilter                *expr.FilterConditions `json:"ScanFilter"`
+	ConditionalOperator       *string                `json:"ConditionalOperator"`
+	ExclusiveStartKey         wire.WireItem          `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                 `json:"ReturnConsumedCapacity"`
+	TotalSegments             *int64                 `json:"TotalSegments"`
+	Segment                   *int64                 `json:"Segment"`
+	ProjectionExpression      *string                `json:"ProjectionExpression"`
+	FilterExpression          *string                `json:"FilterExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames   `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues  `json:"ExpressionAttributeValues"`
+	ConsistentRead            *bool                  `json:"ConsistentRead"`
 }
 
 // QueryOutput is the Query response; ScanOutput is the same shape.
@@ -136,7 +136,7 @@ func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity strin
 // compileFilter sets the request's filter, from FilterExpression or else
 // from the legacy filter (QueryFilter, ScanFilter) and ConditionalOperator,
 // and the attributes it reads.
-func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy map[string]Condition, op *string) error {
+func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy *expr.FilterConditions, op *string) error {
 	var err error
 	switch {
 	case filterExpr != nil:
@@ -353,7 +353,7 @@ func checkQuery(in *QueryInput) error {
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
 		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
-		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
+		filterOpViolation("queryFilter", in.QueryFilter),
 	); err != nil {
 		return err
 	}
@@ -525,7 +525,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
-		comparisonOpViolation("scanFilter", in.ScanFilter, conditionOp),
+		filterOpViolation("scanFilter", in.ScanFilter),
 	); err != nil {
 		return err
 	}
@@ -742,12 +742,12 @@ func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*exp
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
-func legacyFilter(conds map[string]Condition, op *string) (*expr.Condition, error) {
+func legacyFilter(conds *expr.FilterConditions, op *string) (*expr.Condition, error) {
 	cop := ""
 	if op != nil {
 		cop = *op
 	}
-	return expr.Filter(legacyConditions(conds), cop)
+	return expr.FilterOf(conds, cop)
 }
 
 // attributesToGet compiles an AttributesToGet parameter into a projection.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -271,6 +272,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
+	case reflect.TypeFor[expr.FilterConditions]():
+		return decodeFilterConditions
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler

@@ -1,0 +1,97 @@
+package wire
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+)
+
+// A QueryFilter or ScanFilter is read into an expr.FilterConditions: its
+// entries in a list and their values in one array (expr's legacy_read.go
+// says what that saves). The JSON object is read as a map of conditions
+// is: each entry's value by the decoder of filterEntry, whose members and
+// tags are the service's Condition's, so its faults are worded and
+// ordered as before; a name given twice keeps its last entry (Distinct).
+
+// filterEntry is one entry of a QueryFilter or ScanFilter as the request
+// gives it.
+type filterEntry struct {
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+	ComparisonOperator *string          `json:"ComparisonOperator"`
+}
+
+// filterMapType is the type a filter is read as, for the wording of a
+// JSON value of the wrong type ("Expected map...").
+var filterMapType = reflect.TypeFor[map[string]filterEntry]()
+
+// decodeFilterConditions reads a QueryFilter's or ScanFilter's JSON object
+// into v (an expr.FilterConditions) as mapCodec reads a map.
+func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		return d.setNull(v)
+	default:
+		return d.mismatch(filterMapType)
+	}
+	if depth >= maxJSONDepth {
+		return d.syntax()
+	}
+	d.pos++
+	fc := v.Addr().Interface().(*expr.FilterConditions)
+	fc.Entries, fc.Vals = fc.Entries[:0], fc.Vals[:0]
+	if d.peek() == '}' {
+		d.pos++
+		return nil
+	}
+	entryCodec := codecOf(reflect.TypeFor[filterEntry]())
+	var e filterEntry
+	ev := reflect.ValueOf(&e).Elem()
+	// Each entry is read into e, its values into room reused from one
+	// entry to the next (cleared, so each is read as into a new list)
+	// and then appended to fc.Vals: no list and no operator string an
+	// entry.
+	var room []AttributeValue
+	var op string
+	for i := 0; ; i++ {
+		if i == longList {
+			// Sized at once for all the members, as mapCodec sizes a map:
+			// the values by the mean of the entries read so far.
+			left := d.membersLeft(depth)
+			fc.Entries = slices.Grow(fc.Entries, left)
+			fc.Vals = slices.Grow(fc.Vals, (len(fc.Vals)*left+i-1)/i)
+		}
+		name, err := d.readString()
+		if err != nil {
+			return d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return err
+		}
+		clear(room[:cap(room)])
+		op = ""
+		e = filterEntry{AttributeValueList: room[:0], ComparisonOperator: &op}
+		if err := entryCodec(d, ev, depth+1); err != nil {
+			return err
+		}
+		entryOp := ""
+		if e.ComparisonOperator != nil {
+			entryOp = *e.ComparisonOperator
+		}
+		fc.Add(name, entryOp, ValuesOf(e.AttributeValueList))
+		if cap(e.AttributeValueList) > cap(room) {
+			room = e.AttributeValueList
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			fc.Distinct()
+			return nil
+		default:
+			return d.syntax()
+		}
+	}
+}
