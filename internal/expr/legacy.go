@@ -326,13 +326,7 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 // (its entries in any order, each name once: Filter sorts them by name)
 // with its ConditionalOperator, as FilterOf does.
 func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
-	slices.SortFunc(filter, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
-	fc := FilterConditions{Entries: make([]FilterEntry, 0, len(filter))}
-	for _, f := range filter {
-		fc.Add(f.Name, f.ComparisonOperator, f.AttributeValueList)
-	}
-	fc.Distinct()
-	return FilterOf(&fc, conditionalOperator)
+	return filterOfNamed(filter, conditionalOperator)
 }
 
 // legacyKeyOp is the sort key condition of a legacy KeyConditions

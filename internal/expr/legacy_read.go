@@ -1,79 +1,125 @@
 package expr
 
 import (
-	"cmp"
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // FilterConditions is a legacy QueryFilter or ScanFilter as the request
-// decoder reads it: its entries in a list, their values in one array,
-// instead of a map of structs that each hold a slice of values. A 4 MB
-// ScanFilter of 58,254 conditions held 6.3 times its body at its peak
-// as the map, its value arrays and operator strings, then a slice of
-// NamedCondition and the filter made from that (BenchmarkOversizeMemory);
-// the list is about 80 bytes a condition, and FilterOf makes the filter
-// from it with the names and values as they are.
+// decoder reads it, already in the filter's form: the names (the filter's
+// attributes), a term each (its operator and a span of the values) and
+// the values in one array, which FilterOf makes the filter of without a
+// copy. A 4 MB ScanFilter of 58,254 conditions held 6.3 times its body at
+// its peak as a map of structs (a slot, an operator string and a value
+// array an entry), then a slice of NamedCondition and the filter made
+// from that (BenchmarkOversizeMemory); it is now 68 bytes a condition.
 type FilterConditions struct {
-	// Entries are the map's entries: after Distinct, sorted by name and
-	// each name once (the last given counts, as in a map).
-	Entries []FilterEntry
-	// Vals hold the entries' values, each entry's a span of them.
-	Vals []storage.Value
+	// names and terms are the entries, terms[i] on names[i]: after
+	// Distinct, sorted by name and each name once (the last given
+	// counts, as in a map).
+	names []string
+	terms []legacyTerm
+	vals  []storage.Value
+	// odd holds the operator, as given, of each name whose operator is
+	// none of the thirteen (and not ""), for the enum's violation.
+	odd map[string]string
 }
 
-// FilterEntry is one entry of FilterConditions: the attribute's name,
-// its ComparisonOperator as given ("" when absent or null) and its
-// AttributeValueList, Vals[First:First+N].
-type FilterEntry struct {
-	Name, Op string
-	First, N int32
+// legacyNoOp is the operator of a term whose ComparisonOperator is ""
+// (absent or null) or none of the thirteen.
+const legacyNoOp = filterOp(len(filterOpNames))
+
+// Len is the number of entries.
+func (fc *FilterConditions) Len() int { return len(fc.names) }
+
+// Grow makes room for n more entries of about perEntry values each.
+func (fc *FilterConditions) Grow(n, perEntry int) {
+	fc.names = slices.Grow(fc.names, n)
+	fc.terms = slices.Grow(fc.terms, n)
+	fc.vals = slices.Grow(fc.vals, n*perEntry)
 }
 
-// Values is the entry e's AttributeValueList.
-func (fc *FilterConditions) Values(e FilterEntry) []storage.Value {
-	return fc.Vals[e.First : e.First+e.N]
-}
-
-// Add appends an entry named name of operator op whose values are vals,
-// interning the operator's name when it is one of the thirteen.
+// Add appends an entry named name of operator op (as given, "" when
+// absent) whose values are vals (copied).
 func (fc *FilterConditions) Add(name, op string, vals []storage.Value) {
-	for _, n := range filterOpNames {
+	code := legacyNoOp
+	for i, n := range filterOpNames {
 		if n == op {
-			op = n
+			code = filterOp(i)
 			break
 		}
 	}
-	fc.Entries = append(fc.Entries, FilterEntry{Name: name, Op: op, First: int32(len(fc.Vals)), N: int32(len(vals))})
-	fc.Vals = append(fc.Vals, vals...)
+	switch {
+	case code == legacyNoOp && op != "":
+		if fc.odd == nil {
+			fc.odd = map[string]string{}
+		}
+		fc.odd[name] = op
+	case fc.odd != nil:
+		delete(fc.odd, name) // a name given again: its last operator counts
+	}
+	fc.names = append(fc.names, name)
+	fc.terms = append(fc.terms, legacyTerm{op: code, first: int32(len(fc.vals)), n: int32(len(vals))})
+	fc.vals = append(fc.vals, vals...)
+}
+
+// byName sorts entries by name, in place.
+type byName FilterConditions
+
+func (b *byName) Len() int           { return len(b.names) }
+func (b *byName) Less(i, j int) bool { return b.names[i] < b.names[j] }
+func (b *byName) Swap(i, j int) {
+	b.names[i], b.names[j] = b.names[j], b.names[i]
+	b.terms[i], b.terms[j] = b.terms[j], b.terms[i]
 }
 
 // Distinct sorts the entries by name and keeps the last of each name
 // given more than once, as decoding into a map does. The values of the
-// entries dropped stay in Vals, unread.
+// entries dropped stay in the values, unread.
 func (fc *FilterConditions) Distinct() {
-	slices.SortStableFunc(fc.Entries, func(a, b FilterEntry) int { return cmp.Compare(a.Name, b.Name) })
+	if !sort.IsSorted((*byName)(fc)) {
+		sort.Stable((*byName)(fc))
+	}
 	n := 0
-	for i, e := range fc.Entries {
-		if i+1 < len(fc.Entries) && fc.Entries[i+1].Name == e.Name {
+	for i, name := range fc.names {
+		if i+1 < len(fc.names) && fc.names[i+1] == name {
 			continue
 		}
-		fc.Entries[n] = e
+		fc.names[n], fc.terms[n] = name, fc.terms[i]
 		n++
 	}
-	clear(fc.Entries[n:])
-	fc.Entries = fc.Entries[:n]
+	clear(fc.names[n:])
+	fc.names, fc.terms = fc.names[:n], fc.terms[:n]
+}
+
+// UnknownOp returns the first entry, by name, whose operator is given
+// and is none of the thirteen, and that operator as given.
+func (fc *FilterConditions) UnknownOp() (name, op string, ok bool) {
+	if len(fc.odd) == 0 {
+		return "", "", false
+	}
+	for i, t := range fc.terms {
+		if t.op == legacyNoOp {
+			if op, ok := fc.odd[fc.names[i]]; ok {
+				return fc.names[i], op, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // FilterOf compiles a legacy QueryFilter or ScanFilter, read as fc (its
 // entries distinct and sorted: Distinct), with its ConditionalOperator.
 // Returns nil (no filter) for no entries. The filter is its conditions in
 // a list, evaluated one after another (legacy_filter.go), not a tree; its
-// attributes are fc's names and its values fc's Vals, not copies.
+// attributes, terms and values are fc's, not copies, so fc is not to be
+// used again.
 func FilterOf(fc *FilterConditions, conditionalOperator string) (*Condition, error) {
-	for _, e := range fc.Entries {
-		if e.Name == "" {
+	for _, name := range fc.names {
+		if name == "" {
 			return nil, errPlain(MsgEmptyAttributeName)
 		}
 	}
@@ -81,23 +127,34 @@ func FilterOf(fc *FilterConditions, conditionalOperator string) (*Condition, err
 	if err != nil {
 		return nil, err
 	}
-	// Sized at once: a filter of 58,254 conditions (a 4 MB Scan)
-	// allocated 16.7 MB for its values grown by append, and a tree of
-	// 432 bytes a condition, which the list's 12 bytes and an attribute
-	// replace (BenchmarkOversizeMemory).
-	p := &condProgram{attrs: make([]string, len(fc.Entries)), terms: make([]legacyTerm, len(fc.Entries)), join: join}
-	for i, e := range fc.Entries {
-		if err := checkLegacyOp(e.Op, fc.Values(e)); err != nil {
+	for _, t := range fc.terms {
+		op := ""
+		if t.op != legacyNoOp {
+			op = filterOpNames[t.op]
+		}
+		if err := checkLegacyOp(op, t.values(fc.vals)); err != nil {
 			return nil, err
 		}
-		p.attrs[i] = e.Name
-		p.terms[i] = legacyTerm{op: filterOpOf(e.Op), first: e.First, n: e.N}
 	}
-	if err := checkConditionCount(conditionalOperator, len(fc.Entries)); err != nil {
+	if err := checkConditionCount(conditionalOperator, len(fc.names)); err != nil {
 		return nil, err
 	}
-	if len(fc.Entries) == 0 {
+	if len(fc.names) == 0 {
 		return nil, nil
 	}
-	return p.bindOwned(fc.Vals), nil
+	p := &condProgram{attrs: fc.names, terms: fc.terms, join: join}
+	return p.bindOwned(fc.vals), nil
+}
+
+// filterOfNamed is FilterOf of conditions given as a slice (each name
+// once), sorted here by name in place.
+func filterOfNamed(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
+	slices.SortFunc(filter, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	var fc FilterConditions
+	fc.Grow(len(filter), 1)
+	for _, f := range filter {
+		fc.Add(f.Name, f.ComparisonOperator, f.AttributeValueList)
+	}
+	fc.Distinct()
+	return FilterOf(&fc, conditionalOperator)
 }

@@ -43,13 +43,12 @@ func filterOpViolation(param string, conds *expr.FilterConditions) string {
 	if conds == nil {
 		return ""
 	}
-	for _, e := range conds.Entries {
-		if e.Op != "" && !apierr.EnumContains(enumComparisonOp, e.Op) {
-			return apierr.Violation(apierr.Quote(e.Op), param+"."+e.Name+".member.comparisonOperator",
-				apierr.EnumConstraint(enumComparisonOp))
-		}
+	name, op, ok := conds.UnknownOp()
+	if !ok || apierr.EnumContains(enumComparisonOp, op) {
+		return ""
 	}
-	return ""
+	return apierr.Violation(apierr.Quote(op), param+"."+name+".member.comparisonOperator",
+		apierr.EnumConstraint(enumComparisonOp))
 }
 
 // conditionOp is a Condition's ComparisonOperator, "" when absent.

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"reflect"
-	"slices"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
@@ -39,8 +38,9 @@ func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
 		return d.syntax()
 	}
 	d.pos++
+	// A filter given twice adds its entries to the first's, as a map
+	// decoded into again does.
 	fc := v.Addr().Interface().(*expr.FilterConditions)
-	fc.Entries, fc.Vals = fc.Entries[:0], fc.Vals[:0]
 	if d.peek() == '}' {
 		d.pos++
 		return nil
@@ -54,13 +54,12 @@ func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
 	// entry.
 	var room []AttributeValue
 	var op string
+	nvals := 0
 	for i := 0; ; i++ {
 		if i == longList {
 			// Sized at once for all the members, as mapCodec sizes a map:
 			// the values by the mean of the entries read so far.
-			left := d.membersLeft(depth)
-			fc.Entries = slices.Grow(fc.Entries, left)
-			fc.Vals = slices.Grow(fc.Vals, (len(fc.Vals)*left+i-1)/i)
+			fc.Grow(d.membersLeft(depth), (nvals+i-1)/i)
 		}
 		name, err := d.readString()
 		if err != nil {
@@ -80,6 +79,7 @@ func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
 			entryOp = *e.ComparisonOperator
 		}
 		fc.Add(name, entryOp, ValuesOf(e.AttributeValueList))
+		nvals += len(e.AttributeValueList)
 		if cap(e.AttributeValueList) > cap(room) {
 			room = e.AttributeValueList
 		}
