@@ -13,10 +13,11 @@ import (
 
 // TestOversizedMembers sends requests of 4 MB whose size is one list or
 // map member that no count limit of AWS's refuses before it is read
-// (AttributesToGet, KeyConditions, ScanFilter, ExpressionAttributeValues,
-// ExecuteStatement's Parameters, an item's list), alone (and eight at
-// once with DYNAMOEMU_HEAVY_TESTS=1), to a table that exists, and checks
-// the answer AWS gives and the server's peak memory.
+// (AttributesToGet, KeyConditions, ScanFilter, QueryFilter,
+// ExpressionAttributeValues, ExecuteStatement's Parameters, an item's
+// list), alone (and eight at once with DYNAMOEMU_HEAVY_TESTS=1), to a
+// table that exists, and checks the answer AWS gives and the server's
+// peak memory.
 // Such a member is decoded whole (its values are the request), so each
 // case has its own bound: about a third over what it measured on a
 // 2-core VM, one request alone (docs/server.md, "What one request can
@@ -32,9 +33,10 @@ import (
 // trimmed in place (3.9-4.0 alone and 3.5 eight at once since),
 // AttributesToGet 5.6 (bound 7) before GetItem sorted its names in place
 // instead of keeping a sorted copy (4.5-4.6 alone and 4.2 eight at once
-// since), ScanFilter 6.5 (bound 8) before a filter was read as a list
-// instead of a map of conditions (2.8 alone and 3.4 eight at once since;
-// its bound, and QueryFilter's, is the 4 the project aims at).
+// since), ScanFilter 6.5 (bound 8) before a filter was read straight
+// into its names, terms and values instead of a map of conditions
+// (2.7-3.6 alone and 2.6-2.8 eight at once since, QueryFilter 3.3-3.4 and
+// 3.0; their bound is the 4 the project aims at).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20

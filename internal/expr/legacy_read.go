@@ -8,7 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// FilterConditions is a legacy QueryFilter or ScanFilter as the request
+// LegacyFilter is a legacy QueryFilter or ScanFilter as the request
 // decoder reads it, already in the filter's form: the names (the filter's
 // attributes), a term each (its operator and a span of the values) and
 // the values in one array, which FilterOf makes the filter of without a
@@ -16,7 +16,7 @@ import (
 // its peak as a map of structs (a slot, an operator string and a value
 // array an entry), then a slice of NamedCondition and the filter made
 // from that (BenchmarkOversizeMemory); it is now 68 bytes a condition.
-type FilterConditions struct {
+type LegacyFilter struct {
 	// names and terms are the entries, terms[i] on names[i]: after
 	// Distinct, sorted by name and each name once (the last given
 	// counts, as in a map).
@@ -25,7 +25,7 @@ type FilterConditions struct {
 	vals  []storage.Value
 	// odd holds the operator, as given, of each name whose operator is
 	// none of the thirteen (and not ""), for the enum's violation.
-	odd map[string]string
+	odd map[string]LegacyOp
 }
 
 // legacyNoOp is the operator of a term whose ComparisonOperator is ""
@@ -33,10 +33,10 @@ type FilterConditions struct {
 const legacyNoOp = filterOp(len(filterOpNames))
 
 // Len is the number of entries.
-func (fc *FilterConditions) Len() int { return len(fc.names) }
+func (fc *LegacyFilter) Len() int { return len(fc.names) }
 
 // Grow makes room for n more entries of about perEntry values each.
-func (fc *FilterConditions) Grow(n, perEntry int) {
+func (fc *LegacyFilter) Grow(n, perEntry int) {
 	fc.names = slices.Grow(fc.names, n)
 	fc.terms = slices.Grow(fc.terms, n)
 	fc.vals = slices.Grow(fc.vals, n*perEntry)
@@ -44,7 +44,7 @@ func (fc *FilterConditions) Grow(n, perEntry int) {
 
 // Add appends an entry named name of operator op (as given, "" when
 // absent) whose values are vals (copied).
-func (fc *FilterConditions) Add(name, op string, vals []storage.Value) {
+func (fc *LegacyFilter) Add(name, op string, vals []storage.Value) {
 	code := legacyNoOp
 	for i, n := range filterOpNames {
 		if n == op {
@@ -55,9 +55,9 @@ func (fc *FilterConditions) Add(name, op string, vals []storage.Value) {
 	switch {
 	case code == legacyNoOp && op != "":
 		if fc.odd == nil {
-			fc.odd = map[string]string{}
+			fc.odd = map[string]LegacyOp{}
 		}
-		fc.odd[name] = op
+		fc.odd[name] = LegacyOp(op)
 	case fc.odd != nil:
 		delete(fc.odd, name) // a name given again: its last operator counts
 	}
@@ -67,7 +67,7 @@ func (fc *FilterConditions) Add(name, op string, vals []storage.Value) {
 }
 
 // byName sorts entries by name, in place.
-type byName FilterConditions
+type byName LegacyFilter
 
 func (b *byName) Len() int           { return len(b.names) }
 func (b *byName) Less(i, j int) bool { return b.names[i] < b.names[j] }
@@ -79,7 +79,7 @@ func (b *byName) Swap(i, j int) {
 // Distinct sorts the entries by name and keeps the last of each name
 // given more than once, as decoding into a map does. The values of the
 // entries dropped stay in the values, unread.
-func (fc *FilterConditions) Distinct() {
+func (fc *LegacyFilter) Distinct() {
 	if !sort.IsSorted((*byName)(fc)) {
 		sort.Stable((*byName)(fc))
 	}
@@ -95,20 +95,20 @@ func (fc *FilterConditions) Distinct() {
 	fc.names, fc.terms = fc.names[:n], fc.terms[:n]
 }
 
-// UnknownOp returns the first entry, by name, whose operator is given
-// and is none of the thirteen, and that operator as given.
-func (fc *FilterConditions) UnknownOp() (name, op string, ok bool) {
-	if len(fc.odd) == 0 {
-		return "", "", false
+// LegacyOp is a legacy ComparisonOperator as a request gives it.
+type LegacyOp string
+
+// String is the operator's text.
+func (op LegacyOp) String() string { return string(op) }
+
+// UnknownOps are the entries whose operator is given and is none of the
+// thirteen, by name, for the enum's violation (nil when there are none,
+// or of a nil fc).
+func (fc *LegacyFilter) UnknownOps() map[string]LegacyOp {
+	if fc == nil {
+		return nil
 	}
-	for i, t := range fc.terms {
-		if t.op == legacyNoOp {
-			if op, ok := fc.odd[fc.names[i]]; ok {
-				return fc.names[i], op, true
-			}
-		}
-	}
-	return "", "", false
+	return fc.odd
 }
 
 // FilterOf compiles a legacy QueryFilter or ScanFilter, read as fc (its
@@ -117,7 +117,7 @@ func (fc *FilterConditions) UnknownOp() (name, op string, ok bool) {
 // a list, evaluated one after another (legacy_filter.go), not a tree; its
 // attributes, terms and values are fc's, not copies, so fc is not to be
 // used again.
-func FilterOf(fc *FilterConditions, conditionalOperator string) (*Condition, error) {
+func FilterOf(fc *LegacyFilter, conditionalOperator string) (*Condition, error) {
 	for _, name := range fc.names {
 		if name == "" {
 			return nil, errPlain(MsgEmptyAttributeName)
@@ -150,7 +150,7 @@ func FilterOf(fc *FilterConditions, conditionalOperator string) (*Condition, err
 // once), sorted here by name in place.
 func filterOfNamed(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
 	slices.SortFunc(filter, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
-	var fc FilterConditions
+	var fc LegacyFilter
 	fc.Grow(len(filter), 1)
 	for _, f := range filter {
 		fc.Add(f.Name, f.ComparisonOperator, f.AttributeValueList)

@@ -1,9 +1,6 @@
 package service
 
-import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
-)
+import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
 // enumComparisonOp is the ComparisonOperator enum of AWS's model, in the
 // order AWS lists it in a constraint violation (dynalite's tests, taken
@@ -34,20 +31,6 @@ func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) s
 		return ""
 	}
 	return apierr.Violation(apierr.Quote(op(conds[name])), param+"."+name+".member.comparisonOperator",
-		apierr.EnumConstraint(enumComparisonOp))
-}
-
-// filterOpViolation is comparisonOpViolation of a QueryFilter or
-// ScanFilter as read (nil: not given), whose entries are in name order.
-func filterOpViolation(param string, conds *expr.FilterConditions) string {
-	if conds == nil {
-		return ""
-	}
-	name, op, ok := conds.UnknownOp()
-	if !ok || apierr.EnumContains(enumComparisonOp, op) {
-		return ""
-	}
-	return apierr.Violation(apierr.Quote(op), param+"."+name+".member.comparisonOperator",
 		apierr.EnumConstraint(enumComparisonOp))
 }
 

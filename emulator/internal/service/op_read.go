@@ -34,43 +34,43 @@ type Condition struct {
 
 // QueryInput is the Query request.
 type QueryInput struct {
-	TableName                 *string                `json:"TableName"`
-	IndexName                 *string                `json:"IndexName"`
-	Select                    *string                `json:"Select"`
-	AttributesToGet           []string               `json:"AttributesToGet"`
-	Limit                     *int64                 `json:"Limit"`
-	ConsistentRead            *bool                  `json:"ConsistentRead"`
-	KeyConditions             map[string]Condition   `json:"KeyConditions"`
-	QueryFilter               *expr.FilterConditions `json:"QueryFilter"`
-	ConditionalOperator       *string                `json:"ConditionalOperator"`
-	ScanIndexForward          *bool                  `json:"ScanIndexForward"`
-	ExclusiveStartKey         wire.WireItem          `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string                 `json:"ReturnConsumedCapacity"`
-	ProjectionExpression      *string                `json:"ProjectionExpression"`
-	FilterExpression          *string                `json:"FilterExpression"`
-	KeyConditionExpression    *string                `json:"KeyConditionExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames   `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues  `json:"ExpressionAttributeValues"`
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	Select                    *string               `json:"Select"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
+	KeyConditions             map[string]Condition  `json:"KeyConditions"`
+	QueryFilter               *expr.LegacyFilter    `json:"QueryFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	KeyConditionExpression    *string               `json:"KeyConditionExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
 }
 
 // ScanInput is the Scan request.
 type ScanInput struct {
-	TableName                 *string                `json:"TableName"`
-	IndexName                 *string                `json:"IndexName"`
-	AttributesToGet           []string               `json:"AttributesToGet"`
-	Limit                     *int64                 `json:"Limit"`
-	Select                    *string                `json:"Select"`
-	ScanFilter                *expr.FilterConditions `json:"ScanFilter"`
-	ConditionalOperator       *string                `json:"ConditionalOperator"`
-	ExclusiveStartKey         wire.WireItem          `json:"ExclusiveStartKey"`
-	ReturnConsumedCapacity    string                 `json:"ReturnConsumedCapacity"`
-	TotalSegments             *int64                 `json:"TotalSegments"`
-	Segment                   *int64                 `json:"Segment"`
-	ProjectionExpression      *string                `json:"ProjectionExpression"`
-	FilterExpression          *string                `json:"FilterExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames   `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues  `json:"ExpressionAttributeValues"`
-	ConsistentRead            *bool                  `json:"ConsistentRead"`
+	TableName                 *string               `json:"TableName"`
+	IndexName                 *string               `json:"IndexName"`
+	AttributesToGet           []string              `json:"AttributesToGet"`
+	Limit                     *int64                `json:"Limit"`
+	Select                    *string               `json:"Select"`
+	ScanFilter                *expr.LegacyFilter    `json:"ScanFilter"`
+	ConditionalOperator       *string               `json:"ConditionalOperator"`
+	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	TotalSegments             *int64                `json:"TotalSegments"`
+	Segment                   *int64                `json:"Segment"`
+	ProjectionExpression      *string               `json:"ProjectionExpression"`
+	FilterExpression          *string               `json:"FilterExpression"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	ConsistentRead            *bool                 `json:"ConsistentRead"`
 }
 
 // QueryOutput is the Query response; ScanOutput is the same shape.
@@ -136,7 +136,7 @@ func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity strin
 // compileFilter sets the request's filter, from FilterExpression or else
 // from the legacy filter (QueryFilter, ScanFilter) and ConditionalOperator,
 // and the attributes it reads.
-func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy *expr.FilterConditions, op *string) error {
+func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy *expr.LegacyFilter, op *string) error {
 	var err error
 	switch {
 	case filterExpr != nil:
@@ -353,7 +353,7 @@ func checkQuery(in *QueryInput) error {
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
 		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
-		filterOpViolation("queryFilter", in.QueryFilter),
+		comparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -525,7 +525,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
-		filterOpViolation("scanFilter", in.ScanFilter),
+		comparisonOpViolation("scanFilter", in.ScanFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -742,7 +742,7 @@ func legacyKeyConditions(conds map[string]Condition, ks storage.KeySchema) (*exp
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
-func legacyFilter(conds *expr.FilterConditions, op *string) (*expr.Condition, error) {
+func legacyFilter(conds *expr.LegacyFilter, op *string) (*expr.Condition, error) {
 	cop := ""
 	if op != nil {
 		cop = *op

@@ -272,8 +272,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
-	case reflect.TypeFor[expr.FilterConditions]():
-		return decodeFilterConditions
+	case reflect.TypeFor[expr.LegacyFilter]():
+		return decodeLegacyFilter
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler

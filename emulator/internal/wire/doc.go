@@ -38,6 +38,8 @@
 //     it are never built); wire_compact.go: an ExpressionAttributeValues
 //     map of more entries than expressions can name, kept as its text and
 //     sorted offsets (CompactValues, an expr.ValueTable).
+//   - wire_conditions.go: a QueryFilter or ScanFilter read straight into
+//     the filter's names, terms and values (expr.LegacyFilter), not a map.
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
 //     promoted as encoding/json promotes them), and the members an owner

@@ -6,33 +6,29 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
-// A QueryFilter or ScanFilter is read into an expr.FilterConditions: its
+// A QueryFilter or ScanFilter is read into an expr.LegacyFilter: its
 // entries in a list and their values in one array (expr's legacy_read.go
 // says what that saves). The JSON object is read as a map of conditions
-// is: each entry's value by the decoder of filterEntry, whose members and
+// is: each entry's value by the decoder of a struct whose members and
 // tags are the service's Condition's, so its faults are worded and
 // ordered as before; a name given twice keeps its last entry (Distinct).
 
-// filterEntry is one entry of a QueryFilter or ScanFilter as the request
-// gives it.
-type filterEntry struct {
-	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
-	ComparisonOperator *string          `json:"ComparisonOperator"`
-}
-
-// filterMapType is the type a filter is read as, for the wording of a
-// JSON value of the wrong type ("Expected map...").
-var filterMapType = reflect.TypeFor[map[string]filterEntry]()
-
-// decodeFilterConditions reads a QueryFilter's or ScanFilter's JSON object
-// into v (an expr.FilterConditions) as mapCodec reads a map.
-func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
+// decodeLegacyFilter reads a QueryFilter's or ScanFilter's JSON object
+// into v (an expr.LegacyFilter) as mapCodec reads a map.
+func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
+	// One entry as the request gives it: the service's Condition (a
+	// reader's pick of its members, so declared here).
+	type filterEntry struct {
+		AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+		ComparisonOperator *string          `json:"ComparisonOperator"`
+	}
 	switch d.peek() {
 	case '{':
 	case 'n':
 		return d.setNull(v)
 	default:
-		return d.mismatch(filterMapType)
+		// A map's wording: "Expected map...".
+		return d.mismatch(reflect.TypeFor[map[string]filterEntry]())
 	}
 	if depth >= maxJSONDepth {
 		return d.syntax()
@@ -40,7 +36,7 @@ func decodeFilterConditions(d *reqDecoder, v reflect.Value, depth int) error {
 	d.pos++
 	// A filter given twice adds its entries to the first's, as a map
 	// decoded into again does.
-	fc := v.Addr().Interface().(*expr.FilterConditions)
+	fc := v.Addr().Interface().(*expr.LegacyFilter)
 	if d.peek() == '}' {
 		d.pos++
 		return nil
