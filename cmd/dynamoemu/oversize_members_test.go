@@ -36,7 +36,7 @@ import (
 // since), ScanFilter 6.5 (bound 8) before a filter was read straight
 // into its names, terms and values instead of a map of conditions
 // (2.7-3.6 alone and 2.6-2.8 eight at once since, QueryFilter 3.3-3.4 and
-// 3.0; their bound is the 4 the project aims at).
+// 2.8-3.0; their bound is the 4 the project aims at).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
