@@ -29,6 +29,9 @@ var oversizeBodies = []struct {
 	{"ScanFilter", "Scan", func(i int) string {
 		return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}`, i)
 	}, `{"TableName":"tab","ScanFilter":{`, `}}`},
+	{"QueryFilter", "Query", func(i int) string {
+		return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"IN","AttributeValueList":[{"S":"x"},{"S":"y"}]}`, i)
+	}, `{"TableName":"tab","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"QueryFilter":{`, `}}`},
 	{"ExpressionAttributeValues", "Query", func(i int) string { return fmt.Sprintf(`":v%07d":{"S":"x"}`, i) },
 		`{"TableName":"tab","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"},`, `}}`},
 	{"Parameters", "ExecuteStatement", func(i int) string { return fmt.Sprintf(`{"S":"k%07d"}`, i) },

@@ -322,43 +322,11 @@ func Expected(expected map[string]LegacyCondition, conditionalOperator string) (
 	return b.cond(combine(conds, join)), nil
 }
 
-// Filter compiles a legacy QueryFilter or ScanFilter (its entries in any
-// order; Filter sorts them by name) with its ConditionalOperator. Returns
-// nil (no filter) for no entries. The filter is its conditions in a
-// list, evaluated one after another (legacy_filter.go), not a tree.
+// Filter compiles a legacy QueryFilter or ScanFilter given as a slice
+// (its entries in any order, each name once: Filter sorts them by name)
+// with its ConditionalOperator, as FilterOf does.
 func Filter(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
-	if err := sortNamed(filter); err != nil {
-		return nil, err
-	}
-	join, err := conditionalOp(conditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	nvals := 0
-	for _, f := range filter {
-		nvals += len(f.AttributeValueList)
-	}
-	// Sized at once: a filter of 58,254 conditions (a 4 MB Scan)
-	// allocated 16.7 MB for its values grown by append, and a tree of
-	// 432 bytes a condition, which the list's 12 bytes, an attribute and
-	// a value replace (BenchmarkOversizeMemory).
-	p := &condProgram{attrs: make([]string, len(filter)), terms: make([]legacyTerm, len(filter)), join: join}
-	vals := make([]storage.Value, 0, nvals)
-	for i, f := range filter {
-		if err := checkLegacyOp(f.ComparisonOperator, f.AttributeValueList); err != nil {
-			return nil, err
-		}
-		p.attrs[i] = f.Name
-		p.terms[i] = legacyTerm{op: filterOpOf(f.ComparisonOperator), first: int32(len(vals)), n: int32(len(f.AttributeValueList))}
-		vals = append(vals, f.AttributeValueList...)
-	}
-	if err := checkConditionCount(conditionalOperator, len(filter)); err != nil {
-		return nil, err
-	}
-	if len(filter) == 0 {
-		return nil, nil
-	}
-	return p.bindOwned(vals), nil
+	return filterOfNamed(filter, conditionalOperator)
 }
 
 // legacyKeyOp is the sort key condition of a legacy KeyConditions

@@ -38,7 +38,7 @@ type QueryInput struct {
 	Limit                     *int64                `json:"Limit"`
 	ConsistentRead            *bool                 `json:"ConsistentRead"`
 	KeyConditions             wire.KeyConditions    `json:"KeyConditions"`
-	QueryFilter               map[string]Condition  `json:"QueryFilter"`
+	QueryFilter               *expr.LegacyFilter    `json:"QueryFilter"`
 	ConditionalOperator       *string               `json:"ConditionalOperator"`
 	ScanIndexForward          *bool                 `json:"ScanIndexForward"`
 	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
@@ -57,7 +57,7 @@ type ScanInput struct {
 	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	Select                    *string               `json:"Select"`
-	ScanFilter                map[string]Condition  `json:"ScanFilter"`
+	ScanFilter                *expr.LegacyFilter    `json:"ScanFilter"`
 	ConditionalOperator       *string               `json:"ConditionalOperator"`
 	ExclusiveStartKey         wire.WireItem         `json:"ExclusiveStartKey"`
 	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
@@ -133,7 +133,7 @@ func newReadRequest(t *table, limit *int64, consistentRead *bool, capacity strin
 // compileFilter sets the request's filter, from FilterExpression or else
 // from the legacy filter (QueryFilter, ScanFilter) and ConditionalOperator,
 // and the attributes it reads.
-func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy map[string]Condition, op *string) error {
+func (req *readRequest) compileFilter(comp *expr.Compiler, filterExpr *string, legacy *expr.LegacyFilter, op *string) error {
 	var err error
 	switch {
 	case filterExpr != nil:
@@ -350,7 +350,7 @@ func checkQuery(in *QueryInput) error {
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
 		in.KeyConditions.OpViolation(enumComparisonOp),
-		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
+		comparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -522,7 +522,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
-		comparisonOpViolation("scanFilter", in.ScanFilter, conditionOp),
+		comparisonOpViolation("scanFilter", in.ScanFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -734,12 +734,12 @@ func legacyConditions(m map[string]Condition) []expr.NamedCondition {
 }
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
-func legacyFilter(conds map[string]Condition, op *string) (*expr.Condition, error) {
+func legacyFilter(conds *expr.LegacyFilter, op *string) (*expr.Condition, error) {
 	cop := ""
 	if op != nil {
 		cop = *op
 	}
-	return expr.Filter(legacyConditions(conds), cop)
+	return expr.FilterOf(conds, cop)
 }
 
 // attributesToGet compiles an AttributesToGet parameter into a projection.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -275,6 +276,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return sliceOf(t, decodeNameView)
 	case reflect.TypeFor[KeyConditions]():
 		return decodeKeyConditions
+	case reflect.TypeFor[expr.LegacyFilter]():
+		return decodeLegacyFilter
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler
