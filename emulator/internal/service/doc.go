@@ -53,7 +53,8 @@
 //     (Namespace.RebuildCatalog: a namespace loaded from disk, and what
 //     a restart puts right).
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
-//     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
+//     DescribeTable; ListTables, DescribeLimits and DescribeEndpoints
+//     are the feature emulator/internal/accountops's),
 //     tables_types.go (their wire shapes, most of them
 //     emulator/internal/tablespec's, which also holds the definition
 //     types, CreateTable's checks, a definition's limits and

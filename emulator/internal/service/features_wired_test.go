@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -28,6 +29,7 @@ import (
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
+	service.Use(accountops.Feature{})
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})
