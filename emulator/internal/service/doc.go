@@ -43,8 +43,8 @@
 //
 //   - Service and namespaces: service.go (Service, Config, Lookup,
 //     Serve), namespace.go (Namespace, the registry of namespaces),
-//     register.go (the operation adapter, call), operations.go (the
-//     operations not implemented, named as such), enums.go,
+//     register.go (the operation adapter, call; an operation without
+//     a handler is apierr.OperationNotFound), enums.go,
 //     unknown_members.go (a member an operation's request does not take).
 //   - Catalog: catalog.go (a namespace's tables, createTable,
 //     changeMeta), catalog_deleting.go (deleted tables kept DELETING for

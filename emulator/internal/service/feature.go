@@ -254,10 +254,5 @@ func Registered(name string) bool {
 // ascending order.
 func Operations() []string { return slices.Sorted(maps.Keys(ops)) }
 
-// KnownOperation reports whether name is an operation of DynamoDB's API,
-// registered or not (one not registered answers that the emulator does
-// not implement it yet).
-func KnownOperation(name string) bool { return dynamoDBOperations()[name] }
-
 // Space is the table's namespace.
 func (t Table) Space() Space { return Space{ns: t.t.ns} }
