@@ -1,4 +1,4 @@
-package service
+package readparams
 
 import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
@@ -9,7 +9,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 // CONTAINS]").
 const enumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS"
 
-// comparisonOpViolation is the member constraint violation of an unknown
+// ComparisonOpViolation is the member constraint violation of an unknown
 // ComparisonOperator in one of the legacy condition maps (param is its
 // lower-camel wire name: keyConditions, queryFilter, scanFilter,
 // expected), or "". AWS answers it as a model constraint ("Value 'DOG'
@@ -20,7 +20,7 @@ const enumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL,
 // dynalite's AWS-derived tests give the path and the set. DynamoDB Local
 // answers "Comparison type does not exist in DynamoDB". The attributes
 // are taken in name order, so one answer is the same every time.
-func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
+func ComparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
 	name, found := "", false
 	for n, c := range conds {
 		if v := op(c); v != "" && !apierr.EnumContains(enumComparisonOp, v) && (!found || n < name) {
@@ -33,14 +33,3 @@ func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) s
 	return apierr.Violation(apierr.Quote(op(conds[name])), param+"."+name+".member.comparisonOperator",
 		apierr.EnumConstraint(enumComparisonOp))
 }
-
-// conditionOp is a Condition's ComparisonOperator, "" when absent.
-func conditionOp(c Condition) string {
-	if c.ComparisonOperator == nil {
-		return ""
-	}
-	return *c.ComparisonOperator
-}
-
-// expectedOp is an ExpectedAttributeValue's ComparisonOperator.
-func expectedOp(e ExpectedAttributeValue) string { return e.ComparisonOperator }

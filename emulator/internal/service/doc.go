@@ -105,8 +105,8 @@
 //     checked and echoed).
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
-//     legacy_ops.go (an unknown ComparisonOperator of the legacy
-//     condition maps, a member constraint violation),
+//     readparams.ComparisonOpViolation (an unknown ComparisonOperator of
+//     the legacy condition maps, a member constraint violation),
 //     value_layers.go (the layer each operation words malformed values
 //     in), value_order.go (where a value's fault is reported),
 //     emulator/internal/apierr's key_shape.go (key faults that

@@ -3,6 +3,7 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -59,6 +60,9 @@ type ExpectedAttributeValue struct {
 	ComparisonOperator string                `json:"ComparisonOperator,omitempty"`
 	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
 }
+
+// expectedOp is an ExpectedAttributeValue's ComparisonOperator.
+func expectedOp(e ExpectedAttributeValue) string { return e.ComparisonOperator }
 
 // AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
 type AttributeValueUpdate struct {
@@ -344,7 +348,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("item", in.Item == nil),
-		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -475,7 +479,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("key", in.Key == nil),
-		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{

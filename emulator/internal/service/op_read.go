@@ -32,6 +32,14 @@ type Condition struct {
 	ComparisonOperator *string               `json:"ComparisonOperator"`
 }
 
+// conditionOp is a Condition's ComparisonOperator, "" when absent.
+func conditionOp(c Condition) string {
+	if c.ComparisonOperator == nil {
+		return ""
+	}
+	return *c.ComparisonOperator
+}
+
 // QueryInput is the Query request.
 type QueryInput struct {
 	TableName                 *string               `json:"TableName"`
@@ -352,8 +360,8 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		comparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
-		comparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
+		readparams.ComparisonOpViolation("keyConditions", in.KeyConditions, conditionOp),
+		readparams.ComparisonOpViolation("queryFilter", in.QueryFilter, conditionOp),
 	); err != nil {
 		return err
 	}
@@ -525,7 +533,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
-		comparisonOpViolation("scanFilter", in.ScanFilter, conditionOp),
+		readparams.ComparisonOpViolation("scanFilter", in.ScanFilter, conditionOp),
 	); err != nil {
 		return err
 	}

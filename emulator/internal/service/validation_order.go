@@ -1,6 +1,9 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+)
 
 // The order in which each request kind is validated: when a request has
 // more than one fault, AWS answers the first layer's, and within the
@@ -88,7 +91,7 @@ func updateItemConstraints(in *UpdateItemInput) error {
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
 	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
 	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
-	expectedOpV := comparisonOpViolation("expected", in.Expected, expectedOp)
+	expectedOpV := readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)
 	if in.Key == nil {
 		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, expectedOpV, apierr.NullViolation("key", true))
 	}
