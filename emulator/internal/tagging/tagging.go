@@ -11,7 +11,7 @@ import (
 
 // TagResource, UntagResource and ListTagsOfResource address a table by
 // its ARN; the tags go through the checks of CreateTable's Tags
-// (service.CheckTags). AWS applies a tag change after a second or two
+// (tablespec.ValidateTags). AWS applies a tag change after a second or two
 // and locks the table's tags meanwhile (LimitExceededException "Table
 // tags are being updated"); the emulator applies it at once and has no
 // such lock.
@@ -87,7 +87,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 	if len(in.Tags) == 0 {
 		return nil, apierr.Validation(apierr.MsgTagsRequired)
 	}
-	tags, err := service.CheckTags(in.Tags)
+	tags, err := tablespec.ValidateTags(in.Tags)
 	if err != nil {
 		return nil, err
 	}
