@@ -61,10 +61,10 @@
 //     UpdateTable's index changes: tablespec.Indexes),
 //     tables_describe.go (TableDescription), tables_update.go
 //     (UpdateTable), billing_summary.go (when
-//     BillingModeSummary shows), tags.go (a table's tags and their
-//     checks; the tagging operations are a feature,
-//     emulator/internal/tagging), feature_definition.go (the parts of a
-//     definition the core keeps that features read and change).
+//     BillingModeSummary shows), feature_definition.go (the parts of a
+//     definition the core keeps that features read and change: a
+//     table's tags, checked by tablespec; the tagging operations are a
+//     feature, emulator/internal/tagging).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
 //     (wire shapes, definitions, CreateTable's checks, UpdateTable's
 //     VectorIndexUpdates, the write-side check checkIndexKeys calls, the

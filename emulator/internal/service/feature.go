@@ -221,10 +221,6 @@ func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.Raw
 	})
 }
 
-// ARNConstraints adds the constraints of a ResourceArn member (1 to 1283
-// characters) to cs, as the core's operations check theirs.
-func ARNConstraints(cs *apierr.Constraints, arn string) { arnConstraints(cs, arn) }
-
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:
 // prefix and name. Lookup finds it by that target and names it by name

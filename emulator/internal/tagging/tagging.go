@@ -75,7 +75,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	cs.AddViolation(apierr.NullViolation("tags", in.Tags == nil))
 	if err := cs.Err(); err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 	}
 	err = t.ChangeTags(c, func(cur []service.TagDesc) ([]service.TagDesc, error) {
 		merged := mergeTags(cur, tags)
-		if len(merged) > service.MaxTags {
+		if len(merged) > tablespec.MaxTags {
 			return nil, apierr.Validation(apierr.MsgTagLimit)
 		}
 		return merged, nil
@@ -113,7 +113,7 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	cs.AddViolation(apierr.NullViolation("tagKeys", in.TagKeys == nil))
 	if err := cs.Err(); err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 	if len(in.TagKeys) == 0 {
 		return nil, apierr.Validation(apierr.MsgTagKeysEmpty)
 	}
-	if len(in.TagKeys) > service.MaxTags {
+	if len(in.TagKeys) > tablespec.MaxTags {
 		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	for _, k := range in.TagKeys {
@@ -151,7 +151,7 @@ func listTagsOfResource(c service.Call, in *ListTagsOfResourceInput) (*ListTagsO
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
