@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -174,7 +175,7 @@ type UpdateItemOutput struct {
 // unknown ComparisonOperator of Expected (or ""), reported together in
 // one message as AWS does.
 func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp, missing, expectedOp string) error {
-	name1, name2 := tableNameViolations(tableName)
+	name1, name2 := tablespec.TableNameViolations(tableName)
 	return apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
 		apierr.EnumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
@@ -398,7 +399,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		apierr.NullViolation("key", in.Key == nil),

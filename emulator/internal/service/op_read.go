@@ -352,7 +352,7 @@ func checkQuery(in *QueryInput) error {
 		// query.test.ts).
 		return apierr.Validation(msgConditionalOperatorNewerEnum)
 	}
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
@@ -523,7 +523,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 // ScanFilter.
 func checkScan(in *ScanInput) error {
 	in.Select = absentIfEmpty(in.Select)
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])

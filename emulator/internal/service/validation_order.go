@@ -3,6 +3,7 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // The order in which each request kind is validated: when a request has
@@ -85,7 +86,7 @@ import (
 // AWS's records show every violation, member by member, when Key is
 // absent, and only the first when it is present.
 func updateItemConstraints(in *UpdateItemInput) error {
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	rv := apierr.EnumViolation(paramReturnValues, in.ReturnValues, enumReturnValues)
 	rcc := apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap)
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)

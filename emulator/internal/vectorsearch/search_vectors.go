@@ -65,7 +65,7 @@ const maxSearchBytes = 16 << 20
 const minSearchBytes = 1024
 
 func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput, error) {
-	name1, name2 := service.TableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.NullViolation("indexName", in.IndexName == nil),
 		readparams.IndexNameConstraint(in.IndexName),
