@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/backups"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/contributorinsights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/globaltables"
@@ -30,6 +31,7 @@ import (
 // point-in-time recovery, so that the replication tap is the outermost
 // hook of a namespace's DB (service.Hooker).
 func init() {
+	service.Use(accountops.Feature{})
 	service.Use(resources.Policies{})
 	service.Use(resources.KinesisDestinations{})
 	service.Use(transfers.Feature{})

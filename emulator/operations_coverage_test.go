@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
@@ -44,15 +45,15 @@ func sdkOperations(client any) []string {
 // TestEveryOperationAnswers: every operation of the DynamoDB and
 // DynamoDB Streams clients of the aws-sdk-go-v2 in go.mod has a handler,
 // so an operation AWS adds fails this test when the SDK is updated,
-// not a user; and dynamoDBOperations (emulator/internal/service/operations.go) names them all.
+// not a user; and apierr.KnownOperation (emulator/internal/apierr/operations.go) names them all.
 func TestEveryOperationAnswers(t *testing.T) {
 	ddb := sdkOperations(&dynamodb.Client{})
 	if len(ddb) < 50 {
 		t.Fatalf("found %d DynamoDB operations by reflection, want the SDK's 50+: %v", len(ddb), ddb)
 	}
 	for _, name := range ddb {
-		if !service.KnownOperation(name) {
-			t.Errorf("operation %s of the SDK is not in dynamoDBOperations", name)
+		if !apierr.KnownOperation(name) {
+			t.Errorf("operation %s of the SDK is not in apierr.KnownOperation's list", name)
 		}
 		if service.Registered(name) {
 			if _, ok := notYet[name]; ok {

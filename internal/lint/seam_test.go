@@ -45,6 +45,8 @@ var featurePackages = map[string][]string{
 	"emulator/internal/transfers": {"transferSet", "exportJob", "importJob", "bulkJob", "exportTable", "importTable",
 		"startBulkPutItems", "saveTransfer", "restoreTransfers", "moveSet", "s3Bucket", "s3Root", "exportWriter", "importRun", "bulkRun",
 		"ExportTableToPointInTimeInput", "ImportTableInput", "StartBulkPutItemsInput", "ExportDescription", "ImportTableDescription"},
+	"emulator/internal/accountops": {"listTables", "describeLimits", "describeEndpoints", "maxListTablesLimit",
+		"defaultListTablesLimit", "accountMaxCapacityUnits", "tableMaxCapacityUnits", "deletingNames"},
 	"emulator/internal/tagging": {"tagResource", "untagResource", "listTagsOfResource", "TagResourceInput", "UntagResourceInput",
 		"ListTagsOfResourceInput", "ListTagsOfResourceOutput", "tableNameFromResourceARN", "mergeTags"},
 	"emulator/internal/ttl": {"updateTimeToLive", "describeTimeToLive", "UpdateTimeToLiveInput", "UpdateTimeToLiveOutput",

@@ -276,6 +276,20 @@ func LimitViolation(limit *int64, path string, max int64, echo bool) string {
 	return ""
 }
 
+// maxResourceARNLen is the longest ResourceArn of AWS's model.
+const maxResourceARNLen = 1283
+
+// ResourceARNConstraints checks a ResourceArn member (the tagging
+// operations', the resource policies'): 1 to 1283 characters.
+func ResourceARNConstraints(cs *Constraints, arn string) {
+	if len(arn) < 1 {
+		cs.Add(Quote(arn), "resourceArn", LenGE(1))
+	}
+	if len(arn) > maxResourceARNLen {
+		cs.Add(Quote(arn), "resourceArn", LenLE(maxResourceARNLen))
+	}
+}
+
 // NameConstraints checks an index name (or ExclusiveStartTableName):
 // pattern, then length 3..255, as AWS lists them.
 func NameConstraints(cs *Constraints, s string, path string) {

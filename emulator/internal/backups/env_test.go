@@ -3,6 +3,7 @@ package backups
 import (
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -16,6 +17,7 @@ import (
 // SearchVectors, which the vector tests search a restored table with,
 // and PartiQL, which the tests of a table still CREATING send.
 func init() {
+	service.Use(accountops.Feature{}) // ListTables, which CompareNamespaces sends
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
 	service.Use(vectorsearch.Feature{})

@@ -7,6 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -117,7 +118,7 @@ func ciTarget(c service.Call, tableName, indexName *string) (service.Table, stri
 }
 
 func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
-	name1, name2 := service.TableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		readparams.IndexNameConstraint(in.IndexName),
 		apierr.NullViolation("contributorInsightsAction", in.ContributorInsightsAction == nil),
@@ -149,7 +150,7 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 }
 
 func describeContributorInsights(c service.Call, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
-	name1, name2 := service.TableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2, readparams.IndexNameConstraint(in.IndexName)); err != nil {
 		return nil, err
 	}

@@ -224,7 +224,7 @@ func applyGlobalBillingMode(e *service.Edit, b *string, now time.Time) {
 		cur.PayPerRequestSince = now
 		e.SetCapacity(service.Provisioned{})
 	} else if e.Capacity().Read() == 0 {
-		e.SetCapacity(service.NewProvisioned(1, 1))
+		e.SetCapacity(tablespec.NewProvisioned(1, 1))
 	}
 	e.SetBilling(cur)
 }

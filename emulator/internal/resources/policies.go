@@ -124,7 +124,7 @@ func putResourcePolicy(c service.Call, in *PutResourcePolicyInput) (*PutResource
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	apierr.NotNull(&cs, in.Policy, "policy")
 	if in.ResourceArn != nil {
-		service.ARNConstraints(&cs, *in.ResourceArn)
+		apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	}
 	if in.ExpectedRevisionId != nil {
 		revisionConstraints(&cs, *in.ExpectedRevisionId, "expectedRevisionId")
@@ -169,7 +169,7 @@ func getResourcePolicy(c service.Call, in *GetResourcePolicyInput) (*GetResource
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	if in.ResourceArn != nil {
-		service.ARNConstraints(&cs, *in.ResourceArn)
+		apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	}
 	if err := cs.Err(); err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func deleteResourcePolicy(c service.Call, in *DeleteResourcePolicyInput) (*Delet
 	var cs apierr.Constraints
 	apierr.NotNull(&cs, in.ResourceArn, "resourceArn")
 	if in.ResourceArn != nil {
-		service.ARNConstraints(&cs, *in.ResourceArn)
+		apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	}
 	if in.ExpectedRevisionId != nil {
 		revisionConstraints(&cs, *in.ExpectedRevisionId, "expectedRevisionId")

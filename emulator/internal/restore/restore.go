@@ -93,7 +93,7 @@ func restored(c service.Call, e *service.Edit, src Source, ov *tablespec.Restore
 		b.Mode, b.Reported = *o, true
 	}
 	if p := ov.ProvisionedThroughputOverride; p != nil {
-		e.SetCapacity(service.NewProvisioned(*p.ReadCapacityUnits, *p.WriteCapacityUnits))
+		e.SetCapacity(tablespec.NewProvisioned(*p.ReadCapacityUnits, *p.WriteCapacityUnits))
 	}
 	if o := ov.OnDemandThroughputOverride; o != nil {
 		e.SetOnDemand(o)

@@ -60,19 +60,28 @@ func (c *call) deletingAt(name string, now time.Time) *table {
 	return nil
 }
 
-// deletingNames returns the names of the tables DELETING at now that no
-// live table has taken since.
-func (ns *Namespace) deletingNames(now time.Time) []string {
+// ListedTables are the names ListTables lists, in ascending order: the
+// namespace's tables, and those DELETING now that no live table has
+// taken since.
+func (c Call) ListedTables() []string {
+	ns, now := c.c.ns, c.c.Now()
+	names := ns.tableNames()
 	ns.mu.RLock()
 	defer ns.mu.RUnlock()
-	var names []string
+	n := len(names)
 	for _, d := range ns.deleting {
-		if _, live := ns.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names, d.t.name) {
+		if _, live := ns.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names[n:], d.t.name) {
 			names = append(names, d.t.name)
 		}
 	}
+	if len(names) > n {
+		slices.Sort(names)
+	}
 	return names
 }
+
+// Host is the request's Host (host[:port]; "": none), for DescribeEndpoints.
+func (c Call) Host() string { return c.c.host }
 
 // deletingAfter returns the table called name still DELETING when err
 // is the ResourceNotFoundException of looking it up, or nil.

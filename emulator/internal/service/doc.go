@@ -43,8 +43,8 @@
 //
 //   - Service and namespaces: service.go (Service, Config, Lookup,
 //     Serve), namespace.go (Namespace, the registry of namespaces),
-//     register.go (the operation adapter, call), operations.go (the
-//     operations not implemented, named as such), enums.go,
+//     register.go (the operation adapter, call; an operation without
+//     a handler is apierr.OperationNotFound), enums.go,
 //     unknown_members.go (a member an operation's request does not take).
 //   - Catalog: catalog.go (a namespace's tables, createTable,
 //     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
@@ -53,17 +53,18 @@
 //     (Namespace.RebuildCatalog: a namespace loaded from disk, and what
 //     a restart puts right).
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
-//     DescribeTable, ListTables, DescribeLimits, DescribeEndpoints),
+//     DescribeTable; ListTables, DescribeLimits and DescribeEndpoints
+//     are the feature emulator/internal/accountops's),
 //     tables_types.go (their wire shapes, most of them
 //     emulator/internal/tablespec's, which also holds the definition
 //     types, CreateTable's checks, a definition's limits and
 //     UpdateTable's index changes: tablespec.Indexes),
 //     tables_describe.go (TableDescription), tables_update.go
 //     (UpdateTable), billing_summary.go (when
-//     BillingModeSummary shows), tags.go (a table's tags and their
-//     checks; the tagging operations are a feature,
-//     emulator/internal/tagging), feature_definition.go (the parts of a
-//     definition the core keeps that features read and change).
+//     BillingModeSummary shows), feature_definition.go (the parts of a
+//     definition the core keeps that features read and change: a
+//     table's tags, checked by tablespec; the tagging operations are a
+//     feature, emulator/internal/tagging).
 //   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
 //     (wire shapes, definitions, CreateTable's checks, UpdateTable's
 //     VectorIndexUpdates, the write-side check checkIndexKeys calls, the
@@ -104,8 +105,8 @@
 //     checked and echoed).
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
-//     legacy_ops.go (an unknown ComparisonOperator of the legacy
-//     condition maps, a member constraint violation),
+//     readparams.ComparisonOpViolation (an unknown ComparisonOperator of
+//     the legacy condition maps, a member constraint violation),
 //     value_layers.go (the layer each operation words malformed values
 //     in), value_order.go (where a value's fault is reported),
 //     emulator/internal/apierr's key_shape.go (key faults that

@@ -221,10 +221,6 @@ func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.Raw
 	})
 }
 
-// ARNConstraints adds the constraints of a ResourceArn member (1 to 1283
-// characters) to cs, as the core's operations check theirs.
-func ARNConstraints(cs *apierr.Constraints, arn string) { arnConstraints(cs, arn) }
-
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:
 // prefix and name. Lookup finds it by that target and names it by name
@@ -253,11 +249,6 @@ func Registered(name string) bool {
 // Operations returns the names every operation is registered under, in
 // ascending order.
 func Operations() []string { return slices.Sorted(maps.Keys(ops)) }
-
-// KnownOperation reports whether name is an operation of DynamoDB's API,
-// registered or not (one not registered answers that the emulator does
-// not implement it yet).
-func KnownOperation(name string) bool { return dynamoDBOperations()[name] }
 
 // Space is the table's namespace.
 func (t Table) Space() Space { return Space{ns: t.t.ns} }

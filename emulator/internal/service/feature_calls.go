@@ -40,7 +40,7 @@ func (c Call) CheckCreateTable(in *CreateTableInput) (string, error) {
 		return "", err
 	}
 	if def.Throughput != nil {
-		if err := c.c.checkTableMaxThroughput(def.Throughput.Read, def.Throughput.Write); err != nil {
+		if err := tablespec.CheckTableMaxThroughput(def.Throughput.Read, def.Throughput.Write, c.c.region); err != nil {
 			return "", err
 		}
 	}

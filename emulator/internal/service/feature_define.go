@@ -47,43 +47,15 @@ func (d Definition) Billing() Billing {
 	return Billing{Mode: d.m.billingMode, Reported: d.m.billingReported, PayPerRequestSince: d.m.payPerRequestSince}
 }
 
-// Provisioned is provisioned throughput (a table's or a GSI's): read and
-// write capacity units, with the history of changes DescribeTable
-// reports (the last increase and decrease, the decreases today).
-type Provisioned struct{ tp tablespec.Throughput }
-
-// NewProvisioned is read and write units with no history.
-func NewProvisioned(read, write int64) Provisioned {
-	return Provisioned{tablespec.Throughput{Read: read, Write: write}}
-}
-
-// Read is the read capacity units.
-func (c Provisioned) Read() int64 { return c.tp.Read }
-
-// Write is the write capacity units.
-func (c Provisioned) Write() int64 { return c.tp.Write }
-
-// WithRead is c with read units, its history unchanged.
-func (c Provisioned) WithRead(n int64) Provisioned {
-	c.tp.Read = n
-	return c
-}
-
-// WithWrite is c with write units, its history unchanged.
-func (c Provisioned) WithWrite(n int64) Provisioned {
-	c.tp.Write = n
-	return c
-}
-
-// Changed is c changed to read and write units at now, as UpdateTable
-// changes it: an increase or a decrease goes in its history.
-func (c Provisioned) Changed(read, write int64, now time.Time) Provisioned {
-	c.tp.Apply(read, write, now)
-	return c
-}
+// Provisioned and GSI are tablespec's: a feature reads a definition's
+// throughput and GSIs through them.
+type (
+	Provisioned = tablespec.Provisioned
+	GSI         = tablespec.GSI
+)
 
 // Capacity is the table's provisioned throughput (zero while on demand).
-func (d Definition) Capacity() Provisioned { return Provisioned{d.m.throughput} }
+func (d Definition) Capacity() Provisioned { return tablespec.ProvisionedOf(d.m.throughput) }
 
 // OnDemand is the table's on-demand limits (nil: none). Read it, never
 // change it.
@@ -116,30 +88,12 @@ type TTLSetting struct {
 // TTL is the table's TimeToLive setting.
 func (d Definition) TTL() TTLSetting { return d.m.ttl }
 
-// GSI is a global secondary index of a definition.
-type GSI struct{ x *tablespec.IndexDef }
-
-// Name is the index's name.
-func (g GSI) Name() string { return g.x.Name }
-
-// Capacity is the index's provisioned throughput, or false for an index
-// of an on-demand table.
-func (g GSI) Capacity() (Provisioned, bool) {
-	if g.x.Throughput == nil {
-		return Provisioned{}, false
-	}
-	return Provisioned{*g.x.Throughput}, true
-}
-
-// StatusAt is the index's IndexStatus at now (CREATING, ACTIVE).
-func (g GSI) StatusAt(now time.Time) string { return g.x.StatusAt(now) }
-
 // GSIs are the table's global secondary indexes (those being deleted
 // not included), in the definition's order.
 func (d Definition) GSIs() []GSI {
 	out := make([]GSI, len(d.m.GSIs))
 	for i, x := range d.m.GSIs {
-		out[i] = GSI{x}
+		out[i] = tablespec.GSIOf(x)
 	}
 	return out
 }
@@ -147,7 +101,7 @@ func (d Definition) GSIs() []GSI {
 // GSI returns the table's global secondary index called name, or false.
 func (d Definition) GSI(name string) (GSI, bool) {
 	if i := d.m.GSIIndex(name); i >= 0 {
-		return GSI{d.m.GSIs[i]}, true
+		return tablespec.GSIOf(d.m.GSIs[i]), true
 	}
 	return GSI{}, false
 }
@@ -212,7 +166,7 @@ func (e *Edit) SetBilling(b Billing) {
 }
 
 // SetCapacity sets the table's provisioned throughput.
-func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.tp }
+func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.Throughput() }
 
 // SetOnDemand sets the on-demand limits (nil: none); o is kept, not
 // copied.
@@ -251,7 +205,7 @@ func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
 	y := *e.m.GSIs[i]
 	y.Throughput = nil
 	if c != nil {
-		tp := c.tp
+		tp := c.Throughput()
 		y.Throughput = &tp
 	}
 	e.m.GSIs[i] = &y

@@ -24,16 +24,6 @@ func (c Call) LookupTableMsg(name, notFound string) (Table, error) {
 // Tags returns the table's tags, in the order first added.
 func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 
-// CheckTags applies AWS's tag rules (CreateTable's) to tags, tag by tag,
-// and returns them in request order. It does not count them (MaxTags).
-func CheckTags(tags []Tag) ([]TagDesc, error) {
-	ps, err := tablespec.ValidateTags(tags)
-	if err != nil {
-		return nil, err
-	}
-	return tagDescs(ps), nil
-}
-
 // ChangeTags changes the table's tags: fn gets them and returns the new
 // ones or an error, which leaves the definition as it was. The table's
 // conventions policy is resolved from the new tags (a malformed

@@ -8,11 +8,6 @@ import (
 // the core: the data plane's checks of table and index names, its
 // lookup of a table, and a table's secondary indexes.
 
-// TableNameViolations returns the violations of a TableName member as
-// the data plane reports them (at most two: pattern and length; "" for
-// none; null for a missing one).
-func TableNameViolations(name *string) (string, string) { return tableNameViolations(name) }
-
 // LookupDataTable returns the table name names as the data plane looks
 // it up: a missing table, or one still CREATING, is
 // ResourceNotFoundException "Requested resource not found".

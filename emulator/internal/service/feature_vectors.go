@@ -1,8 +1,6 @@
 package service
 
 import (
-	"errors"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -31,22 +29,6 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 // Projected returns the attributes the index projects (keys, search
 // schema attributes and NonKeyAttributes; nil: all).
 func (x VectorIndexView) Projected() []string { return x.VectorIndexDef.Projected(x.t.schema) }
-
-// Search returns the q.TopK items of the index nearest q's vector
-// (storage's exact search; storage.ErrNoVectorIndex once the index is
-// deleted). It reads the table's eventual view: a vector index is kept
-// asynchronously on AWS, so a table's read lag holds a search back from
-// a write as it holds an eventually consistent read (the pipeline's lag
-// stage).
-// An index added since the lag was set is not the eventual view's: it is
-// searched in the table itself.
-func (x VectorIndexView) Search(q storage.VectorQuery) ([]storage.VectorResult, error) {
-	res, err := x.t.data.Eventual().SearchVectors(x.Name, q)
-	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return x.t.data.SearchVectors(x.Name, q)
-	}
-	return res, err
-}
 
 // BeginSearch opens the request's search of the vector index x through
 // the request pipeline's stages (pipeline.go): the tenant guard, the

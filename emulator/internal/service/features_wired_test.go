@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -32,6 +33,7 @@ import (
 // wired as the emulator wires them (emulator/features.go). A feature's
 // own tests live in its package.
 func init() {
+	service.Use(accountops.Feature{})
 	service.Use(tagging.Feature{})
 	service.Use(ttl.Feature{})
 	service.Use(streamsapi.Feature{})

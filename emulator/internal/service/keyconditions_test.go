@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -48,7 +49,7 @@ func TestKeyConditionsListSameAnswer(t *testing.T) {
 		var ref refKeyConditions
 		require.NoError(t, wire.DecodeRequest([]byte(body), &in), body)
 		require.NoError(t, wire.DecodeRequest([]byte(body), &ref), body)
-		require.Equal(t, comparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), in.KeyConditions.OpViolation(enumComparisonOp), body)
+		require.Equal(t, readparams.ComparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), in.KeyConditions.OpViolation(readparams.EnumComparisonOp), body)
 
 		want, wantErr := expr.KeyConditions(legacyConditions(ref.KeyConditions), ks)
 		got, gotErr := expr.KeyConditions(append(wire.KeyConditions(nil), in.KeyConditions...), ks)

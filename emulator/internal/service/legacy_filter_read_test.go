@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -175,7 +176,7 @@ func checkFilterSameAnswer(t testing.TB, body string, items []filterItem) {
 		require.Equal(t, dm.OlderForm, dl.OlderForm, "%s", body)
 	}
 	require.Equal(t, m.F == nil, l.F == nil, "given: %s", body)
-	require.Equal(t, comparisonOpViolation("scanFilter", m.F, conditionOp), comparisonOpViolation("scanFilter", l.F.UnknownOps(), expr.LegacyOp.String), "%s", body)
+	require.Equal(t, readparams.ComparisonOpViolation("scanFilter", m.F, conditionOp), readparams.ComparisonOpViolation("scanFilter", l.F.UnknownOps(), expr.LegacyOp.String), "%s", body)
 	if m.F == nil {
 		return
 	}

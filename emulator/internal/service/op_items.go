@@ -3,6 +3,8 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -59,6 +61,9 @@ type ExpectedAttributeValue struct {
 	ComparisonOperator string                `json:"ComparisonOperator,omitempty"`
 	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
 }
+
+// expectedOp is an ExpectedAttributeValue's ComparisonOperator.
+func expectedOp(e ExpectedAttributeValue) string { return e.ComparisonOperator }
 
 // AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
 type AttributeValueUpdate struct {
@@ -170,7 +175,7 @@ type UpdateItemOutput struct {
 // unknown ComparisonOperator of Expected (or ""), reported together in
 // one message as AWS does.
 func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp, missing, expectedOp string) error {
-	name1, name2 := tableNameViolations(tableName)
+	name1, name2 := tablespec.TableNameViolations(tableName)
 	return apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
 		apierr.EnumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
@@ -344,7 +349,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("item", in.Item == nil),
-		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -394,7 +399,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
 		apierr.NullViolation("key", in.Key == nil),
@@ -475,7 +480,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("key", in.Key == nil),
-		comparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{

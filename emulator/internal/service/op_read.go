@@ -25,10 +25,6 @@ func init() {
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20
 
-// Condition is one entry of the legacy QueryFilter and ScanFilter
-// parameters.
-type Condition = wire.Condition
-
 // QueryInput is the Query request.
 type QueryInput struct {
 	TableName                 *string               `json:"TableName"`
@@ -341,7 +337,7 @@ func checkQuery(in *QueryInput) error {
 		// query.test.ts).
 		return apierr.Validation(msgConditionalOperatorNewerEnum)
 	}
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
@@ -349,8 +345,8 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		in.KeyConditions.OpViolation(enumComparisonOp),
-		comparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
+		in.KeyConditions.OpViolation(readparams.EnumComparisonOp),
+		readparams.ComparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -512,7 +508,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 // ScanFilter.
 func checkScan(in *ScanInput) error {
 	in.Select = absentIfEmpty(in.Select)
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
@@ -522,7 +518,7 @@ func checkScan(in *ScanInput) error {
 		readparams.IndexNameConstraint(in.IndexName),
 		readparams.SegmentConstraint(in.Segment),
 		readparams.TotalSegmentsConstraint(in.TotalSegments),
-		comparisonOpViolation("scanFilter", in.ScanFilter.UnknownOps(), expr.LegacyOp.String),
+		readparams.ComparisonOpViolation("scanFilter", in.ScanFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err
 	}
@@ -718,20 +714,6 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 }
 
 // Adapters to the expr package's legacy-parameter translation.
-
-// legacyConditions converts wire Conditions to expr's plain structs, whose
-// values are the wire's (wire.ValuesOf), not a copy of them.
-func legacyConditions(m map[string]Condition) []expr.NamedCondition {
-	out := make([]expr.NamedCondition, 0, len(m))
-	for name, c := range m {
-		nc := expr.NamedCondition{Name: name, AttributeValueList: wire.ValuesOf(c.AttributeValueList)}
-		if c.ComparisonOperator != nil {
-			nc.ComparisonOperator = *c.ComparisonOperator
-		}
-		out = append(out, nc)
-	}
-	return out
-}
 
 // legacyFilter compiles a QueryFilter or ScanFilter with its ConditionalOperator.
 func legacyFilter(conds *expr.LegacyFilter, op *string) (*expr.Condition, error) {

@@ -27,11 +27,8 @@ import (
 func init() {
 	register("CreateTable", createTable)
 	register("DescribeTable", describeTable)
-	register("ListTables", listTables)
 	register("DeleteTable", deleteTable)
 	register("UpdateTable", updateTable)
-	register("DescribeLimits", describeLimits)
-	register("DescribeEndpoints", describeEndpoints)
 }
 
 func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
@@ -46,7 +43,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		return nil, err
 	}
 	if def.Throughput != nil {
-		if err := c.checkTableMaxThroughput(def.Throughput.Read, def.Throughput.Write); err != nil {
+		if err := tablespec.CheckTableMaxThroughput(def.Throughput.Read, def.Throughput.Write, c.region); err != nil {
 			return nil, err
 		}
 	}
@@ -190,47 +187,6 @@ func (c *call) creating(t *table) bool {
 	return !m.activeAt.IsZero() && m.statusAt(c.Now()) == statusCreating
 }
 
-const (
-	defaultListTablesLimit = 100
-	maxListTablesLimit     = 100
-)
-
-func listTables(c *call, in *ListTablesInput) (*ListTablesOutput, error) {
-	// AWS reports these as model constraints. DynamoDB Local words them
-	// "Limit must be greater than or equal to 1" and "Limit in ListTables
-	// must be <= 100".
-	var cs apierr.Constraints
-	if in.ExclusiveStartTableName != nil {
-		apierr.NameConstraints(&cs, *in.ExclusiveStartTableName, "exclusiveStartTableName")
-	}
-	cs.AddViolation(apierr.LimitViolation(in.Limit, "limit", maxListTablesLimit, true))
-	limit := int64(defaultListTablesLimit)
-	if in.Limit != nil {
-		limit = *in.Limit
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	names := c.ns.tableNames()
-	if del := c.ns.deletingNames(c.Now()); len(del) > 0 {
-		names = append(names, del...)
-		slices.Sort(names)
-	}
-	if in.ExclusiveStartTableName != nil {
-		i, found := slices.BinarySearch(names, *in.ExclusiveStartTableName)
-		if found {
-			i++
-		}
-		names = names[i:]
-	}
-	out := &ListTablesOutput{TableNames: names}
-	if int64(len(names)) > limit {
-		out.TableNames = names[:limit]
-		out.LastEvaluatedTableName = names[limit-1]
-	}
-	return out, nil
-}
-
 func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	t, err := c.changeableTable(in.TableName)
 	if err != nil {
@@ -301,50 +257,3 @@ const (
 	statusDeleting = "DELETING"
 	statusCreating = "CREATING"
 )
-
-// Table quotas: AWS's defaults, which DescribeLimits reports.
-const (
-	accountMaxCapacityUnits = 80000
-	tableMaxCapacityUnits   = 40000
-)
-
-// checkTableMaxThroughput refuses table throughput above the per-table
-// quota with AWS's LimitExceededException (text quoted from AWS in public
-// error reports and the ack-api-quirks lab notes, DDB-TABLE-443). DynamoDB
-// Local answers ValidationException "Cannot increase provisioned throughput
-// to more than 40,000 units per table".
-func (c *call) checkTableMaxThroughput(read, write int64) error {
-	if read > tableMaxCapacityUnits {
-		return apierr.LimitExceeded(apierr.MsgAboveTableMax("ReadCapacityUnits", read, c.region))
-	}
-	if write > tableMaxCapacityUnits {
-		return apierr.LimitExceeded(apierr.MsgAboveTableMax("WriteCapacityUnits", write, c.region))
-	}
-	return nil
-}
-
-func describeLimits(c *call, in *DescribeLimitsInput) (*DescribeLimitsOutput, error) {
-	// AWS's default quotas (and DynamoDB Local's answer).
-	return &DescribeLimitsOutput{
-		AccountMaxReadCapacityUnits:  accountMaxCapacityUnits,
-		AccountMaxWriteCapacityUnits: accountMaxCapacityUnits,
-		TableMaxReadCapacityUnits:    tableMaxCapacityUnits,
-		TableMaxWriteCapacityUnits:   tableMaxCapacityUnits,
-	}, nil
-}
-
-func describeEndpoints(c *call, in *DescribeEndpointsInput) (*DescribeEndpointsOutput, error) {
-	// AWS answers with its regional endpoint ("dynamodb.us-east-1.amazonaws.com",
-	// cached 1440 minutes). The emulator answers with the host the client
-	// actually reached, in the same scheme-less form, so a client doing
-	// endpoint discovery keeps talking to the emulator. DynamoDB Local does
-	// not implement the operation (UnknownOperationException).
-	addr := c.host
-	if addr == "" {
-		addr = "dynamodb." + c.region + ".amazonaws.com"
-	}
-	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{
-		Address:              addr,
-		CachePeriodInMinutes: 1440,
-	}}}, nil
-}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
@@ -118,7 +119,7 @@ type Operation struct {
 func (s *Service) Lookup(target string) (Operation, error) {
 	name, fn, ok := lookupOp(target)
 	if !ok {
-		return Operation{}, errOperationNotFound(name)
+		return Operation{}, apierr.OperationNotFound(name)
 	}
 	return Operation{Name: name, fn: fn, read: readOnly(name)}, nil
 }

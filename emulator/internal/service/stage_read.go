@@ -65,9 +65,3 @@ func (t Table) HoldStream(mk func() StreamHold) (h StreamHold, base uint64, ok b
 	}
 	return st.HoldWith(mk, t.t.ns.svc.clock())
 }
-
-// Keys are the names of the index's first HASH and RANGE attributes
-// (sort "": none).
-func (g GSI) Keys() (partition, sort string) {
-	return g.x.Schema.Partition.Name, g.x.Schema.Sort.Name
-}

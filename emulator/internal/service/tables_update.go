@@ -66,7 +66,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 	}
 	if newTP != nil {
-		if err := c.checkTableMaxThroughput(newTP.Read, newTP.Write); err != nil {
+		if err := tablespec.CheckTableMaxThroughput(newTP.Read, newTP.Write, c.region); err != nil {
 			return nil, err
 		}
 	}

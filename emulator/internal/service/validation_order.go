@@ -1,6 +1,10 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+)
 
 // The order in which each request kind is validated: when a request has
 // more than one fault, AWS answers the first layer's, and within the
@@ -82,13 +86,13 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 // AWS's records show every violation, member by member, when Key is
 // absent, and only the first when it is present.
 func updateItemConstraints(in *UpdateItemInput) error {
-	name1, name2 := tableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	rv := apierr.EnumViolation(paramReturnValues, in.ReturnValues, enumReturnValues)
 	rcc := apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap)
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
 	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
 	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
-	expectedOpV := comparisonOpViolation("expected", in.Expected, expectedOp)
+	expectedOpV := readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)
 	if in.Key == nil {
 		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, expectedOpV, apierr.NullViolation("key", true))
 	}

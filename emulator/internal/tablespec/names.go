@@ -87,3 +87,29 @@ func ValidTableName(s string) bool {
 	}
 	return true
 }
+
+// TableNameViolations are the constraint violations of an item operation's
+// TableName, first in the request's list as AWS lists them (AWS's
+// answers: "1 validation error detected: Value null at 'tableName' failed
+// to satisfy constraint: Member must not be null" for none, the length-1
+// constraint alone for "").
+//
+// A name has at most two violations (pattern and length), returned as two
+// strings ("" for none) so that the common case allocates nothing.
+func TableNameViolations(name *string) (string, string) {
+	if name == nil {
+		return apierr.NullViolation("tableName", true), ""
+	}
+	if ValidTableName(*name) {
+		return "", ""
+	}
+	var cs apierr.Constraints
+	TableNameConstraints(&cs, *name)
+	switch len(cs.Msgs) {
+	case 0:
+		return "", ""
+	case 1:
+		return cs.Msgs[0], ""
+	}
+	return cs.Msgs[0], cs.Msgs[1]
+}

@@ -11,7 +11,7 @@ import (
 
 // TagResource, UntagResource and ListTagsOfResource address a table by
 // its ARN; the tags go through the checks of CreateTable's Tags
-// (service.CheckTags). AWS applies a tag change after a second or two
+// (tablespec.ValidateTags). AWS applies a tag change after a second or two
 // and locks the table's tags meanwhile (LimitExceededException "Table
 // tags are being updated"); the emulator applies it at once and has no
 // such lock.
@@ -75,7 +75,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	cs.AddViolation(apierr.NullViolation("tags", in.Tags == nil))
 	if err := cs.Err(); err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 	if len(in.Tags) == 0 {
 		return nil, apierr.Validation(apierr.MsgTagsRequired)
 	}
-	tags, err := service.CheckTags(in.Tags)
+	tags, err := tablespec.ValidateTags(in.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func tagResource(c service.Call, in *TagResourceInput) (*TagResourceOutput, erro
 	}
 	err = t.ChangeTags(c, func(cur []service.TagDesc) ([]service.TagDesc, error) {
 		merged := mergeTags(cur, tags)
-		if len(merged) > service.MaxTags {
+		if len(merged) > tablespec.MaxTags {
 			return nil, apierr.Validation(apierr.MsgTagLimit)
 		}
 		return merged, nil
@@ -113,7 +113,7 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	cs.AddViolation(apierr.NullViolation("tagKeys", in.TagKeys == nil))
 	if err := cs.Err(); err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func untagResource(c service.Call, in *UntagResourceInput) (*UntagResourceOutput
 	if len(in.TagKeys) == 0 {
 		return nil, apierr.Validation(apierr.MsgTagKeysEmpty)
 	}
-	if len(in.TagKeys) > service.MaxTags {
+	if len(in.TagKeys) > tablespec.MaxTags {
 		return nil, apierr.Validation(apierr.MsgTagLimit)
 	}
 	for _, k := range in.TagKeys {
@@ -151,7 +151,7 @@ func listTagsOfResource(c service.Call, in *ListTagsOfResourceInput) (*ListTagsO
 		return nil, apierr.Validation(apierr.MsgTagARNRequired)
 	}
 	var cs apierr.Constraints
-	service.ARNConstraints(&cs, *in.ResourceArn)
+	apierr.ResourceARNConstraints(&cs, *in.ResourceArn)
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}

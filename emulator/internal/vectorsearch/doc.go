@@ -4,5 +4,6 @@
 // projection. The vector indexes are the core's (CreateTable and
 // UpdateTable define them, DescribeTable shows them, storage keeps
 // their vectors on the one write path): this package reads an index
-// through service.VectorIndexView and searches it with its Search.
+// through service.VectorIndexView and searches it in the table's
+// storage (service.Table.Storage), its eventual view first.
 package vectorsearch

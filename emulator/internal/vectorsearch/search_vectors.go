@@ -65,7 +65,7 @@ const maxSearchBytes = 16 << 20
 const minSearchBytes = 1024
 
 func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput, error) {
-	name1, name2 := service.TableNameViolations(in.TableName)
+	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		apierr.NullViolation("indexName", in.IndexName == nil),
 		readparams.IndexNameConstraint(in.IndexName),
@@ -125,7 +125,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if err := c.BeginSearch(x, q.Hash); err != nil {
 		return nil, err
 	}
-	res, err := x.Search(q)
+	res, err := searchIndex(t.Storage(), x.Name, q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
 		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name) // deleted since the lookup
 	}
@@ -346,4 +346,19 @@ func (o *SearchVectorsOutput) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
+}
+
+// searchIndex returns the q.TopK items of data's vector index called name
+// nearest q's vector (storage's exact search; storage.ErrNoVectorIndex
+// once the index is deleted). It reads the table's eventual view: a
+// vector index is kept asynchronously on AWS, so a table's read lag
+// holds a search back from a write as it holds an eventually consistent
+// read (the pipeline's lag stage). An index added since the lag was set
+// is not the eventual view's: it is searched in the table itself.
+func searchIndex(data *storage.Table, name string, q storage.VectorQuery) ([]storage.VectorResult, error) {
+	res, err := data.Eventual().SearchVectors(name, q)
+	if errors.Is(err, storage.ErrNoVectorIndex) {
+		return data.SearchVectors(name, q)
+	}
+	return res, err
 }

@@ -1,6 +1,10 @@
-package service
+package apierr
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // TestUnimplementedOperationMessage: a DynamoDB operation without a
 // handler (none today; the next one AWS adds) is told apart from a name
@@ -10,8 +14,8 @@ func TestUnimplementedOperationMessage(t *testing.T) {
 		{"StartBulkPutItems", "An unknown operation was requested: the emulator does not implement StartBulkPutItems yet."},
 		{"DescribeBackups", "An unknown operation was requested."},
 	} {
-		if got := errOperationNotFound(tc.name).Error(); got != tc.want {
-			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
-		}
+		err := OperationNotFound(tc.name)
+		require.ErrorIs(t, err, ErrUnknownOperation, tc.name)
+		require.Equal(t, tc.want, err.Error(), tc.name)
 	}
 }

@@ -1,10 +1,8 @@
-package service
+package apierr
 
 import (
 	"fmt"
 	"sync"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // dynamoDBOperations are the operation names of DynamoDB's API
@@ -41,12 +39,17 @@ var dynamoDBOperations = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// errOperationNotFound answers an X-Amz-Target without a handler: AWS's
-// UnknownOperationException, worded to tell a DynamoDB operation the emulator
-// lacks from a name DynamoDB does not have.
-func errOperationNotFound(name string) error {
-	if dynamoDBOperations()[name] {
-		return apierr.New(apierr.ErrUnknownOperation, fmt.Sprintf(apierr.MsgOperationNotImplemented, name))
+// KnownOperation reports whether name is an operation of DynamoDB's API,
+// whether or not the emulator has a handler for it.
+func KnownOperation(name string) bool { return dynamoDBOperations()[name] }
+
+// OperationNotFound answers an X-Amz-Target without a handler (name: the
+// part after its prefix): AWS's UnknownOperationException, worded to
+// tell a DynamoDB operation the emulator lacks from a name DynamoDB does
+// not have.
+func OperationNotFound(name string) error {
+	if KnownOperation(name) {
+		return New(ErrUnknownOperation, fmt.Sprintf(MsgOperationNotImplemented, name))
 	}
-	return apierr.UnknownOperation()
+	return UnknownOperation()
 }

@@ -1,15 +1,15 @@
-package service
+package readparams
 
 import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
-// enumComparisonOp is the ComparisonOperator enum of AWS's model, in the
+// EnumComparisonOp is the ComparisonOperator enum of AWS's model, in the
 // order AWS lists it in a constraint violation (dynalite's tests, taken
 // from AWS's answers: "Member must satisfy enum value set: [IN, NULL,
 // BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE,
 // CONTAINS]").
-const enumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS"
+const EnumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS"
 
-// comparisonOpViolation is the member constraint violation of an unknown
+// ComparisonOpViolation is the member constraint violation of an unknown
 // ComparisonOperator in one of the legacy condition maps (param is its
 // lower-camel wire name: keyConditions, queryFilter, scanFilter,
 // expected), or "". AWS answers it as a model constraint ("Value 'DOG'
@@ -20,10 +20,10 @@ const enumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL,
 // dynalite's AWS-derived tests give the path and the set. DynamoDB Local
 // answers "Comparison type does not exist in DynamoDB". The attributes
 // are taken in name order, so one answer is the same every time.
-func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
+func ComparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
 	name, found := "", false
 	for n, c := range conds {
-		if v := op(c); v != "" && !apierr.EnumContains(enumComparisonOp, v) && (!found || n < name) {
+		if v := op(c); v != "" && !apierr.EnumContains(EnumComparisonOp, v) && (!found || n < name) {
 			name, found = n, true
 		}
 	}
@@ -31,16 +31,5 @@ func comparisonOpViolation[C any](param string, conds map[string]C, op func(C) s
 		return ""
 	}
 	return apierr.Violation(apierr.Quote(op(conds[name])), param+"."+name+".member.comparisonOperator",
-		apierr.EnumConstraint(enumComparisonOp))
+		apierr.EnumConstraint(EnumComparisonOp))
 }
-
-// conditionOp is a Condition's ComparisonOperator, "" when absent.
-func conditionOp(c Condition) string {
-	if c.ComparisonOperator == nil {
-		return ""
-	}
-	return *c.ComparisonOperator
-}
-
-// expectedOp is an ExpectedAttributeValue's ComparisonOperator.
-func expectedOp(e ExpectedAttributeValue) string { return e.ComparisonOperator }
