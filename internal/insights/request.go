@@ -3,101 +3,44 @@ package insights
 import (
 	"encoding/base64"
 
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Access is what a request does to one table or index: the kind of
-// access a design's pattern declares.
-type Access uint8
-
-// Accesses.
-const (
-	AccessNone Access = iota
-	// Get reads one item by its full key: GetItem, each key of
-	// BatchGetItem, each Get of TransactGetItems, each ConditionCheck of
-	// TransactWriteItems, a PartiQL SELECT naming the full key.
-	Get
-	// Query reads one partition of the table or an index: Query, a
-	// PartiQL SELECT with the partition key.
-	Query
-	// Scan reads the table or an index whole (or a segment).
-	Scan
-	// Put, Update and Delete write one item: the single-item operations,
-	// each request of BatchWriteItem, each action of TransactWriteItems,
-	// PartiQL INSERT, UPDATE, DELETE.
-	Put
-	Update
-	Delete
-	numAccess
+// The words of a request's use of a table, which the service core speaks
+// too, are package access's; the report and the design checks name them
+// here as well.
+type (
+	Access       = access.Access
+	SortOp       = access.SortOp
+	KeyCondition = access.KeyCondition
 )
 
-var accessNames = [numAccess]string{"", "get", "query", "scan", "put", "update", "delete"}
-
-// String is the access's name in a design file ("get", "query", ...).
-func (a Access) String() string {
-	if a < numAccess {
-		return accessNames[a]
-	}
-	return "?"
-}
+// Accesses and sort key conditions.
+const (
+	AccessNone     = access.None
+	Get            = access.Get
+	Query          = access.Query
+	Scan           = access.Scan
+	Put            = access.Put
+	Update         = access.Update
+	Delete         = access.Delete
+	numAccess      = access.Count
+	SortNone       = access.SortNone
+	SortEQ         = access.SortEQ
+	SortLT         = access.SortLT
+	SortLE         = access.SortLE
+	SortGT         = access.SortGT
+	SortGE         = access.SortGE
+	SortBetween    = access.SortBetween
+	SortBeginsWith = access.SortBeginsWith
+)
 
 // accessOf returns the access named s.
-func accessOf(s string) (Access, bool) {
-	for a := Get; a < numAccess; a++ {
-		if accessNames[a] == s {
-			return a, true
-		}
-	}
-	return AccessNone, false
-}
-
-// IsWrite reports whether the access writes.
-func (a Access) IsWrite() bool { return a == Put || a == Update || a == Delete }
-
-// SortOp is the sort key condition of a request or pattern.
-type SortOp uint8
-
-// Sort key conditions.
-const (
-	SortNone SortOp = iota
-	SortEQ
-	SortLT
-	SortLE
-	SortGT
-	SortGE
-	SortBetween
-	SortBeginsWith
-	numSortOps
-)
-
-var sortOpNames = [numSortOps]string{"", "=", "<", "<=", ">", ">=", "between", "begins_with"}
-
-// String is the condition's spelling in a design file.
-func (o SortOp) String() string {
-	if o < numSortOps {
-		return sortOpNames[o]
-	}
-	return "?"
-}
+func accessOf(s string) (Access, bool) { return access.Parse(s) }
 
 // sortOpOf returns the condition spelt s.
-func sortOpOf(s string) (SortOp, bool) {
-	for o := SortEQ; o < numSortOps; o++ {
-		if sortOpNames[o] == s {
-			return o, true
-		}
-	}
-	return SortNone, false
-}
-
-// KeyCondition is a request's key: the partition key value (the
-// invalid Value for a Scan) and the sort key condition (SortEQ with
-// Sort for an item's full key; Sort2 is BETWEEN's upper bound).
-type KeyCondition struct {
-	Partition   storage.Value
-	SortOp      SortOp
-	Sort, Sort2 storage.Value
-}
+func sortOpOf(s string) (SortOp, bool) { return access.ParseSortOp(s) }
 
 // Request is what the emulator tells the report of one request's use of
 // one table or index, once it has run: one per item of a batch or

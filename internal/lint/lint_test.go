@@ -41,11 +41,12 @@ var layers = []layer{
 	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
-	{pkg: "emulator/report"},                                                                         // the access-pattern report's types: nothing of ours
-	{pkg: "internal/insights", may: []string{"internal/storage", "internal/iac", "emulator/report"}}, // designs read from CloudFormation, CDK and serverless templates
-	{pkg: "internal/shapes"},                                                                         // DynamoDB's API shapes that several packages share, each declared once
-	{pkg: "internal/iampolicy"},                                                                      // IAM policy documents parsed and evaluated (the IAM policy mode)
-	{pkg: "internal/iac"},                                                                            // tables read from CloudFormation, CDK and serverless templates (-load)
+	{pkg: "emulator/report"},                                                                                            // the access-pattern report's types: nothing of ours
+	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true},                                            // a request's use of a table in words the core, the stages and the design checks share
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "emulator/report"}}, // designs read from CloudFormation, CDK and serverless templates
+	{pkg: "internal/shapes"},                                                                                            // DynamoDB's API shapes that several packages share, each declared once
+	{pkg: "internal/iampolicy"},                                                                                         // IAM policy documents parsed and evaluated (the IAM policy mode)
+	{pkg: "internal/iac"},                                                                                               // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
@@ -73,7 +74,7 @@ var layers = []layer{
 	// a table's stream: its records made at commit, its reads and holds, its snapshot pieces
 	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower",
-		"internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
+		"internal/access", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
 		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "internal/shapes"},
 		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/fxstate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its

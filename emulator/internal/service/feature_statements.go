@@ -3,8 +3,8 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -105,8 +105,8 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 // condition (none: a Scan), parts the partitions a read of several is
 // put to the fault rules by (nil: kc's), filter whether a filter drops
 // items. The key guards come first (GuardKey, GuardScan).
-func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
-	return c.c.beginRead(t.t, x, kc, parts, access, filter)
+func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
+	return c.c.beginRead(t.t, x, kc, parts, acc, filter)
 }
 
 // GuardScan puts a read of t (or of its index; "": the table) not
@@ -129,7 +129,7 @@ func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.I
 // pipeline's stages, the item (projected by proj, nil: whole; nil when
 // missing) and its capacity.
 func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
-	if err := c.c.beginItem(t.t, key, insights.Get); err != nil {
+	if err := c.c.beginItem(t.t, key, access.Get); err != nil {
 		return nil, false, nil, err
 	}
 	stored, found := c.c.pipe.use.view(t.t, nil, consistent).GetEncoded(key)
@@ -151,7 +151,7 @@ func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, cons
 // stages' write checks, as a create: PartiQL INSERT.
 func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size int, capacity string) (*ConsumedCapacity, error) {
 	cl := c.c
-	if err := cl.beginGuarded(t.t, key, insights.Put); err != nil {
+	if err := cl.beginGuarded(t.t, key, access.Put); err != nil {
 		return nil, err
 	}
 	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
@@ -179,7 +179,7 @@ func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size 
 // none): PartiQL UPDATE.
 func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *expr.Condition, rvoccf, capacity, returnValues string) (storage.Item, *ConsumedCapacity, error) {
 	cl, tb := c.c, t.t
-	if err := cl.beginGuarded(tb, key, insights.Update); err != nil {
+	if err := cl.beginGuarded(tb, key, access.Update); err != nil {
 		return nil, nil, err
 	}
 	wc := writeCheck(tb)
@@ -230,7 +230,7 @@ func (c Call) DeleteStatement(t Table, key storage.Key, cond *expr.Condition, ol
 	if old {
 		rv = returnAllOld
 	}
-	if err := c.c.beginGuarded(t.t, key, insights.Delete); err != nil {
+	if err := c.c.beginGuarded(t.t, key, access.Delete); err != nil {
 		return nil, nil, err
 	}
 	change, _, err := c.c.store(itemWrite{cond: cond, returnValues: rv, rvoccf: rvoccf, capacity: capacity})

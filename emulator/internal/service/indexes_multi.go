@@ -3,8 +3,8 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -64,7 +64,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, multiKey(kc), nil, insights.Query, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, multiKey(kc), nil, access.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	q := storage.IndexQuery{
@@ -85,7 +85,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 // single-attribute design writes a composite key), and the condition on
 // the first sort key attribute when the query fixes no sort prefix
 // (none otherwise).
-func multiKey(kc *expr.MultiKeyCondition) insights.KeyCondition {
+func multiKey(kc *expr.MultiKeyCondition) access.KeyCondition {
 	var pk storage.Value
 	switch len(kc.Partition) {
 	case 0:
@@ -102,7 +102,7 @@ func multiKey(kc *expr.MultiKeyCondition) insights.KeyCondition {
 		pk = storage.S(string(b))
 	}
 	if len(kc.SortPrefix) > 0 {
-		return insights.KeyCondition{Partition: pk}
+		return access.KeyCondition{Partition: pk}
 	}
 	return queryKey(pk, kc.Sort)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -175,7 +175,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 	}
 	units, metered := 0.0, asked(rcc)
 	for i, k := range bt.keys {
-		u, err := c.beginBatchItem(bt.t, k, insights.Get)
+		u, err := c.beginBatchItem(bt.t, k, access.Get)
 		if err != nil {
 			if !unprocessable(err) {
 				return err

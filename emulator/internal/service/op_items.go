@@ -6,8 +6,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -378,7 +378,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, insights.Put); err != nil {
+	if err := c.beginItem(t, key, access.Put); err != nil {
 		return nil, err
 	}
 	c.writing(size)
@@ -443,7 +443,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, insights.Get); err != nil {
+	if err := c.beginItem(t, key, access.Get); err != nil {
 		return nil, err
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
@@ -505,7 +505,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, insights.Delete); err != nil {
+	if err := c.beginItem(t, key, access.Delete); err != nil {
 		return nil, err
 	}
 	change, _, err := c.store(itemWrite{cond: cond, returnValues: in.ReturnValues,
@@ -545,7 +545,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, insights.Update); err != nil {
+	if err := c.beginItem(t, key, access.Update); err != nil {
 		return nil, err
 	}
 	wc := writeCheck(t)

@@ -6,8 +6,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -305,7 +305,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, queryKey(kc.Partition, kc.Sort), nil, insights.Query, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, queryKey(kc.Partition, kc.Sort), nil, access.Query, req.filter != nil); err != nil {
 		return nil, err
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
@@ -488,7 +488,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, insights.KeyCondition{}, nil, insights.Scan, req.filter != nil); err != nil {
+	if err := c.beginRead(t, x, access.KeyCondition{}, nil, access.Scan, req.filter != nil); err != nil {
 		return nil, err
 	}
 

@@ -286,14 +286,14 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 			return nil, err
 		}
 	}
-	var itemFaults map[int]apierr.CancellationReason
+	var refused map[int]apierr.CancellationReason
 	for i, a := range acts {
 		err := a.resolveKey(params[i])
 		if r, ok := apierr.KeyShapeReason(err); ok {
-			if itemFaults == nil {
-				itemFaults = make(map[int]apierr.CancellationReason)
+			if refused == nil {
+				refused = make(map[int]apierr.CancellationReason)
 			}
-			itemFaults[i] = r
+			refused[i] = r
 			a.preset = &r
 			continue
 		}
@@ -310,7 +310,7 @@ func (c *call) prepareTransactWrite(in *TransactWriteItemsInput) ([]*txAction, e
 	if err := checkTxActions(acts); err != nil {
 		return nil, err
 	}
-	return acts, apierr.CancelForReasons(len(acts), itemFaults)
+	return acts, apierr.CancelForReasons(len(acts), refused)
 }
 
 // checkTxActions makes the checks of a whole transaction's actions: the

@@ -171,16 +171,16 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 			return nil, err
 		}
 	}
-	var itemFaults map[int]apierr.CancellationReason
+	var refused map[int]apierr.CancellationReason
 	var seen itemSet
 	for i, g := range gets {
 		var err error
 		g.key, err = g.t.keyFromKeyParam(in.TransactItems[i].Get.Key.Item())
 		if r, ok := apierr.KeyShapeReason(err); ok {
-			if itemFaults == nil {
-				itemFaults = make(map[int]apierr.CancellationReason)
+			if refused == nil {
+				refused = make(map[int]apierr.CancellationReason)
 			}
-			itemFaults[i] = r
+			refused[i] = r
 			continue
 		}
 		if err != nil {
@@ -193,7 +193,7 @@ func (c *call) prepareTransactGet(in *TransactGetItemsInput) ([]*txGet, error) {
 			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
 	}
-	return gets, apierr.CancelForReasons(len(gets), itemFaults)
+	return gets, apierr.CancelForReasons(len(gets), refused)
 }
 
 // prepareTxGetRequest makes one Get's checks that need no table, with

@@ -4,7 +4,7 @@ import (
 	"cmp"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -24,8 +24,8 @@ var refusedUse = &TableUse{}
 // validated), as a batch's item (the throttler takes its units at once,
 // so that the items after it in the same batch see the capacity it
 // used); endBatchItem ends it.
-func (c *call) beginBatchItem(t *table, k storage.Key, access insights.Access) (*TableUse, error) {
-	return c.beginUse(t, useOf{batch: true}, itemKey(t, k), nil, access)
+func (c *call) beginBatchItem(t *table, k storage.Key, acc access.Access) (*TableUse, error) {
+	return c.beginUse(t, useOf{batch: true}, itemKey(t, k), nil, acc)
 }
 
 // endBatchItem is end for one item of a batch: returned is 1 when an
@@ -66,11 +66,11 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 	processed := false
 	for ti, bt := range tables {
 		for wi, w := range bt.writes {
-			access := insights.Put
+			acc := access.Put
 			if w.item == nil {
-				access = insights.Delete
+				acc = access.Delete
 			}
-			u, err := c.beginBatchItem(bt.t, w.key, access)
+			u, err := c.beginBatchItem(bt.t, w.key, acc)
 			if err != nil && !unprocessable(err) {
 				return nil, err
 			}

@@ -3,8 +3,8 @@ package service
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -43,9 +43,9 @@ type pipe struct {
 // the pipeline's stages in order: the tenant guard (for a read, with the
 // conventions' read rule), the fault rules, the throttler's admission. It
 // returns the error that refuses the use.
-func (c *call) beginItem(t *table, key storage.Key, access insights.Access) error {
+func (c *call) beginItem(t *table, key storage.Key, acc access.Access) error {
 	var err error
-	if access.IsWrite() {
+	if acc.IsWrite() {
 		err = c.guardKey(t, key)
 	} else {
 		err = c.guardRead(t, key, key) // the key, and the read of it whole
@@ -53,17 +53,17 @@ func (c *call) beginItem(t *table, key storage.Key, access insights.Access) erro
 	if err != nil {
 		return err
 	}
-	return c.beginGuarded(t, key, access)
+	return c.beginGuarded(t, key, acc)
 }
 
 // beginGuarded is beginItem for a key the tenant guard has passed (a
 // PartiQL statement's, guarded when it was planned).
 // The key condition is built only when a stage watches the use.
-func (c *call) beginGuarded(t *table, key storage.Key, access insights.Access) error {
+func (c *call) beginGuarded(t *table, key storage.Key, acc access.Access) error {
 	var u *TableUse
 	if ss := t.watchers(); ss != nil {
 		var err error
-		if u, err = c.beginStages(ss, t, useOf{}, itemKey(t, key), nil, access); err != nil {
+		if u, err = c.beginStages(ss, t, useOf{}, itemKey(t, key), nil, acc); err != nil {
 			return err
 		}
 	}
@@ -90,12 +90,12 @@ func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 // read. The tenant guard of a read runs where its validation order puts
 // it (guardKey, guardQuery, guardScan: stage_check.go; a feature's
 // through Call.GuardKey and Call.GuardScan).
-func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access, filter bool) error {
+func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
 	r := useOf{filter: filter}
 	if x != nil {
 		r.index, r.gsi = x.Name, !x.Local
 	}
-	u, err := c.beginUse(t, r, kc, parts, access)
+	u, err := c.beginUse(t, r, kc, parts, acc)
 	if err != nil {
 		return err
 	}
@@ -263,16 +263,16 @@ func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 // hash is the HASH element's value (invalid: none). The search itself
 // reads the table's eventual view (searchData), the lag stage.
 func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value) error {
-	kc, access := insights.KeyCondition{}, insights.Scan
+	kc, acc := access.KeyCondition{}, access.Scan
 	if e := x.SchemaElem(t.schema.Partition.Name); e != nil && e.Type == tablespec.SearchHash && hash.IsValid() {
-		kc, access = insights.KeyCondition{Partition: hash}, insights.Query
+		kc, acc = access.KeyCondition{Partition: hash}, access.Query
 		if err := c.guardKey(t, storage.Key{Partition: hash}); err != nil {
 			return err
 		}
 	} else if err := c.guardScan(t, x.Name); err != nil {
 		return err
 	}
-	u, err := c.beginUse(t, useOf{index: x.Name, vector: true}, kc, nil, access)
+	u, err := c.beginUse(t, useOf{index: x.Name, vector: true}, kc, nil, acc)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -15,16 +15,16 @@ import (
 // under a lock; a refused action cancels the transaction with its code.
 
 // txAccess is the report's access of a write transaction's action.
-func txAccess(k txKind) insights.Access {
+func txAccess(k txKind) access.Access {
 	switch k {
 	case txPut:
-		return insights.Put
+		return access.Put
 	case txUpdate:
-		return insights.Update
+		return access.Update
 	case txDelete:
-		return insights.Delete
+		return access.Delete
 	}
-	return insights.Get // a ConditionCheck reads the item
+	return access.Get // a ConditionCheck reads the item
 }
 
 // txStages puts each action to the stages (the fault rules, the
@@ -34,13 +34,13 @@ func txAccess(k txKind) insights.Access {
 // the whole call: a fault with no cancellation code
 // (TransactionInProgress, InternalServerError, RequestLimitExceeded).
 func (c *call) txStages(acts []*txAction) ([]apierr.CancellationReason, []*TableUse, error) {
-	return txUses(c, acts, func(a *txAction) (*table, storage.Key, insights.Access) { return a.t, a.key, txAccess(a.kind) })
+	return txUses(c, acts, func(a *txAction) (*table, storage.Key, access.Access) { return a.t, a.key, txAccess(a.kind) })
 }
 
 // txGetStages is txStages for TransactGetItems and a PartiQL read
 // transaction: a refused Get cancels the transaction with its code.
 func (c *call) txGetStages(gets []*txGet) ([]*TableUse, error) {
-	reasons, uses, err := txUses(c, gets, func(g *txGet) (*table, storage.Key, insights.Access) { return g.t, g.key, insights.Get })
+	reasons, uses, err := txUses(c, gets, func(g *txGet) (*table, storage.Key, access.Access) { return g.t, g.key, access.Get })
 	if err == nil && reasons != nil {
 		err = apierr.TransactionCanceled(reasons)
 	}
@@ -49,15 +49,15 @@ func (c *call) txGetStages(gets []*txGet) ([]*TableUse, error) {
 
 // txUses is txStages over a transaction's elements, each of which names
 // its table (nil: none, not put to the stages), key and access.
-func txUses[E any](c *call, elems []E, of func(E) (*table, storage.Key, insights.Access)) ([]apierr.CancellationReason, []*TableUse, error) {
+func txUses[E any](c *call, elems []E, of func(E) (*table, storage.Key, access.Access)) ([]apierr.CancellationReason, []*TableUse, error) {
 	var reasons []apierr.CancellationReason
 	var uses []*TableUse
 	for i, e := range elems {
-		t, key, access := of(e)
+		t, key, acc := of(e)
 		if t == nil {
 			continue
 		}
-		u, err := c.beginUse(t, useOf{}, itemKey(t, key), nil, access)
+		u, err := c.beginUse(t, useOf{}, itemKey(t, key), nil, acc)
 		if err != nil {
 			code := cancellationCode(err)
 			if code == "" {

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -32,17 +32,17 @@ func watchedCapMode(mode string) string {
 }
 
 // itemKey is the key condition of an item operation on t.
-func itemKey(t *table, k storage.Key) insights.KeyCondition {
-	kc := insights.KeyCondition{Partition: k.Partition}
+func itemKey(t *table, k storage.Key) access.KeyCondition {
+	kc := access.KeyCondition{Partition: k.Partition}
 	if t.schema.HasSort() {
-		kc.SortOp, kc.Sort = insights.SortEQ, k.Sort
+		kc.SortOp, kc.Sort = access.SortEQ, k.Sort
 	}
 	return kc
 }
 
 // queryKey is the key condition of a Query.
-func queryKey(pk storage.Value, sc storage.SortCondition) insights.KeyCondition {
-	return insights.KeyCondition{Partition: pk, SortOp: insights.SortOp(sc.Op), Sort: sc.Values[0], Sort2: sc.Values[1]}
+func queryKey(pk storage.Value, sc storage.SortCondition) access.KeyCondition {
+	return access.KeyCondition{Partition: pk, SortOp: access.SortOp(sc.Op), Sort: sc.Values[0], Sort2: sc.Values[1]}
 }
 
 // unprocessable reports whether a batch item refused with err goes back

@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -52,11 +52,11 @@ type TableUse struct {
 	vector bool // a search of the vector index index, in VectorSearchRequestBytes
 	write  bool
 	batch  bool // an item of a batch, whose items are separate requests on AWS
-	access insights.Access
+	access access.Access
 	// key is the use's key condition: a full key for an item, the
 	// partition for a Query, none for a Scan; a stage that refuses one
 	// partition of parts narrows it to that partition's.
-	key    insights.KeyCondition
+	key    access.KeyCondition
 	parts  []*expr.KeyCondition // the partitions of a read of several (nil: key's)
 	filter bool                 // a filter drops items read
 
@@ -228,19 +228,19 @@ type useOf struct {
 // condition, parts the partitions of a read of several (nil: kc's),
 // access what it does. It returns nil and no error when no stage
 // watches, and the error of the stage that refused the use.
-func (c *call) beginUse(t *table, r useOf, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access) (*TableUse, error) {
+func (c *call) beginUse(t *table, r useOf, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access) (*TableUse, error) {
 	ss := t.watchers()
 	if ss == nil {
 		return nil, nil
 	}
-	return c.beginStages(ss, t, r, kc, parts, access)
+	return c.beginStages(ss, t, r, kc, parts, acc)
 }
 
 // beginStages is beginUse with the stages watching t, ss (not empty).
-func (c *call) beginStages(ss []Stage, t *table, r useOf, kc insights.KeyCondition, parts []*expr.KeyCondition, access insights.Access) (*TableUse, error) {
+func (c *call) beginStages(ss []Stage, t *table, r useOf, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access) (*TableUse, error) {
 	u := c.newUse()
 	*u = TableUse{c: c, t: t, index: r.index, gsi: r.gsi, vector: r.vector, batch: r.batch, filter: r.filter,
-		write: access.IsWrite(), access: access, key: kc, parts: parts, stages: ss}
+		write: acc.IsWrite(), access: acc, key: kc, parts: parts, stages: ss}
 	for i, s := range ss {
 		if err := s.Begin(u); err != nil {
 			u.begun = i + 1
@@ -298,19 +298,19 @@ func (u *TableUse) Table() Table { return Table{t: u.t} }
 func (u *TableUse) Index() string { return u.index }
 
 // Access is what the use does.
-func (u *TableUse) Access() insights.Access { return u.access }
+func (u *TableUse) Access() access.Access { return u.access }
 
 // Key is the use's key condition: a full key for an item, the
 // partition (and sort condition) for a Query, none for a Scan.
-func (u *TableUse) Key() insights.KeyCondition { return u.key }
+func (u *TableUse) Key() access.KeyCondition { return u.key }
 
 // Parts are the key conditions of the partitions a read of several
 // reads one by one (a PartiQL IN list), in Begin; nil: Key's one.
-func (u *TableUse) Parts() []insights.KeyCondition {
+func (u *TableUse) Parts() []access.KeyCondition {
 	if u.parts == nil {
 		return nil
 	}
-	out := make([]insights.KeyCondition, len(u.parts))
+	out := make([]access.KeyCondition, len(u.parts))
 	for i, p := range u.parts {
 		out[i] = queryKey(p.Partition, p.Sort)
 	}
@@ -319,7 +319,7 @@ func (u *TableUse) Parts() []insights.KeyCondition {
 
 // Narrow narrows the use's key condition to kc, one of its Parts: the
 // partition a stage refuses, for the stages' End.
-func (u *TableUse) Narrow(kc insights.KeyCondition) { u.key = kc }
+func (u *TableUse) Narrow(kc access.KeyCondition) { u.key = kc }
 
 // Filter reports whether a filter drops items the use reads.
 func (u *TableUse) Filter() bool { return u.filter }
