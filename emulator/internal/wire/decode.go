@@ -550,42 +550,23 @@ func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	elem := codecLocked(t.Elem(), building)
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '{':
-		case 'n':
-			return d.setNull(v)
-		default:
-			return d.mismatch(t)
-		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
-		}
-		d.pos++
-		if v.IsNil() {
-			v.Set(reflect.MakeMap(t))
-		}
-		if d.peek() == '}' {
-			d.pos++
-			return nil
-		}
-		e := reflect.New(t.Elem()).Elem()
-		for i := 0; ; i++ {
-			if i == longList {
-				// Made again for all its members at once: a map grown
-				// by inserts allocates about twice its final tables (a
-				// 4 MB ScanFilter's 58,254 conditions: BenchmarkOversizeMemory).
-				m := reflect.MakeMapWithSize(t, i+d.membersLeft(depth))
-				for it := v.MapRange(); it.Next(); {
-					m.SetMapIndex(it.Key(), it.Value())
-				}
-				v.Set(m)
+		var e reflect.Value // made at the first member
+		return d.readObject(v, t, depth, func() {
+			if v.IsNil() {
+				v.Set(reflect.MakeMap(t))
 			}
-			key, err := d.readString()
-			if err != nil {
-				return d.syntax()
+		}, func(i, left int) {
+			// Made again for all its members at once: a map grown by
+			// inserts allocates about twice its final tables (a 4 MB
+			// Expected's conditions: BenchmarkOversizeMemory).
+			m := reflect.MakeMapWithSize(t, i+left)
+			for it := v.MapRange(); it.Next(); {
+				m.SetMapIndex(it.Key(), it.Value())
 			}
-			if err := d.expect(':'); err != nil {
-				return err
+			v.Set(m)
+		}, func(key string) error {
+			if !e.IsValid() {
+				e = reflect.New(t.Elem()).Elem()
 			}
 			e.SetZero()
 			if err := elem(d, e, depth+1); err != nil {
@@ -594,15 +575,56 @@ func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 			k := reflect.New(t.Key()).Elem()
 			k.SetString(key)
 			v.SetMapIndex(k, e)
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return nil
-			default:
-				return d.syntax()
-			}
+			return nil
+		})
+	}
+}
+
+// readObject reads the JSON object at d as a map of type t is read into
+// v: null sets v to nil (setNull) and any other value but an object is
+// t's mismatch. open runs once the object's '{' is read; member reads
+// each member's value after its key and colon. At the longList-th member
+// grow is told how many were read and how many are left (with it), so a
+// long object's room is made once, not grown by doubling.
+func (d *reqDecoder) readObject(v reflect.Value, t reflect.Type, depth int, open func(), grow func(read, left int), member func(key string) error) error {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		return d.setNull(v)
+	default:
+		return d.mismatch(t)
+	}
+	if depth >= maxJSONDepth {
+		return d.syntax()
+	}
+	d.pos++
+	open()
+	if d.peek() == '}' {
+		d.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		if i == longList {
+			grow(i, d.membersLeft(depth))
+		}
+		key, err := d.readString()
+		if err != nil {
+			return d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return nil
+		default:
+			return d.syntax()
 		}
 	}
 }

@@ -30,44 +30,22 @@ type Condition struct {
 // a JSON value of the wrong type (mismatchMessage).
 var conditionMapType = reflect.TypeFor[map[string]Condition]()
 
-// decodeKeyConditions is mapCodec's loop for a KeyConditions: each entry
+// decodeKeyConditions reads a KeyConditions as mapCodec reads a map (readObject): each entry
 // decoded as the map's element, then appended, the list sorted and its
 // repeated names dropped (all but the last) once the object ends. A
 // member given twice adds to the list, as it adds to a map.
 func decodeKeyConditions(d *reqDecoder, v reflect.Value, depth int) error {
-	switch d.peek() {
-	case '{':
-	case 'n':
-		return d.setNull(v)
-	default:
-		return d.mismatch(conditionMapType)
-	}
-	if depth >= maxJSONDepth {
-		return d.syntax()
-	}
-	d.pos++
 	list := v.Addr().Interface().(*KeyConditions)
-	if *list == nil {
-		*list = KeyConditions{}
-	}
-	if d.peek() == '}' {
-		d.pos++
-		return nil
-	}
 	elem := codecOf(reflect.TypeFor[Condition]())
 	var c Condition
 	e := reflect.ValueOf(&c).Elem()
-	for i := 0; ; i++ {
-		if i == longList {
-			*list = slices.Grow(*list, d.membersLeft(depth))
+	err := d.readObject(v, conditionMapType, depth, func() {
+		if *list == nil {
+			*list = KeyConditions{}
 		}
-		key, err := d.readString()
-		if err != nil {
-			return d.syntax()
-		}
-		if err := d.expect(':'); err != nil {
-			return err
-		}
+	}, func(_, left int) {
+		*list = slices.Grow(*list, left)
+	}, func(key string) error {
 		// As the map's zeroed element, but its operator's string kept
 		// for the next entry: "" is what a nil operator reads as.
 		c.AttributeValueList = nil
@@ -82,17 +60,12 @@ func decodeKeyConditions(d *reqDecoder, v reflect.Value, depth int) error {
 			nc.ComparisonOperator = *c.ComparisonOperator
 		}
 		*list = append(*list, nc)
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			*list = lastByName(*list)
-			return nil
-		default:
-			return d.syntax()
-		}
+		return nil
+	})
+	if err == nil {
+		*list = lastByName(*list)
 	}
+	return err
 }
 
 // lastByName sorts conds by name and keeps, of a name given more than

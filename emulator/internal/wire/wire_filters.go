@@ -13,27 +13,11 @@ import (
 // ordered as before; a name given twice keeps its last entry (Distinct).
 
 // decodeLegacyFilter reads a QueryFilter's or ScanFilter's JSON object
-// into v (an expr.LegacyFilter) as mapCodec reads a map.
+// into v (an expr.LegacyFilter) as mapCodec reads a map (readObject).
 func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
-	switch d.peek() {
-	case '{':
-	case 'n':
-		return d.setNull(v)
-	default:
-		// A map's wording: "Expected map...".
-		return d.mismatch(conditionMapType)
-	}
-	if depth >= maxJSONDepth {
-		return d.syntax()
-	}
-	d.pos++
 	// A filter given twice adds its entries to the first's, as a map
 	// decoded into again does.
 	fc := v.Addr().Interface().(*expr.LegacyFilter)
-	if d.peek() == '}' {
-		d.pos++
-		return nil
-	}
 	entryCodec := codecOf(reflect.TypeFor[Condition]())
 	var e Condition
 	ev := reflect.ValueOf(&e).Elem()
@@ -44,19 +28,12 @@ func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
 	var room []AttributeValue
 	var op string
 	nvals := 0
-	for i := 0; ; i++ {
-		if i == longList {
-			// Sized at once for all the members, as mapCodec sizes a map:
-			// the values by the mean of the entries read so far.
-			fc.Grow(d.membersLeft(depth), (nvals+i-1)/i)
-		}
-		name, err := d.readString()
-		if err != nil {
-			return d.syntax()
-		}
-		if err := d.expect(':'); err != nil {
-			return err
-		}
+	// A map's wording for a value of another type: "Expected map...".
+	err := d.readObject(v, conditionMapType, depth, func() {}, func(read, left int) {
+		// Sized at once for all the members, as mapCodec sizes a map:
+		// the values by the mean of the entries read so far.
+		fc.Grow(left, (nvals+read-1)/read)
+	}, func(name string) error {
 		clear(room[:cap(room)])
 		op = ""
 		e = Condition{AttributeValueList: room[:0], ComparisonOperator: &op}
@@ -72,15 +49,10 @@ func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
 		if cap(e.AttributeValueList) > cap(room) {
 			room = e.AttributeValueList
 		}
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			fc.Distinct()
-			return nil
-		default:
-			return d.syntax()
-		}
+		return nil
+	})
+	if err == nil {
+		fc.Distinct()
 	}
+	return err
 }
