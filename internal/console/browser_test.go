@@ -225,10 +225,23 @@ func (b *browser) fill(css, value string) {
 	}
 }
 
-// clickText clicks (with the mouse) the element matching xpath.
+// click clicks (with the mouse) the element matching xpath.
+//
+// A page that renders again between the node's lookup and the click
+// (a list reloaded after a save) leaves the looked-up node gone, and
+// Chrome answers "Could not find node with given id": the click never
+// happened, so it is looked up and tried again, a few times.
 func (b *browser) click(what, xpath string) {
 	b.t.Helper()
-	b.do("click "+what, chromedp.Click(xpath))
+	for try := 1; ; try++ {
+		err := chromedp.Do(b.ctx, chromedp.Click(xpath))
+		if err == nil {
+			return
+		}
+		if try == 5 || !strings.Contains(err.Error(), "Could not find node with given id") {
+			b.fatal("click %s: %v", what, err)
+		}
+	}
 }
 
 // key presses a key without text (Enter, Delete) on the focused element.
