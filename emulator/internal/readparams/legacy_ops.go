@@ -1,6 +1,10 @@
 package readparams
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"iter"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+)
 
 // EnumComparisonOp is the ComparisonOperator enum of AWS's model, in the
 // order AWS lists it in a constraint violation (dynalite's tests, taken
@@ -21,15 +25,28 @@ const EnumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL,
 // answers "Comparison type does not exist in DynamoDB". The attributes
 // are taken in name order, so one answer is the same every time.
 func ComparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
-	name, found := "", false
-	for n, c := range conds {
-		if v := op(c); v != "" && !apierr.EnumContains(EnumComparisonOp, v) && (!found || n < name) {
-			name, found = n, true
+	return ComparisonOpViolationOf(param, func(yield func(string, string) bool) {
+		for n, c := range conds {
+			if !yield(n, op(c)) {
+				return
+			}
+		}
+	})
+}
+
+// ComparisonOpViolationOf is ComparisonOpViolation of conditions given
+// as (attribute, operator) pairs in any order: a list (Query's
+// KeyConditions, wire.KeyConditions.Ops) as well as a map.
+func ComparisonOpViolationOf(param string, ops iter.Seq2[string, string]) string {
+	name, bad, found := "", "", false
+	for n, v := range ops {
+		if v != "" && !apierr.EnumContains(EnumComparisonOp, v) && (!found || n < name) {
+			name, bad, found = n, v, true
 		}
 	}
 	if !found {
 		return ""
 	}
-	return apierr.Violation(apierr.Quote(op(conds[name])), param+"."+name+".member.comparisonOperator",
+	return apierr.Violation(apierr.Quote(bad), param+"."+name+".member.comparisonOperator",
 		apierr.EnumConstraint(EnumComparisonOp))
 }

@@ -345,7 +345,7 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		in.KeyConditions.OpViolation(readparams.EnumComparisonOp),
+		readparams.ComparisonOpViolationOf("keyConditions", in.KeyConditions.Ops()),
 		readparams.ComparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err

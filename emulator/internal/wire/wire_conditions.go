@@ -1,11 +1,11 @@
 package wire
 
 import (
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
@@ -84,20 +84,15 @@ func lastByName(conds KeyConditions) KeyConditions {
 	return conds[:n]
 }
 
-// OpViolation is the member constraint violation of the condition with
-// the least name whose ComparisonOperator is given and not one of enum
-// (AWS's model's enum, as apierr words it), "" for none: what the
-// service answers for an unknown operator in a condition map.
-func (k KeyConditions) OpViolation(enum string) string {
-	at := -1
-	for i, c := range k {
-		if c.ComparisonOperator != "" && !apierr.EnumContains(enum, c.ComparisonOperator) && (at < 0 || c.Name < k[at].Name) {
-			at = i
+// Ops are the conditions' attribute names and ComparisonOperators ("" when
+// absent), for the check of an unknown operator
+// (readparams.ComparisonOpViolationOf).
+func (k KeyConditions) Ops() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, c := range k {
+			if !yield(c.Name, c.ComparisonOperator) {
+				return
+			}
 		}
 	}
-	if at < 0 {
-		return ""
-	}
-	return apierr.Violation(apierr.Quote(k[at].ComparisonOperator), "keyConditions."+k[at].Name+".member.comparisonOperator",
-		apierr.EnumConstraint(enum))
 }
