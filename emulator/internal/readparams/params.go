@@ -120,10 +120,11 @@ func CheckSelect(sel, index, projection *string, attrs []string) (countOnly bool
 	return false, nil
 }
 
-// Projection compiles a Query's or Scan's ProjectionExpression or
-// AttributesToGet (nil: whole items). Nothing reads the request's
-// AttributesToGet after it but whether it was given, so its names are
-// sorted in place (expr.AttributesToGetOwned), not copied.
+// Projection compiles a read's ProjectionExpression or AttributesToGet
+// (nil: whole items). The request's AttributesToGet is sorted in place
+// (expr.AttributesToGetOwned), not copied: nothing reads it after but
+// whether it was given (BatchGetItem's UnprocessedKeys take the names
+// in the request's order from Projection.LegacyNames).
 func Projection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
 	switch {
 	case projection != nil:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/access"
@@ -242,10 +243,9 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		req:        req,
 		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
 	}
-	if bt.projection, err = compileProjection(comp, req.ProjectionExpression, nil); req.AttributesToGet != nil { // not both (p.Check)
-		bt.projection, err = expr.AttributesToGetOwned(req.AttributesToGet) // sorted in place: Projection.LegacyNames keeps the order
-	}
-	if err != nil {
+	// AttributesToGet is sorted in place: Projection.LegacyNames keeps the
+	// request's order for UnprocessedKeys.
+	if bt.projection, err = readparams.Projection(comp, req.ProjectionExpression, req.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -300,8 +300,12 @@ func batchGetMixedParams(items map[string]*KeysAndAttributes) error {
 func (bt *batchGetTable) unprocessed(out *BatchGetItemOutput, key wire.WireItem) {
 	u := out.UnprocessedKeys[bt.name]
 	if u == nil {
-		u = &KeysAndAttributes{AttributesToGet: bt.projection.LegacyNames(), // the request's order, not its sorted list
-			ConsistentRead: bt.req.ConsistentRead, ProjectionExpression: bt.req.ProjectionExpression, ExpressionAttributeNames: bt.req.ExpressionAttributeNames}
+		u = &KeysAndAttributes{
+			AttributesToGet:          bt.projection.LegacyNames(), // the request's order, not its sorted list
+			ConsistentRead:           bt.req.ConsistentRead,
+			ProjectionExpression:     bt.req.ProjectionExpression,
+			ExpressionAttributeNames: bt.req.ExpressionAttributeNames,
+		}
 		out.UnprocessedKeys[bt.name] = u
 	}
 	u.Keys = append(u.Keys, key)

@@ -422,13 +422,8 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 		return nil, err
 	}
 	defer comp.Release() // the projection keeps nothing of it
-	var proj *expr.Projection
-	switch {
-	case in.ProjectionExpression != nil:
-		proj, err = comp.Projection(*in.ProjectionExpression)
-	case in.AttributesToGet != nil:
-		proj, err = expr.AttributesToGetOwned(in.AttributesToGet) // in's names are not read again
-	}
+	// in's names are not read again: sorted in place.
+	proj, err := readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet)
 	if err != nil {
 		return nil, err
 	}

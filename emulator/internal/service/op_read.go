@@ -657,18 +657,6 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 	return c.readPage(p)
 }
 
-// compileProjection compiles a ProjectionExpression or AttributesToGet; nil
-// means whole items.
-func compileProjection(comp *expr.Compiler, projection *string, attrs []string) (*expr.Projection, error) {
-	switch {
-	case projection != nil:
-		return comp.Projection(*projection)
-	case attrs != nil:
-		return attributesToGet(attrs)
-	}
-	return nil, nil
-}
-
 // queryStartKey validates a Query's ExclusiveStartKey against the table's
 // key schema and the key condition, with AWS's messages.
 func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
@@ -722,11 +710,6 @@ func legacyFilter(conds *expr.LegacyFilter, op *string) (*expr.Condition, error)
 		cop = *op
 	}
 	return expr.FilterOf(conds, cop)
-}
-
-// attributesToGet compiles an AttributesToGet parameter into a projection.
-func attributesToGet(names []string) (*expr.Projection, error) {
-	return expr.AttributesToGet(names)
 }
 
 // keyAttrIn returns the first of names (a filter's attributes, sorted) that

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -216,7 +217,7 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	}
 	defer comp.Release() // the projection keeps nothing of it
 	g := &txGet{}
-	if g.proj, err = compileProjection(comp, in.ProjectionExpression, nil); err != nil {
+	if g.proj, err = readparams.Projection(comp, in.ProjectionExpression, nil); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
