@@ -13,15 +13,14 @@ import (
 // it stands for (writePlan), which ExecuteStatement has the core run as
 // one storage Table.Write on the full primary key, conditions checked
 // inside the write as PutItem, UpdateItem and DeleteItem check theirs
-// (service.Call.InsertStatement and its siblings), and ExecuteTransaction
-// as one action of a storage transaction.
+// (service.Call.WriteItem, the core's one write of an item alone), and
+// ExecuteTransaction as one action of a storage transaction.
 
 // writePlan is a write statement compiled against its table.
 type writePlan struct {
 	t    service.Table
 	key  storage.Key
 	item storage.Item // INSERT: the item
-	size int          // INSERT: the item's size
 	upd  *expr.Update // UPDATE
 	cond *expr.Condition
 }
@@ -53,8 +52,7 @@ func planInsert(c service.Call, b lower.Binding, s *partiql.Insert) (*writePlan,
 		return nil, lowered(err)
 	}
 	p := &writePlan{t: t, item: item}
-	p.size = storage.ItemSize(item)
-	if p.size > service.MaxItemBytes {
+	if storage.ItemSize(item) > service.MaxItemBytes {
 		return nil, itemRule(apierr.Validation(apierr.MsgItemTooLarge))
 	}
 	if p.key, err = t.KeyFromItem(item); err != nil {
@@ -71,7 +69,7 @@ func runInsert(c service.Call, b lower.Binding, s *partiql.Insert, opt stmtOptio
 	if err != nil {
 		return nil, err
 	}
-	cc, err := c.InsertStatement(p.t, p.key, p.item, p.size, opt.capacity)
+	_, cc, err := c.WriteItem(&service.TxWrite{Kind: service.TxPut, Insert: true, Table: p.t, Key: p.key, Item: p.item}, opt.capacity)
 	if err != nil {
 		return nil, err
 	}
@@ -105,32 +103,35 @@ func runUpdate(c service.Call, b lower.Binding, s *partiql.Update, opt stmtOptio
 	if err != nil {
 		return nil, err
 	}
-	rv := ""
-	if s.Returning != nil {
-		rv = returningValues(s.Returning)
-	}
-	item, cc, err := c.UpdateStatement(p.t, p.key, p.upd, p.cond, opt.rvoccf, opt.capacity, rv)
+	w := &service.TxWrite{Kind: service.TxUpdate, Table: p.t, Key: p.key, Update: p.upd, Condition: p.cond, RVOCCF: opt.rvoccf}
+	change, cc, err := c.WriteItem(w, opt.capacity)
 	if err != nil {
 		return nil, err
 	}
 	out := &ExecuteStatementOutput{ConsumedCapacity: cc}
-	if item != nil {
-		out.Items = []storage.Item{item}
+	if s.Returning != nil {
+		if item := returned(s.Returning, p.upd, change); len(item) > 0 {
+			out.Items = []storage.Item{item}
+		}
 	}
 	return out, nil
 }
 
-// returningValues maps RETURNING to UpdateItem's ReturnValues.
-func returningValues(r *partiql.Returning) string {
+// returned is what RETURNING asks for of an update's change, as
+// UpdateItem's ReturnValues answers: the whole old or new item, or the
+// updated paths of either (a nested SET, only the changed fragment).
+func returned(r *partiql.Returning, upd *expr.Update, ch storage.Change) storage.Item {
 	switch {
 	case r.Which == partiql.ALL && r.Image == partiql.OLD:
-		return service.ReturnAllOld
+		return ch.Old
 	case r.Which == partiql.ALL:
-		return service.ReturnAllNew
+		return ch.New
+	case upd == nil:
+		return nil
 	case r.Image == partiql.OLD:
-		return service.ReturnUpdatedOld
+		return upd.UpdatedOld(ch.Old)
 	}
-	return service.ReturnUpdatedNew
+	return upd.UpdatedNew(ch.New)
 }
 
 // planDelete lowers a DELETE: the full key and the condition (true for a
@@ -179,13 +180,14 @@ func runDelete(c service.Call, b lower.Binding, s *partiql.Delete, opt stmtOptio
 	if err != nil {
 		return nil, err
 	}
-	old, cc, err := c.DeleteStatement(p.t, p.key, p.cond, s.Returning != nil, opt.rvoccf, opt.capacity)
+	w := &service.TxWrite{Kind: service.TxDelete, Table: p.t, Key: p.key, Condition: p.cond, RVOCCF: opt.rvoccf}
+	change, cc, err := c.WriteItem(w, opt.capacity)
 	if err != nil {
 		return nil, err
 	}
 	out := &ExecuteStatementOutput{ConsumedCapacity: cc}
-	if s.Returning != nil && old != nil {
-		out.Items = []storage.Item{old}
+	if s.Returning != nil && change.Old != nil {
+		out.Items = []storage.Item{change.Old}
 	}
 	return out, nil
 }

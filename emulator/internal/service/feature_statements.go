@@ -14,9 +14,9 @@ import (
 // into expr's forms, is run as the item operation it stands for, through
 // the request pipeline's stages (pipeline.go) as that operation's own
 // handler runs them: a SELECT as a Query or Scan page (ReadPage), a
-// write as one Table.Write on its full key (InsertStatement,
-// UpdateStatement, DeleteStatement), a transaction by the storage
-// transaction code of TransactWriteItems and TransactGetItems.
+// write as one Table.Write on its full key (WriteItem), a transaction by
+// the storage transaction code of TransactWriteItems and
+// TransactGetItems.
 
 // Schema is the table's key schema.
 func (t Table) Schema() storage.KeySchema { return t.t.schema }
@@ -146,108 +146,61 @@ func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, cons
 	return item, found, readCapacity(t.t, capacity, size, consistent), nil
 }
 
-// InsertStatement writes item (of size bytes) under key if no item has
-// it (else DuplicateItem), through the pipeline's stages and the
-// stages' write checks, as a create: PartiQL INSERT.
-func (c Call) InsertStatement(t Table, key storage.Key, item storage.Item, size int, capacity string) (*ConsumedCapacity, error) {
-	cl := c.c
-	if err := cl.beginGuarded(t.t, key, access.Put); err != nil {
-		return nil, err
+// WriteItem runs w, one write of one item alone (a put, an update or a
+// delete: not a TxCheck; Preset is not read), as the core's item writes
+// run: the pipeline's stages for its key (which the feature guarded:
+// GuardKey), then one storage write whose callback checks, on the
+// current item, that an Insert finds none (DuplicateItem) and that the
+// condition holds; applies the update with UpdateItem's checks of the
+// result; and puts the write to the stages' write checks. A delete of a
+// missing item changes nothing. It returns what the write did and its
+// capacity; a refusal is charged by the pipeline.
+func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedCapacity, error) {
+	cl, t := c.c, w.Table.t
+	op, acc, newSize := WritePut, access.Put, 0
+	switch w.Kind {
+	case TxUpdate:
+		op, acc = WriteUpdate, access.Update
+	case TxDelete:
+		op, acc = WriteDelete, access.Delete
+	default:
+		newSize = storage.ItemSize(w.Item)
 	}
-	cl.writing(size) // a DuplicateItem is charged as a refused condition (pipeline_condfail.go)
-	wc := writeCheck(t.t)
-	change, err := cl.updateWrite(t.t, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
-		if cur != nil {
+	if err := cl.beginGuarded(t, w.Key, acc); err != nil {
+		return storage.Change{}, nil, err
+	}
+	cl.writing(newSize) // what a refused put is charged for (pipeline_condfail.go)
+	wc := writeCheck(t)
+	change, err := cl.updateWrite(t, wc, w.Key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+		if w.Insert && cur != nil {
 			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
-		if wc != NoWriteCheck { // INSERT creates only, as a create guard does
-			if err := cl.checkWrite(&Write{Table: t, Op: WritePut, Key: key, New: item, CreateOnly: true, tx: tx}); err != nil {
+		if err := checkCondition(w.Condition, cur, w.RVOCCF); err != nil {
+			return nil, err
+		}
+		next := w.Item
+		switch {
+		case op == WriteUpdate:
+			var err error
+			if next, newSize, err = t.updatedItem(w.Key, w.Update, cur); err != nil {
 				return nil, err
 			}
-		}
-		return item, nil
-	})
-	if err != nil {
-		return nil, err // a refusal is charged by the pipeline
-	}
-	cl.wrote(size, change)
-	return cl.writeCapacity(capacity), nil
-}
-
-// UpdateStatement applies upd to the item with key when cond holds, as
-// UpdateItem does, and returns the values returnValues asks for (nil:
-// none): PartiQL UPDATE.
-func (c Call) UpdateStatement(t Table, key storage.Key, upd *expr.Update, cond *expr.Condition, rvoccf, capacity, returnValues string) (storage.Item, *ConsumedCapacity, error) {
-	cl, tb := c.c, t.t
-	if err := cl.beginGuarded(tb, key, access.Update); err != nil {
-		return nil, nil, err
-	}
-	wc := writeCheck(tb)
-	var newSize int
-	change, err := cl.updateWrite(tb, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, rvoccf); err != nil {
-			return nil, err
-		}
-		next, err := upd.Apply(cur)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkUpdatedNesting(upd, next); err != nil {
-			return nil, err
-		}
-		if err := tb.checkIndexKeys(next, true); err != nil {
-			return nil, err
-		}
-		newSize = storage.ItemSize(next)
-		if newSize > maxItemBytes {
-			return nil, apierr.Validation(apierr.MsgUpdatedItemTooLarge)
+		case op == WriteDelete && cur == nil:
+			return nil, storage.ErrNoWrite
 		}
 		if wc != NoWriteCheck {
-			if err := cl.checkWrite(&Write{Table: t, Op: WriteUpdate, Key: key, Old: cur, New: next, tx: tx}); err != nil {
+			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, CreateOnly: w.Insert, tx: tx}); err != nil {
 				return nil, err
 			}
 		}
 		return next, nil
 	})
 	if err != nil {
-		return nil, nil, err // a refusal is charged by the pipeline (the new item is computed after the condition)
+		return storage.Change{}, nil, err
 	}
 	cl.wrote(max(newSize, change.OldSize), change)
-	cc := cl.writeCapacity(capacity)
-	if returnValues != "" {
-		if w := updateReturnValues(returnValues, upd, change); w != nil {
-			return w.Item(), cc, nil
-		}
-	}
-	return nil, cc, nil
+	return change, cl.writeCapacity(capacity), nil
 }
-
-// DeleteStatement deletes the item with key when cond holds, as
-// DeleteItem does, and returns the old item when old asks for it:
-// PartiQL DELETE.
-func (c Call) DeleteStatement(t Table, key storage.Key, cond *expr.Condition, old bool, rvoccf, capacity string) (storage.Item, *ConsumedCapacity, error) {
-	rv := returnNone
-	if old {
-		rv = returnAllOld
-	}
-	if err := c.c.beginGuarded(t.t, key, access.Delete); err != nil {
-		return nil, nil, err
-	}
-	change, _, err := c.c.store(itemWrite{cond: cond, returnValues: rv, rvoccf: rvoccf, capacity: capacity})
-	if err != nil {
-		return nil, nil, err // a refusal is charged by the pipeline
-	}
-	c.c.wrote(change.OldSize, change)
-	return change.Old, c.c.writeCapacity(capacity), nil
-}
-
-// UpdateReturnValues names UpdateItem's ReturnValues.
-const (
-	ReturnAllOld     = returnAllOld
-	ReturnAllNew     = returnAllNew
-	ReturnUpdatedOld = returnUpdatedOld
-	ReturnUpdatedNew = returnUpdatedNew
-)
 
 // CheckKeyNotUpdated refuses an update that sets or removes a key
 // attribute.
@@ -307,7 +260,7 @@ const (
 )
 
 // TxWrite is one action of a write transaction, as TransactWriteItems
-// validates one. Insert: a Put of an item that must not exist
+// validates one, or a write alone (WriteItem). Insert: a Put of an item that must not exist
 // (DuplicateItem). Preset: the action's cancellation reason, found in
 // validation (nil: none).
 type TxWrite struct {

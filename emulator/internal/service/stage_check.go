@@ -362,10 +362,9 @@ func (c *call) updateWrite(t *table, wc WriteCheck, key storage.Key, fn func(tx 
 	return c.checkedWrite(t, key, fn)
 }
 
-// storeChecked is PutItem's and DeleteItem's (and PartiQL DELETE's)
-// write of item (nil: a delete) to a table whose writes are checked: the
-// condition, then the checks, on the current item, in one storage
-// transaction over the table.
+// storeChecked is PutItem's and DeleteItem's write of item (nil: a
+// delete) to a table whose writes are checked: the condition, then the
+// checks, on the current item, in one storage transaction over the table.
 func (c *call) storeChecked(t *table, key storage.Key, item storage.Item, cond *expr.Condition, rvoccf string, text *string, names map[string]string) (storage.Change, error) {
 	return c.checkedWrite(t, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
