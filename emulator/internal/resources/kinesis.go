@@ -163,7 +163,7 @@ func kinesisRequest(c service.Call, tableName, streamArn *string, needArn bool) 
 	if err != nil {
 		return service.Table{}, err
 	}
-	if st := t.StatusAt(c.Now()); st != "ACTIVE" {
+	if st := t.Definition().StatusAt(c.Now()); st != "ACTIVE" {
 		return service.Table{}, apierr.ResourceInUse(apierr.MsgTableNotActive(*tableName, st))
 	}
 	return t, nil
@@ -212,7 +212,7 @@ func changeKinesisDest(c service.Call, tableName, streamArn *string, cfg *Kinesi
 	if err != nil {
 		return service.Table{}, err
 	}
-	err = t.ChangeSlot(kinesisSlot, func(old json.RawMessage) (json.RawMessage, error) {
+	err = changeSlot(t, kinesisSlot, func(old json.RawMessage) (json.RawMessage, error) {
 		list, err := destinationsOf(old)
 		if err != nil {
 			return nil, err

@@ -56,7 +56,7 @@ func policiesOf(slot json.RawMessage) ([]resourcePolicy, error) {
 // changePolicies applies fn to the table's policies and stores what it
 // returns (none: the slot goes).
 func changePolicies(t service.Table, fn func(ps []resourcePolicy) ([]resourcePolicy, error)) error {
-	return t.ChangeSlot(policiesSlot, func(old json.RawMessage) (json.RawMessage, error) {
+	return changeSlot(t, policiesSlot, func(old json.RawMessage) (json.RawMessage, error) {
 		ps, err := policiesOf(old)
 		if err != nil {
 			return nil, err
@@ -68,6 +68,21 @@ func changePolicies(t service.Table, fn func(ps []resourcePolicy) ([]resourcePol
 			return nil, nil
 		}
 		return json.Marshal(ps)
+	})
+}
+
+// changeSlot changes the slot name of t's definition through the one
+// funnel of definition changes (service.Table.Change): fn gets the slot
+// (nil: none) and returns the new one (nil: the slot goes) or an error,
+// which leaves the definition as it was.
+func changeSlot(t service.Table, name string, fn func(old json.RawMessage) (json.RawMessage, error)) error {
+	return t.Change(func(e *service.Edit) (func(bool) error, error) {
+		slot, err := fn(e.Slot(name))
+		if err != nil {
+			return nil, err
+		}
+		e.SetSlot(name, slot)
+		return nil, nil
 	})
 }
 

@@ -182,10 +182,6 @@ type Table struct{ t *table }
 // Name is the table's name.
 func (t Table) Name() string { return t.t.name }
 
-// StatusAt is the table's TableStatus at now (ACTIVE, CREATING,
-// UPDATING, DELETING, ...).
-func (t Table) StatusAt(now time.Time) string { return t.t.snapshot().statusAt(now) }
-
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).
 func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
@@ -193,33 +189,6 @@ func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
 // Slot returns the feature's slot in the table's definition (nil: none).
 // The bytes are shared: read them, never change them.
 func (t Table) Slot(feature string) json.RawMessage { return t.t.snapshot().features[feature] }
-
-// ChangeSlot changes the feature's slot in the table's definition: fn
-// gets the slot (nil: none) and returns the new one (nil: remove it) or
-// an error, which leaves the definition as it was. The change is
-// recorded as any change of the definition (changeMeta).
-func (t Table) ChangeSlot(feature string, fn func(old json.RawMessage) (json.RawMessage, error)) error {
-	return t.t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		slot, err := fn(m.features[feature])
-		if err != nil {
-			return nil, err
-		}
-		fs := maps.Clone(m.features)
-		if slot == nil {
-			delete(fs, feature)
-		} else {
-			if fs == nil {
-				fs = map[string]json.RawMessage{}
-			}
-			fs[feature] = slot
-		}
-		if len(fs) == 0 {
-			fs = nil
-		}
-		m.features = fs
-		return nil, nil
-	})
-}
 
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:
