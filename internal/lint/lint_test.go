@@ -57,7 +57,7 @@ var layers = []layer{
 	// service. None imports the facade (emulator), and each only what is
 	// below it.
 	{pkg: "emulator/internal/apierr", may: []string{"internal/storage", "internal/expr"}, tests: true, internal: true},
-	{pkg: "emulator/internal/wire", may: []string{"internal/storage", "internal/expr", "emulator/internal/apierr", "internal/lease"}, tests: true, internal: true},
+	{pkg: "emulator/internal/wire", may: []string{"internal/storage", "internal/expr", "emulator/internal/apierr", "internal/lease", "internal/shapes"}, tests: true, internal: true},
 	{pkg: "emulator/internal/streamlog", may: []string{"internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through klauspost/compress's decoder
 	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share

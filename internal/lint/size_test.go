@@ -105,7 +105,9 @@ const maxPackageLines = 13000
 // (compileProjection and attributesToGet went): 12,551. PartiQL's
 // statement writes became the seam's one Call.WriteItem, and resources
 // changes its slot through Table.Change (Table.ChangeSlot went): 12,472.
-const maxCoreLines = 12472
+// Global tables turn a stream on through Table.Change (Call.EnableStream
+// went), and ConsumedCapacity's encoders went to wire (AppendConsumed): 12,413.
+const maxCoreLines = 12413
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

@@ -355,7 +355,11 @@ func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAc
 	// table without one and keeps a stream of another view type
 	// (ack-api-quirks lab notes DDB-TABLE-305, -221).
 	if d.StreamView() == "" {
-		if err := c.EnableStream(t, "NEW_AND_OLD_IMAGES"); err != nil {
+		err := t.Change(func(e *service.Edit) (func(bool) error, error) {
+			e.SetStream("NEW_AND_OLD_IMAGES") // without UpdateTable's checks
+			return nil, nil
+		})
+		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return err
 		}
 		d = t.Definition()

@@ -18,8 +18,8 @@ import (
 // of two) for each write" and "replication activity is managed natively
 // and is not exposed to users"); version 2017.11.29 adds the aws:rep:*
 // attributes (legacy_attrs.go). A table becoming a global table without
-// a stream gets its NEW_AND_OLD_IMAGES stream from
-// service.Call.EnableStream (createReplica).
+// a stream gets its NEW_AND_OLD_IMAGES stream through
+// service.Table.Change and Edit.SetStream (createReplica).
 
 // checkReplicaStream refuses an UpdateTable that disables the stream of
 // t while t has replicas (Feature.CheckUpdate).

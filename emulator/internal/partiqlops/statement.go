@@ -89,7 +89,7 @@ func (o *ExecuteStatementOutput) AppendJSON(b []byte) []byte {
 	}
 	if o.ConsumedCapacity != nil {
 		b = append(b, `,"ConsumedCapacity":`...)
-		b = service.AppendCapacity(b, o.ConsumedCapacity)
+		b = wire.AppendConsumed(b, o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -55,7 +55,7 @@ func (o *ExecuteTransactionOutput) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `{"Responses":[]`...)
 	if len(o.writes.ConsumedCapacity) > 0 {
-		b = service.AppendCapacityList(append(b, `,"ConsumedCapacity":`...), o.writes.ConsumedCapacity)
+		b = wire.AppendConsumedList(append(b, `,"ConsumedCapacity":`...), o.writes.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -27,61 +27,6 @@ type JSONAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
-// appendCapacity appends c's JSON.
-func appendCapacity(b []byte, c *Capacity) []byte {
-	b = wire.AppendMember(append(b, '{'), true, "CapacityUnits")
-	b = wire.AppendFloat(b, c.CapacityUnits)
-	if c.ReadCapacityUnits != nil {
-		b = wire.AppendFloat(wire.AppendMember(b, false, "ReadCapacityUnits"), *c.ReadCapacityUnits)
-	}
-	if c.WriteCapacityUnits != nil {
-		b = wire.AppendFloat(wire.AppendMember(b, false, "WriteCapacityUnits"), *c.WriteCapacityUnits)
-	}
-	return append(b, '}')
-}
-
-// appendCapacityList appends ccs as a JSON array.
-func appendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte {
-	b = append(b, '[')
-	for i, cc := range ccs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendConsumed(b, cc)
-	}
-	return append(b, ']')
-}
-
-// appendConsumed appends c's JSON.
-func appendConsumed(b []byte, c *ConsumedCapacity) []byte {
-	b = append(b, '{')
-	first := true
-	if c.TableName != "" {
-		b = wire.AppendString(wire.AppendMember(b, true, "TableName"), c.TableName)
-		first = false
-	}
-	b = wire.AppendFloat(wire.AppendMember(b, first, "CapacityUnits"), c.CapacityUnits)
-	if c.ReadCapacityUnits != nil {
-		b = wire.AppendFloat(wire.AppendMember(b, false, "ReadCapacityUnits"), *c.ReadCapacityUnits)
-	}
-	if c.WriteCapacityUnits != nil {
-		b = wire.AppendFloat(wire.AppendMember(b, false, "WriteCapacityUnits"), *c.WriteCapacityUnits)
-	}
-	if c.Table != nil {
-		b = appendCapacity(wire.AppendMember(b, false, "Table"), c.Table)
-	}
-	if len(c.LocalSecondaryIndexes) > 0 {
-		b = wire.AppendMarshal(wire.AppendMember(b, false, "LocalSecondaryIndexes"), c.LocalSecondaryIndexes)
-	}
-	if len(c.GlobalSecondaryIndexes) > 0 {
-		b = wire.AppendMarshal(wire.AppendMember(b, false, "GlobalSecondaryIndexes"), c.GlobalSecondaryIndexes)
-	}
-	if len(c.VectorIndexes) > 0 {
-		b = wire.AppendMarshal(wire.AppendMember(b, false, "VectorIndexes"), c.VectorIndexes)
-	}
-	return append(b, '}')
-}
-
 func (o *GetItemOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
@@ -94,7 +39,7 @@ func (o *GetItemOutput) appendJSON(b []byte) []byte {
 		first = false
 	}
 	if o.ConsumedCapacity != nil {
-		b = appendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), o.ConsumedCapacity)
+		b = wire.AppendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }
@@ -109,7 +54,7 @@ func appendWriteOutput(b []byte, attrs wire.WireItem, cc *ConsumedCapacity, icm 
 		first = false
 	}
 	if cc != nil {
-		b = appendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), cc)
+		b = wire.AppendConsumed(wire.AppendMember(b, first, "ConsumedCapacity"), cc)
 		first = false
 	}
 	if icm != nil {
@@ -180,7 +125,7 @@ func (o *pageOutput) appendJSON(b []byte) []byte {
 	}
 	if o.ConsumedCapacity != nil {
 		b = append(b, `,"ConsumedCapacity":`...)
-		b = appendConsumed(b, o.ConsumedCapacity)
+		b = wire.AppendConsumed(b, o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

@@ -98,7 +98,9 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 // consumedAppender encodes a ConsumedCapacity as its answers do.
 type consumedAppender struct{ *ConsumedCapacity }
 
-func (c consumedAppender) appendJSON(b []byte) []byte { return appendConsumed(b, c.ConsumedCapacity) }
+func (c consumedAppender) appendJSON(b []byte) []byte {
+	return wire.AppendConsumed(b, c.ConsumedCapacity)
+}
 
 func BenchmarkEncodeGetItemOutput(b *testing.B) {
 	item := wire.WireItem{"pk": storage.S("user#0000001"), "sk": storage.N("1"), "status": storage.S("active"),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -316,7 +317,8 @@ func (e *Edit) storageDone(done func(recorded bool) error) func(recorded bool) e
 // the error is Change's) or done (nil: none), which runs once the copy
 // is recorded (true) or was refused (false), before it is published.
 // GSIs the edit added or dropped are built or deleted in storage once
-// it is recorded. An ErrNotDurable is returned after the change is made,
+// it is recorded, and a stream it turned on or off (Edit.SetStream)
+// starts or stops, as UpdateTable's StreamSpecification does. An ErrNotDurable is returned after the change is made,
 // as changeMeta returns it.
 func (t Table) Change(fn func(e *Edit) (done func(recorded bool) error, err error)) error {
 	tt := t.t
@@ -327,6 +329,32 @@ func (t Table) Change(fn func(e *Edit) (done func(recorded bool) error, err erro
 			return nil, err
 		}
 		e.finish()
-		return e.storageDone(done), nil
+		return e.storageDone(e.streamDone(tt.snapshot(), done)), nil
 	})
+}
+
+// streamDone returns what a recorded edit that turned the table's
+// stream on or off (Edit.SetStream; old: the definition it started
+// from) leaves for the stream: a new stream is registered now, under
+// the region of the table's ARN, and becomes the table's once the
+// change is recorded (forgotten if it is refused); a stream turned off
+// is closed. Then done (nil: nothing), the caller's.
+func (e *Edit) streamDone(old *tableMeta, done func(recorded bool) error) func(recorded bool) error {
+	t, m := e.t, e.m
+	if m.streamOn() == old.streamOn() {
+		return done
+	}
+	c := &call{svc: t.ns.svc, ns: t.ns, now: t.ns.svc.clock(), region: strings.Split(t.arn, ":")[3]}
+	s := t.prepareStreamLocked(c, old, m)
+	return func(recorded bool) error {
+		if recorded {
+			t.syncStreamLocked(old, m, s, c.now)
+		} else {
+			c.forgetStream(s)
+		}
+		if done == nil {
+			return nil
+		}
+		return done(recorded)
+	}
 }

@@ -1,12 +1,9 @@
 package service
 
 import (
-	"errors"
 	"log/slog"
 	"strings"
 	"time"
-
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // What a feature that spans namespaces needs (global tables: a table
@@ -138,30 +135,5 @@ func (t Table) Describe() *TableDescription { return t.t.describe() }
 // DeleteTable does (its checks, the features' refusals, its record).
 func (c Call) DeleteTable(name string) error {
 	_, err := deleteTable(c.c, &DeleteTableInput{TableName: &name})
-	return err
-}
-
-// EnableStream turns on a stream of view type view on t, a table of the
-// call's namespace, as UpdateTable's StreamSpecification does but
-// without its checks: recorded as any change of the definition.
-func (c Call) EnableStream(t Table, view string) error {
-	tt, cc := t.t, c.c
-	err := tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		old := *m
-		on := true
-		m.stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
-		s := tt.prepareStreamLocked(cc, &old, m)
-		return func(recorded bool) error {
-			if !recorded {
-				cc.forgetStream(s)
-				return nil
-			}
-			tt.syncStreamLocked(&old, m, s, cc.Now())
-			return nil
-		}, nil
-	})
-	if errors.Is(err, storage.ErrNotDurable) {
-		return nil
-	}
 	return err
 }

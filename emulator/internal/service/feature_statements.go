@@ -308,9 +308,3 @@ func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byt
 	}
 	return c.c.svc.tokens.do(c.c.ns, c.c.Now(), *token, fp, mode, run)
 }
-
-// AppendCapacity appends cc's JSON.
-func AppendCapacity(b []byte, cc *ConsumedCapacity) []byte { return appendConsumed(b, cc) }
-
-// AppendCapacityList appends ccs as a JSON array.
-func AppendCapacityList(b []byte, ccs []*ConsumedCapacity) []byte { return appendCapacityList(b, ccs) }

@@ -133,8 +133,10 @@ func (d Definition) Indexes() *tablespec.Indexes { return &d.m.Indexes }
 // SetIndexes sets the definition's indexes and attribute definitions.
 func (e *Edit) SetIndexes(ix tablespec.Indexes) { e.m.Indexes = ix }
 
-// SetStream gives a table being made (Call.MakeTable) a stream of view
-// type view ("": none).
+// SetStream gives the table a stream of view type view ("": none): a
+// table being made (Call.MakeTable), or a table changed (Table.Change:
+// turned on, a new stream with a new label; turned off, the stream
+// closed; a view type changed while on is not a new stream).
 func (e *Edit) SetStream(view string) {
 	e.m.stream = nil
 	if view != "" {

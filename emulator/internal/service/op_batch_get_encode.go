@@ -41,7 +41,7 @@ func (o *BatchGetItemOutput) appendJSON(b []byte) []byte {
 	b = append(b, '}')
 	b = wire.AppendMarshal(wire.AppendMember(b, false, "UnprocessedKeys"), o.UnprocessedKeys)
 	if len(o.ConsumedCapacity) > 0 {
-		b = appendCapacityList(wire.AppendMember(b, false, "ConsumedCapacity"), o.ConsumedCapacity)
+		b = wire.AppendConsumedList(wire.AppendMember(b, false, "ConsumedCapacity"), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

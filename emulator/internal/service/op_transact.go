@@ -684,7 +684,7 @@ func (o *TransactWriteItemsOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
 	if len(o.ConsumedCapacity) > 0 {
-		b = appendCapacityList(wire.AppendMember(b, true, "ConsumedCapacity"), o.ConsumedCapacity)
+		b = wire.AppendConsumedList(wire.AppendMember(b, true, "ConsumedCapacity"), o.ConsumedCapacity)
 		first = false
 	}
 	if len(o.ItemCollectionMetrics) > 0 {

@@ -80,7 +80,7 @@ func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if o.ConsumedCapacity != nil {
-		b = appendCapacityList(append(b, `,"ConsumedCapacity":`...), o.ConsumedCapacity)
+		b = wire.AppendConsumedList(append(b, `,"ConsumedCapacity":`...), o.ConsumedCapacity)
 	}
 	return append(b, '}')
 }

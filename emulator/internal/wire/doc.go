@@ -1,7 +1,7 @@
 // Package wire is the emulator's JSON codec: DynamoDB's attribute values
 // in their JSON form, the request decoder and the response appenders. It
-// knows storage's values and apierr's messages, nothing of tables or
-// operations.
+// knows storage's values, apierr's messages and the shared answer shapes
+// (internal/shapes), nothing of tables or operations.
 //
 // # Basics
 //
@@ -22,8 +22,9 @@
 // The Append functions write JSON into a caller's buffer: AppendString,
 // AppendValue, AppendItem (names sorted, so equal items encode to equal
 // bytes), AppendStoredItem (straight from a stored record, without
-// decoding it), AppendMember, AppendFloat, AppendMarshal, and
-// AppendErrorBody, the body of an error answer.
+// decoding it), AppendMember, AppendFloat, AppendMarshal,
+// AppendConsumed (an answer's ConsumedCapacity), and AppendErrorBody, the
+// body of an error answer.
 //
 // # Files
 //
@@ -57,7 +58,8 @@
 //     report at their place in AWS's order.
 //   - wire_recycle.go: small item and placeholder maps an operation gives
 //     back (Recycle*) for the decoder to reuse.
-//   - wire_encode.go, encode.go: the appenders; wire_error.go: error bodies.
+//   - wire_encode.go, encode.go: the appenders; capacity.go: the answers'
+//     ConsumedCapacity; wire_error.go: error bodies.
 //   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
 //     format of exports and imports (AppendIonStoredItem, ReadIonItems,
 //     which gives DynamoDB JSON for DecodeItem to check).
