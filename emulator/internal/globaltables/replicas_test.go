@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGlobalTableReplication: a replica made by UpdateTable's
@@ -138,6 +139,15 @@ func TestReplicaPrerequisites(t *testing.T) {
 	if s := nd.TableDescription.StreamSpecification; !s.StreamEnabled || s.StreamViewType != "NEW_AND_OLD_IMAGES" {
 		t.Errorf("stream after the first replica: got %+v, want NEW_AND_OLD_IMAGES enabled", s)
 	}
+	// The stream turned on is a stream of the table's region, with a
+	// label of its own (Table.Change started it).
+	var desc struct {
+		Table struct{ LatestStreamArn, LatestStreamLabel string }
+	}
+	testkit.MustUnmarshal(t, e.must("DescribeTable", `{"TableName":"nostream"}`), &desc)
+	require.Contains(t, desc.Table.LatestStreamArn, ":us-east-1:")
+	require.True(t, strings.HasSuffix(desc.Table.LatestStreamArn, "/stream/"+desc.Table.LatestStreamLabel), desc.Table.LatestStreamArn)
+	require.NotEmpty(t, desc.Table.LatestStreamLabel)
 	out := e.refused("UpdateTable", `{"TableName":"nostream","StreamSpecification":{"StreamEnabled":false}}`, "ValidationException")
 	if !strings.Contains(out, "Disabling Stream is not allowed for a Global Table replica.") {
 		t.Errorf("disabling the stream of a replica: got %s", out)

@@ -158,3 +158,39 @@ type namedFeature string
 
 func (f namedFeature) Name() string     { return string(f) }
 func (namedFeature) Register(Registrar) {}
+
+// TestChangeStream: a stream an edit turns on (Edit.SetStream in
+// Table.Change) is the table's, of its region, and hears its writes;
+// turned off, it is closed and keeps what it heard.
+func TestChangeStream(t *testing.T) {
+	env := newItemsEnv(t)
+	tb := Table{t: env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tha")}
+	set := func(view string) {
+		t.Helper()
+		require.NoError(t, tb.Change(func(e *Edit) (func(bool) error, error) {
+			e.SetStream(view)
+			return nil, nil
+		}))
+	}
+	set("NEW_IMAGE")
+	require.Equal(t, "NEW_IMAGE", tb.Definition().StreamView())
+	s := tb.t.liveStream
+	require.False(t, s.IsZero(), "the stream turned on is the table's")
+	require.Equal(t, tb.StreamLabel(), s.Label())
+	require.Equal(t, "us-east-1", s.Region())
+	env.mustOK("PutItem", `{"TableName":"tha","Item":{"pk":{"S":"a"}}}`)
+	now := env.emu.clock()
+	status, _ := s.State(now)
+	require.Equal(t, Enabled, status)
+	first, next := s.Bounds(now)
+	require.Equal(t, uint64(1), next-first, "the stream heard the write")
+
+	set("")
+	require.Empty(t, tb.Definition().StreamView())
+	require.True(t, tb.t.liveStream.IsZero(), "no stream observes the table")
+	env.mustOK("PutItem", `{"TableName":"tha","Item":{"pk":{"S":"b"}}}`)
+	status, _ = s.State(now)
+	require.Equal(t, "DISABLED", status)
+	f2, n2 := s.Bounds(now)
+	require.Equal(t, [2]uint64{first, next}, [2]uint64{f2, n2}, "the closed stream heard no more")
+}
