@@ -263,20 +263,8 @@ func TestStagesWired(t *testing.T) {
 // service's libraries (tablespec, readparams, ...) itself, so the seam
 // keeps what needs the core.
 func TestSeamNoPassThrough(t *testing.T) {
-	dir := filepath.Join(root(t), corePkg)
-	var files []string
-	for _, pat := range []string{"feature*.go", "stage*.go"} {
-		m, err := filepath.Glob(filepath.Join(dir, pat))
-		require.NoError(t, err)
-		files = append(files, m...)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		require.NoError(t, err)
+	for _, sf := range seamFiles(t, "feature*.go", "stage*.go") {
+		fset, file := sf.fset, sf.file
 		imported := map[string]bool{}
 		for _, imp := range file.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
@@ -368,16 +356,9 @@ const maxSeamFuncs = 151
 // accessor fails it, and so does a new noun not listed with what it is
 // for.
 func TestSeamNarrow(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(root(t), corePkg, "feature*.go"))
-	require.NoError(t, err)
 	n := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		require.NoError(t, err)
+	for _, sf := range seamFiles(t, "feature*.go") {
+		fset, file := sf.fset, sf.file
 		for _, d := range file.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || !fn.Name.IsExported() {
@@ -395,6 +376,32 @@ func TestSeamNarrow(t *testing.T) {
 	}
 	require.LessOrEqualf(t, n, maxSeamFuncs,
 		"the feature seam declares %d exported functions and methods, more than %d: build the feature's need in its own package from what the seam has", n, maxSeamFuncs)
+}
+
+// seamFile is one parsed file of the seam.
+type seamFile struct {
+	fset *token.FileSet
+	file *ast.File
+}
+
+// seamFiles parses the core's non-test files that match patterns (the
+// seam's feature*.go, stage*.go).
+func seamFiles(t *testing.T, patterns ...string) []seamFile {
+	var out []seamFile
+	for _, pat := range patterns {
+		files, err := filepath.Glob(filepath.Join(root(t), corePkg, pat))
+		require.NoError(t, err)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, f, nil, 0)
+			require.NoError(t, err)
+			out = append(out, seamFile{fset, file})
+		}
+	}
+	return out
 }
 
 // receiverName is the name of a method receiver's type (T of *T, T[X]).
