@@ -31,7 +31,7 @@ import (
 // or a clock moved more than about 292 years from the real time (the most
 // its offset holds, clock.go), is answered 400 with a ValidationException
 // body ({"__type":...,"message":"..."}). The endpoints need no signature,
-// but refuse what a web page could send them cross-site (admin_guard.go):
+// but refuse what a web page could send them cross-site (httpedge/adminguard.go):
 // a POST needs Content-Type application/json, and a request with an
 // Origin that -cors does not allow gets 403.
 

@@ -42,7 +42,7 @@ import (
 //	                                  snapshot's diff gives it (snapshots_view.go), ?limit=N items a table
 //
 // base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
-// the admin guard like the other admin endpoints (admin_guard.go); bad
+// the admin guard like the other admin endpoints (httpedge/adminguard.go); bad
 // input answers 400 with a ValidationException body. With SharedDB and
 // a DataDir there are no branches: a SharedDB server loads only the
 // shared namespace's directory, so a branch's would be kept on disk and

@@ -19,7 +19,7 @@ import (
 )
 
 // The admin endpoints of fault injection and the access-pattern report
-// (behind the admin guard, as the others: admin_guard.go):
+// (behind the admin guard, as the others: httpedge/adminguard.go):
 //
 //	GET    /dynamoemu/faults          the rules: {"seed":..,"rules":[...]} (faults.Config's JSON)
 //	PUT    /dynamoemu/faults          replace the rules (same JSON; an error says line and column)

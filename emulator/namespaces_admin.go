@@ -23,7 +23,7 @@ import (
 // order after start) described as DescribeTable describes them, so the
 // console's table list costs one request a page, not one per table;
 // "shared" names the namespace of -sharedDb. Behind the admin guard, as
-// the other admin endpoints (admin_guard.go); a GET changes nothing.
+// the other admin endpoints (httpedge/adminguard.go); a GET changes nothing.
 
 // AdminNamespacesPath is the admin endpoint that lists the namespaces.
 const AdminNamespacesPath = "/dynamoemu/namespaces"

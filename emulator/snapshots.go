@@ -27,7 +27,7 @@ import (
 //	GET    /dynamoemu/snapshots              the list; GET .../{id}/diff: what changed since (snapshots_view.go)
 //
 // Like the other admin endpoints they need no signature and refuse what
-// a web page could send cross-site (admin_guard.go: a POST or DELETE
+// a web page could send cross-site (httpedge/adminguard.go: a POST or DELETE
 // needs Content-Type application/json). An unknown ID answers 400 with
 // a ValidationException body.
 
