@@ -3,8 +3,9 @@ package emulator
 import (
 	"net/http"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/gorilla/mux"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 )
 
 // The admin endpoints, which no AWS service has: control of the emulator's

@@ -3,8 +3,9 @@ package emulator
 import (
 	"net/http"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/gorilla/mux"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 )
 
 // The admin endpoints of fault injection and the access-pattern report
