@@ -102,8 +102,10 @@ const maxPackageLines = 13000
 // writeUnits went), and KeyConditions, QueryFilter and ScanFilter are
 // read as lists (the map adapter went to the tests): 12,568. A read's
 // projection is compiled by readparams.Projection alone
-// (compileProjection and attributesToGet went): 12,551.
-const maxCoreLines = 12551
+// (compileProjection and attributesToGet went): 12,551. The core's
+// comments speak of a stage, not of each instrument, and a refusal's
+// batch and cancellation codes went to apierr: 12,508.
+const maxCoreLines = 12508
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.
