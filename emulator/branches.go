@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -42,7 +43,7 @@ import (
 //	                                  snapshot's diff gives it (snapshots_view.go), ?limit=N items a table
 //
 // base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
-// the admin guard like the other admin endpoints (admin_guard.go); bad
+// the admin guard like the other admin endpoints (httpedge/adminguard.go); bad
 // input answers 400 with a ValidationException body. With SharedDB and
 // a DataDir there are no branches: a SharedDB server loads only the
 // shared namespace's directory, so a branch's would be kept on disk and
@@ -233,7 +234,7 @@ func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
 	if s := r.URL.Query().Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > diffListMax {
-			writeAdminError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
+			adminhttp.WriteError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
 			return
 		}
 		limit = n
@@ -243,19 +244,19 @@ func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
 	b, ok := e.branches.byName[name]
 	e.branches.mu.Unlock()
 	if !ok {
-		writeAdminError(w, fmt.Errorf("%w: %q", ErrNoBranch, name))
+		adminhttp.WriteError(w, fmt.Errorf("%w: %q", ErrNoBranch, name))
 		return
 	}
 	base := e.snapshotOf(b.Base)
 	tables := diffTables(base, e.svc.Namespace(b.Namespace).DB(), limit)
-	writeAdminJSON(w, branchDiff{Branch: b.Name, Namespace: b.Namespace, Base: b.Base, Tables: tables})
+	adminhttp.WriteJSON(w, branchDiff{Branch: b.Name, Namespace: b.Namespace, Base: b.Base, Tables: tables})
 }
 
 func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	body, err := readFaultsBody(r)
+	body, err := adminhttp.ReadBody(r, adminhttp.MaxFileBody)
 	if err != nil {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
 	var req struct {
@@ -263,28 +264,28 @@ func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
 		Name string `json:"name"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeAdminError(w, errors.New(`the body is a JSON object {"base": namespace ID, "name": branch name}`))
+		adminhttp.WriteError(w, errors.New(`the body is a JSON object {"base": namespace ID, "name": branch name}`))
 		return
 	}
 	b, err := e.Fork(req.Base, req.Name)
 	if err != nil {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
-	writeAdminJSON(w, b)
+	adminhttp.WriteJSON(w, b)
 }
 
 func (e *Emulator) serveBranchList(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	writeAdminJSON(w, map[string]any{"branches": e.Branches()})
+	adminhttp.WriteJSON(w, map[string]any{"branches": e.Branches()})
 }
 
 func (e *Emulator) serveBranchDrop(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	name := mux.Vars(r)["name"]
 	if err := e.DropBranch(name); err != nil {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
-	writeAdminJSON(w, map[string]string{"deleted": name})
+	adminhttp.WriteJSON(w, map[string]string{"deleted": name})
 }

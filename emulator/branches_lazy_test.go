@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -30,7 +31,7 @@ func TestBranchMadeAtFirstUse(t *testing.T) {
 	require.NoError(t, err)
 	require.Same(t, e.svc.Forked("t1/us-east-1"), e.svc.Forked("t2/us-east-1"), "t2 shares t1's snapshot")
 
-	views := e.namespaceViews()
+	views := adminhttp.NamespaceViews(e.svc, e.opts.SharedDB)
 	require.Len(t, views, 3)
 	for _, v := range views {
 		require.Equal(t, 1, v.Tables, v.Namespace)

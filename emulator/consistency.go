@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
@@ -102,8 +103,8 @@ func (e *Emulator) serveConsistency(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	if r.Method == http.MethodDelete {
 		e.ResetConsistencyReport()
-		writeAdmin(w, http.StatusOK, `{"reset":true}`)
+		adminhttp.Write(w, http.StatusOK, `{"reset":true}`)
 		return
 	}
-	writeAdminJSON(w, e.ConsistencyReport())
+	adminhttp.WriteJSON(w, e.ConsistencyReport())
 }

@@ -12,7 +12,7 @@ import (
 // Options.Console is its handler; the edge serves it at ConsolePath, and
 // redirects ConsolePath without its final slash, behind the same checks as
 // the admin endpoints: the Host check (edge.go) and the admin guard
-// (admin_guard.go), which lets the page's own origin through. The console
+// (httpedge/adminguard.go), which lets the page's own origin through. The console
 // is as powerful as the API (it deletes tables), so it gets no weaker
 // defence. Its page calls the API (POST /) and the admin endpoints on the
 // same origin; its answers carry the Dynamoemu-Version header like the

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // The HTTP edge: what the server answers before any operation runs, as
@@ -46,7 +48,7 @@ import (
 //     the emulator's AWS answers stay the default.
 //
 // The emulator's own paths, everything under /dynamoemu/, go to its
-// router (routes.go) behind the admin guard (admin_guard.go) and, with
+// router (routes.go) behind the admin guard (httpedge/adminguard.go) and, with
 // Options.Credentials, the admin credentials (credentials.go).
 
 // ownPrefix is the path under which the emulator serves its own
@@ -99,7 +101,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 		}
 		switch {
 		case isOwnPath(r.URL.Path):
-			if err := e.adminGuard(r); err != nil {
+			if err := httpedge.AdminGuard(&e.cors, r); err != nil { // admin routes and console: no cross-site request
 				e.serveRefused(w, r, err)
 				return
 			}
@@ -113,7 +115,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 			}
 			own().ServeHTTP(&answerDeadline{ResponseWriter: w, e: e}, r) // server.go: the write timeout from the answer
 		case isLambdaPath(r.URL.Path):
-			if err := e.lambdaGuard(r); err != nil { // admin_guard.go: no web page makes a mapping
+			if err := httpedge.LambdaGuard(&e.cors, r); err != nil { // no web page makes a mapping
 				e.serveRefused(w, r, err)
 				return
 			}
@@ -226,3 +228,10 @@ func (e *Emulator) hostAllowed(r *http.Request) bool {
 // corsExposed is the Access-Control-Expose-Headers value: DynamoDB's
 // list, and the emulator's version for pages that show it.
 const corsExposed = httpedge.ExposedAWS + "," + versionHeaderName
+
+// serveRefused answers a request the edge refuses (a Host, an origin or a
+// content type) with err's class and message, before any operation runs.
+func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
+	ae, _ := apierr.Classify(err)
+	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
+}

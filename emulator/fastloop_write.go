@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
@@ -53,7 +54,7 @@ func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	if h.ContentEncoding != "" {
 		in.contentEncoding = []string{h.ContentEncoding}
 	}
-	in.rl = e.newRequestLog(in.ctx)
+	in.rl = httpedge.NewRequestLog(in.ctx, e.log)
 	out := answerBodies.Get()
 	ans := e.answerAPI(&in, (*out)[:0])
 	lc.Ctx.Finish()
@@ -105,7 +106,7 @@ func (lh *loopHandler) LoopConnDone(lc *httploop.LoopConn) {
 func writeAnswer(lc *httploop.LoopConn, h *httploop.Head, coding string, ans *apiAnswer, keep bool) error {
 	body := ans.body
 	if coding != "" {
-		body = compressResponse(coding, body)
+		body = httploop.Compress(coding, body)
 	}
 	head := appendAnswerHead((*lc.Out)[:0], h, coding, ans, body, keep)
 	if len(head)+len(body) <= writeBufferSize {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
@@ -63,5 +64,5 @@ func (e *Emulator) serveLagGet(w http.ResponseWriter, r *http.Request) {
 		views = append(views, lagView{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
 			Delay: l.Delay.String(), Hold: l.Hold, Pending: l.Pending})
 	}
-	writeAdminJSON(w, map[string]any{"lags": views})
+	adminhttp.WriteJSON(w, map[string]any{"lags": views})
 }

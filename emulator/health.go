@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
@@ -47,7 +48,7 @@ func (e *Emulator) serveHealthAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	status, ans := healthOf(e.opts.DataDir, probs)
 	body, _ := json.Marshal(ans)
-	writeAdmin(w, status, string(body))
+	adminhttp.Write(w, status, string(body))
 }
 
 // healthOf is the health endpoint's status and body for the data

@@ -94,7 +94,7 @@ func FuzzAdminContentType(f *testing.F) {
 	}
 	safelisted := map[string]bool{"text/plain": true, "multipart/form-data": true, "application/x-www-form-urlencoded": true}
 	f.Fuzz(func(t *testing.T, v string) {
-		if !isJSONContentType([]string{v}) {
+		if !httpedge.IsJSONContentType([]string{v}) {
 			return
 		}
 		if mt, _, _ := mime.ParseMediaType(v); mt != "application/json" {
@@ -128,13 +128,13 @@ func FuzzAdminGuard(f *testing.F) {
 		if ct != "" {
 			req.Header.Set("Content-Type", ct)
 		}
-		err := e.adminGuard(req)
+		err := httpedge.AdminGuard(&e.cors, req)
 		allowed := origin == "http://app.test" || strings.EqualFold(origin, "http://example.com") || httpedge.IsLoopbackOrigin(origin)
 		if origin != "" && !allowed && err == nil {
 			t.Fatalf("origin %q allowed", origin)
 		}
 		safe := method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-		if err == nil && !safe && !isJSONContentType(req.Header.Values("Content-Type")) {
+		if err == nil && !safe && !httpedge.IsJSONContentType(req.Header.Values("Content-Type")) {
 			t.Fatalf("%s with Content-Type %q allowed", method, ct)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -164,7 +165,7 @@ const maxIAMBody = 1 << 20
 func (e *Emulator) serveIAM(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	if e.iam == nil {
-		writeAdminError(w, ErrIAMOff)
+		adminhttp.WriteError(w, ErrIAMOff)
 		return
 	}
 	if r.Method == http.MethodPut {
@@ -189,14 +190,14 @@ func (e *Emulator) serveIAM(w http.ResponseWriter, r *http.Request) {
 			err = e.SetIAMPolicies(p)
 		}
 		if err != nil {
-			writeAdminError(w, err)
+			adminhttp.WriteError(w, err)
 			return
 		}
 	}
 	out, err := json.Marshal(e.iam.src.Load())
 	if err != nil {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
-	writeAdmin(w, http.StatusOK, string(out))
+	adminhttp.Write(w, http.StatusOK, string(out))
 }

@@ -2,14 +2,12 @@ package emulator
 
 import (
 	"bytes"
-	"compress/gzip"
-	"compress/zlib"
 
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
 // The edge's pools: request and answer bodies, the connection loop's
-// answer buffer, the compressors (the loop's readers are httploop's).
+// answer buffer (the loop's readers and the compressors are httploop's).
 // Each is a lease.Pool (under the race detector a buffer given back is
 // overwritten with poisonByte, so a reader that kept it reads garbage);
 // each pays more than 10% on the operation it serves, measured pool on ->
@@ -77,26 +75,3 @@ var answerBufs = lease.NewPool(lease.Config[*[]byte]{
 	},
 	Poison: func(b *[]byte) { poisonBytes(*b) },
 })
-
-// gzipWriters and zlibWriters are the compressors of compressed answers,
-// reset onto each answer's buffer (compress_answer.go).
-//
-// BenchmarkCompressedResponse (a 64 KB answer), 1000x: gzip 20624 ->
-// 833760 B/op, 14 -> 31 allocs, 0.29 -> 1.37 ms/op; deflate 21422 ->
-// 833703 B/op, 14 -> 33 allocs, 0.34 -> 0.77 ms/op.
-//
-// They compress at BestSpeed: the answer to a 4 MB Query with 190,646
-// unused values (2 MB of message) took 241 ms to gzip at the default
-// level and takes 16 ms so (763 KB instead of 608 KB); a Query's
-// answer of 20,000 items 5 ms either way (2-core VM). Compressing an
-// answer costs the emulator CPU for a network it rarely crosses.
-var (
-	gzipWriters = lease.NewPool(lease.Config[*gzip.Writer]{New: func() *gzip.Writer {
-		zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
-		return zw
-	}})
-	zlibWriters = lease.NewPool(lease.Config[*zlib.Writer]{New: func() *zlib.Writer {
-		zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-		return zw
-	}})
-)

@@ -57,7 +57,7 @@ type Options struct {
 	MaxBodyBytes int64
 	// CORSOrigins enables CORS for these origins ("*" allows any); empty
 	// disables CORS (DynamoDB Local's -cors). Pages of these origins may
-	// also use the admin endpoints (admin_guard.go).
+	// also use the admin endpoints (httpedge/adminguard.go).
 	CORSOrigins []string
 	// AllowHosts are Host names the emulator answers besides those it
 	// always answers (internal/httpedge/hosts.go: IP addresses, localhost, *.localhost,
@@ -436,7 +436,7 @@ func (e *Emulator) Handler() http.Handler { return e.handler }
 // go to answerAPI, the answer to writeResponse. It checks neither the
 // Origin nor the Content-Type: the operation is named by X-Amz-Target
 // alone, a header that a web page cannot send to another site without a
-// CORS preflight, which only -cors origins pass (admin_guard.go).
+// CORS preflight, which only -cors origins pass (httpedge/adminguard.go).
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	in := apiRequest{
 		ctx:             r.Context(),
@@ -456,7 +456,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	if e.keys != nil {
 		in.req = r
 	}
-	in.rl = e.newRequestLog(in.ctx)
+	in.rl = httpedge.NewRequestLog(in.ctx, e.log)
 	e.cors.Apply(w, r)
 	out := answerBodies.Get() // pools.go
 	ans := e.answerAPI(&in, (*out)[:0])
@@ -514,9 +514,9 @@ type apiRequest struct {
 	contentEncoding []string // the Content-Encoding headers
 	contentLength   int64    // -1: unknown
 	body            io.Reader
-	remote          string      // the client's address, for logs; "" with conn set
-	conn            net.Conn    // the loop's connection (remote read from it when logged)
-	rl              *requestLog // nil unless debug logging is on
+	remote          string               // the client's address, for logs; "" with conn set
+	conn            net.Conn             // the loop's connection (remote read from it when logged)
+	rl              *httpedge.RequestLog // nil unless debug logging is on
 	// req is the request, on net/http's path with Options.Credentials:
 	// its signature is verified from all its headers (credentials.go).
 	req *http.Request
@@ -601,11 +601,11 @@ func (e *Emulator) recycleAPI(ans *apiAnswer, out *[]byte) {
 	e.release.maybeRelease()
 }
 
-// logAPI logs an answer (logAnswer) when debug logging is on or it is a
-// 500. Both paths log before the client can read the answer.
+// logAPI logs an answer (httpedge.LogAnswer) when debug logging is on or
+// it is a 500. Both paths log before the client can read the answer.
 func (e *Emulator) logAPI(in *apiRequest, ans *apiAnswer) {
 	if in.rl != nil || ans.status >= 500 {
-		e.logAnswer(in.target, in.rl, ans.reqID, ans.status, ans.ae)
+		httpedge.LogAnswer(e.log, strings.TrimPrefix(in.target, service.TargetPrefix), in.rl, ans.reqID, ans.status, ans.ae)
 	}
 }
 
@@ -759,7 +759,7 @@ func (e *Emulator) serveEntered(in *apiRequest, op service.Operation, cred crede
 		Host:      in.host,
 		Body:      buf.Bytes(),
 		Out:       outBuf,
-		TableName: in.rl.tableNote(),
+		TableName: in.rl.TableNote(),
 		Cut:       cut,
 	}
 	if buf.Cap() > maxPooledBuffer {
@@ -862,7 +862,7 @@ var (
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it), compressed when the client
-// allows it and the body is large enough (compress_answer.go; the coding is httploop's).
+// allows it and the body is large enough (httploop: the coding and Compress).
 func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status int, body []byte) {
 	coding := ""
 	if len(body) >= httploop.MinCompressed {
@@ -885,7 +885,7 @@ func responseContentType(reqType string) []string {
 func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) error {
 	h := w.Header()
 	if coding != "" {
-		body = compressResponse(coding, body)
+		body = httploop.Compress(coding, body)
 		h["Content-Encoding"] = []string{coding}
 	}
 	// One allocation for the three values and the digits of two of them;

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -27,7 +28,7 @@ import (
 //	GET    /dynamoemu/snapshots              the list; GET .../{id}/diff: what changed since (snapshots_view.go)
 //
 // Like the other admin endpoints they need no signature and refuse what
-// a web page could send cross-site (admin_guard.go: a POST or DELETE
+// a web page could send cross-site (httpedge/adminguard.go: a POST or DELETE
 // needs Content-Type application/json). An unknown ID answers 400 with
 // a ValidationException body.
 
@@ -122,7 +123,7 @@ func (e *Emulator) snapshotRoutes(r *mux.Router) {
 
 func (e *Emulator) serveSnapshotTake(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	writeAdmin(w, http.StatusOK, `{"id":`+strconv.Quote(e.Snapshot())+`}`)
+	adminhttp.Write(w, http.StatusOK, `{"id":`+strconv.Quote(e.Snapshot())+`}`)
 }
 
 func (e *Emulator) serveSnapshotRestore(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +133,7 @@ func (e *Emulator) serveSnapshotRestore(w http.ResponseWriter, r *http.Request) 
 		writeSnapshotError(w, err)
 		return
 	}
-	writeAdmin(w, http.StatusOK, `{"restored":`+strconv.Quote(id)+`}`)
+	adminhttp.Write(w, http.StatusOK, `{"restored":`+strconv.Quote(id)+`}`)
 }
 
 func (e *Emulator) serveSnapshotDrop(w http.ResponseWriter, r *http.Request) {
@@ -142,7 +143,7 @@ func (e *Emulator) serveSnapshotDrop(w http.ResponseWriter, r *http.Request) {
 		writeSnapshotError(w, err)
 		return
 	}
-	writeAdmin(w, http.StatusOK, `{"deleted":`+strconv.Quote(id)+`}`)
+	adminhttp.Write(w, http.StatusOK, `{"deleted":`+strconv.Quote(id)+`}`)
 }
 
 // writeSnapshotError answers a snapshot request that failed: 400 with
@@ -151,7 +152,7 @@ func (e *Emulator) serveSnapshotDrop(w http.ResponseWriter, r *http.Request) {
 // hook refused).
 func writeSnapshotError(w http.ResponseWriter, err error) {
 	if errors.Is(err, ErrNoSnapshot) {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
 	ae := &apierr.Error{Class: apierr.ErrInternalServer, Msg: err.Error(), Cause: err}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -72,7 +73,7 @@ func (e *Emulator) serveSnapshotList(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, v)
 	}
-	writeAdminJSON(w, map[string]any{"snapshots": out})
+	adminhttp.WriteJSON(w, map[string]any{"snapshots": out})
 }
 
 // snapshotDiff is GET .../{id}/diff's answer.
@@ -118,7 +119,7 @@ func (e *Emulator) serveSnapshotDiff(w http.ResponseWriter, r *http.Request) {
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > diffListMax {
-			writeAdminError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
+			adminhttp.WriteError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
 			return
 		}
 		limit = n
@@ -155,7 +156,7 @@ func (e *Emulator) serveSnapshotDiff(w http.ResponseWriter, r *http.Request) {
 			out.Namespaces = append(out.Namespaces, nd)
 		}
 	}
-	writeAdminJSON(w, out)
+	adminhttp.WriteJSON(w, out)
 }
 
 // diffTables compares a namespace's tables then (snapshot, nil: none)

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // Streams that call a handler: Lambda's event source mappings over the
@@ -198,7 +197,7 @@ type drainRequest struct {
 
 func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	body, err := readAdminBody(r)
+	body, err := adminhttp.ReadBody(r, adminhttp.MaxBody)
 	timeout := DefaultDrainTimeout
 	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
 		var req drainRequest
@@ -210,24 +209,21 @@ func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		writeAdminError(w, err)
+		adminhttp.WriteError(w, err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	if err := e.DrainStreams(ctx); err != nil {
-		ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusGatewayTimeout)
-		_, _ = w.Write(wire.AppendErrorBody(nil, ae))
+		adminhttp.WriteErrorStatus(w, http.StatusGatewayTimeout, err)
 		return
 	}
-	writeAdmin(w, http.StatusOK, `{"drained":true}`)
+	adminhttp.Write(w, http.StatusOK, `{"drained":true}`)
 }
 
 func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	writeAdminJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
+	adminhttp.WriteJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
 }
 
 // LoadServerless reads a Serverless Framework service file

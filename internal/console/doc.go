@@ -59,7 +59,7 @@
 //     report/match (which design pattern a request serves: the MCP
 //     server's design_match, which dynamoemu mounts there), each
 //     state-changing call with Content-Type
-//     application/json as the emulator requires (emulator/admin_guard.go).
+//     application/json as the emulator requires (emulator/internal/httpedge/adminguard.go).
 //
 // Its views: the namespaces that hold tables, each a one-click switch
 // (on the Tables page and in the namespace dialog); the tables as one

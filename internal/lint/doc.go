@@ -18,7 +18,9 @@
 //     that grows past it is split by subject, its features and
 //     instruments behind the seams.
 //   - The seams (seam_test.go): the core names no feature nor stage, and
-//     depends on no stage package.
+//     depends on no stage package; no line of the core's non-test files,
+//     code or comment, names an instrument (instrument_words_test.go:
+//     faults, throttling, lag, insights, the conventions check).
 //   - The API's shapes (shapes_test.go): no shape of DynamoDB's model
 //     (read from the AWS SDK's source in the module cache) is declared by
 //     two Go types of ours; the few that are name why in

@@ -75,12 +75,12 @@ var (
 	ErrTrimmedDataAccess = &Class{"TrimmedDataAccessException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrForbidden: the emulator's edge refuses the request before any
 	// operation sees it: a Host it does not serve (hosts.go) or a cross-site
-	// request to an admin endpoint (admin_guard.go). Not an AWS answer (see
+	// request to an admin endpoint (httpedge/adminguard.go). Not an AWS answer (see
 	// hosts.go): the wire name is AWS's AccessDeniedException so that SDKs
 	// and the AWS CLI decode it and do not retry, with status 403.
 	ErrForbidden = &Class{"AccessDeniedException", nsService, http.StatusForbidden, true}
 	// ErrUnsupportedMediaType: a state-changing admin request without
-	// Content-Type application/json (admin_guard.go); emulator-only.
+	// Content-Type application/json (httpedge/adminguard.go); emulator-only.
 	ErrUnsupportedMediaType = &Class{"UnsupportedMediaTypeException", nsService, http.StatusUnsupportedMediaType, true}
 	// ErrInternalServer: a bug in the emulator (a panic or an unclassified error).
 	ErrInternalServer = &Class{"InternalServerError", nsDynamoDB, http.StatusInternalServerError, false}

@@ -1,6 +1,9 @@
 package apierr
 
-import "net/http"
+import (
+	"errors"
+	"net/http"
+)
 
 // The errors of fault injection and capacity throttling (package faults
 // and faults/throttle): classes the emulator never answered
@@ -67,3 +70,29 @@ func Fault(errorType, msg string, reasons []ThrottlingReason) error {
 // MsgCINextToken answers a ListContributorInsights NextToken the emulator
 // did not give out (AWS's wording unknown: no captured answer).
 const MsgCINextToken = "The provided NextToken is not valid"
+
+// Unprocessable reports whether a batch item refused with err goes back
+// in UnprocessedItems or UnprocessedKeys rather than failing the call
+// (AWS's BatchWriteItem reference: the items that fail because the
+// provisioned throughput is exceeded or an internal processing failure).
+func Unprocessable(err error) bool {
+	return errors.Is(err, ErrProvisionedThroughputExceeded) || errors.Is(err, ErrThrottling) ||
+		errors.Is(err, ErrRequestLimitExceeded) || errors.Is(err, ErrInternalServer)
+}
+
+// CancellationCode is the CancellationReason code (AWS's
+// TransactionCanceledException) of a transaction's action refused with
+// err, or "" when err fails the whole call.
+func CancellationCode(err error) string {
+	switch {
+	case errors.Is(err, ErrTransactionConflict):
+		return "TransactionConflict"
+	case errors.Is(err, ErrConditionalCheckFailed):
+		return "ConditionalCheckFailed"
+	case errors.Is(err, ErrProvisionedThroughputExceeded):
+		return "ProvisionedThroughputExceeded"
+	case errors.Is(err, ErrThrottling):
+		return "ThrottlingError"
+	}
+	return ""
+}

@@ -10,7 +10,7 @@ const msgInternal = "Internal server error"
 // for (a dynamoemu condition: AWS has no disk of yours to fill).
 const msgNoSpace = "Internal server error: no space left on the device holding the data directory (-dbPath)"
 
-// The edge's own refusals (hosts.go, admin_guard.go): not AWS answers.
+// The edge's own refusals (hosts.go, httpedge/adminguard.go): not AWS answers.
 const (
 	MsgHostRefused      = "dynamoemu does not answer requests for Host %q: it answers localhost, IP addresses and the names given with -allowHost, so that a web page cannot reach it through DNS rebinding; %s."
 	MsgHostAllowHint    = "start dynamoemu with -allowHost %s (emulator.Options.AllowHosts) to allow this name"

@@ -9,6 +9,11 @@
 //     announced size (body.go).
 //   - DecompressBody: a body's Content-Encoding undone, as DynamoDB
 //     does, within the same limit (decompress.go).
+//   - AdminGuard and LambdaGuard: the requests the emulator's own paths
+//     refuse because a web page could send them cross-site
+//     (adminguard.go).
+//   - RequestLog: an API request's debug line and every 500, logged once
+//     it is answered (requestlog.go).
 //
 // It imports apierr only, for the answers it gives. Both of the
 // emulator's paths (the connection loop and net/http's) call it directly:

@@ -13,8 +13,8 @@
 //   - The answer's head: StatusLine and DateLine, as net/http writes them.
 //   - The answer's coding: ResponseCoding and AcceptedCoding read
 //     Accept-Encoding as DynamoDB does, and MinCompressed is the size from
-//     which it compresses (the compressing, with its pools, is the
-//     emulator's).
+//     which it compresses; Compress compresses an answer with the
+//     pooled compressors (compress.go).
 //   - The hand-off: Listener is the net/http Server's listener for the
 //     connections the loop gives up.
 //   - The connections: Conns counts a Server's connections, and Conn

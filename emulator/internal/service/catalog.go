@@ -226,8 +226,8 @@ func (t *table) snapshot() *tableMeta { return t.meta.Load() }
 // records the copy in the namespace's DB (one RecordMeta holding the
 // whole definition, or the table's RecordDropTable when fn marked it
 // DELETING), then lets fn's done finish the work the new definition
-// implies (storage indexes, the stream's observer, the conventions
-// policy) and publishes the copy. It holds t.mu throughout, so fn and
+// implies (storage indexes, the stream's observer, the stages'
+// state on the table) and publishes the copy. It holds t.mu throughout, so fn and
 // done may use the ...Locked helpers.
 //
 // fn's done (nil: none) is called once: with recorded false when fn's
@@ -311,7 +311,7 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 		return nil, err
 	}
 	if err := c.valuesLayer(); err != nil {
-		return nil, err // a value fault comes before the table (value_order.go)
+		return nil, err // a value's error comes before the table (value_order.go)
 	}
 	if strings.HasPrefix(name, "arn:") {
 		n, ok := c.tableNameFromARN(name)

@@ -14,7 +14,7 @@ import (
 // storage applies them (storage.DB.Apply) and hands each back to
 // applied, which rebuilds what storage keeps opaque: the emulator's table
 // from its definition record (catalog_record.go), its catalog entry, its
-// stream, its conventions policy and its item collection tracking.
+// stream, the stages' state on it and its item collection tracking.
 
 // Apply applies r, a record of the hook of a namespace's DB (this
 // namespace's or another's: a log being loaded, a backup being
@@ -97,7 +97,7 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 }
 
 // restoreMeta publishes t's recorded definition b, starting or stopping
-// its stream and resolving its conventions policy as the change did.
+// its stream and telling the stages of it as the change did.
 func (t *table) restoreMeta(b []byte) error {
 	_, m, err := decodeTableRecord(b, t.schema)
 	if err != nil {

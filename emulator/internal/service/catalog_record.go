@@ -29,8 +29,8 @@ import (
 //     a restored table's RestoreSummary and end of CREATING. One key for the whole definition, so a
 //     change is one record and is recorded whole or not at all.
 //   - derived state, rebuilt from those by Namespace.Apply's callback
-//     (catalog_apply.go): the table's catalog entry, its conventions
-//     policy (its tags and the stage's setting), its item collection
+//     (catalog_apply.go): the table's catalog entry, the stages' state
+//     on it (from its definition, LoadedDefinition), its item collection
 //     tracking (its LSIs) and its stream's observer.
 //   - persisted elsewhere: a stream's records are not recorded but
 //     rebuilt from the records (each commit's time comes with it) and
@@ -38,8 +38,8 @@ import (
 //     ClientRequestToken within its window is DB metadata
 //     (idempotency_persist.go), and so is each export, import and bulk
 //     operation (emulator/internal/transfers).
-//   - volatile state, not recorded: the conventions report and the
-//     request limits' counters (the clock's offset is kept by the edge,
+//   - volatile state, not recorded: what a stage keeps in memory and
+//     the request limits' counters (the clock's offset is kept by the edge,
 //     clock_persist.go).
 
 // metaKeyTable is the storage metadata key of a table's definition.

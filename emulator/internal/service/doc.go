@@ -108,8 +108,8 @@
 //     readparams.ComparisonOpViolation (an unknown ComparisonOperator of
 //     the legacy condition maps, a member constraint violation),
 //     value_layers.go (the layer each operation words malformed values
-//     in), value_order.go (where a value's fault is reported),
-//     emulator/internal/apierr's key_shape.go (key faults that
+//     in), value_order.go (where a value's error is reported),
+//     emulator/internal/apierr's key_shape.go (key errors that
 //     transactions cancel for).
 //   - Transactions: op_transact.go (TransactWriteItems),
 //     op_transact_get.go (TransactGetItems), idempotency.go
@@ -158,8 +158,7 @@
 //     emulator/internal/tagging, Time to Live's operations in
 //     emulator/internal/ttl, the Streams API in
 //     emulator/internal/streamsapi, SearchVectors in
-//     emulator/internal/vectorsearch, Contributor Insights' operations
-//     in emulator/internal/contributorinsights; the emulator wires them
+//     emulator/internal/vectorsearch, and more; the emulator wires them
 //     (emulator/features.go). feature_state.go gives a feature its
 //     per-namespace state and its part in loading a namespace;
 //     feature_calls.go the core's checks and writes a feature's
@@ -189,30 +188,23 @@
 //     stage_state.go (what a stage keeps: its settings, its state per
 //     namespace, per table and per use), stage_check.go (the checks a
 //     stage may make beside the uses: a table's definition, the keys a
-//     request names, each write inside its storage transaction; the
-//     conventions check, emulator/internal/stages/conventions, makes
-//     them all), stage_capacity.go (the Meter: the stage that turns
+//     request names, each write inside its storage transaction),
+//     stage_capacity.go (the Meter: the stage that turns
 //     what the operations read and wrote into units and the answers'
 //     ConsumedCapacity, emulator/internal/stages/capacity; Usage).
-//   - Fault injection, throttling, the access-pattern report
-//     (faults/WIRING.md): the fault rules, throttling and the report's
-//     recording are stages (emulator/internal/stages/faults, throttle
-//     and insights: the report's recorders, its settings and Contributor
-//     Insights' configuration across restarts are that stage's);
+//   - The stages in each operation: the installed stages are packages
+//     under emulator/internal/stages, each with its own doc;
 //     pipeline_use.go (the watched write's capacity mode, a use's key
-//     condition, the errors a batch or transaction treats apart),
+//     condition),
 //     pipeline_batch.go (per item, UnprocessedItems/Keys),
 //     pipeline_tx.go (per action, CancellationReasons), pipeline_condfail.go (a
 //     write refused by its condition, or a cancelled transaction, charged
 //     and counted as AWS charges it), feature_reads.go (what a feature
 //     reading tables as the data plane does asks: name checks, the
-//     lookup, GSIs; Contributor Insights' operations are a feature,
-//     emulator/internal/contributorinsights, over the insights
-//     stage's recorders),
+//     lookup, GSIs),
 //     stage_read.go (the seam's read side: which storage view a read
 //     reads, the table or its eventual view, and the ReadViewer stages
-//     that pick it; a stage's StreamHold on a stream's records). The
-//     lag gates themselves are a stage's (emulator/internal/stages/lag).
+//     that pick it; a stage's StreamHold on a stream's records).
 //   - The request pipeline: pipeline.go (registerDataPlane: the
 //     operations that read or write items, which the registry runs
 //     inside the stages above, in one order), pipeline_item.go (the
@@ -259,12 +251,12 @@
 //	storage.Table.mu  one table's items, indexes and metadata record
 //	                  (SetMeta); several tables only through storage.Begin
 //	                  and BeginRead, which take them in ascending table id
-//	                  (storage/doc.go); then a read lag's shadow's mu and
-//	                  a lag.Gate's mutex (a leaf), taken under it at a
-//	                  commit (Stamp), by a lagged read (Visible) and by a
-//	                  gate's change of mode (Hold, SetDelay), which takes
-//	                  the lag stage's lock (a read gate) and
-//	                  storage.Table.mu first (stages/lag/gates.go)
+//	                  (storage/doc.go); then the locks of a stage's view
+//	                  of the table (a ReadViewer's: leaves), taken under
+//	                  it at a commit, by a read of that view and by the
+//	                  stage's change of the view, which takes the
+//	                  stage's own lock and storage.Table.mu first (the
+//	                  stage's package doc names them)
 //	storage.DB.mu     a namespace's DB catalog: CreateTable, DropTable
 //	                  (DeleteTable holds table.mu and the table's
 //	                  storage lock while it drops it)
@@ -284,25 +276,19 @@
 //	                  (the globaltables feature's); the tap takes it in
 //	                  the DB's hook under storage's locks, nothing taken
 //	                  inside it
-//	a stage's save    saving a namespace's Contributor Insights (the
-//	                  insights stage's settings.saveMu) or its lags (the
-//	                  lag stage's spaceGates.saveMu): taken with no lock
-//	                  held, or under table.mu when a table or GSI is
-//	                  deleted (Dropper, IndexDropper); a recorder's
-//	                  mutex, or storage's and the gates' locks (one at a
-//	                  time), then the DB's SetMeta, inside it
+//	a stage's save    saving a stage's state of a namespace as DB
+//	                  metadata (the stage's save lock): taken with no
+//	                  lock held, or under table.mu when a table or GSI is
+//	                  deleted (Dropper, IndexDropper); the stage's own
+//	                  leaves, or storage's locks (one at a time), then
+//	                  the DB's SetMeta, inside it
 //	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, the token store's (idempotency.Store),
-//	                  the insights stage's settings.mu (inside it: the
-//	                  namespaces' list, and each recorder's mutex, one at
-//	                  a time) and a recorder's mutex,
-//	                  the fault injector's and throttler's mutexes (a
-//	                  batch's items are charged inside its transaction;
-//	                  the stages of emulator/internal/stages keep no lock
-//	                  of their own: faults takes the injector's, insights
-//	                  a recorder's, throttle the throttler's (and the
-//	                  sync.Once that makes a namespace's), each a leaf,
-//	                  in Begin and End),
-//	                  conventions.Report.mu, partiqlops' stmtCache.mu, codecMu,
+//	                  a stage's own locks (each stage's package doc
+//	                  names them: a leaf, or one that takes only leaves
+//	                  inside it, one at a time; Begin and End may run
+//	                  under storage's locks, as a batch's items are
+//	                  charged inside its transaction),
+//	                  partiqlops' stmtCache.mu, codecMu,
 //	                  the pitr feature's pitrRecorder.mu, the backups feature's backupSet.mu, the emulator's snapshots.mu and branches.mu, the
 //	                  logger's: held for their own work, nothing taken inside
 //
@@ -310,7 +296,7 @@
 // atomic pointer to an immutable tableMeta, swapped whole by the changes
 // above. So code that runs under storage's lock (a Write callback, a
 // WriteTx before its Commit, a Query or Scan visit, an Observer) reads
-// index definitions, LSIs, TTL and the conventions policy without
+// index definitions, LSIs, TTL and the stages' table slots without
 // waiting, and must never take table.mu; a definition change may hold
 // table.mu while it takes storage's lock (AddIndex, DropIndex,
 // SetObserver). A write that read the definition just before a change
@@ -334,6 +320,6 @@
 //
 // Where the service knowingly answers otherwise than AWS (transactions
 // that wait instead of conflicting, one shard a stream, TTL swept at
-// once, item collection sizes, the conventions) is written down in
+// once, item collection sizes) is written down in
 // docs/compatibility.md, "Where the core differs".
 package service

@@ -15,7 +15,7 @@ import (
 // The table-feature seam. A table-level feature (resource policies,
 // Kinesis destinations, transfers, backups, point-in-time recovery,
 // global tables, tagging, Time to Live's operations, the Streams API,
-// SearchVectors, Contributor Insights' operations) lives in a package of
+// SearchVectors, ...) lives in a package of
 // its own and plugs into the core here: it registers its operations and
 // keeps its part of a table's definition in a slot the core carries
 // without reading, or reads and changes a part the core keeps for its
@@ -122,7 +122,7 @@ func recordMember(name string) bool {
 }
 
 // Op registers a feature's operation: the core's adapter decodes its
-// input, gives it one fault decision per call as any control-plane
+// input, puts it once per call to the stages as any control-plane
 // operation (the installed CallCheckers, stage.go) and encodes its output.
 func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
 	register(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
@@ -193,7 +193,7 @@ func (t Table) Slot(feature string) json.RawMessage { return t.t.snapshot().feat
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:
 // prefix and name. Lookup finds it by that target and names it by name
-// (the fault rules name it so); DynamoDB's own operations keep their
+// (a stage's rules name it so); DynamoDB's own operations keep their
 // prefix.
 func APIOp[In, Out any](r Registrar, prefix, name string, f func(c Call, in *In) (*Out, error)) {
 	if !slices.Contains(apiPrefixes, prefix) {

@@ -4,7 +4,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 
 // The parts of a table's definition the core keeps because the core's
 // own operations need them (CreateTable sets them, DescribeTable shows
-// them, the write path or the conventions read them), and which a
+// them, the write path or a stage reads them), and which a
 // feature's operations read and change: tags here; Time to Live through
 // Definition.TTL and Edit.SetTTL (feature_define.go). Each change goes
 // through the core's one funnel of definition changes (changeMeta), so it
@@ -25,11 +25,10 @@ func (c Call) LookupTableMsg(name, notFound string) (Table, error) {
 func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 
 // ChangeTags changes the table's tags: fn gets them and returns the new
-// ones or an error, which leaves the definition as it was. The table's
-// conventions policy is resolved from the new tags (a malformed
-// conventions tag, or a key schema its policy refuses, is a
-// ValidationException; the DefinitionChecker stages decide,
-// stage_check.go) and takes effect once the change is recorded.
+// ones or an error, which leaves the definition as it was. The
+// DefinitionChecker stages see the new tags (one may refuse them with a
+// ValidationException, stage_check.go); they take effect once the change
+// is recorded.
 func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {
 	tt := t.t
 	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {

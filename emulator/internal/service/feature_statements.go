@@ -103,7 +103,7 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 // BeginRead opens the request's read of t, or of its index x (nil: the
 // table), through the pipeline's stages (beginRead): kc is its key
 // condition (none: a Scan), parts the partitions a read of several is
-// put to the fault rules by (nil: kc's), filter whether a filter drops
+// put to the stages by (nil: kc's), filter whether a filter drops
 // items. The key guards come first (GuardKey, GuardScan).
 func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
 	return c.c.beginRead(t.t, x, kc, parts, acc, filter)

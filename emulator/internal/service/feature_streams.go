@@ -9,7 +9,7 @@ import (
 // A namespace's streams as a feature that reads them sees them (the Streams API, the
 // event source mappings). The core starts and stops them: a table's stream is the
 // storage Observer of its data on the one write path (streams.go), kept across restarts
-// (streamrec/sidecar.go) and held back by a stage's StreamHold (stage_read.go: the lag gates); a feature reads them.
+// (streamrec/sidecar.go) and held back by a stage's StreamHold (stage_read.go); a feature reads them.
 
 // Stream is a table's stream, enabled or disabled within its retention
 // (emulator/internal/streamrec: its identity, State, Bounds, Read, SizeBytes).

@@ -31,8 +31,8 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 func (x VectorIndexView) Projected() []string { return x.VectorIndexDef.Projected(x.t.schema) }
 
 // BeginSearch opens the request's search of the vector index x through
-// the request pipeline's stages (pipeline.go): the tenant guard, the
-// fault rules, the throttler's admission. hash is the value of the
+// the request pipeline's stages (pipeline.go): the key guards, then
+// each stage's Begin. hash is the value of the
 // search's HASH element (invalid: none). Call it once the request is
 // validated, before Search; Searched ends it.
 func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
@@ -41,8 +41,7 @@ func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
 
 // Searched reports what the search opened by BeginSearch consumed
 // (VectorSearchRequestBytes, whether or not the request asked for them)
-// and the items it returned: the throttler and the access-pattern report
-// are charged.
+// and the items it returned: the stages' End is told.
 func (c Call) Searched(bytes float64, returned int) { c.c.searched(bytes, returned) }
 
 // NewCompiler returns a request's expression compiler over its

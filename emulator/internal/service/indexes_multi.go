@@ -79,7 +79,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 }
 
 // multiKey is the key condition of a Query of a multi-attribute index as
-// the fault rules, the throttler and the report see it: one partition
+// the stages see it: one partition
 // value (the attribute's own value when the partition key has one
 // attribute; with several, their text joined by "#", the way a
 // single-attribute design writes a composite key), and the condition on

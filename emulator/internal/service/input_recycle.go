@@ -100,17 +100,17 @@ func (in *ScanInput) zeroInput() { *in = ScanInput{} }
 
 // recycle gives back the ExpressionAttributeNames and
 // ExpressionAttributeValues maps: the compiled condition copies the values
-// and names it uses, the conventions' create-guard test only reads the
+// and names it uses, a WriteChecker stage only reads the
 // names, and the answer is made from stored items. It gives back Item too
-// when putItem wrote it to a table without a conventions policy
+// when putItem wrote it to a table no WriteChecker checks
 // (itemWritten): storage holds the record, the answer's ALL_OLD item is
-// decoded from the replaced record, and the capacity, the insights and
-// the collection metrics, which read the Change's New item (this map),
+// decoded from the replaced record, and the capacity, the stages' End
+// and the collection metrics, which read the Change's New item (this map),
 // are done: the adapter calls recycle once the answer is encoded. A
-// refused or failed put, or one the conventions rules saw (they are not
+// refused or failed put, or one a WriteChecker saw (it is not
 // promised to drop the item), keeps its map.
 // zeroInput: putItem reads its input only while it runs: the pipeline
-// keeps the table, key and change, the conventions stage the names map
+// keeps the table, key and change, a WriteChecker stage the names map
 // and the ConditionExpression pointer, not the struct.
 func (in *PutItemInput) zeroInput() { *in = PutItemInput{} }
 
@@ -126,7 +126,7 @@ func (in *PutItemInput) recycle() {
 
 // recycle gives back the Key, ExpressionAttributeNames and
 // ExpressionAttributeValues maps: deleteItem builds its storage.Key from
-// Key (the conventions rules, the capacity and the collection metrics see
+// Key (the WriteCheckers, the capacity and the collection metrics see
 // that), the compiled condition copies what it uses, and ALL_OLD is the
 // stored item.
 func (in *DeleteItemInput) recycle() {

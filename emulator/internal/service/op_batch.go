@@ -178,7 +178,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 	for i, k := range bt.keys {
 		u, err := c.beginBatchItem(bt.t, k, access.Get)
 		if err != nil {
-			if !unprocessable(err) {
+			if !apierr.Unprocessable(err) {
 				return err
 			}
 			r.refused = cmp.Or(r.refused, err)
@@ -337,7 +337,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 		tables = append(tables, bt)
 	}
 
-	// The fault rules and the throttler, per item, before any lock: a
+	// The stages' Begin, per item, before any lock: a
 	// refused item goes back in UnprocessedItems.
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
 	uses, err := c.beginBatchWrites(tables, in.RequestItems, names, out)

@@ -14,15 +14,15 @@ import (
 // write loop, before the commit, and the key was copied out. So
 // the written items' maps, and the deleted keys', go back to the decoder
 // (wire.RecycleItem). Two kinds of write keep theirs:
-//   - a write the fault rules or the throttler refused: its WriteRequest
+//   - a write a stage refused: its WriteRequest
 //     is in the answer's UnprocessedItems, encoded after the operation
 //     returns;
-//   - a write to a table with a conventions policy: the rules see the item
-//     itself (conventions.Write.New) and are not promised to drop it.
+//   - a write to a table a WriteChecker checks: the checker sees the
+//     item itself (WriteCheck) and is not promised to drop it.
 // A batch that fails gives nothing back.
 
 // recycleBatchWrites gives back the maps of one table's writes reqs once
-// they are committed; uses are the table's fault uses (nil: none refused).
+// they are committed; uses are the table's stage uses (nil: none refused).
 func recycleBatchWrites(reqs []WriteRequest, uses []*TableUse) {
 	for wi := range reqs {
 		if uses != nil && uses[wi] == refusedUse {

@@ -550,7 +550,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	var newSize int
 	change, err := c.updateWrite(t, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		// The item is sized before the condition is evaluated, other
-		// faults of the update after (update_size.go).
+		// errors of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
 		if err == nil {
 			err = checkUpdateSize(upd, cur, size)

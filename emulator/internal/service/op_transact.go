@@ -25,8 +25,8 @@ import (
 // Isolation comes from storage: the transaction holds its tables' write
 // locks throughout, so it is serializable against other transactions and
 // single-item writes, and waits for its locks instead of failing.
-// TransactionConflict is never produced on its own; fault rules produce
-// it (txStages, pipeline_tx.go).
+// TransactionConflict is never produced on its own; a stage may refuse
+// an action with it (txStages, pipeline_tx.go).
 
 func init() {
 	registerDataPlane("TransactWriteItems", transactWriteItems)
@@ -356,7 +356,7 @@ func prepareTxRequest(p txParams) (*txAction, error) {
 	return a, nil
 }
 
-// checkPutSize measures a Put's item (after the action's value faults,
+// checkPutSize measures a Put's item (after the action's value errors,
 // value_order.go) and refuses it over 400 KB.
 func (a *txAction) checkPutSize(p txParams) error {
 	if p.kind != txPut {
@@ -426,7 +426,7 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // applyTx evaluates validated actions and applies their writes in one
 // storage transaction, all or nothing: it returns each action's change, or
 // TransactionCanceledException with one reason per action. The
-// conventions rules of opted-in tables see all of its writes at once.
+// WriteChecker stages see all of its writes at once.
 func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 	refused, err := c.beginTx(acts)
 	if err != nil {

@@ -26,7 +26,7 @@ func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.
 
 // RebuildCatalog makes the catalog of ns from the tables its DB holds,
 // as Apply does for each table a record creates: the table from its
-// definition record, its stream, conventions policy and item collection
+// definition record, its stream, the stages' state and item collection
 // tracking. A restart ends every transient state (endTransient).
 // It returns the number of tables.
 func (ns *Namespace) RebuildCatalog() (int, error) {

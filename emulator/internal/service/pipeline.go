@@ -10,32 +10,33 @@ import "slices"
 // through the pipeline, which runs the stages in one order for every
 // such operation:
 //
-//  1. the key guards (the conventions check's tenant guard): each key
-//     the request touches is put to the KeyGuard stages; beginItem runs
-//     them, and the reads and the batches run them where their
-//     validation order puts them (guardKey, guardRead, guardQuery,
-//     guardScan, guardSelect: stage_check.go);
-//  2. the fault rules: each use of a table or index (per item of a
-//     batch, per action of a transaction, per partition of a PartiQL IN
-//     list) before storage is touched; a delay is slept here;
-//  3. throttling: the throttler admits the use (its stage);
-//  4. lag: an eventually consistent read takes the table's eventual
-//     view, put first to the ReadViewer stages (view, stage_read.go);
-//  5. the write checks (the conventions check's rules): a write to a
-//     table a WriteChecker stage checks runs inside one storage
-//     transaction with its checks (store, stage_check.go);
-//  6. the report and throttling, charged: the handler reports what the
-//     use did (wrote, readItem, readPage, txApplied, txRead; a batch's
-//     item through its TableUse), and the throttler and the access-pattern
-//     report with Contributor Insights are charged from it;
-//  7. capacity accounting and item-collection metrics: the answer's
+//  1. the key guards: each key the request touches is put to the
+//     KeyGuard stages; beginItem runs them, and the reads and the
+//     batches run them where their validation order puts them
+//     (guardKey, guardRead, guardQuery, guardScan, guardSelect:
+//     stage_check.go);
+//  2. Begin: each use of a table or index (per item of a batch, per
+//     action of a transaction, per partition of a PartiQL IN list) is put
+//     to the stages watching its table, in the order they were installed,
+//     before storage is touched; a stage may refuse the use or delay it
+//     here;
+//  3. the read view: an eventually consistent read takes the table's
+//     eventual view, put first to the ReadViewer stages (view,
+//     stage_read.go);
+//  4. the write checks: a write to a table a WriteChecker stage checks
+//     runs inside one storage transaction with its checks (store,
+//     stage_check.go);
+//  5. End: the handler reports what the use did (wrote, readItem,
+//     readPage, txApplied, txRead; a batch's item through its TableUse),
+//     and the stages that began it are told, with its units;
+//  6. capacity accounting and item-collection metrics: the answer's
 //     ConsumedCapacity and ItemCollectionMetrics are computed from what
 //     the handler reported (writeCapacity, itemCollection, capacity.go).
 //
-// Stages 1 and 5 are the checks of the stage seam (stage_check.go);
-// stages 2, 3 and 6 are the installed stages of the stage seam
-// (stage.go): the entry points put each use to the stages watching its
-// table (beginUse), and report what it did to their End.
+// Stages 1 and 4 are the checks of the stage seam (stage_check.go);
+// stages 2 and 5 are the installed stages of the stage seam (stage.go):
+// the entry points put each use to the stages watching its table
+// (beginUse), and report what it did to their End.
 //
 // Once the handler returns, the registry's adapter finishes the request
 // (finishItem): a write refused by its condition, or a transaction
@@ -45,9 +46,8 @@ import "slices"
 // operation registered here through every stage, and fails on a
 // registered operation it cannot classify.
 //
-// Any other operation (register) gets one fault decision per call, with
-// the table it names, before its handler runs (the installed
-// CallCheckers: the faults stage, emulator/internal/stages/faults).
+// Any other operation (register) is put once per call, with the table it
+// names, to the installed CallCheckers before its handler runs.
 
 // dataPlane are the operations registered with registerDataPlane, in
 // registration order. Filled by init functions only; read-only

@@ -3,13 +3,14 @@ package service
 import (
 	"cmp"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The stages (stage.go) in BatchGetItem and BatchWriteItem
-// (faults/WIRING.md §2 and §3): each item is a use of its own. An item a
+// (stage.go): each item is a use of its own. An item a
 // stage refuses for throughput or by an internal failure goes back in
 // UnprocessedKeys or UnprocessedItems, as AWS's references say, and the
 // call fails with that error only when no item was admitted; any other
@@ -21,7 +22,7 @@ var refusedUse = &TableUse{}
 
 // beginBatchItem is the pipeline's per-item stage of a batch: the
 // stages' Begin for one item (the tenant guard ran when the batch was
-// validated), as a batch's item (the throttler takes its units at once,
+// validated), as a batch's item (a stage may take its units at once,
 // so that the items after it in the same batch see the capacity it
 // used); endBatchItem ends it.
 func (c *call) beginBatchItem(t *table, k storage.Key, acc access.Access) (*TableUse, error) {
@@ -71,7 +72,7 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 				acc = access.Delete
 			}
 			u, err := c.beginBatchItem(bt.t, w.key, acc)
-			if err != nil && !unprocessable(err) {
+			if err != nil && !apierr.Unprocessable(err) {
 				return nil, err
 			}
 			if u == nil && err == nil {

@@ -19,10 +19,10 @@ import (
 // to create or update. For example, say that an existing item is 300 KB.
 // The new item you're trying to create or update is 310 KB. The write
 // capacity units consumed will be 310 KB for the new item": the larger of
-// the two, as a successful write, at least one unit. So the throttler is
-// charged (a loop of failing optimistic-locking retries on a throttled
-// table runs out of capacity as on AWS), the report counts the request and
-// its units, and Contributor Insights its key. Writes consume no read
+// the two, as a successful write, at least one unit. So the stages' End
+// hears of the units (a loop of failing optimistic-locking retries on a
+// table with little capacity runs out of it as on AWS), with the request
+// and its key. Writes consume no read
 // units, failed or not.
 //
 // The ConditionalCheckFailedException body carries no ConsumedCapacity,
@@ -42,8 +42,8 @@ import (
 // a refusal by the write's condition, u is charged and recorded as a write
 // of the larger of newSize (the item the write would have stored, 0 for a
 // delete or when unknown) and the existing item. Any other error leaves u
-// as it is (no use is charged for a request that failed validation or a
-// fault). Nil-safe.
+// as it is (no use is charged for a request that failed validation or
+// that a stage refused). Nil-safe.
 func (u *TableUse) endRefused(err error, key storage.Key, newSize int) {
 	if u == nil || !conditionRefused(err) {
 		return

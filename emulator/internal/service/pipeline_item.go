@@ -12,7 +12,7 @@ import (
 // the use the handler opened (beginItem, beginRead; a transaction's
 // uses, beginTx, beginTxGets) and what the handler reported of it (the
 // item a refused write would have stored, what the write did). The
-// stages read it: the throttler and the report are charged from it, a
+// stages read it: their End is told from it, a
 // refusal by the write's condition or a cancelled transaction is charged
 // from it when the registry's adapter finishes the request (a batch of
 // statements finishes it per statement), and the consumed capacity and
@@ -40,8 +40,8 @@ type pipe struct {
 }
 
 // beginItem opens the request's use of the item with key in t, through
-// the pipeline's stages in order: the tenant guard (for a read, with the
-// conventions' read rule), the fault rules, the throttler's admission. It
+// the pipeline's stages in order: the key guards, then each
+// stage's Begin. It
 // returns the error that refuses the use.
 func (c *call) beginItem(t *table, key storage.Key, acc access.Access) error {
 	var err error
@@ -83,10 +83,10 @@ func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 }
 
 // beginRead opens the request's read of t, or of its index x (nil: the
-// table), through the fault rules and the throttler's admission: kc is
+// table), through the stages' Begin: kc is
 // the read's key condition (a Query's partition and sort condition, none
-// for a Scan), parts the partitions a read of several decides the fault
-// rules on one by one (nil: kc's), filter whether a filter drops items
+// for a Scan), parts the partitions a read of several is put to the
+// stages by, one by one (nil: kc's), filter whether a filter drops items
 // read. The tenant guard of a read runs where its validation order puts
 // it (guardKey, guardQuery, guardScan: stage_check.go; a feature's
 // through Call.GuardKey and Call.GuardScan).
@@ -111,7 +111,7 @@ type itemWrite struct {
 	rvoccf       string // ReturnValuesOnConditionCheckFailure
 	capacity     string // ReturnConsumedCapacity
 	// condText and names are the request's ConditionExpression and its
-	// names, for the conventions' create guard (nil: none).
+	// names, for a WriteChecker stage (nil: none).
 	condText *string
 	names    map[string]string
 }
@@ -137,7 +137,7 @@ func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
 
 // wrote reports the write of the open use: charged for sizeBytes (the
 // larger of the old and new item), its change what it did. It ends the
-// use: the throttler and the report are charged now, before the handler
+// use: the stages' End is told now, before the handler
 // gives anything of the change back.
 func (c *call) wrote(sizeBytes int, change storage.Change) {
 	p := &c.pipe
@@ -171,8 +171,8 @@ func (c *call) readPage(p *pageReader) (*pageOutput, error) {
 	return p.output()
 }
 
-// beginTx puts each action of a write transaction to the fault rules
-// and the throttler (txStages) and keeps their uses in the call's
+// beginTx puts each action of a write transaction to the stages
+// (txStages) and keeps their uses in the call's
 // pipeline context. It returns the reasons to cancel with (nil: none
 // refused), or the error that fails the call.
 func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
@@ -197,8 +197,8 @@ func (c *call) txApplied(changes []storage.Change) {
 	p.acts, p.txUses = nil, nil
 }
 
-// beginTxGets puts each Get of a read transaction to the fault rules
-// and the throttler (txGetStages) and keeps their uses in the call's
+// beginTxGets puts each Get of a read transaction to the stages
+// (txGetStages) and keeps their uses in the call's
 // pipeline context. It returns the error that refuses the transaction.
 func (c *call) beginTxGets(gets []*txGet) error {
 	uses, err := c.txGetStages(gets)
@@ -258,10 +258,10 @@ func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
 // beginSearch opens the request's search of t's vector index x through
 // the pipeline's stages in order: the tenant guard (the partition the
 // search names when its HASH element is the table's partition key, else
-// the index as a whole, as a Scan of it), the fault rules, the
-// throttler's admission (the index's search limit, VectorSearchTag).
+// the index as a whole, as a Scan of it), then each stage's Begin
+// (the index's search limit among them).
 // hash is the HASH element's value (invalid: none). The search itself
-// reads the table's eventual view (searchData), the lag stage.
+// reads the table's eventual view (searchData).
 func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value) error {
 	kc, acc := access.KeyCondition{}, access.Scan
 	if e := x.SchemaElem(t.schema.Partition.Name); e != nil && e.Type == tablespec.SearchHash && hash.IsValid() {

@@ -8,7 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The stages (stage.go) in transactions (faults/WIRING.md §2 and §3):
+// The stages (stage.go) in transactions:
 // every action is put to the stages before the transaction takes its
 // locks, so that a refusal (an injected conflict) wins over a condition,
 // as a lock held by another transaction would, and no delay is slept
@@ -27,11 +27,10 @@ func txAccess(k txKind) access.Access {
 	return access.Get // a ConditionCheck reads the item
 }
 
-// txStages puts each action to the stages (the fault rules, the
-// throttler). It returns the reasons to cancel with (the refused
+// txStages puts each action to the stages' Begin. It returns the reasons to cancel with (the refused
 // actions' codes, None for the others; nil when none was refused) and
 // each action's use (nil when nothing watches), or the error that fails
-// the whole call: a fault with no cancellation code
+// the whole call: a refusal with no cancellation code
 // (TransactionInProgress, InternalServerError, RequestLimitExceeded).
 func (c *call) txStages(acts []*txAction) ([]apierr.CancellationReason, []*TableUse, error) {
 	return txUses(c, acts, func(a *txAction) (*table, storage.Key, access.Access) { return a.t, a.key, txAccess(a.kind) })
@@ -59,7 +58,7 @@ func txUses[E any](c *call, elems []E, of func(E) (*table, storage.Key, access.A
 		}
 		u, err := c.beginUse(t, useOf{}, itemKey(t, key), nil, acc)
 		if err != nil {
-			code := cancellationCode(err)
+			code := apierr.CancellationCode(err)
 			if code == "" {
 				return nil, nil, err
 			}

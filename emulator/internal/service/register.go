@@ -30,7 +30,7 @@ type call struct {
 	svc       *Service
 	out       []byte         // spare buffer for the response body (may be nil)
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
-	values    *wire.Deferred // a value fault not yet reported (value_order.go)
+	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
 	cut       Cut            // the list the edge cut while the body arrived (ListCutOf)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)

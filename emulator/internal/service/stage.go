@@ -34,7 +34,7 @@ type Stage interface {
 	End(u *TableUse, o Outcome)
 }
 
-// Switch is a Stage that watches a table only while it is on (a fault rule set, the report
+// Switch is a Stage that watches a table only while it is on (a rule set, a report
 // collecting), which can change between two definitions of the table: On is asked on every use of a
 // table the stage watches, and the use runs no stage when every stage watching the table is a
 // Switch that is off. On must be cheap (an atomic load).
@@ -273,10 +273,10 @@ func (u *TableUse) end(o Outcome) {
 // left to the collector; under the race detector a second end panics).
 // So a watched request allocates nothing for its stages.
 //
-// The pool pays on every watched operation. BenchmarkFaultsCost, 2000x
-// -count 5, medians, pool on -> off: PutItem with the report, a rule or
-// throttling 817 -> 1105 B/op (+35%), 10 -> 11 allocs; GetItem so
-// 233 -> 521 B/op (+124%), 6 -> 7 allocs.
+// The pool pays on every watched operation: pool on -> off, a PutItem
+// of a watched table 817 -> 1105 B/op (+35%), 10 -> 11 allocs, a GetItem
+// 233 -> 521 B/op (+124%), 6 -> 7 allocs (the benchmark and its run are
+// this file's row of docs/architecture.md's performance budget).
 var usePool = lease.NewPool(lease.Config[*TableUse]{
 	New:   func() *TableUse { return new(TableUse) },
 	Reset: func(u *TableUse) bool { *u = TableUse{}; return true },

@@ -8,7 +8,7 @@ import (
 // Capacity accounting behind the stage seam: the operations report what
 // they read and wrote (sizes, consistency, a write's Change, per table
 // and per index) and the installed Meter turns that into units (for the
-// stages' Outcome: the throttler, the report) and into the answer's
+// stages' Outcome) and into the answer's
 // ConsumedCapacity member, asked only when the request asks for one
 // (TOTAL or INDEXES). With no Meter installed a request consumes nothing
 // and answers no ConsumedCapacity.

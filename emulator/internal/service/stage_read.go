@@ -9,8 +9,8 @@ import (
 // The read side of the stage seam. An eventually consistent read of a
 // table or an LSI (GetItem, BatchGetItem, Query, Scan, PartiQL SELECT)
 // reads storage's eventual view of the table, and a GSI's reads the
-// index: each trails the table's writes while a lag gate (faults/lag)
-// holds commits back. Each such read is put to the ReadViewers among its
+// index: each trails the table's writes while a stage's gate holds
+// commits back. Each such read is put to the ReadViewers among its
 // use's stages before storage is read; they pick what it sees by moving
 // their gates (a gate in fuzz mode counts the read). A stage may hold a
 // stream's records back from GetRecords the same way (HoldStream).
@@ -28,7 +28,7 @@ type ReadViewer interface {
 
 // view returns the storage table a read of t (or of its index x, nil:
 // none) by u reads: the table, its eventual view, or for a GSI the table
-// whose index lags by its own gate. Nil-safe on u.
+// whose index trails by its own gate. Nil-safe on u.
 func (u *TableUse) view(t *table, x *tablespec.IndexDef, consistent bool) *storage.Table {
 	if !consistent && u != nil {
 		for _, s := range u.stages[:u.begun] {

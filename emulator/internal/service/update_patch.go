@@ -18,8 +18,8 @@ import (
 // plus their new ones. Answers, errors and their order are the map path's;
 // TestUpdatePatchMatchesMap holds the two together.
 //
-// The path is taken when nothing needs the whole item: no conventions
-// policy (its rules see whole items), no secondary or vector index (their
+// The path is taken when nothing needs the whole item: no WriteChecker
+// stage (it sees whole items), no secondary or vector index (their
 // key checks and write capacity read both images whole), and ReturnValues
 // NONE or UPDATED_* (which project the written paths, all among the
 // attributes decoded). ALL_OLD on a failed condition decodes the item

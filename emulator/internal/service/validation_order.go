@@ -7,10 +7,10 @@ import (
 )
 
 // The order in which each request kind is validated: when a request has
-// more than one fault, AWS answers the first layer's, and within the
+// more than one error, AWS answers the first layer's, and within the
 // member constraints it lists every violation together in one message
 // (except where said). Each operation's validate code follows its row;
-// conformance/validation_order_test.go sends pairs of faults and expects
+// conformance/validation_order_test.go sends pairs of errors and expects
 // the earlier layer's answer. Sources: AWS's answers recorded in
 // paritysuite/dynamodb-conformance (tests/tier3/validation-ordering/*,
 // captured in us-east-1 and eu-west-2, 2026-10-09).
@@ -71,14 +71,14 @@ import (
 //	                      tags > the key schema and indexes' semantics
 //
 // The values layer (value_order.go): the request decoder reads past a
-// value's fault (wire.Deferred) and PutItem, UpdateItem, DeleteItem,
+// value's error (wire.Deferred) and PutItem, UpdateItem, DeleteItem,
 // GetItem, Query, the batch and the transaction operations report it
 // after their constraints, syntax and sizes and before the table; a
-// transaction at each action's place (an earlier action's value fault
+// transaction at each action's place (an earlier action's value error
 // before a later action's syntax error: paritysuite deepRequests.test.ts).
 // Within one item AWS checks the item's own attribute names first, then
 // the nesting depth, then the rest. Scan and the other operations answer
-// a value's fault before their own checks (Scan: deepRequests.test.ts,
+// a value's error before their own checks (Scan: deepRequests.test.ts,
 // us-east-1). Not modelled: past about 62 levels AWS's single-item
 // operations read the request in an older form (other enum wordings).
 

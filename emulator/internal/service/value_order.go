@@ -2,7 +2,7 @@ package service
 
 import "sync"
 
-// The values layer of validation_order.go: a fault of an attribute value
+// The values layer of validation_order.go: an error of an attribute value
 // (a malformed number, a duplicate set member, an empty attribute name, a
 // value nested too deep, ...) is read past by the request decoder
 // (wire.Deferred) and reported here, after the request's member
@@ -10,7 +10,7 @@ import "sync"
 // lookupTable reports it if the operation has not, so no table is read or
 // written with it pending.
 
-// deferredValueOps are the operations that report a value fault at its
+// deferredValueOps are the operations that report a value's error at its
 // place; every other operation reports it at once, before its own checks.
 // Scan is not one: in us-east-1 it answers a ScanFilter value nested too
 // deep before the misuse of ConditionalOperator (paritysuite/dynamodb-
@@ -30,7 +30,7 @@ var deferredValueOps = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// valuesLayer returns the request's value fault worded for the operation
+// valuesLayer returns the request's value error worded for the operation
 // (valueLayer), once; nil when there is none.
 func (c *call) valuesLayer() error {
 	v := c.values
@@ -42,7 +42,7 @@ func (c *call) valuesLayer() error {
 }
 
 // valuesLayerAt is valuesLayer for the element i of the request's
-// top-level list (a transaction's action i): the fault if it is in that
+// top-level list (a transaction's action i): the error if it is in that
 // element or in no element of the list.
 func (c *call) valuesLayerAt(i int) error {
 	if v := c.values; v != nil && (v.Index == i || v.Index < 0) {

@@ -42,4 +42,7 @@
 // The stage takes part in no use (Watches is false): its checks are the
 // seam's, not Begin and End. The service's logger gets every violation,
 // with the request's operation and id.
+//
+// Its lock is the report's (conventions.Report.mu), a leaf, taken inside
+// a write's storage transaction by the write rules.
 package conventions

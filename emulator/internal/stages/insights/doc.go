@@ -28,6 +28,10 @@
 // RecorderOf, Existing and SaveContributorInsights.
 //
 // Its locks: settings.mu serializes the settings' changes with the
-// making of recorders (a recorder's mutex inside it), settings.saveMu
-// the saves; a recorder's mutex is a leaf.
+// making of recorders (the namespaces' list and each recorder's mutex
+// inside it, one at a time), settings.saveMu the saves (taken with no
+// lock held, or under the core's table.mu when a table or GSI is
+// deleted; a recorder's mutex, then the DB's SetMeta, inside it); a
+// recorder's mutex is a leaf, taken in End, under storage's locks for a
+// batch's items.
 package insights

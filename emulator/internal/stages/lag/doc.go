@@ -62,4 +62,17 @@
 // lambdaesm pollers read streams without GetRecords: records reach them
 // by the time bound. Lag settings from the admin endpoint (SetDelay,
 // Hold) end a gate's fuzz mode.
+//
+// # Locks
+//
+// Below the core's storage.Table.mu (the service's lock order, doc.go):
+// a lagging read's shadow's mu (storage/read_lag.go) and a gate's mutex
+// (internal/faults/lag, a leaf), taken at a commit (Stamp), by a read of
+// the trailing view (Visible) and by a gate's change of mode (Hold,
+// SetDelay). A change of the read gate's mode takes tableGates.mu and
+// then storage.Table.mu (gates.go). A namespace's saves take
+// spaceGates.saveMu with no lock held, or under the core's table.mu when
+// a table or GSI is deleted, and storage's and the gates' locks one at a
+// time inside it (persist.go); spaceGates.mu is a leaf, and the
+// Fuzzer's mu one but for the gates' locks.
 package lag

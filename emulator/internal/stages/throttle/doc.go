@@ -18,5 +18,8 @@
 // consumed, and each GSI the write updated. A deleted table's buckets
 // go with it (service.Dropper).
 //
-// The stage's locks are the throttler's mutex, a leaf.
+// The stage's locks are the throttler's mutex, a leaf taken in Begin
+// and End (under storage's locks for a batch's items, which are charged
+// inside its transaction), and space.mu, which makes a namespace's
+// throttler and takes nothing inside.
 package throttle

@@ -1,4 +1,4 @@
-package emulator
+package httpedge
 
 import (
 	"fmt"
@@ -7,11 +7,10 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// What the admin endpoints (admin.go, the console: every path under
-// /dynamoemu/, edge.go) take: only requests that a web page cannot send cross-site without a CORS
+// What the admin endpoints (the emulator's admin routes, the console:
+// every path under /dynamoemu/) take: only requests that a web page cannot send cross-site without a CORS
 // preflight, and no request from a page of an origin that is not allowed.
 //
 // A page can send a "simple" request to any address without asking: GET,
@@ -22,11 +21,11 @@ import (
 // would move the clock and a sweep would then delete items. So:
 //
 //   - A request with an Origin header is refused with 403, whatever its
-//     method, unless the origin is allowed (httpedge.CORS: a loopback origin, or
+//     method, unless the origin is allowed (CORS: a loopback origin, or
 //     one -cors names) or is the server's own: the scheme and Host the
-//     request came with, as from the console's page (console_mount.go),
+//     request came with, as from the console's page,
 //     which Chromium sends with its same-origin POSTs and DELETEs and
-//     module script loads. The Host check (edge.go) has run before: a
+//     module script loads. The Host check (hosts.go) has run before: a
 //     page that DNS rebinding made same-origin has a Host the server does
 //     not answer (unless -allowHost '*' gave up that defence, and with it
 //     the API too). Browsers send Origin with every cross-origin request
@@ -41,13 +40,13 @@ import (
 // The DynamoDB API itself (POST /) needs neither check: every operation is
 // named by the X-Amz-Target header, which no simple request can carry, so a
 // cross-site page reaches it only through a preflight, that is only from a
-// -cors origin (server.go's serveOp).
+// -cors origin.
 
-// adminGuard returns the error that refuses r, a request to a path other
-// than "/", or nil.
-func (e *Emulator) adminGuard(r *http.Request) error {
+// AdminGuard returns the error that refuses r, a request to a path other
+// than "/", with c the emulator's CORS policy, or nil.
+func AdminGuard(c *CORS, r *http.Request) error {
 	for _, origin := range r.Header.Values("Origin") {
-		if !e.cors.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
+		if !c.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
 			return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 		}
 	}
@@ -55,32 +54,32 @@ func (e *Emulator) adminGuard(r *http.Request) error {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return nil
 	}
-	if !isJSONContentType(r.Header.Values("Content-Type")) {
+	if !IsJSONContentType(r.Header.Values("Content-Type")) {
 		return apierr.New(apierr.ErrUnsupportedMediaType, fmt.Sprintf(apierr.MsgAdminContentType, r.Method, shortPath(r.URL.Path)))
 	}
 	return nil
 }
 
-// lambdaGuard returns the error that refuses r, a request of Lambda's
-// event source mapping API (stream_handlers.go), or nil. A mapping makes
+// LambdaGuard returns the error that refuses r, a request of Lambda's
+// event source mapping API, or nil. A mapping makes
 // the server call any HTTP endpoint with the stream's records (its
 // Endpoint) and write any file (its on-failure destination), so a web
-// page may not make one: as adminGuard, a request from a page of an
+// page may not make one: as AdminGuard, a request from a page of an
 // origin that is not allowed is refused (403), and a POST or PUT needs
 // Content-Type application/json (415), which the AWS CLI and the SDKs
 // send with their bodies and no simple request has. A DELETE without a
 // body (the CLI's) needs no type: no page sends a DELETE cross-site
 // without a preflight.
-func (e *Emulator) lambdaGuard(r *http.Request) error {
+func LambdaGuard(c *CORS, r *http.Request) error {
 	if r.Method == http.MethodDelete {
 		for _, origin := range r.Header.Values("Origin") {
-			if !e.cors.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
+			if !c.AllowsOrigin(origin) && !isSameOrigin(r, origin) {
 				return apierr.New(apierr.ErrForbidden, fmt.Sprintf(apierr.MsgAdminOrigin, origin))
 			}
 		}
 		return nil
 	}
-	return e.adminGuard(r)
+	return AdminGuard(c, r)
 }
 
 // maxEchoedPath is the most of a path an answer repeats: a path may be
@@ -107,19 +106,12 @@ func isSameOrigin(r *http.Request, origin string) bool {
 	return ok && r.Host != "" && strings.EqualFold(rest, r.Host)
 }
 
-// isJSONContentType reports whether the Content-Type values of a request are
+// IsJSONContentType reports whether the Content-Type values of a request are
 // one application/json media type (parameters such as charset allowed).
-func isJSONContentType(values []string) bool {
+func IsJSONContentType(values []string) bool {
 	if len(values) != 1 {
 		return false
 	}
 	mt, _, err := mime.ParseMediaType(values[0])
 	return err == nil && mt == "application/json"
-}
-
-// serveRefused answers a request the edge refuses (a Host, an origin or a
-// content type) with err's class and message, before any operation runs.
-func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
-	ae, _ := apierr.Classify(err)
-	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }

@@ -1,4 +1,4 @@
-package emulator
+package adminhttp
 
 import "testing"
 
