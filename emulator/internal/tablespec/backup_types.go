@@ -35,12 +35,12 @@ type SourceTableDetails struct {
 // SourceTableFeatureDetails is the backed-up table's indexes, stream,
 // TTL and encryption.
 type SourceTableFeatureDetails struct {
-	LocalSecondaryIndexes  []IndexInfo          `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes []IndexInfo          `json:"GlobalSecondaryIndexes,omitempty"`
-	StreamDescription      *StreamSpecification `json:"StreamDescription,omitempty"`
-	TimeToLiveDescription  *TimeToLiveDesc      `json:"TimeToLiveDescription,omitempty"`
-	SSEDescription         *SSEDescription      `json:"SSEDescription,omitempty"`
-	VectorIndexes          []VectorIndexInfo    `json:"VectorIndexes,omitempty"`
+	LocalSecondaryIndexes  []IndexInfo            `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []IndexInfo            `json:"GlobalSecondaryIndexes,omitempty"`
+	StreamDescription      *StreamSpecification   `json:"StreamDescription,omitempty"`
+	TimeToLiveDescription  *TimeToLiveDescription `json:"TimeToLiveDescription,omitempty"`
+	SSEDescription         *SSEDescription        `json:"SSEDescription,omitempty"`
+	VectorIndexes          []VectorIndexInfo      `json:"VectorIndexes,omitempty"`
 }
 
 // VectorIndexInfo is a vector index in a backup's description.
@@ -62,10 +62,14 @@ type IndexInfo struct {
 	OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
 }
 
-// TimeToLiveDesc is a TimeToLiveDescription in a backup's description.
-type TimeToLiveDesc struct {
-	AttributeName    string `json:"AttributeName,omitempty"`
+// TimeToLiveDescription is DescribeTimeToLive's answer and a backup's
+// SourceTableFeatureDetails member. Its members are in the model's order
+// (TimeToLiveStatus first), as DynamoDB Local answers DescribeTimeToLive;
+// AWS's API reference lists them alphabetically, which is no answer's
+// order.
+type TimeToLiveDescription struct {
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+	AttributeName    string `json:"AttributeName,omitempty"`
 }
 
 // RestoreTableToPointInTime share: what the restored table changes.
