@@ -50,8 +50,6 @@ import (
 // name) that stand for a shape declared elsewhere too, each with why;
 // they are counted but not refused, and every entry must still be one.
 var shapeExceptions = map[string]string{
-	"emulator/internal/transfers.bulkLine": "a line of a bulk put's S3 objects, a file format and not the API's Put: its item and values are kept " +
-		"raw and refused line by line into the bulk operation's report",
 	"internal/mcp.tableDesc": "what the MCP tools read of DescribeTable's answer; the answer's type is the core's TableDescription " +
 		"(it carries the features' members), which internal/ cannot import",
 	"internal/conventionscheck.tableDescription": "what the conventions check of any endpoint reads of DescribeTable's answer, " +
