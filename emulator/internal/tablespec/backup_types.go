@@ -10,14 +10,6 @@ import (
 // table, after AWS's API reference (the backup operations' own are
 // emulator/internal/backups' and emulator/internal/pitr's).
 
-// RestoreSummary is the RestoreSummary of a restored table's description.
-type RestoreSummary struct {
-	SourceBackupArn   string    `json:"SourceBackupArn,omitempty"`
-	SourceTableArn    string    `json:"SourceTableArn,omitempty"`
-	RestoreDateTime   EpochTime `json:"RestoreDateTime"`
-	RestoreInProgress bool      `json:"RestoreInProgress"`
-}
-
 // SourceTableDetails is the backed-up table's key schema, size and capacity.
 type SourceTableDetails struct {
 	TableName             string                 `json:"TableName"`
