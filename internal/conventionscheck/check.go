@@ -262,7 +262,7 @@ func keyOf(ks storage.KeySchema, it storage.Item) conventions.Key {
 }
 
 // keySchemaOf is a described table's key schema.
-func keySchemaOf(t tableDescription) storage.KeySchema {
+func keySchemaOf(t shapes.TableDescription) storage.KeySchema {
 	kind := func(name string) storage.Kind {
 		i := slices.IndexFunc(t.AttributeDefinitions, func(d shapes.AttributeDefinition[string]) bool { return d.AttributeName == name })
 		if i < 0 {

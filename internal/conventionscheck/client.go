@@ -227,13 +227,6 @@ func errorOf(status int, data []byte) *apiError {
 	return ae
 }
 
-// tableDescription is the part of DescribeTable's answer the check reads.
-type tableDescription struct {
-	TableArn             string                               `json:"TableArn"`
-	AttributeDefinitions []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
-	KeySchema            []shapes.KeySchemaElement[string]    `json:"KeySchema"`
-}
-
 func (c *client) listTables(ctx context.Context) ([]string, error) {
 	var names []string
 	in := map[string]any{}
@@ -253,8 +246,8 @@ func (c *client) listTables(ctx context.Context) ([]string, error) {
 	}
 }
 
-func (c *client) describeTable(ctx context.Context, name string) (tableDescription, error) {
-	var out struct{ Table tableDescription }
+func (c *client) describeTable(ctx context.Context, name string) (shapes.TableDescription, error) {
+	var out struct{ Table shapes.TableDescription }
 	err := c.call(ctx, "DescribeTable", map[string]string{"TableName": name}, &out)
 	return out.Table, err
 }

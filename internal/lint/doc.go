@@ -23,8 +23,8 @@
 //     faults, throttling, lag, insights, the conventions check).
 //   - The API's shapes (shapes_test.go): no shape of DynamoDB's model
 //     (read from the AWS SDK's source in the module cache) is declared by
-//     two Go types of ours; the few that are name why in
-//     shapeExceptions. The shared ones live in internal/shapes.
+//     two Go types of ours, with no exception. The shared ones live in
+//     internal/shapes.
 //   - The performance budget (budget_test.go): the uses of unsafe, the
 //     pools, the assembly files, the OS memory calls and the lines that
 //     hold a use of unsafe may not grow; each file that holds some names,

@@ -46,24 +46,8 @@ import (
 // embedded members are that struct's (RestoreTableFromBackupInput
 // embeds service.RestoreOverrides).
 
-// shapeExceptions are the declarations (package directory and type
-// name) that stand for a shape declared elsewhere too, each with why;
-// they are counted but not refused, and every entry must still be one.
-var shapeExceptions = map[string]string{
-	"emulator/internal/tablespec.TimeToLiveDesc": "a backup's SourceTableFeatureDetails gives AttributeName before TimeToLiveStatus, DescribeTimeToLive " +
-		"(ttl.TimeToLiveDescription, as DynamoDB Local) the other way round: one declaration would change one answer's bytes",
-	"emulator/internal/transfers.bulkLine": "a line of a bulk put's S3 objects, a file format and not the API's Put: its item and values are kept " +
-		"raw and refused line by line into the bulk operation's report",
-	"internal/mcp.tableDesc": "what the MCP tools read of DescribeTable's answer; the answer's type is the core's TableDescription " +
-		"(it carries the features' members), which internal/ cannot import",
-	"internal/conventionscheck.tableDescription": "what the conventions check of any endpoint reads of DescribeTable's answer, " +
-		"with a client of its own; the core's TableDescription is not importable from internal/",
-	"internal/mcp.dataModelTable": "a table of AWS's DynamoDB MCP server's data model file, read from the file as the checks need it " +
-		"(tablespec.CreateTableInput is the emulator's, which internal/ cannot import)",
-}
-
 // TestShapesDeclaredOnce: no shape of the model is declared by two Go
-// types of ours, but for shapeExceptions.
+// types of ours.
 func TestShapesDeclaredOnce(t *testing.T) {
 	model := sdkShapes(t)
 	decls := ourStructs(t, root(t))
@@ -76,45 +60,61 @@ func TestShapesDeclaredOnce(t *testing.T) {
 	// The test sees the shapes: the control plane's, the data plane's and
 	// the shared ones, where they are declared.
 	require.Greater(t, len(byShape), 150, "shapes found")
-	for shape, in := range map[string]string{"KeySchemaElement": "internal/shapes", "CreateTableInput": "emulator/internal/tablespec",
-		"QueryInput": "emulator/internal/service", "StreamDescription": "emulator/internal/streamsapi"} {
+	for shape, in := range map[string]string{"KeySchemaElement": "internal/shapes", "CreateTableInput": "internal/shapes",
+		"TableDescription": "internal/shapes", "QueryInput": "emulator/internal/service", "StreamDescription": "emulator/internal/streamsapi"} {
 		require.True(t, slices.ContainsFunc(byShape[shape], func(d shapeDecl) bool { return d.pkg == in }), "%s in %s: %v", shape, in, byShape[shape])
 	}
-	var dups []string
-	count, excepted := 0, 0
-	used := map[string]bool{}
+	dups, count := duplicateShapes(byShape)
+	t.Logf("%d shapes of the model declared; %d extra declarations", len(byShape), count)
+	require.Empty(t, dups, "shapes of the model declared by more than one Go type: declare each once (internal/shapes) and import it")
+	require.Zero(t, count)
+}
+
+// TestShapesDuplicateCaught: the count finds a shape declared again,
+// by its name or by its members alone, and leaves out a reader's pick
+// written inside a function and a struct that embeds the shape.
+func TestShapesDuplicateCaught(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a/a.go": "package a\n\ntype TimeToLiveDescription struct {\n\tTimeToLiveStatus string `json:\"TimeToLiveStatus\"`\n\tAttributeName string `json:\"AttributeName,omitempty\"`\n}\n",
+		"b/b.go": "package b\n\nimport \"encoding/json\"\n\nvar _ = json.Marshal\n\ntype ttlRead struct{ AttributeName, TimeToLiveStatus string }\n",
+		"c/c.go": "package c\n\nimport (\n\t\"encoding/json\"\n\n\t\"example/a\"\n)\n\ntype wrapped struct {\n\ta.TimeToLiveDescription\n\tseen bool\n}\n\n" +
+			"func read(b []byte) string {\n\tvar out struct{ TimeToLiveStatus, AttributeName string }\n\t_ = json.Unmarshal(b, &out)\n\treturn out.TimeToLiveStatus\n}\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+	model := sdkShapes(t)
+	byShape := map[string][]shapeDecl{}
+	for _, d := range ourStructs(t, dir) {
+		if s := d.shapeOf(model); s != "" {
+			byShape[s] = append(byShape[s], d)
+		}
+	}
+	dups, count := duplicateShapes(byShape)
+	require.Equal(t, []string{"TimeToLiveDescription (2): a/a.go:3 TimeToLiveDescription, b/b.go:7 ttlRead"}, dups)
+	require.Equal(t, 1, count)
+}
+
+// duplicateShapes are the shapes declared more than once, each with
+// where, and the count of declarations past each shape's first.
+func duplicateShapes(byShape map[string][]shapeDecl) (dups []string, count int) {
 	for s, ds := range byShape {
 		if len(ds) < 2 {
 			continue
 		}
 		count += len(ds) - 1
 		var places []string
-		refused := 0
 		for _, d := range ds {
 			places = append(places, d.place)
-			if shapeExceptions[d.key()] != "" {
-				used[d.key()] = true
-				excepted++
-				continue
-			}
-			refused++
 		}
 		sort.Strings(places)
-		if refused > 1 {
-			dups = append(dups, fmt.Sprintf("%s (%d): %s", s, len(places), strings.Join(places, ", ")))
-		}
+		dups = append(dups, fmt.Sprintf("%s (%d): %s", s, len(places), strings.Join(places, ", ")))
 	}
 	sort.Strings(dups)
-	t.Logf("%d shapes of the model declared; declared more than once: %d extra declarations, %d of them excepted", len(byShape), count, excepted)
-	var stale []string
-	for k := range shapeExceptions {
-		if !used[k] {
-			stale = append(stale, k)
-		}
-	}
-	sort.Strings(stale)
-	require.Empty(t, dups, "shapes of the model declared by more than one Go type: declare each once (internal/shapes) and import it")
-	require.Empty(t, stale, "shapeExceptions entries that no longer stand for a shape declared twice: remove them")
+	return dups, count
 }
 
 // shapeDecl is a struct type of ours: where it is, its name (its field's
@@ -129,9 +129,6 @@ type shapeDecl struct {
 	// does not name their member (none, or ",omitempty").
 	untagged []string
 }
-
-// key names d in shapeExceptions.
-func (d shapeDecl) key() string { return d.pkg + "." + d.name }
 
 // shapeOf is the model's shape d stands for ("" none).
 func (d shapeDecl) shapeOf(model map[string][]string) string {

@@ -109,7 +109,9 @@ const maxPackageLines = 13000
 // went), and ConsumedCapacity's encoders went to wire (AppendConsumed): 12,413.
 // The core's comments speak of a stage, not of each instrument, and a
 // refusal's batch and cancellation codes went to apierr: 12,370.
-const maxCoreLines = 12370
+// TransactPut and TableDescription (with its Add and MarshalJSON) are
+// internal/shapes', declared once for the emulator and its clients: 12,300.
+const maxCoreLines = 12300
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

@@ -287,7 +287,7 @@ func (s *Server) keyAttrs(ctx context.Context, table, index string) ([]string, e
 		if x == nil {
 			return nil, fmt.Errorf("table %q has no index %q", table, index)
 		}
-		for _, a := range d.keyNames(x.KeySchema) {
+		for _, a := range d.keyNames(x.keys) {
 			if !contains(attrs, a) {
 				attrs = append(attrs, a)
 			}

@@ -231,7 +231,7 @@ func queryKey(d *tableDesc, index, text string, names map[string]string, raw map
 		if x == nil {
 			return insights.KeyCondition{}, inputErrorf("table %q has no index %q", d.TableName, index)
 		}
-		ks = x.KeySchema
+		ks = x.keys
 	}
 	pk, sk, single := key(ks)
 	if !single {
@@ -368,7 +368,7 @@ func servedBy(d *tableDesc, index string) string {
 	if x.local {
 		kind = "LSI"
 	}
-	return fmt.Sprintf("%s %s (%s; projection %s)", kind, index, keys(x.KeySchema), x.Projection.ProjectionType)
+	return fmt.Sprintf("%s %s (%s; projection %s)", kind, index, keys(x.keys), x.projection)
 }
 
 // measureRead runs a read once with ReturnConsumedCapacity INDEXES: its

@@ -29,22 +29,6 @@ func isDataModel(src []byte) bool {
 	return tables && !wb
 }
 
-// dataModelTable is what the checks read of a CreateTable request.
-type dataModelTable struct {
-	TableName              string                               `json:"TableName"`
-	KeySchema              []keyElem                            `json:"KeySchema"`
-	AttributeDefinitions   []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
-	GlobalSecondaryIndexes []dataModelIndex                     `json:"GlobalSecondaryIndexes"`
-	LocalSecondaryIndexes  []dataModelIndex                     `json:"LocalSecondaryIndexes"`
-}
-
-// dataModelIndex is what the checks read of a secondary index of a
-// dataModelTable.
-type dataModelIndex struct {
-	IndexName string    `json:"IndexName"`
-	KeySchema []keyElem `json:"KeySchema"`
-}
-
 // keyDef is a key schema's partition and sort key.
 func keyDef(ks []keyElem) insights.KeyDef {
 	var k insights.KeyDef
@@ -57,6 +41,23 @@ func keyDef(ks []keyElem) insights.KeyDef {
 		}
 	}
 	return k
+}
+
+// requestKeyDef is keyDef of a request's key schema.
+func requestKeyDef(ks []shapes.KeySchemaElement[*string]) insights.KeyDef {
+	out := make([]keyElem, len(ks))
+	for i, e := range ks {
+		out[i] = keyElem{AttributeName: str(e.AttributeName), KeyType: str(e.KeyType)}
+	}
+	return keyDef(out)
+}
+
+// str is *p, "" for nil.
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // dataModelPlan reads a data model's tables and items.
@@ -79,21 +80,25 @@ func dataModelPlan(src []byte) ([]loadTable, error) {
 	}
 	var plan []loadTable
 	for i, raw := range m.Tables {
-		var t dataModelTable
+		var t shapes.CreateTableInput // a CreateTable request, sent as it is
 		if err := json.Unmarshal(raw, &t); err != nil {
 			return nil, inputErrorf("dynamodb-data-model: tables[%d]: %v", i, err)
 		}
-		wt := insights.WorkbenchTable{Name: t.TableName, Key: keyDef(t.KeySchema), AttrTypes: map[string]string{}}
+		name := str(t.TableName)
+		wt := insights.WorkbenchTable{Name: name, Key: requestKeyDef(t.KeySchema), AttrTypes: map[string]string{}}
 		for _, a := range t.AttributeDefinitions {
-			wt.AttrTypes[a.AttributeName] = a.AttributeType
+			wt.AttrTypes[str(a.AttributeName)] = str(a.AttributeType)
 		}
-		for _, x := range append(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes...) {
-			wt.Indexes = append(wt.Indexes, insights.WorkbenchIndex{Name: x.IndexName, Key: keyDef(x.KeySchema)})
+		for _, x := range t.GlobalSecondaryIndexes {
+			wt.Indexes = append(wt.Indexes, insights.WorkbenchIndex{Name: str(x.IndexName), Key: requestKeyDef(x.KeySchema)})
 		}
-		lt := loadTable{name: t.TableName, create: raw}
-		for j, r := range m.Items[t.TableName] {
+		for _, x := range t.LocalSecondaryIndexes {
+			wt.Indexes = append(wt.Indexes, insights.WorkbenchIndex{Name: str(x.IndexName), Key: requestKeyDef(x.KeySchema)})
+		}
+		lt := loadTable{name: name, create: raw}
+		for j, r := range m.Items[name] {
 			if err := checkSampleItem(wt, r.PutRequest.Item); err != nil {
-				return nil, inputErrorf("dynamodb-data-model: items.%s[%d]: %v", t.TableName, j, err)
+				return nil, inputErrorf("dynamodb-data-model: items.%s[%d]: %v", name, j, err)
 			}
 			lt.items = append(lt.items, r.PutRequest.Item)
 		}

@@ -14,23 +14,18 @@ import (
 // keyElem is one element of a KeySchema (KeyType HASH or RANGE).
 type keyElem = shapes.KeySchemaElement[string]
 
-// indexDesc is a secondary index of a tableDesc.
+// indexDesc is what the tools read of a secondary index of a tableDesc:
+// its key schema and projection type, and whether it is an LSI.
 type indexDesc struct {
-	IndexName  string
-	KeySchema  []keyElem
-	Projection struct{ ProjectionType string }
+	keys       []keyElem
+	projection string
 	local      bool
 }
 
-// tableDesc is the part of DescribeTable's Table the tools read.
+// tableDesc is what the tools know of a table: DescribeTable's answer,
+// or the design's table.
 type tableDesc struct {
-	TableName              string                               `json:"TableName"`
-	TableArn               string                               `json:"TableArn"`
-	KeySchema              []keyElem                            `json:"KeySchema"`
-	AttributeDefinitions   []shapes.AttributeDefinition[string] `json:"AttributeDefinitions"`
-	GlobalSecondaryIndexes []indexDesc                          `json:"GlobalSecondaryIndexes"`
-	LocalSecondaryIndexes  []indexDesc                          `json:"LocalSecondaryIndexes"`
-	LatestStreamArn        string                               `json:"LatestStreamArn"`
+	shapes.TableDescription
 	// fromDesign: the table is not in the namespace yet; this is the
 	// design's table (its keys and indexes, key types taken for S).
 	fromDesign bool
@@ -56,11 +51,10 @@ func designTable(d *insights.Design, name string) *tableDesc {
 		if t.Name != name && (t.Name != "" || !d.Declares(name)) {
 			continue
 		}
-		td := &tableDesc{TableName: name, KeySchema: ks(t.Key), fromDesign: true}
+		td := &tableDesc{TableDescription: shapes.TableDescription{TableName: name, KeySchema: ks(t.Key)}, fromDesign: true}
 		for _, x := range t.Indexes {
-			x := indexDesc{IndexName: x.Name, KeySchema: ks(x.Key)}
-			x.Projection.ProjectionType = "ALL"
-			td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes, x)
+			td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes, shapes.GlobalSecondaryIndexDescription{
+				IndexName: x.Name, KeySchema: ks(x.Key), Projection: shapes.Projection[string]{ProjectionType: "ALL"}})
 		}
 		return td
 	}
@@ -69,14 +63,11 @@ func designTable(d *insights.Design, name string) *tableDesc {
 
 // describe returns table's description.
 func (s *Server) describe(ctx context.Context, table string) (*tableDesc, error) {
-	var out struct{ Table tableDesc }
+	var out struct{ Table shapes.TableDescription }
 	if _, err := s.eng.callJSON(ctx, apiDynamoDB, "DescribeTable", map[string]string{"TableName": table}, &out); err != nil {
 		return nil, err
 	}
-	for i := range out.Table.LocalSecondaryIndexes {
-		out.Table.LocalSecondaryIndexes[i].local = true
-	}
-	return &out.Table, nil
+	return &tableDesc{TableDescription: out.Table}, nil
 }
 
 // keyNames names the attributes of a key schema, partition first.
@@ -111,11 +102,14 @@ func key(ks []keyElem) (pk, sk string, single bool) {
 
 // index returns the secondary index called name, or nil.
 func (d *tableDesc) index(name string) *indexDesc {
-	for _, xs := range [][]indexDesc{d.GlobalSecondaryIndexes, d.LocalSecondaryIndexes} {
-		for i := range xs {
-			if xs[i].IndexName == name {
-				return &xs[i]
-			}
+	for _, x := range d.GlobalSecondaryIndexes {
+		if x.IndexName == name {
+			return &indexDesc{keys: x.KeySchema, projection: x.Projection.ProjectionType}
+		}
+	}
+	for _, x := range d.LocalSecondaryIndexes {
+		if x.IndexName == name {
+			return &indexDesc{keys: x.KeySchema, projection: x.Projection.ProjectionType, local: true}
 		}
 	}
 	return nil

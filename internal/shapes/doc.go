@@ -1,9 +1,15 @@
 // Package shapes declares once each of DynamoDB's API shapes that more
 // than one package of ours reads or writes: the nested shapes a request
 // and an answer share (KeySchemaElement, AttributeDefinition, Projection,
-// ProvisionedThroughput, Tag, ...). It imports nothing of ours, so the
-// emulator's packages, its clients (internal/mcp, internal/conventionscheck)
-// and DynamoDB Local's reader (internal/ddblocal) all use these.
+// ProvisionedThroughput, Tag, ...), and the whole shapes that a client of
+// ours reads as the emulator writes them: CreateTableInput (the MCP
+// server reads a data model's tables as CreateTable requests) and
+// TableDescription (DescribeTable's answer, which the MCP server and
+// the conventions check read), with their members and EpochTime, the
+// wire's timestamp. Put is a transaction's put and a bulk import file's
+// line. It imports nothing of ours, so the emulator's packages, its
+// clients (internal/mcp, internal/conventionscheck) and DynamoDB Local's
+// reader (internal/ddblocal) all use these.
 //
 // # Basics
 //
@@ -29,8 +35,8 @@
 // (tablespec.KeySchemaElement, tablespec.KeySchemaElementDesc).
 //
 // internal/lint's TestShapesDeclaredOnce holds the rule: no shape of the
-// AWS SDK's model is declared by two Go types of ours (its exceptions
-// say why); TestShapesOneTagStyle that every field of a shape has a json
+// AWS SDK's model is declared by two Go types of ours, with no exception;
+// TestShapesOneTagStyle that every field of a shape has a json
 // tag naming its member.
 //
 // # Caveats
@@ -38,4 +44,8 @@
 // A member tagged omitempty is left out of an answer when it is its zero
 // value in both forms: a description never has an empty ProjectionType,
 // so Projection's tag serves both.
+//
+// A TableDescription carries, after its own members, those the features
+// add (Add: DescribeTable's Replicas, ...), which only the emulator
+// writes; a client decoding one drops them.
 package shapes

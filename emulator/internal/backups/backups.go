@@ -496,7 +496,7 @@ func sourceOf(tc service.TableCopy) (*tablespec.SourceTableDetails, *tablespec.S
 		f.StreamDescription = &tablespec.StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
 	}
 	if ttl := d.TTL(); ttl.Enabled {
-		f.TimeToLiveDescription = &tablespec.TimeToLiveDesc{AttributeName: ttl.Attr, TimeToLiveStatus: "ENABLED"}
+		f.TimeToLiveDescription = &tablespec.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: ttl.Attr}
 	}
 	return src, f
 }

@@ -1,8 +1,6 @@
 package service
 
 import (
-	"encoding/json"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -43,42 +41,6 @@ var (
 	dropCheckers   []DropChecker
 	updateCheckers []UpdateChecker
 )
-
-// Add adds member name with value v (encoded with encoding/json) to the
-// description, after its own members, in the order added.
-func (d *TableDescription) Add(name string, v any) {
-	d.more = append(d.more, describedMember{name, v})
-}
-
-// describedMember is a member a feature added to a TableDescription.
-type describedMember struct {
-	name string
-	v    any
-}
-
-// plainTableDescription is TableDescription without its MarshalJSON.
-type plainTableDescription TableDescription
-
-// MarshalJSON encodes the description: its own members, then those the
-// features added.
-func (d *TableDescription) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal((*plainTableDescription)(d))
-	if err != nil || len(d.more) == 0 {
-		return b, err
-	}
-	b = b[:len(b)-1] // the closing brace
-	for _, m := range d.more {
-		v, err := json.Marshal(m.v)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, ',')
-		b = strconv.AppendQuote(b, m.name)
-		b = append(b, ':')
-		b = append(b, v...)
-	}
-	return append(b, '}'), nil
-}
 
 // TableUpdate is what a feature does with a member of UpdateTable's
 // request it owns (UpdateTableMember).

@@ -10,6 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -67,14 +68,7 @@ type TransactConditionCheck struct {
 }
 
 // TransactPut puts one item.
-type TransactPut struct {
-	TableName                           *string               `json:"TableName"`
-	Item                                wire.WireItem         `json:"Item"`
-	ConditionExpression                 *string               `json:"ConditionExpression"`
-	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
-	ReturnValuesOnConditionCheckFailure *string               `json:"ReturnValuesOnConditionCheckFailure"`
-}
+type TransactPut = shapes.Put[wire.WireItem, wire.ExpressionNames, wire.ExpressionValues]
 
 // TransactDelete deletes one item.
 type TransactDelete struct {

@@ -1,10 +1,13 @@
 package service
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
+)
 
 // Wire shapes of the control-plane operations: those that carry what
-// only the core knows (a description's features, the members features
-// own) are here, the rest are tablespec's, named here as they were.
+// only the core knows (the members features own) are here, the rest are
+// tablespec's and internal/shapes', named here as they were.
 
 // The wire shapes tablespec holds.
 type (
@@ -41,6 +44,9 @@ type (
 	WarmThroughput                   = tablespec.WarmThroughput
 	WarmThroughputDescription        = tablespec.WarmThroughputDescription
 	MemberRules                      = tablespec.MemberRules
+	// TableDescription is what CreateTable, DescribeTable, UpdateTable and
+	// DeleteTable report about a table; a feature adds its members with Add.
+	TableDescription = shapes.TableDescription
 )
 
 // CreateTableOutput is the CreateTable response.
@@ -81,36 +87,4 @@ type UpdateTableInput struct {
 // UpdateTableOutput is the UpdateTable response.
 type UpdateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription"`
-}
-
-// TableDescription is what CreateTable, DescribeTable, UpdateTable and
-// DeleteTable report about a table. Member order follows AWS's responses.
-type TableDescription struct {
-	// AttributeDefinitions, KeySchema, CreationDateTime and the
-	// indexes are left out of DeleteTable's answer only (deleteTable).
-	AttributeDefinitions      []AttributeDefinitionDesc         `json:"AttributeDefinitions,omitempty"`
-	TableName                 string                            `json:"TableName"`
-	KeySchema                 []KeySchemaElementDesc            `json:"KeySchema,omitempty"`
-	TableStatus               string                            `json:"TableStatus"`
-	CreationDateTime          epochTime                         `json:"CreationDateTime,omitzero"`
-	ProvisionedThroughput     *ProvisionedThroughputDescription `json:"ProvisionedThroughput"`
-	TableSizeBytes            int64                             `json:"TableSizeBytes"`
-	ItemCount                 int64                             `json:"ItemCount"`
-	TableArn                  string                            `json:"TableArn"`
-	TableId                   string                            `json:"TableId"`
-	BillingModeSummary        *BillingModeSummary               `json:"BillingModeSummary,omitempty"`
-	LocalSecondaryIndexes     []LocalSecondaryIndexDescription  `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes    []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
-	VectorIndexes             []VectorIndexDescription          `json:"VectorIndexes,omitempty"`
-	StreamSpecification       *StreamSpecification              `json:"StreamSpecification,omitempty"`
-	LatestStreamLabel         string                            `json:"LatestStreamLabel,omitempty"`
-	LatestStreamArn           string                            `json:"LatestStreamArn,omitempty"`
-	SSEDescription            *SSEDescription                   `json:"SSEDescription,omitempty"`
-	TableClassSummary         *TableClassSummary                `json:"TableClassSummary,omitempty"`
-	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
-	OnDemandThroughput        *OnDemandThroughput               `json:"OnDemandThroughput,omitempty"`
-	WarmThroughput            *WarmThroughputDescription        `json:"WarmThroughput,omitempty"`
-	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
-
-	more []describedMember // the members the features add (Add)
 }

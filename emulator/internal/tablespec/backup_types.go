@@ -10,14 +10,6 @@ import (
 // table, after AWS's API reference (the backup operations' own are
 // emulator/internal/backups' and emulator/internal/pitr's).
 
-// RestoreSummary is the RestoreSummary of a restored table's description.
-type RestoreSummary struct {
-	SourceBackupArn   string    `json:"SourceBackupArn,omitempty"`
-	SourceTableArn    string    `json:"SourceTableArn,omitempty"`
-	RestoreDateTime   EpochTime `json:"RestoreDateTime"`
-	RestoreInProgress bool      `json:"RestoreInProgress"`
-}
-
 // SourceTableDetails is the backed-up table's key schema, size and capacity.
 type SourceTableDetails struct {
 	TableName             string                 `json:"TableName"`
@@ -35,12 +27,12 @@ type SourceTableDetails struct {
 // SourceTableFeatureDetails is the backed-up table's indexes, stream,
 // TTL and encryption.
 type SourceTableFeatureDetails struct {
-	LocalSecondaryIndexes  []IndexInfo          `json:"LocalSecondaryIndexes,omitempty"`
-	GlobalSecondaryIndexes []IndexInfo          `json:"GlobalSecondaryIndexes,omitempty"`
-	StreamDescription      *StreamSpecification `json:"StreamDescription,omitempty"`
-	TimeToLiveDescription  *TimeToLiveDesc      `json:"TimeToLiveDescription,omitempty"`
-	SSEDescription         *SSEDescription      `json:"SSEDescription,omitempty"`
-	VectorIndexes          []VectorIndexInfo    `json:"VectorIndexes,omitempty"`
+	LocalSecondaryIndexes  []IndexInfo            `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []IndexInfo            `json:"GlobalSecondaryIndexes,omitempty"`
+	StreamDescription      *StreamSpecification   `json:"StreamDescription,omitempty"`
+	TimeToLiveDescription  *TimeToLiveDescription `json:"TimeToLiveDescription,omitempty"`
+	SSEDescription         *SSEDescription        `json:"SSEDescription,omitempty"`
+	VectorIndexes          []VectorIndexInfo      `json:"VectorIndexes,omitempty"`
 }
 
 // VectorIndexInfo is a vector index in a backup's description.
@@ -62,10 +54,14 @@ type IndexInfo struct {
 	OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
 }
 
-// TimeToLiveDesc is a TimeToLiveDescription in a backup's description.
-type TimeToLiveDesc struct {
-	AttributeName    string `json:"AttributeName,omitempty"`
+// TimeToLiveDescription is DescribeTimeToLive's answer and a backup's
+// SourceTableFeatureDetails member. Its members are in the model's order
+// (TimeToLiveStatus first), as DynamoDB Local answers DescribeTimeToLive;
+// AWS's API reference lists them alphabetically, which is no answer's
+// order.
+type TimeToLiveDescription struct {
 	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+	AttributeName    string `json:"AttributeName,omitempty"`
 }
 
 // RestoreTableToPointInTime share: what the restored table changes.

@@ -8,7 +8,9 @@
 // other packages share (AttributeDefinition, KeySchemaElement,
 // Projection, ProvisionedThroughput, Tag, the vector index's elements)
 // are internal/shapes', named here in their two forms: a request's
-// (pointers) and a description's (the ...Desc names, values).
+// (pointers) and a description's (the ...Desc names, values); so are
+// CreateTableInput and a TableDescription's members, which the MCP server
+// and the conventions check read too, named here as they were.
 //
 // It also holds a table's definition in the emulator's own types:
 // TableDef (a validated CreateTable request, ValidateCreateTable),

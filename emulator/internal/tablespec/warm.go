@@ -36,27 +36,6 @@ const (
 // WarmDocURL is the page AWS's CreateTable error points to.
 const WarmDocURL = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial"
 
-// WarmThroughput is the WarmThroughput request member (CreateTable,
-// UpdateTable, a GSI's create and update actions).
-type WarmThroughput struct {
-	ReadUnitsPerSecond  *int64 `json:"ReadUnitsPerSecond,omitempty"`
-	WriteUnitsPerSecond *int64 `json:"WriteUnitsPerSecond,omitempty"`
-}
-
-// Empty reports whether w names neither member: AWS treats it as absent.
-func (w *WarmThroughput) Empty() bool {
-	return w == nil || (w.ReadUnitsPerSecond == nil && w.WriteUnitsPerSecond == nil)
-}
-
-// WarmThroughputDescription is WarmThroughput in a TableDescription or a
-// GlobalSecondaryIndexDescription (TableWarmThroughputDescription,
-// GlobalSecondaryIndexWarmThroughputDescription: the same members).
-type WarmThroughputDescription struct {
-	ReadUnitsPerSecond  int64  `json:"ReadUnitsPerSecond"`
-	WriteUnitsPerSecond int64  `json:"WriteUnitsPerSecond"`
-	Status              string `json:"Status"`
-}
-
 // Warm is a warm throughput in read and write units per second. In a
 // definition it is the floor the table or GSI has reached (zero: none
 // yet); what is reported is that floor raised to the default of its

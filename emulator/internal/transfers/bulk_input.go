@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // bulkRun is one bulk operation's reading and writing (bulk_ops.go has
@@ -24,13 +25,10 @@ type bulkRun struct {
 	unmet    []json.RawMessage // report lines of false conditions
 }
 
-// bulkLine is one DynamoDB JSON input line.
-type bulkLine struct {
-	Item                      json.RawMessage   `json:"Item"`
-	ConditionExpression       *string           `json:"ConditionExpression"`
-	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues json.RawMessage   `json:"ExpressionAttributeValues"`
-}
+// bulkLine is one DynamoDB JSON input line: a transaction's Put, its
+// item and values kept raw (TableName and ReturnValuesOnConditionCheckFailure
+// are read and not used: the operation names the table).
+type bulkLine = shapes.Put[json.RawMessage, map[string]string, json.RawMessage]
 
 // run writes every object under prefix in the bucket's directory.
 func (r *bulkRun) run(bucketDir, prefix string) error {

@@ -49,11 +49,9 @@ type DescribeTimeToLiveInput struct {
 	TableName *string `json:"TableName"`
 }
 
-// TimeToLiveDescription is DescribeTimeToLive's answer.
-type TimeToLiveDescription struct {
-	TimeToLiveStatus string `json:"TimeToLiveStatus"`
-	AttributeName    string `json:"AttributeName,omitempty"`
-}
+// TimeToLiveDescription is DescribeTimeToLive's answer, the shape a
+// backup's description shares.
+type TimeToLiveDescription = tablespec.TimeToLiveDescription
 
 // DescribeTimeToLiveOutput is the DescribeTimeToLive response.
 type DescribeTimeToLiveOutput struct {
