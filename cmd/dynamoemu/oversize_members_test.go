@@ -13,7 +13,7 @@ import (
 
 // TestOversizedMembers sends requests of 4 MB whose size is one list or
 // map member that no count limit of AWS's refuses before it is read
-// (AttributesToGet, KeyConditions, ScanFilter, QueryFilter,
+// (AttributesToGet, KeyConditions, ScanFilter, QueryFilter, Expected,
 // ExpressionAttributeValues, ExecuteStatement's Parameters, an item's
 // list), alone (and eight at once with DYNAMOEMU_HEAVY_TESTS=1), to a
 // table that exists, and checks the answer AWS gives and the server's
@@ -40,7 +40,9 @@ import (
 // ScanFilter 6.5 (bound 8) before a filter was read straight
 // into its names, terms and values instead of a map of conditions
 // (2.7-3.6 alone and 2.6-2.8 eight at once since, QueryFilter 3.3-3.4 and
-// 2.8-3.0; their bound is the 4 the project aims at).
+// 2.8-3.0; their bound is the 4 the project aims at), Expected 15.5
+// before it was read as a list into a filter's form instead of a map of
+// entries and a tree (2.5-2.9 alone and 2.3 eight at once since; bound 4).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
@@ -81,6 +83,11 @@ func TestOversizedMembers(t *testing.T) {
 		}},
 		{"Parameters", "ExecuteStatement", 200, `"Items":[]`, 6, func(n int) string {
 			return `{"Statement":"SELECT * FROM \"tab\" WHERE pk = ?","Parameters":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"S":"k%07d"}`, i) }) + `]}`
+		}},
+		{"Expected", "PutItem", 200, `{}`, 4, func(n int) string {
+			return `{"TableName":"tab","Item":{"pk":{"S":"b"}},"Expected":{` + repeatList(n, func(i int) string {
+				return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"NE","AttributeValueList":[{"S":"x"}]}`, i)
+			}) + `}}`
 		}},
 		{"ItemList", "PutItem", 400, "Item size has exceeded the maximum allowed size", 5, func(n int) string {
 			return `{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}`

@@ -45,6 +45,14 @@ func (fc *LegacyFilter) Grow(n, perEntry int) {
 // Add appends an entry named name of operator op (as given, "" when
 // absent) whose values are vals (copied).
 func (fc *LegacyFilter) Add(name, op string, vals []storage.Value) {
+	fc.add(name, op, 0)
+	fc.vals = append(fc.vals, vals...)
+	fc.terms[len(fc.terms)-1].n = int32(len(vals))
+}
+
+// add appends an entry named name of operator op (as given) and form,
+// with no values yet: the caller appends them and sets the term's n.
+func (fc *LegacyFilter) add(name, op string, form expectedForm) {
 	code := legacyNoOp
 	for i, n := range filterOpNames {
 		if n == op {
@@ -62,8 +70,7 @@ func (fc *LegacyFilter) Add(name, op string, vals []storage.Value) {
 		delete(fc.odd, name) // a name given again: its last operator counts
 	}
 	fc.names = append(fc.names, name)
-	fc.terms = append(fc.terms, legacyTerm{op: code, first: int32(len(fc.vals)), n: int32(len(vals))})
-	fc.vals = append(fc.vals, vals...)
+	fc.terms = append(fc.terms, legacyTerm{op: code, form: form, first: int32(len(fc.vals))})
 }
 
 // byName sorts entries by name, in place.
