@@ -120,30 +120,11 @@ func (t legacyTerm) opName(name string, odd map[string]LegacyOp) string {
 // to be used again.
 func ExpectedOf(e *LegacyExpected, conditionalOperator string) (*Condition, error) {
 	fc := &e.fc
-	for _, name := range fc.names {
-		if name == "" {
-			return nil, errPlain(MsgEmptyAttributeName)
-		}
-	}
-	join, err := conditionalOp(conditionalOperator)
-	if err != nil {
-		return nil, err
-	}
-	for i := range fc.terms {
+	return fc.compile(conditionalOperator, func(i int) *Error {
 		t, err := fc.terms[i].expected(fc.names[i], fc.odd, fc.vals)
-		if err != nil {
-			return nil, err
-		}
 		fc.terms[i] = t
-	}
-	if err := checkConditionCount(conditionalOperator, len(fc.names)); err != nil {
-		return nil, err
-	}
-	if len(fc.names) == 0 {
-		return nil, nil
-	}
-	p := &condProgram{attrs: fc.names, terms: fc.terms, join: join}
-	return p.bindOwned(fc.vals), nil
+		return err
+	})
 }
 
 // expected checks the Expected entry t named name, as Expected does, and

@@ -125,6 +125,20 @@ func (fc *LegacyFilter) UnknownOps() map[string]LegacyOp {
 // attributes, terms and values are fc's, not copies, so fc is not to be
 // used again.
 func FilterOf(fc *LegacyFilter, conditionalOperator string) (*Condition, error) {
+	return fc.compile(conditionalOperator, func(i int) *Error {
+		t := fc.terms[i]
+		op := ""
+		if t.op != legacyNoOp {
+			op = filterOpNames[t.op]
+		}
+		return checkLegacyOp(op, t.values(fc.vals))
+	})
+}
+
+// compile checks fc's names, conditionalOperator, each entry (by check,
+// in name order: it may rewrite the entry's term) and their number, in
+// that order, and makes the condition of fc's list, nil for no entries.
+func (fc *LegacyFilter) compile(conditionalOperator string, check func(i int) *Error) (*Condition, error) {
 	for _, name := range fc.names {
 		if name == "" {
 			return nil, errPlain(MsgEmptyAttributeName)
@@ -134,12 +148,8 @@ func FilterOf(fc *LegacyFilter, conditionalOperator string) (*Condition, error) 
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range fc.terms {
-		op := ""
-		if t.op != legacyNoOp {
-			op = filterOpNames[t.op]
-		}
-		if err := checkLegacyOp(op, t.values(fc.vals)); err != nil {
+	for i := range fc.terms {
+		if err := check(i); err != nil {
 			return nil, err
 		}
 	}
