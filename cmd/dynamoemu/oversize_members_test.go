@@ -37,8 +37,8 @@ import (
 // (4.1-4.2 alone and 3.3-3.6 eight at once since) and 4.1 before the
 // prescan for a repeated name kept a bit a name instead of a word
 // (GetItem, Query and Scan 3.4-4.1 alone, in two modes about 3.4 and
-// 4.0 with the collector's timing, and 2.7-3.2 eight at once since, at
-// load 13-28: their bound stays 5, over the 4 the project aims at,
+// 3.9-4.1 with the collector's timing, and 2.5-3.2 eight at once since,
+// at load 3-28: their bound stays 5, over the 4 the project aims at,
 // until the list is not a []string), KeyConditions 5.0 (bound
 // 7) before it was decoded as a list instead of a map (2.8-3.3 alone and
 // 2.5-2.6 eight at once since; its bound is the 4 the project aims at),
@@ -47,7 +47,8 @@ import (
 // (2.7-3.6 alone and 2.6-2.8 eight at once since, QueryFilter 3.3-3.4 and
 // 2.8-3.0; their bound is the 4 the project aims at), Expected 15.5
 // before it was read as a list into a filter's form instead of a map of
-// entries and a tree (2.5-2.9 alone and 2.3 eight at once since; bound 4).
+// entries and a tree (2.4-2.9 alone and 2.1-2.3 eight at once since;
+// bound 4).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
