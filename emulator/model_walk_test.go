@@ -201,6 +201,7 @@ const (
 	byFeatureDescriber = "kept: added to the description by the globaltables feature (service.Describer), outside the type the walk sees"
 	byOwnEncoder       = "kept: the output writes itself (AppendJSON), so its Go fields are not its members"
 	byFilterDecoder    = "kept: QueryFilter and ScanFilter are read by their own decoder into expr.LegacyFilter (wire/wire_filters.go), each entry as a wire.Condition, so the walk sees no Condition under them"
+	byExpectedDecoder  = "kept: Expected is read by its own decoder into expr.LegacyExpected (wire/wire_filters.go), each entry as a wire.ExpectedCondition, so the walk sees no ExpectedAttributeValue under it"
 	notModelled        = "dropped: not modelled (multi-account global tables: the emulator has one account)"
 	neverHappens       = "never reported: the emulator has no state that shows it"
 )
@@ -210,8 +211,12 @@ const (
 // sees, never reported because nothing in the emulator produces it, or
 // dropped. One table, so the next SDK update shows what is new.
 var modelGaps = map[string]string{
-	"Condition.AttributeValueList": byFilterDecoder,
-	"Condition.ComparisonOperator": byFilterDecoder,
+	"Condition.AttributeValueList":              byFilterDecoder,
+	"Condition.ComparisonOperator":              byFilterDecoder,
+	"ExpectedAttributeValue.AttributeValueList": byExpectedDecoder,
+	"ExpectedAttributeValue.ComparisonOperator": byExpectedDecoder,
+	"ExpectedAttributeValue.Exists":             byExpectedDecoder,
+	"ExpectedAttributeValue.Value":              byExpectedDecoder,
 	// Kept, outside the walked types.
 	"TableDescription.Replicas":                           byFeatureDescriber,
 	"TableDescription.GlobalTableVersion":                 byFeatureDescriber,

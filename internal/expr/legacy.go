@@ -265,8 +265,9 @@ func checkConditionCount(op string, n int) *Error {
 }
 
 // Expected compiles the legacy Expected map and ConditionalOperator of
-// PutItem, UpdateItem and DeleteItem. Returns nil (no condition) for an
-// empty map.
+// PutItem, UpdateItem and DeleteItem into a tree. Returns nil (no
+// condition) for an empty map. The requests' Expected is read as a list
+// and compiled by ExpectedOf; this is the reference its tests hold it to.
 func Expected(expected map[string]LegacyCondition, conditionalOperator string) (*Condition, error) {
 	if err := emptyNameIn(expected); err != nil {
 		return nil, err

@@ -57,6 +57,7 @@ func (op filterOp) comparison() Token {
 // values, vals[first:first+n] of its Condition's.
 type legacyTerm struct {
 	op       filterOp
+	form     expectedForm // an Expected entry's members, as read (0 in a filter)
 	first, n int32
 }
 

@@ -45,6 +45,14 @@ func (fc *LegacyFilter) Grow(n, perEntry int) {
 // Add appends an entry named name of operator op (as given, "" when
 // absent) whose values are vals (copied).
 func (fc *LegacyFilter) Add(name, op string, vals []storage.Value) {
+	fc.add(name, op, 0)
+	fc.vals = append(fc.vals, vals...)
+	fc.terms[len(fc.terms)-1].n = int32(len(vals))
+}
+
+// add appends an entry named name of operator op (as given) and form,
+// with no values yet: the caller appends them and sets the term's n.
+func (fc *LegacyFilter) add(name, op string, form expectedForm) {
 	code := legacyNoOp
 	for i, n := range filterOpNames {
 		if n == op {
@@ -62,8 +70,7 @@ func (fc *LegacyFilter) Add(name, op string, vals []storage.Value) {
 		delete(fc.odd, name) // a name given again: its last operator counts
 	}
 	fc.names = append(fc.names, name)
-	fc.terms = append(fc.terms, legacyTerm{op: code, first: int32(len(fc.vals)), n: int32(len(vals))})
-	fc.vals = append(fc.vals, vals...)
+	fc.terms = append(fc.terms, legacyTerm{op: code, form: form, first: int32(len(fc.vals))})
 }
 
 // byName sorts entries by name, in place.
@@ -118,6 +125,20 @@ func (fc *LegacyFilter) UnknownOps() map[string]LegacyOp {
 // attributes, terms and values are fc's, not copies, so fc is not to be
 // used again.
 func FilterOf(fc *LegacyFilter, conditionalOperator string) (*Condition, error) {
+	return fc.compile(conditionalOperator, func(i int) *Error {
+		t := fc.terms[i]
+		op := ""
+		if t.op != legacyNoOp {
+			op = filterOpNames[t.op]
+		}
+		return checkLegacyOp(op, t.values(fc.vals))
+	})
+}
+
+// compile checks fc's names, conditionalOperator, each entry (by check,
+// in name order: it may rewrite the entry's term) and their number, in
+// that order, and makes the condition of fc's list, nil for no entries.
+func (fc *LegacyFilter) compile(conditionalOperator string, check func(i int) *Error) (*Condition, error) {
 	for _, name := range fc.names {
 		if name == "" {
 			return nil, errPlain(MsgEmptyAttributeName)
@@ -127,12 +148,8 @@ func FilterOf(fc *LegacyFilter, conditionalOperator string) (*Condition, error) 
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range fc.terms {
-		op := ""
-		if t.op != legacyNoOp {
-			op = filterOpNames[t.op]
-		}
-		if err := checkLegacyOp(op, t.values(fc.vals)); err != nil {
+	for i := range fc.terms {
+		if err := check(i); err != nil {
 			return nil, err
 		}
 	}

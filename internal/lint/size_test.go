@@ -111,7 +111,9 @@ const maxPackageLines = 13000
 // refusal's batch and cancellation codes went to apierr: 12,370.
 // TransactPut and TableDescription (with its Add and MarshalJSON) are
 // internal/shapes', declared once for the emulator and its clients: 12,300.
-const maxCoreLines = 12300
+// Expected is read as a list too (its entry type and map adapter
+// went): 12,275.
+const maxCoreLines = 12275
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

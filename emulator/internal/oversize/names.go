@@ -3,6 +3,7 @@ package oversize
 import (
 	"bytes"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -23,14 +24,14 @@ const minNamesBody = 64 << 10
 // bytes: answered before the repeat) is decoded whole. It returns the
 // body to decode instead (nil: the body as it is).
 //
-// The names are not kept: each is hashed into one word with its index
-// (hashIndexBits low bits), the words are sorted, and the earliest
-// second of two equal hashes is checked against its first by reading
-// both again. A set of the names took 6 times the body (381,295 names
-// of a 4 MB GetItem, BenchmarkOversizeMemory/AttributesToGet: 25 MB of
-// 42 allocated a request); the words take 2 bytes of 11. Two names
-// whose hashes collide first give up the cut: the list is decoded
-// whole, which answers the same.
+// The names are not kept: each is hashed into a bit of a table, and
+// the names whose bit another had set are checked again (hashedCut). A
+// set of the names took 6 times the body (381,295 names of a 4 MB
+// GetItem, BenchmarkOversizeMemory/AttributesToGet: 25 MB of 42
+// allocated a request), a word of hash and index a name 0.7 times; the
+// table takes about 1.5 bytes a name. Two names whose hashes collide
+// first give up the cut: the list is decoded whole, which answers the
+// same.
 func RepeatedNames(body []byte, member string, maxLen int) []byte {
 	if len(body) < minNamesBody && !Every.Load() {
 		return nil
@@ -121,65 +122,73 @@ func repeatCut(body []byte, list wire.Span, maxLen int) int {
 		}
 		return true
 	})
-	if !ok || bad || n < 2 || n > 1<<hashIndexBits {
+	if !ok || bad || n < 2 {
 		return -1
 	}
 	if early >= 0 {
 		return early
 	}
+	return hashedCut(body, list, n, maxLen)
+}
+
+// hashedCut is repeatCut's search of the whole list of n names, in two
+// walks. The first sets a bit a name (its hash modulo a table of about
+// 8 bits a name) and keeps the hashes whose bit was set already: every
+// repeat's, and one name's in twenty or so by chance. The second walks
+// the names whose hash is one of those and cuts at the first whose hash
+// an earlier one had, if they are the same name. The table and the
+// hashes kept are about 1.5 bytes a name where a word of hash and index
+// a name was 8 (0.7 times a 4 MB GetItem's body:
+// TestOversizedMembers/AttributesToGet in cmd/dynamoemu).
+func hashedCut(body []byte, list wire.Span, n, maxLen int) int {
 	seed := maphash.MakeSeed()
-	words := make([]uint64, 0, n)
-	wire.ArrayElements(body, list.Start, func(i int, s wire.Span) bool {
+	size := uint64(1) << max(6, bitsFor(uint64(n)*8))
+	seen := make([]uint64, size/64)
+	again := make([]uint64, 0, n/16) // hashes a name had before
+	wire.ArrayElements(body, list.Start, func(_ int, s wire.Span) bool {
 		name, _ := nameAt(body, s, maxLen)
-		words = append(words, nameHash(seed, name)&^indexMask|uint64(i))
+		h := nameHash(seed, name)
+		b := h & (size - 1)
+		if seen[b/64]&(1<<(b%64)) != 0 {
+			again = append(again, h)
+		} else {
+			seen[b/64] |= 1 << (b % 64)
+		}
 		return true
 	})
-	slices.Sort(words)
-	// Equal hashes sort together, by index: the second of each run is
-	// where a repeat of its first would be, the earliest of them the cut.
-	first, second := -1, -1
-	for k := 1; k < len(words); k++ {
-		if words[k]&^indexMask != words[k-1]&^indexMask {
-			continue
-		}
-		if i := int(words[k] & indexMask); second < 0 || i < second {
-			first, second = int(words[k-1]&indexMask), i
-		}
-		for k+1 < len(words) && words[k+1]&^indexMask == words[k]&^indexMask {
-			k++ // the rest of the run: later than its second
-		}
-	}
-	if second < 0 {
-		return -1
-	}
-	var a, b []byte
+	seen = nil
+	slices.Sort(again)
+	again = slices.Compact(again)
+	// first[k] is where the first name of hash again[k] is (end 0: none
+	// yet); a body is far under 2 GB.
+	type span32 struct{ start, end int32 }
+	first := make([]span32, len(again))
 	cut := -1
-	wire.ArrayElements(body, list.Start, func(i int, s wire.Span) bool {
-		switch i {
-		case first:
-			a, _ = nameAt(body, s, maxLen)
-		case second:
-			b, _ = nameAt(body, s, maxLen)
-			cut = s.End
-			return false
+	wire.ArrayElements(body, list.Start, func(_ int, s wire.Span) bool {
+		name, _ := nameAt(body, s, maxLen)
+		k, found := slices.BinarySearch(again, nameHash(seed, name))
+		switch {
+		case !found:
+			return true
+		case first[k].end == 0:
+			first[k] = span32{int32(s.Start), int32(s.End)}
+			return true
 		}
-		return true
+		f := wire.Span{Start: int(first[k].start), End: int(first[k].end)}
+		if earlier, _ := nameAt(body, f, maxLen); bytes.Equal(earlier, name) {
+			cut = s.End
+		}
+		return false // the cut, or two hashes collide: decode the whole list
 	})
-	if cut < 0 || !bytes.Equal(a, b) {
-		return -1 // two hashes collide: decode the whole list
-	}
 	return cut
 }
+
+// bitsFor is the bits of the least power of two at least n.
+func bitsFor(n uint64) int { return bits.Len64(n - 1) }
 
 // earlyNames is how many of a list's first names are kept in a set (a
 // test sets none, to reach the hashes).
 var earlyNames = 1024
-
-// hashIndexBits is how many low bits of a name's word hold its index: a
-// body of 16 MB holds at most 4 Mi names of 4 bytes ("a",).
-const hashIndexBits = 22
-
-const indexMask = 1<<hashIndexBits - 1
 
 // nameHash hashes a name; a test makes it collide.
 var nameHash = maphash.Bytes

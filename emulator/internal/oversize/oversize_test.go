@@ -199,6 +199,25 @@ func TestRepeatedNamesCut(t *testing.T) {
 	}
 }
 
+// TestRepeatedNamesLate: a repeat past the first names (found by the
+// hashes' table, hashedCut) is cut at the earliest, among many names
+// whose bits collide by chance.
+func TestRepeatedNamesLate(t *testing.T) {
+	Every.Store(true)
+	defer Every.Store(false)
+	names := make([]string, 20000)
+	for i := range names {
+		names[i] = `"n` + strconv.Itoa(i) + `"`
+	}
+	body := func(names []string) string { return `{"AttributesToGet":[` + strings.Join(names, ",") + `]}` }
+	require.Nil(t, RepeatedNames([]byte(body(names)), "AttributesToGet", 255))
+	late := append(slices.Clone(names[:15000]), `"n7"`, `"n9"`, `"n12"`)
+	late = append(late, names[15000:]...)
+	require.Equal(t, body(late[:15001]), string(RepeatedNames([]byte(body(late)), "AttributesToGet", 255)))
+	escaped := append(slices.Clone(names[:12000]), `"n12"`, `"n9"`)
+	require.Equal(t, body(escaped[:12001]), string(RepeatedNames([]byte(body(escaped)), "AttributesToGet", 255)))
+}
+
 // TestRepeatedNamesCollide: when the names' hashes collide, the cut is
 // either where a name really repeats or none (the list decoded whole),
 // never at a name that does not repeat an earlier one.

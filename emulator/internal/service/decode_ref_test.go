@@ -49,10 +49,47 @@ type queryInputStd struct {
 	KeyConditions map[string]Condition `json:"KeyConditions"`
 }
 
+// The write inputs with Expected the map it was before it was kept as a
+// list (expr.LegacyExpected).
+type (
+	putItemInputStd struct {
+		PutItemInput
+		Expected map[string]ExpectedAttributeValue `json:"Expected"`
+	}
+	updateItemInputStd struct {
+		UpdateItemInput
+		Expected map[string]ExpectedAttributeValue `json:"Expected"`
+	}
+	deleteItemInputStd struct {
+		DeleteItemInput
+		Expected map[string]ExpectedAttributeValue `json:"Expected"`
+	}
+)
+
 // unmarshalStd is json.Unmarshal, with a Query's KeyConditions decoded as
 // a map and made the list its decoder makes: by name, an absent operator
-// "".
+// "", and a write's Expected decoded as a map and made its list.
 func unmarshalStd(body []byte, in any) error {
+	switch q := in.(type) {
+	case *PutItemInput:
+		std := putItemInputStd{PutItemInput: *q}
+		err := json.Unmarshal(body, &std)
+		*q = std.PutItemInput
+		q.Expected = expectedOfMap(std.Expected)
+		return err
+	case *UpdateItemInput:
+		std := updateItemInputStd{UpdateItemInput: *q}
+		err := json.Unmarshal(body, &std)
+		*q = std.UpdateItemInput
+		q.Expected = expectedOfMap(std.Expected)
+		return err
+	case *DeleteItemInput:
+		std := deleteItemInputStd{DeleteItemInput: *q}
+		err := json.Unmarshal(body, &std)
+		*q = std.DeleteItemInput
+		q.Expected = expectedOfMap(std.Expected)
+		return err
+	}
 	q, ok := in.(*QueryInput)
 	if !ok {
 		return json.Unmarshal(body, in)

@@ -182,6 +182,10 @@ func checkTypesAgainstStd(t *testing.T, body []byte, names map[string]bool, type
 			t.Errorf("%s %q: error %v, encoding/json %v", typ.Name(), body, gotErr, wantErr)
 			continue
 		}
+		if gotErr == nil && !sameExpected(got, want) {
+			t.Errorf("%s %q: Expected differs from encoding/json's", typ.Name(), body)
+			continue
+		}
 		if gotErr == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("%s %q:\n got %+v\nwant %+v", typ.Name(), body, got, want)
 		}

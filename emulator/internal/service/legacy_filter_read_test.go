@@ -52,17 +52,39 @@ var filterBodyParts = struct {
 
 // randomFilterBody is a request body of a random filter.
 func randomFilterBody(r *rand.Rand) string {
-	pick := func(s []string) string { return s[r.IntN(len(s))] }
+	return randomLegacyBody(r, "F", writeRandomFilter)
+}
+
+// randomLegacyBody is a request body of a random member named member
+// (write writes it) and ConditionalOperator.
+func randomLegacyBody(r *rand.Rand, member string, write func(*rand.Rand, *strings.Builder)) string {
 	var b strings.Builder
-	b.WriteString(`{"F":`)
-	writeRandomFilter(r, &b)
-	if r.IntN(10) == 0 { // the filter given twice: a map adds the second's entries
-		b.WriteString(`,"F":`)
-		writeRandomFilter(r, &b)
+	b.WriteString(`{"` + member + `":`)
+	write(r, &b)
+	if r.IntN(10) == 0 { // given twice: a map adds the second's entries
+		b.WriteString(`,"` + member + `":`)
+		write(r, &b)
 	}
-	b.WriteString(pick(filterBodyParts.conditionalOps))
+	b.WriteString(filterBodyParts.conditionalOps[r.IntN(len(filterBodyParts.conditionalOps))])
 	b.WriteByte('}')
 	return b.String()
+}
+
+// decodeBothWays decodes body into asMap and asList and requires the
+// same faults of both; false when there is one.
+func decodeBothWays(t testing.TB, body string, asMap, asList any) bool {
+	dm, errM := wire.DecodeRequestDeferred([]byte(body), asMap)
+	dl, errL := wire.DecodeRequestDeferred([]byte(body), asList)
+	require.Equal(t, errText(errM), errText(errL), "decoding %s", body)
+	if errM != nil {
+		return false
+	}
+	require.Equal(t, dm == nil, dl == nil, "deferred of %s", body)
+	if dm != nil {
+		require.Equal(t, errText(dm.Err), errText(dl.Err), "deferred of %s", body)
+		require.Equal(t, dm.OlderForm, dl.OlderForm, "%s", body)
+	}
+	return true
 }
 
 // writeRandomFilter writes a random filter's JSON to b.
@@ -164,16 +186,8 @@ func randomFilterItems(t testing.TB, r *rand.Rand, n int) []filterItem {
 func checkFilterSameAnswer(t testing.TB, body string, items []filterItem) {
 	var m filterAsMap
 	var l filterAsList
-	dm, errM := wire.DecodeRequestDeferred([]byte(body), &m)
-	dl, errL := wire.DecodeRequestDeferred([]byte(body), &l)
-	require.Equal(t, errText(errM), errText(errL), "decoding %s", body)
-	if errM != nil {
+	if !decodeBothWays(t, body, &m, &l) {
 		return
-	}
-	require.Equal(t, dm == nil, dl == nil, "deferred of %s", body)
-	if dm != nil {
-		require.Equal(t, errText(dm.Err), errText(dl.Err), "deferred of %s", body)
-		require.Equal(t, dm.OlderForm, dl.OlderForm, "%s", body)
 	}
 	require.Equal(t, m.F == nil, l.F == nil, "given: %s", body)
 	require.Equal(t, readparams.ComparisonOpViolation("scanFilter", m.F, conditionOp), readparams.ComparisonOpViolation("scanFilter", l.F.UnknownOps(), expr.LegacyOp.String), "%s", body)
@@ -192,8 +206,15 @@ func checkFilterSameAnswer(t testing.TB, body string, items []filterItem) {
 	if want == nil {
 		return
 	}
+	requireSameCondition(t, body, want, got, items)
+}
+
+// requireSameCondition requires that want and got print alike, read the
+// same attributes and answer alike on items, decoded and stored.
+func requireSameCondition(t testing.TB, body string, want, got *expr.Condition, items []filterItem) {
 	require.Equal(t, want.String(), got.String(), "%s", body)
 	require.Equal(t, want.Attributes(), got.Attributes(), "%s", body)
+	require.Equal(t, want.Reads(), got.Reads(), "%s", body)
 	mw, mg := want.Matcher(), got.Matcher()
 	for _, it := range items {
 		w, errW := want.Eval(it.item)
@@ -234,10 +255,15 @@ func TestLegacyFilterSameAnswer(t *testing.T) {
 			kinds["compiled"]++
 		}
 	}
+	requireEveryKind(t, kinds, "no filter")
+}
+
+// requireEveryKind requires that random bodies tried every kind of
+// answer: decode faults, none given (absent), compiled and refused.
+func requireEveryKind(t *testing.T, kinds map[string]int, absent string) {
 	t.Logf("%v", kinds)
-	// Every kind of answer was tried.
 	require.Greater(t, kinds["decode fault"], 50)
-	require.Greater(t, kinds["no filter"], 15)
+	require.Greater(t, kinds[absent], 15)
 	require.Greater(t, kinds["compiled"], 200)
 	refused := 0
 	for k, n := range kinds {

@@ -54,17 +54,6 @@ const (
 	paramConditionalOpWire = "conditionalOperator"
 )
 
-// ExpectedAttributeValue is one entry of the legacy Expected parameter.
-type ExpectedAttributeValue struct {
-	Value              *wire.AttributeValue  `json:"Value,omitempty"`
-	Exists             *bool                 `json:"Exists,omitempty"`
-	ComparisonOperator string                `json:"ComparisonOperator,omitempty"`
-	AttributeValueList []wire.AttributeValue `json:"AttributeValueList,omitempty"`
-}
-
-// expectedOp is an ExpectedAttributeValue's ComparisonOperator.
-func expectedOp(e ExpectedAttributeValue) string { return e.ComparisonOperator }
-
 // AttributeValueUpdate is one entry of the legacy AttributeUpdates parameter.
 type AttributeValueUpdate struct {
 	Action string               `json:"Action,omitempty"`
@@ -80,17 +69,17 @@ type ItemCollectionMetrics struct {
 
 // PutItemInput is the PutItem request.
 type PutItemInput struct {
-	TableName                           *string                           `json:"TableName"`
-	Item                                wire.WireItem                     `json:"Item"`
-	ConditionExpression                 *string                           `json:"ConditionExpression"`
-	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
-	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
-	ConditionalOperator                 string                            `json:"ConditionalOperator"`
-	ReturnValues                        string                            `json:"ReturnValues"`
-	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
-	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
-	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Item                                wire.WireItem         `json:"Item"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	Expected                            *expr.LegacyExpected  `json:"Expected"`
+	ConditionalOperator                 string                `json:"ConditionalOperator"`
+	ReturnValues                        string                `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                `json:"ReturnValuesOnConditionCheckFailure"`
 
 	itemWritten bool // Item is written and nobody keeps it: recycle gives it back
 }
@@ -126,17 +115,17 @@ type GetItemOutput struct {
 
 // DeleteItemInput is the DeleteItem request.
 type DeleteItemInput struct {
-	TableName                           *string                           `json:"TableName"`
-	Key                                 wire.WireItem                     `json:"Key"`
-	ConditionExpression                 *string                           `json:"ConditionExpression"`
-	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
-	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
-	ConditionalOperator                 string                            `json:"ConditionalOperator"`
-	ReturnValues                        string                            `json:"ReturnValues"`
-	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
-	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
-	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string               `json:"TableName"`
+	Key                                 wire.WireItem         `json:"Key"`
+	ConditionExpression                 *string               `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames  `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues `json:"ExpressionAttributeValues"`
+	Expected                            *expr.LegacyExpected  `json:"Expected"`
+	ConditionalOperator                 string                `json:"ConditionalOperator"`
+	ReturnValues                        string                `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // DeleteItemOutput is the DeleteItem response.
@@ -148,19 +137,19 @@ type DeleteItemOutput struct {
 
 // UpdateItemInput is the UpdateItem request.
 type UpdateItemInput struct {
-	TableName                           *string                           `json:"TableName"`
-	Key                                 wire.WireItem                     `json:"Key"`
-	UpdateExpression                    *string                           `json:"UpdateExpression"`
-	ConditionExpression                 *string                           `json:"ConditionExpression"`
-	ExpressionAttributeNames            wire.ExpressionNames              `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.ExpressionValues             `json:"ExpressionAttributeValues"`
-	AttributeUpdates                    map[string]AttributeValueUpdate   `json:"AttributeUpdates"`
-	Expected                            map[string]ExpectedAttributeValue `json:"Expected"`
-	ConditionalOperator                 string                            `json:"ConditionalOperator"`
-	ReturnValues                        string                            `json:"ReturnValues"`
-	ReturnConsumedCapacity              string                            `json:"ReturnConsumedCapacity"`
-	ReturnItemCollectionMetrics         string                            `json:"ReturnItemCollectionMetrics"`
-	ReturnValuesOnConditionCheckFailure string                            `json:"ReturnValuesOnConditionCheckFailure"`
+	TableName                           *string                         `json:"TableName"`
+	Key                                 wire.WireItem                   `json:"Key"`
+	UpdateExpression                    *string                         `json:"UpdateExpression"`
+	ConditionExpression                 *string                         `json:"ConditionExpression"`
+	ExpressionAttributeNames            wire.ExpressionNames            `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues           wire.ExpressionValues           `json:"ExpressionAttributeValues"`
+	AttributeUpdates                    map[string]AttributeValueUpdate `json:"AttributeUpdates"`
+	Expected                            *expr.LegacyExpected            `json:"Expected"`
+	ConditionalOperator                 string                          `json:"ConditionalOperator"`
+	ReturnValues                        string                          `json:"ReturnValues"`
+	ReturnConsumedCapacity              string                          `json:"ReturnConsumedCapacity"`
+	ReturnItemCollectionMetrics         string                          `json:"ReturnItemCollectionMetrics"`
+	ReturnValuesOnConditionCheckFailure string                          `json:"ReturnValuesOnConditionCheckFailure"`
 }
 
 // UpdateItemOutput is the UpdateItem response.
@@ -195,7 +184,7 @@ type writeExprs struct {
 	names         map[string]string
 	values        wire.ExpressionValues
 	condition     *string
-	expected      map[string]ExpectedAttributeValue
+	expected      *expr.LegacyExpected
 	conditionalOp string
 	isUpdate      bool // UpdateItem: the update members below count
 	update        *string
@@ -268,7 +257,7 @@ func (w writeExprs) compilePutDelete(returnValues string) (*expr.Condition, erro
 
 // compileCondition compiles the request's condition from ConditionExpression
 // or the legacy Expected + ConditionalOperator; nil when there is none.
-func compileCondition(comp *expr.Compiler, text *string, expected map[string]ExpectedAttributeValue, op string) (*expr.Condition, error) {
+func compileCondition(comp *expr.Compiler, text *string, expected *expr.LegacyExpected, op string) (*expr.Condition, error) {
 	if text != nil {
 		cond, err := comp.Condition(paramConditionExpr, *text)
 		return cond, err
@@ -276,22 +265,7 @@ func compileCondition(comp *expr.Compiler, text *string, expected map[string]Exp
 	if expected == nil {
 		return nil, nil
 	}
-	legacy := make(map[string]expr.LegacyCondition, len(expected))
-	for name, e := range expected {
-		lc := expr.LegacyCondition{ComparisonOperator: e.ComparisonOperator, Exists: e.Exists}
-		if e.Value != nil {
-			v := e.Value.Value
-			lc.Value = &v
-		}
-		if e.AttributeValueList != nil {
-			lc.AttributeValueList = make([]storage.Value, len(e.AttributeValueList))
-			for i, av := range e.AttributeValueList {
-				lc.AttributeValueList[i] = av.Value
-			}
-		}
-		legacy[name] = lc
-	}
-	cond, err := expr.Expected(legacy, op)
+	cond, err := expr.ExpectedOf(expected, op)
 	return cond, err
 }
 
@@ -349,7 +323,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("item", in.Item == nil),
-		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected.UnknownOps(), expr.LegacyOp.String)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{
@@ -475,7 +449,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
 		in.ReturnValuesOnConditionCheckFailure, in.ConditionalOperator,
 		apierr.NullViolation("key", in.Key == nil),
-		readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)); err != nil {
+		readparams.ComparisonOpViolation("expected", in.Expected.UnknownOps(), expr.LegacyOp.String)); err != nil {
 		return nil, err
 	}
 	cond, err := writeExprs{

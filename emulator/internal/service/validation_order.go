@@ -4,6 +4,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // The order in which each request kind is validated: when a request has
@@ -92,7 +93,7 @@ func updateItemConstraints(in *UpdateItemInput) error {
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
 	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
 	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
-	expectedOpV := readparams.ComparisonOpViolation("expected", in.Expected, expectedOp)
+	expectedOpV := readparams.ComparisonOpViolation("expected", in.Expected.UnknownOps(), expr.LegacyOp.String)
 	if in.Key == nil {
 		return apierr.ConstraintErrors(rcc, name1, name2, rv, ricm, rvoccf, condOp, expectedOpV, apierr.NullViolation("key", true))
 	}

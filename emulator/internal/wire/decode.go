@@ -278,6 +278,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeKeyConditions
 	case reflect.TypeFor[expr.LegacyFilter]():
 		return decodeLegacyFilter
+	case reflect.TypeFor[expr.LegacyExpected]():
+		return decodeLegacyExpected
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler

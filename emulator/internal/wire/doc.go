@@ -43,7 +43,8 @@
 //     the body; wire_conditions.go: KeyConditions, Query's legacy key
 //     conditions decoded as the compiler's list instead of a map.
 //   - wire_filters.go: a QueryFilter or ScanFilter read straight into
-//     the filter's names, terms and values (expr.LegacyFilter), not a map.
+//     the filter's names, terms and values (expr.LegacyFilter), not a map;
+//     an Expected into the same form (expr.LegacyExpected).
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
 //     promoted as encoding/json promotes them), and the members an owner

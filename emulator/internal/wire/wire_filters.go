@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // A QueryFilter or ScanFilter is read into an expr.LegacyFilter: its
@@ -53,6 +54,66 @@ func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
 	})
 	if err == nil {
 		fc.Distinct()
+	}
+	return err
+}
+
+// ExpectedCondition is one entry of a legacy Expected map as the request
+// gives it (the wire's ExpectedAttributeValue).
+type ExpectedCondition struct {
+	Value              *AttributeValue  `json:"Value,omitempty"`
+	Exists             *bool            `json:"Exists,omitempty"`
+	ComparisonOperator string           `json:"ComparisonOperator,omitempty"`
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+}
+
+// expectedMapType is the map an Expected stands for, whose type names a
+// JSON value of the wrong type (mismatchMessage).
+var expectedMapType = reflect.TypeFor[map[string]ExpectedCondition]()
+
+// decodeLegacyExpected reads an Expected's JSON object into v (an
+// expr.LegacyExpected) as decodeLegacyFilter reads a filter: each entry
+// by ExpectedCondition's decoder, then added; a name given twice keeps
+// its last entry.
+func decodeLegacyExpected(d *reqDecoder, v reflect.Value, depth int) error {
+	ex := v.Addr().Interface().(*expr.LegacyExpected)
+	entryCodec := codecOf(reflect.TypeFor[ExpectedCondition]())
+	var e ExpectedCondition
+	ev := reflect.ValueOf(&e).Elem()
+	// The list is read into room, reused from entry to entry. room has
+	// room for one at least, so a list left as it was (len 0, cap > 0)
+	// was not given: one given empty is made anew with cap 0 (sliceOf),
+	// one given null is nil.
+	room := make([]AttributeValue, 0, 1)
+	nvals := 0
+	err := d.readObject(v, expectedMapType, depth, func() {}, func(read, left int) {
+		ex.Grow(left, (nvals+read-1)/read)
+	}, func(name string) error {
+		clear(room[:cap(room)])
+		e = ExpectedCondition{AttributeValueList: room[:0]}
+		if err := entryCodec(d, ev, depth+1); err != nil {
+			return err
+		}
+		list := e.AttributeValueList
+		c := expr.LegacyCondition{ComparisonOperator: e.ComparisonOperator, Exists: e.Exists}
+		switch {
+		case len(list) > 0:
+			c.AttributeValueList = ValuesOf(list)
+		case list != nil && cap(list) == 0:
+			c.AttributeValueList = []storage.Value{}
+		}
+		if e.Value != nil {
+			c.Value = &e.Value.Value
+		}
+		ex.Add(name, c)
+		nvals += len(list)
+		if cap(list) > cap(room) {
+			room = list
+		}
+		return nil
+	})
+	if err == nil {
+		ex.Distinct()
 	}
 	return err
 }
