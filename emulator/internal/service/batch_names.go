@@ -26,11 +26,17 @@ func mapKeysConstraint() string {
 // nor a table ARN.
 func badRequestItemsName[V any](items map[string]V) bool {
 	for name := range items {
-		if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
+		if badTableName(name) {
 			return true
 		}
 	}
 	return false
+}
+
+// badTableName reports whether a RequestItems key is neither a table
+// name nor a table ARN.
+func badTableName(name string) bool {
+	return !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name)
 }
 
 // batchGetNamesConstraint is the violation of a BatchGetItem RequestItems

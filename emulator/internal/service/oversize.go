@@ -67,10 +67,11 @@ func prescanOf(name string) prescan {
 }
 
 // prescanBatchGet cuts each table's AttributesToGet after its first
-// repeated name (oversize.BatchGetRepeatedNames), then its Keys far over
-// 100 as ListCutOf does while the body arrives.
+// repeated name (oversize.BatchGetRepeatedNames; not when a table name
+// is bad, whose violation echoes the map), then its Keys far over 100 as
+// ListCutOf does while the body arrives.
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
-	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes)
+	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, badTableName)
 	if cut != nil {
 		body = cut
 	}

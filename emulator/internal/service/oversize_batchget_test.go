@@ -21,7 +21,10 @@ import (
 // 6,000 keys, their echo short or past 64 KB, with a fault that decoding
 // reports or a value fault at a random place; attribute names of several
 // bytes a rune, so the echo's cut can fall inside one; other members
-// before and after Keys (a repeated AttributesToGet); RequestItems
+// before and after Keys (a repeated AttributesToGet; AttributesToGet of
+// up to 6,000 names, with a fault, an empty or repeated name or null
+// at a random place, before or after Keys, with Keys again after it);
+// RequestItems
 // given again, null or in another case; a bad ReturnConsumedCapacity.
 func batchGetBody(r *rand.Rand) string {
 	key := func(i int, pad string) string {
@@ -55,6 +58,34 @@ func batchGetBody(r *rand.Rand) string {
 		b.WriteString("]")
 		return b.String()
 	}
+	names := func() string { // an AttributesToGet of up to 6,000 names, its echo short or past 64 KB
+		n := testkit.Pick(r, 1, 50, 2000, 6000)
+		pad := testkit.Pick(r, "", strings.Repeat("n", 30), strings.Repeat("é€", 10), "<&>")
+		bad, at := r.IntN(8), r.IntN(n)
+		var b strings.Builder
+		b.WriteString(`"AttributesToGet":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(testkit.Pick(r, ",", ",", " , "))
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`5`) // serialization
+			case i == at && bad == 1:
+				b.WriteString(`""`)
+			case i == at && bad == 2:
+				fmt.Fprintf(&b, `"a0%s"`, pad) // a repeat of the first
+			case i == at && bad == 3:
+				b.WriteString(`null`)
+			case i == n-1 && bad > 4:
+				b.WriteString(`"v"`) // the items' attribute: the answer shows it
+			default:
+				fmt.Fprintf(&b, `"a%d%s"`, i, pad)
+			}
+		}
+		b.WriteString("]")
+		return b.String()
+	}
 	object := func() string {
 		switch r.IntN(12) {
 		case 0:
@@ -66,14 +97,17 @@ func batchGetBody(r *rand.Rand) string {
 		}
 		var members []string
 		if r.IntN(4) == 0 {
-			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`))
+			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`, names()))
 		}
 		members = append(members, `"Keys":`+keys())
+		if r.IntN(3) == 0 {
+			members = append(members, names())
+		}
 		if r.IntN(6) == 0 {
 			members = append(members, testkit.Pick(r, `"Keys":`, `"keys":`)+keys())
 		}
 		if r.IntN(4) == 0 {
-			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`))
+			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`, names()))
 		}
 		return "{" + strings.Join(members, ",") + "}"
 	}
@@ -116,6 +150,12 @@ func batchGetBody(r *rand.Rand) string {
 // (the prescan: Reduce).
 func TestBatchGetCutSameAnswer(t *testing.T) {
 	s := oversizeService(t, "tab0", "tab1", "tab2")
+	for _, tab := range []string{"tab0", "tab1"} { // items the keys find: their projection is in the answer
+		for _, k := range []string{"k1", "k2", "k50"} {
+			_, out := doService(t, s, TargetPrefix+"PutItem", testkit.DefaultAuth, `{"TableName":"`+tab+`","Item":{"pk":{"S":"`+k+`"},"v":{"S":"x"},"a0":{"S":"y"}}}`)
+			require.Equal(t, "{}", out)
+		}
+	}
 	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	cuts := map[string]int{}
