@@ -26,17 +26,11 @@ func mapKeysConstraint() string {
 // nor a table ARN.
 func badRequestItemsName[V any](items map[string]V) bool {
 	for name := range items {
-		if badTableName(name) {
+		if !tablespec.BatchTableName(name) {
 			return true
 		}
 	}
 	return false
-}
-
-// badTableName reports whether a RequestItems key is neither a table
-// name nor a table ARN.
-func badTableName(name string) bool {
-	return !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name)
 }
 
 // batchGetNamesConstraint is the violation of a BatchGetItem RequestItems
