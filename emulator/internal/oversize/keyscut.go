@@ -83,20 +83,20 @@ type keysCutter struct {
 	elems   int // elements of every list
 	dropped int // bytes dropped
 
-	// The names list (ListCut.Names) of the object being read: its
-	// elements read, the echo of those kept, the end of the last kept,
+	// The names list (ListCut.Names) of the object being read: the
+	// echo of its elements kept, the end of the last kept,
 	// and its run; over says the object's last list had Keep elements
 	// or more; nLists counts the object's names lists; parked are the
 	// names dropped from the object's names list past its echo, each run
 	// at its place, given back when the object closes without over or
 	// with a second names list, or when the cutting stops in it.
-	nI, nEcho, nKeepEnd int
-	nRun                wire.Span
-	nRunN               int
-	over                bool
-	nLists              int
-	parked              parking
-	names               func(body []byte, run wire.Span, echo *int) (ok bool)
+	nEcho, nKeepEnd int
+	nRun            wire.Span
+	nRunN           int
+	over            bool
+	nLists          int
+	parked          parking
+	names           func(body []byte, run wire.Span, echo *int) (ok bool)
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -184,7 +184,7 @@ func (c *keysCutter) part() bool {
 	case kObjSep:
 		return c.closed(c.sep('}', kField, kMapSep))
 	case kNamesOpen:
-		c.nI, c.nEcho, c.nRunN = 0, 0, 0
+		c.nEcho, c.nRunN = 0, 0
 		if !c.open('[', kName, kObjSep) {
 			return false
 		}
@@ -254,18 +254,31 @@ func (c *keysCutter) sep(close byte, next, after int) bool {
 	return true
 }
 
+// gather reads one element of a list at pos into the run gathered
+// (run, of n elements); last says it was the list's last.
+func (c *keysCutter) gather(run *wire.Span, n *int) (last, ok bool) {
+	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	if !ok {
+		return false, false
+	}
+	c.pos = next
+	if *n == 0 {
+		run.Start = s.Start
+	}
+	run.End = s.End
+	*n++
+	return last, true
+}
+
 // element reads one element of the list.
 func (c *keysCutter) element() bool {
-	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	last, ok := c.gather(&c.run, &c.runN)
 	if !ok {
 		return false
 	}
-	c.pos = next
-	if c.runN == 0 {
-		c.run.Start, c.runAt = s.Start, c.i
+	if c.runN == 1 {
+		c.runAt = c.i
 	}
-	c.run.End = s.End
-	c.runN++
 	c.i++
 	c.elems++
 	if last || c.i == c.lc.Keep || c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
@@ -317,17 +330,10 @@ func (c *keysCutter) namesField() bool {
 
 // name reads one element of a names list.
 func (c *keysCutter) name() bool {
-	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	last, ok := c.gather(&c.nRun, &c.nRunN)
 	if !ok {
 		return false
 	}
-	c.pos = next
-	if c.nRunN == 0 {
-		c.nRun.Start = s.Start
-	}
-	c.nRun.End = s.End
-	c.nRunN++
-	c.nI++
 	if last || c.nRunN == c.lc.Size || c.nRun.End-c.nRun.Start >= maxRunBytes {
 		c.flushNames()
 	}
