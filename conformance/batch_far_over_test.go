@@ -92,6 +92,8 @@ func TestBatchExecuteStatementFarOverLimit(t *testing.T) {
 // record in batch_errors_test.go). With a table name that is no name,
 // AWS's answer echoes the whole map as JSON; the emulator cuts that echo
 // at 64 KB, as no public record shows AWS's answer for a map this long.
+// Keys over the limit beside a long AttributesToGet (whose names past
+// the echo the emulator drops as they arrive) get the Keys' violation.
 // DynamoDB Local answers its own sentences, so only the error's type is
 // checked against it.
 func TestBatchGetFarOverLimit(t *testing.T) {
@@ -129,5 +131,19 @@ func TestBatchGetFarOverLimit(t *testing.T) {
 			require.NotContains(t, r.Message, small)
 		}
 		require.LessOrEqual(t, len(r.Message), 70_000)
+	}
+
+	// Keys over the limit with an AttributesToGet of 60,000 names (about
+	// 900 KB, far past the echo an answer shows): the same violation.
+	names := make([]string, 60_000)
+	for i := range names {
+		names[i] = fmt.Sprintf(`"name%07d"`, i)
+	}
+	withNames := strings.TrimSuffix(keys(big, 150), `}`) + `,"AttributesToGet":[` + strings.Join(names, ",") + `]}`
+	r = rawCall(t, "BatchGetItem", `{"RequestItems":{`+withNames+`}}`)
+	require.Equal(t, 400, r.Status, r.Message)
+	require.Equal(t, "ValidationException", r.Type, r.Message)
+	if target(t).Oracle == "" {
+		require.Equal(t, "1 validation error detected: Value at 'RequestItems."+big+".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100", r.Message)
 	}
 }

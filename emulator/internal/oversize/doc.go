@@ -52,7 +52,10 @@
 //     with a list member (BatchGetItem's RequestItems and their Keys):
 //     each list keeps its first elements and those whose echo the
 //     answer shows, the later ones are checked and the clean runs
-//     dropped; nothing else is kept (keyscut.go says why the answer is
+//     dropped; with Names, a names list beside it (AttributesToGet)
+//     keeps the names its echo shows, and the later ones are dropped
+//     and parked (compressed) until the object closes, let go when the
+//     object's last list is over the limit (keyscut.go says why the answer is
 //     the whole body's).
 //   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as
 //     the only elements of their list, for those functions (DecodeClean

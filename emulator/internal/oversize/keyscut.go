@@ -10,7 +10,21 @@ import (
 // as the body arrives. Each such list keeps its elements until it has
 // kept Keep of them and their echo has reached MaxEcho and a few bytes;
 // past that, every run is decoded and checked and a clean one dropped.
-// Nothing else of the body is dropped, and nothing is kept beside it.
+// With Names, a names list of the object (AttributesToGet) keeps its
+// names until their echo has reached MaxEcho and a few bytes; past
+// that each run is checked, dropped and parked (parking, compressed)
+// until the object closes (flushNames, closed). Nothing else of the
+// body is dropped, and nothing but the parked names is kept beside it.
+//
+// Why the names may go: when the object closes with its last list of
+// Keep elements or more and one names list, that object's table is
+// either named again later (the object is then not in the map the
+// decoder makes) or its list is a count violation in both bodies, and
+// the answer is the violations, which show the names only in the map's
+// echo, of which the prefix kept is longer than the answer shows. Any
+// other way the object ends (a shorter list after the names, a second
+// names list, which the decoder reads into the first one's elements, a
+// run that does not decode, a body that stops) puts the names back.
 //
 // Why the body kept gets the whole body's answer: it differs from the
 // whole body only in lists that keep a prefix of at least Keep
@@ -35,18 +49,20 @@ import (
 
 // keysCutter's states.
 const (
-	kTop      = iota // the top-level object's opening
-	kMember          // a top-level member's name and value
-	kTopSep          // the ',' or '}' after a top-level member
-	kMapOpen         // the map's opening
-	kTable           // a table's name and value
-	kMapSep          // the ',' or '}' after a table
-	kObjOpen         // a table's object's opening
-	kField           // a member of a table's object
-	kObjSep          // the ',' or '}' after a member of a table's object
-	kListOpen        // the list's opening
-	kElem            // an element of the list
-	kWhole           // the rest as it is
+	kTop       = iota // the top-level object's opening
+	kMember           // a top-level member's name and value
+	kTopSep           // the ',' or '}' after a top-level member
+	kMapOpen          // the map's opening
+	kTable            // a table's name and value
+	kMapSep           // the ',' or '}' after a table
+	kObjOpen          // a table's object's opening
+	kField            // a member of a table's object
+	kObjSep           // the ',' or '}' after a member of a table's object
+	kListOpen         // the list's opening
+	kElem             // an element of the list
+	kNamesOpen        // the names list's opening
+	kName             // an element of the names list
+	kWhole            // the rest as it is
 )
 
 // keysCutter is a KeysCut's reading of one body.
@@ -66,6 +82,21 @@ type keysCutter struct {
 
 	elems   int // elements of every list
 	dropped int // bytes dropped
+
+	// The names list (ListCut.Names) of the object being read: the
+	// echo of its elements kept, the end of the last kept,
+	// and its run; over says the object's last list had Keep elements
+	// or more; nLists counts the object's names lists; parked are the
+	// names dropped from the object's names list past its echo, each run
+	// at its place, given back when the object closes without over or
+	// with a second names list, or when the cutting stops in it.
+	nEcho, nKeepEnd int
+	nRun            wire.Span
+	nRunN           int
+	over            bool
+	nLists          int
+	parked          parking
+	names           func(body []byte, run wire.Span, echo *int) (ok bool)
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -80,6 +111,7 @@ func (c *keysCutter) end() Cut {
 
 // step reads as much of the body's shape as has arrived.
 func (c *keysCutter) step(eof bool) {
+	defer c.unparkIfWhole()
 	for c.state != kWhole {
 		if c.wait(eof) {
 			return // a part not all there: again once the bytes since doubled
@@ -93,6 +125,25 @@ func (c *keysCutter) step(eof bool) {
 			return
 		}
 	}
+}
+
+// unparkIfWhole gives the names parked back once the cutting stopped
+// inside their object: nothing says their table's answer is a violation.
+func (c *keysCutter) unparkIfWhole() {
+	if c.state == kWhole {
+		c.unpark()
+	}
+}
+
+// unpark puts the names parked back in their places.
+func (c *keysCutter) unpark() {
+	var n int
+	c.b, n = c.parked.unpark(c.b)
+	c.pos += n
+	if c.tried > 0 {
+		c.tried += n
+	}
+	c.dropped -= n
 }
 
 // skip reads the value at v and the separator after it, in a container
@@ -123,16 +174,29 @@ func (c *keysCutter) part() bool {
 	case kMapSep:
 		return c.sep('}', kTable, kTopSep)
 	case kObjOpen:
+		c.over, c.nLists = false, 0
 		return c.open('{', kField, kMapSep)
 	case kField:
-		return c.field(c.lc.List, '[', kListOpen, kMapSep)
+		if c.lc.Names != "" && c.namesField() {
+			return true
+		}
+		return c.closed(c.field(c.lc.List, '[', kListOpen, kMapSep))
 	case kObjSep:
-		return c.sep('}', kField, kMapSep)
+		return c.closed(c.sep('}', kField, kMapSep))
+	case kNamesOpen:
+		c.nEcho, c.nRunN = 0, 0
+		if !c.open('[', kName, kObjSep) {
+			return false
+		}
+		c.nKeepEnd = c.pos
+	case kName:
+		return c.name()
 	case kListOpen:
 		c.i, c.echo, c.runN = 0, 0, 0
 		if !c.open('[', kElem, kObjSep) {
 			return false
 		}
+		c.over = false // an empty list; else its last element says
 		c.keepEnd = c.pos
 	case kElem:
 		return c.element()
@@ -190,18 +254,31 @@ func (c *keysCutter) sep(close byte, next, after int) bool {
 	return true
 }
 
+// gather reads one element of a list at pos into the run gathered
+// (run, of n elements); last says it was the list's last.
+func (c *keysCutter) gather(run *wire.Span, n *int) (last, ok bool) {
+	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	if !ok {
+		return false, false
+	}
+	c.pos = next
+	if *n == 0 {
+		run.Start = s.Start
+	}
+	run.End = s.End
+	*n++
+	return last, true
+}
+
 // element reads one element of the list.
 func (c *keysCutter) element() bool {
-	s, next, last, ok := wire.ValueAt(c.b, c.pos, ']')
+	last, ok := c.gather(&c.run, &c.runN)
 	if !ok {
 		return false
 	}
-	c.pos = next
-	if c.runN == 0 {
-		c.run.Start, c.runAt = s.Start, c.i
+	if c.runN == 1 {
+		c.runAt = c.i
 	}
-	c.run.End = s.End
-	c.runN++
 	c.i++
 	c.elems++
 	if last || c.i == c.lc.Keep || c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
@@ -209,6 +286,7 @@ func (c *keysCutter) element() bool {
 	}
 	if last && c.state == kElem {
 		c.state = kObjSep
+		c.over = c.i >= c.lc.Keep
 	}
 	return true
 }
@@ -235,6 +313,96 @@ func (c *keysCutter) flush() {
 	}
 	c.drop(c.keepEnd, c.run.End)
 	c.dropped += c.run.End - c.run.Start // counted in bytes: not 0 once any is
+}
+
+// namesField reads, at an object's member, a names list (ListCut.Names)
+// and enters it; it reports whether it did (false: the member is read
+// as any other, or is not all there).
+func (c *keysCutter) namesField() bool {
+	name, v, ok := wire.NameAt(c.b, c.pos)
+	if !ok || name != c.lc.Names || c.b[v] != '[' {
+		return false
+	}
+	c.at, c.state = v, kNamesOpen
+	c.nLists++
+	return true
+}
+
+// name reads one element of a names list.
+func (c *keysCutter) name() bool {
+	last, ok := c.gather(&c.nRun, &c.nRunN)
+	if !ok {
+		return false
+	}
+	if last || c.nRunN == c.lc.Size || c.nRun.End-c.nRun.Start >= maxRunBytes {
+		c.flushNames()
+	}
+	if last && c.state == kName {
+		c.state = kObjSep
+	}
+	return true
+}
+
+// flushNames decodes and checks the names run gathered: kept while the
+// list has kept less echo than the answer shows (its echo measured);
+// past that, it is dropped from the body kept and parked (a copy of its
+// bytes, not decoded) until the object closes. A run that does not
+// decode stops the cutting.
+func (c *keysCutter) flushNames() {
+	keep := c.nEcho < echoKeep
+	var echo *int
+	if keep {
+		echo = &c.nEcho
+	}
+	ok := c.names(c.b, c.nRun, echo)
+	c.nRunN = 0
+	switch {
+	case !ok:
+		c.state = kWhole
+	case keep:
+		c.nKeepEnd = c.nRun.End
+	default:
+		c.parked.park(c.nKeepEnd, c.b[c.nKeepEnd:c.nRun.End])
+		c.drop(c.nKeepEnd, c.nRun.End)
+		c.dropped += c.nRun.End - c.nKeepEnd
+	}
+}
+
+// closed is ok, after an object's member or separator is read: when
+// that closed the object, the names parked are let go if its last list
+// had Keep elements or more (the answer is that list's violation, which
+// shows of the names no more than their echo), and put back otherwise,
+// or when the object has a second names list (the decoder reads a later
+// list into the earlier one's elements: its null keeps the name there).
+func (c *keysCutter) closed(ok bool) bool {
+	if !ok || c.state != kMapSep {
+		return ok
+	}
+	if !c.over || c.nLists > 1 {
+		c.unpark()
+	}
+	c.parked.letGo()
+	return true
+}
+
+// measureNames is a names list's check: a run of names decoded alone,
+// and measured as the answer's echo shows each name, at least (its
+// bytes and two quotes).
+func measureNames() func(body []byte, run wire.Span, echo *int) bool {
+	var part struct {
+		N []string `json:"n"`
+	}
+	return func(body []byte, run wire.Span, echo *int) bool {
+		clear(part.N[:cap(part.N)]) // a null keeps the element there: none
+		part.N = part.N[:0]
+		ok, clean := DecodeRun(body, run, `{"n":[`, `]}`, &part)
+		if echo != nil {
+			for _, n := range part.N {
+				*echo += len(n) + 2
+			}
+		}
+		return ok && clean
+	}
 }
 
 // keysInput is a run of BatchGetItem keys, decoded as the service's

@@ -46,8 +46,10 @@ func RepeatedNames(body []byte, member string, maxLen int) []byte {
 // BatchGetRepeatedNames is RepeatedNames for each table's
 // AttributesToGet in a BatchGetItem's RequestItems: each list is cut
 // after its own first repeat (a table whose list has none, or a fault,
-// keeps it whole).
-func BatchGetRepeatedNames(body []byte, maxLen int) []byte {
+// keeps it whole). A map with a key that named rejects (no table name:
+// the answer is that violation, whose echo of the map shows each list
+// whole) is not cut.
+func BatchGetRepeatedNames(body []byte, maxLen int, named func(table string) bool) []byte {
 	if len(body) < minNamesBody && !Every.Load() {
 		return nil
 	}
@@ -61,6 +63,9 @@ func BatchGetRepeatedNames(body []byte, maxLen int) []byte {
 	}
 	var lists []wire.Span
 	for _, tb := range tables {
+		if !named(tb.Name) {
+			return nil
+		}
 		members, _, ok := wire.ObjectMembers(body, tb.Value.Start)
 		if !ok {
 			return nil

@@ -54,6 +54,12 @@ type ListCut struct {
 	// bytes the answer's echo of them takes.
 	List     string
 	Measurer func() func(body []byte, run wire.Span, echo *int) (ok, clean bool)
+	// Names, when not empty with Measurer, is a list member of strings
+	// beside List in each object (BatchGetItem's AttributesToGet): past
+	// the echo the answer shows, its names are checked and, when the
+	// object closes with its last List over Keep-1 elements and one
+	// Names list, dropped.
+	Names string
 }
 
 // Filled tells in what the cut left out: the list's length (Fill), and
@@ -152,7 +158,7 @@ const readChunk = 32 << 10
 func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
 	var c bodyCutter
 	if lc.Measurer != nil {
-		c = &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer()}
+		c = &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer(), names: measureNames()}
 	} else if lc.Echoer != nil {
 		c = &mapCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, echo: lc.Echoer(), names: map[string]*occurrence{}}
 	} else if lc.Picker != nil {

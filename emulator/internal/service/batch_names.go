@@ -26,7 +26,7 @@ func mapKeysConstraint() string {
 // nor a table ARN.
 func badRequestItemsName[V any](items map[string]V) bool {
 	for name := range items {
-		if !strings.HasPrefix(name, "arn:") && !tablespec.ValidTableName(name) {
+		if !tablespec.BatchTableName(name) {
 			return true
 		}
 	}

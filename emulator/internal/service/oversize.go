@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
@@ -66,11 +67,10 @@ func prescanOf(name string) prescan {
 	return nil
 }
 
-// prescanBatchGet cuts each table's AttributesToGet after its first
-// repeated name (oversize.BatchGetRepeatedNames), then its Keys far over
-// 100 as ListCutOf does while the body arrives.
+// prescanBatchGet cuts each AttributesToGet after its first repeat (not
+// beside a bad table name), then Keys far over 100 as ListCutOf does.
 func prescanBatchGet(body []byte) ([]byte, func(any)) {
-	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes)
+	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, tablespec.BatchTableName)
 	if cut != nil {
 		body = cut
 	}
@@ -142,5 +142,5 @@ var (
 			}
 		},
 		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
-	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys}
+	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys, Names: "AttributesToGet"}
 )

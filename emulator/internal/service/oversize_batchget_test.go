@@ -21,7 +21,10 @@ import (
 // 6,000 keys, their echo short or past 64 KB, with a fault that decoding
 // reports or a value fault at a random place; attribute names of several
 // bytes a rune, so the echo's cut can fall inside one; other members
-// before and after Keys (a repeated AttributesToGet); RequestItems
+// before and after Keys (a repeated AttributesToGet; AttributesToGet of
+// up to 6,000 names, with a fault, an empty or repeated name or null
+// at a random place, before or after Keys, with Keys again after it);
+// RequestItems
 // given again, null or in another case; a bad ReturnConsumedCapacity.
 func batchGetBody(r *rand.Rand) string {
 	key := func(i int, pad string) string {
@@ -55,6 +58,34 @@ func batchGetBody(r *rand.Rand) string {
 		b.WriteString("]")
 		return b.String()
 	}
+	names := func() string { // an AttributesToGet of up to 6,000 names, its echo short or past 64 KB
+		n := testkit.Pick(r, 1, 50, 2000, 6000)
+		pad := testkit.Pick(r, "", strings.Repeat("n", 30), strings.Repeat("é€", 10), "<&>")
+		bad, at := r.IntN(8), r.IntN(n)
+		var b strings.Builder
+		b.WriteString(`"AttributesToGet":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(testkit.Pick(r, ",", ",", " , "))
+			}
+			switch {
+			case i == at && bad == 0:
+				b.WriteString(`5`) // serialization
+			case i == at && bad == 1:
+				b.WriteString(`""`)
+			case i == at && bad == 2:
+				fmt.Fprintf(&b, `"a0%s"`, pad) // a repeat of the first
+			case i == at && bad == 3:
+				b.WriteString(`null`)
+			case i == n-1 && bad > 4:
+				b.WriteString(`"v"`) // the items' attribute: the answer shows it
+			default:
+				fmt.Fprintf(&b, `"a%d%s"`, i, pad)
+			}
+		}
+		b.WriteString("]")
+		return b.String()
+	}
 	object := func() string {
 		switch r.IntN(12) {
 		case 0:
@@ -66,14 +97,17 @@ func batchGetBody(r *rand.Rand) string {
 		}
 		var members []string
 		if r.IntN(4) == 0 {
-			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`))
+			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`, names()))
 		}
 		members = append(members, `"Keys":`+keys())
+		if r.IntN(3) == 0 {
+			members = append(members, names())
+		}
 		if r.IntN(6) == 0 {
 			members = append(members, testkit.Pick(r, `"Keys":`, `"keys":`)+keys())
 		}
 		if r.IntN(4) == 0 {
-			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`))
+			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`, names()))
 		}
 		return "{" + strings.Join(members, ",") + "}"
 	}
@@ -116,6 +150,12 @@ func batchGetBody(r *rand.Rand) string {
 // (the prescan: Reduce).
 func TestBatchGetCutSameAnswer(t *testing.T) {
 	s := oversizeService(t, "tab0", "tab1", "tab2")
+	for _, tab := range []string{"tab0", "tab1"} { // items the keys find: their projection is in the answer
+		for _, k := range []string{"k1", "k2", "k50"} {
+			_, out := doService(t, s, TargetPrefix+"PutItem", testkit.DefaultAuth, `{"TableName":"`+tab+`","Item":{"pk":{"S":"`+k+`"},"v":{"S":"x"},"a0":{"S":"y"}}}`)
+			require.Equal(t, "{}", out)
+		}
+	}
 	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	cuts := map[string]int{}
@@ -270,4 +310,112 @@ func TestBatchWriteManyTablesSameAnswer(t *testing.T) {
 		requireSameCut(t, s, "BatchWriteItem", manyTablesBody(r), r, fmt.Sprintf("case %d", i), cuts)
 	}
 	require.Greater(t, cuts["BatchWriteItem"], 10, "too few requests were cut: the test misses them")
+}
+
+// TestBatchGetNamesCut: a table's AttributesToGet past the echo the
+// answer shows is dropped as the body arrives when the table's Keys are
+// over 100 (the answer is their violation), and kept whole when they are
+// not, or when Keys come again after it, or when its table comes again
+// with fewer keys: each gets the whole body's answer, byte for byte.
+func TestBatchGetNamesCut(t *testing.T) {
+	s := oversizeService(t, "tab0", "tab1")
+	_, out := doService(t, s, TargetPrefix+"PutItem", testkit.DefaultAuth, `{"TableName":"tab0","Item":{"pk":{"S":"k1"},"v":{"S":"x"},"w":{"S":"y"}}}`)
+	require.Equal(t, "{}", out)
+	keys := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`"Keys":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"pk":{"S":"k%d"}}`, i+1)
+		}
+		return b.String() + "]"
+	}
+	names := func(n int, last string) string {
+		var b strings.Builder
+		b.WriteString(`"AttributesToGet":[`)
+		for i := range n {
+			fmt.Fprintf(&b, `"name%07d",`, i)
+		}
+		return b.String() + `"` + last + `"]`
+	}
+	const many = 40_000 // 520 KB of names
+	cases := []struct {
+		name, body string
+		cut        bool // the names are dropped
+	}{
+		{"after keys over", `{"RequestItems":{"tab0":{` + keys(150) + `,` + names(many, "v") + `}}}`, true},
+		{"before keys over", `{"RequestItems":{"tab0":{` + names(many, "v") + `,` + keys(150) + `,"ConsistentRead":true}}}`, true},
+		{"bad name echoed", `{"RequestItems":{"t!0":{` + keys(101) + `,` + names(many, "v") + `},"tab0":{` + keys(1) + `}}}`, true},
+		{"keys at limit", `{"RequestItems":{"tab0":{` + keys(100) + `,` + names(many, "v") + `},"tab1":{` + keys(101) + `}}}`, false},
+		{"keys again", `{"RequestItems":{"tab0":{` + keys(150) + `,` + names(many, "v") + `,` + keys(1) + `}}}`, false},
+		{"keys again over", `{"RequestItems":{"tab0":{` + keys(150) + `,` + names(many, "v") + `,` + keys(120) + `}}}`, true},
+		{"table again", `{"RequestItems":{"tab0":{` + keys(150) + `,` + names(many, "v") + `},"tab0":{` + keys(2) + `,` + names(3, "w") + `}}}`, true},
+		{"repeat past the echo", `{"RequestItems":{"tab0":{` + keys(1) + `,` + names(many, "name0000000") + `}}}`, false},
+		{"fault past the echo", `{"RequestItems":{"tab0":{` + keys(150) + `,` + strings.TrimSuffix(names(many, "v"), `]`) + `,7]}}}`, false},
+		// a later list's null keeps the earlier list's name at its place,
+		// which the bad name's echo shows
+		{"names again with null", `{"RequestItems":{"t!0":{` + keys(150) + `,` + names(many, "v") + `,"AttributesToGet":[` + strings.Repeat(`"a",`, 10_000) + `null]}}}`, false},
+	}
+	r := rand.New(rand.NewPCG(oversizeSeed(t), 3))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cuts := map[string]int{}
+			requireSameCut(t, s, "BatchGetItem", tc.body, r, tc.name, cuts)
+			var buf bytes.Buffer
+			_, cut, _, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
+			require.NoError(t, err)
+			if tc.cut {
+				require.Positive(t, cut.Elems)
+				require.Less(t, buf.Len(), 200<<10, "the body kept: %d bytes of %d", buf.Len(), len(tc.body))
+			} else {
+				require.Greater(t, buf.Len(), len(tc.body)-(20<<10), "the names were dropped: %d bytes kept of %d", buf.Len(), len(tc.body))
+			}
+		})
+	}
+}
+
+// FuzzBatchGetNamesCut: a BatchGetItem whose table has the fuzzer's
+// number of keys (0 to 300) and an AttributesToGet of 70 KB and up to
+// 2,000 copies of the fuzzer's element (past the echo it shows) with
+// its other element at one place, then the fuzzer's bytes, reads
+// through ListCutOf without a panic and gets the whole body's answer.
+func FuzzBatchGetNamesCut(f *testing.F) {
+	f.Add(uint16(150), uint16(3000), uint16(10), "tab0", `"abcdefghijklmnopqrst"`, `5`, `}}}`)
+	f.Add(uint16(101), uint16(6000), uint16(5999), "tab0", `"é€<&>é€<&>é€<&>é€<&>"`, `""`, `,"Keys":[{"pk":{"S":"a"}}]}}}`)
+	f.Add(uint16(100), uint16(4000), uint16(1), "t!0", `"a"`, `"a"`, `},"t!0":null}}`)
+	f.Add(uint16(300), uint16(3500), uint16(7), "tab0", `"abcdefghijklmnopqrst"`, `null`, `,"ConsistentRead":true},"tab0":{"Keys":[]}},"RequestItems":null}`)
+	s := newTestService(f, Config{})
+	_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	require.Contains(f, out, "TableDescription")
+	f.Fuzz(func(t *testing.T, keys, n, at uint16, name, elem, other, tail string) {
+		count := (70<<10)/(1+len(elem)) + int(n)%2000 // past the echo, a body of a few hundred KB at most
+		var b strings.Builder
+		b.WriteString(`{"RequestItems":{"`)
+		b.WriteString(name)
+		b.WriteString(`":{"Keys":[`)
+		for i := range int(keys) % 301 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"pk":{"S":"k%d"}}`, i)
+		}
+		b.WriteString(`],"AttributesToGet":[`)
+		for i := range count {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			if i == int(at)%count {
+				b.WriteString(other)
+			} else {
+				b.WriteString(elem)
+			}
+		}
+		b.WriteString("]")
+		b.WriteString(tail)
+		r := rand.New(rand.NewPCG(uint64(n), uint64(at)))
+		requireSameCut(t, s, "BatchGetItem", b.String(), r, "fuzz", map[string]int{})
+	})
 }

@@ -74,6 +74,12 @@ func TableNameConstraints(cs *apierr.Constraints, name string) {
 	apierr.NameConstraints(cs, name, "tableName")
 }
 
+// BatchTableName reports whether s may be a key of a batch's
+// RequestItems: a table name or a table ARN (which the lookup checks).
+func BatchTableName(s string) bool {
+	return strings.HasPrefix(s, "arn:") || ValidTableName(s)
+}
+
 // ValidTableName reports whether s follows DynamoDB's rules for table and
 // index names: 3 to 255 characters from [a-zA-Z0-9_.-].
 func ValidTableName(s string) bool {
