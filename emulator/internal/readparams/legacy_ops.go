@@ -24,7 +24,15 @@ const EnumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL,
 // dynalite's AWS-derived tests give the path and the set. DynamoDB Local
 // answers "Comparison type does not exist in DynamoDB". The attributes
 // are taken in name order, so one answer is the same every time.
+//
+// No conditions (every write without Expected) returns before the
+// iterator is made: its closure escapes to the heap, which cost PutItem
+// about 1,000 instructions a call (benchmarks/instructions.sh PutItem:
+// 46,893 -> 45,819).
 func ComparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
+	if len(conds) == 0 {
+		return ""
+	}
 	return ComparisonOpViolationOf(param, func(yield func(string, string) bool) {
 		for n, c := range conds {
 			if !yield(n, op(c)) {
