@@ -28,32 +28,49 @@ func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
 	// entry.
 	var room []AttributeValue
 	var op string
-	nvals := 0
 	// A map's wording for a value of another type: "Expected map...".
-	err := d.readObject(v, conditionMapType, depth, func() {}, func(read, left int) {
-		// Sized at once for all the members, as mapCodec sizes a map:
-		// the values by the mean of the entries read so far.
-		fc.Grow(left, (nvals+read-1)/read)
-	}, func(name string) error {
+	return readConditionMap(d, v, conditionMapType, depth, fc, func(name string) (int, error) {
 		clear(room[:cap(room)])
 		op = ""
 		e = Condition{AttributeValueList: room[:0], ComparisonOperator: &op}
 		if err := entryCodec(d, ev, depth+1); err != nil {
-			return err
+			return 0, err
 		}
 		entryOp := ""
 		if e.ComparisonOperator != nil {
 			entryOp = *e.ComparisonOperator
 		}
 		fc.Add(name, entryOp, ValuesOf(e.AttributeValueList))
-		nvals += len(e.AttributeValueList)
 		if cap(e.AttributeValueList) > cap(room) {
 			room = e.AttributeValueList
 		}
-		return nil
+		return len(e.AttributeValueList), nil
+	})
+}
+
+// conditionList is a legacy condition map read as a list
+// (expr.LegacyFilter, expr.LegacyExpected).
+type conditionList interface {
+	Grow(n, perEntry int)
+	Distinct()
+}
+
+// readConditionMap reads a legacy condition map's JSON object into l as
+// mapCodec reads a map (readObject): entry reads and adds each member,
+// returning how many values it had; l is sized at once for all the
+// members, the values by the mean of the entries read so far; and a
+// name given twice keeps its last entry (Distinct).
+func readConditionMap(d *reqDecoder, v reflect.Value, mapType reflect.Type, depth int, l conditionList, entry func(name string) (int, error)) error {
+	nvals := 0
+	err := d.readObject(v, mapType, depth, func() {}, func(read, left int) {
+		l.Grow(left, (nvals+read-1)/read)
+	}, func(name string) error {
+		n, err := entry(name)
+		nvals += n
+		return err
 	})
 	if err == nil {
-		fc.Distinct()
+		l.Distinct()
 	}
 	return err
 }
@@ -85,14 +102,11 @@ func decodeLegacyExpected(d *reqDecoder, v reflect.Value, depth int) error {
 	// was not given: one given empty is made anew with cap 0 (sliceOf),
 	// one given null is nil.
 	room := make([]AttributeValue, 0, 1)
-	nvals := 0
-	err := d.readObject(v, expectedMapType, depth, func() {}, func(read, left int) {
-		ex.Grow(left, (nvals+read-1)/read)
-	}, func(name string) error {
+	return readConditionMap(d, v, expectedMapType, depth, ex, func(name string) (int, error) {
 		clear(room[:cap(room)])
 		e = ExpectedCondition{AttributeValueList: room[:0]}
 		if err := entryCodec(d, ev, depth+1); err != nil {
-			return err
+			return 0, err
 		}
 		list := e.AttributeValueList
 		c := expr.LegacyCondition{ComparisonOperator: e.ComparisonOperator, Exists: e.Exists}
@@ -106,14 +120,9 @@ func decodeLegacyExpected(d *reqDecoder, v reflect.Value, depth int) error {
 			c.Value = &e.Value.Value
 		}
 		ex.Add(name, c)
-		nvals += len(list)
 		if cap(list) > cap(room) {
 			room = list
 		}
-		return nil
+		return len(list), nil
 	})
-	if err == nil {
-		ex.Distinct()
-	}
-	return err
 }
