@@ -15,11 +15,11 @@ import (
 //	GET  /dynamoemu/clock             {"now":"2026-11-22T11:00:00Z"}
 //	POST /dynamoemu/clock             {"advance":"1h30m"} or {"set":"2030-01-01T00:00:00Z"}
 //	POST /dynamoemu/ttl/sweep         {"deleted":3}
-//	GET  /dynamoemu/health            {"status":"ok"} (health.go)
+//	GET  /dynamoemu/health            {"status":"ok"} (adminhttp/health.go)
 //	DELETE /dynamoemu/conventions     {"reset":true} (empties the conventions report)
 //	GET  /dynamoemu/namespaces        the namespaces that hold tables (namespaces_admin.go)
-//	POST /dynamoemu/streams/drain     {"drained":true} once the stream handlers caught up (stream_handlers.go)
-//	GET  /dynamoemu/streams/mappings  the event source mappings and their progress (stream_handlers.go)
+//	POST /dynamoemu/streams/drain     {"drained":true} once the stream handlers caught up (adminhttp/streams.go)
+//	GET  /dynamoemu/streams/mappings  the event source mappings and their progress (adminhttp/streams.go)
 //
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
@@ -35,14 +35,30 @@ const (
 	AdminSweepPath = "/dynamoemu/ttl/sweep"
 )
 
+// AdminHealthPath is the health endpoint's path: whether the emulator
+// can take writes (with Options.DataDir, what stops them).
+const AdminHealthPath = "/dynamoemu/health"
+
 // The handlers are package adminhttp's; the routes are here, with the
 // paths.
 
 // admin is what serves the admin endpoints: the emulator's methods, its
 // service and fault rules.
 func (e *Emulator) admin() *adminhttp.Admin {
-	return &adminhttp.Admin{Host: e, CORS: &e.cors, Svc: e.svc, Faults: e.inj, SharedDB: e.opts.SharedDB, Lag: e.lagGate,
-		Paths: adminhttp.Paths{Namespaces: AdminNamespacesPath, Report: AdminReportPath, Conventions: ConventionsPath}}
+	a := &adminhttp.Admin{Host: e, CORS: &e.cors, Svc: e.svc, Faults: e.inj, SharedDB: e.opts.SharedDB, Lag: e.lagGate,
+		Paths: adminhttp.Paths{Namespaces: AdminNamespacesPath, Report: AdminReportPath, Conventions: ConventionsPath},
+		Answers: adminhttp.Answers{
+			Fork:        func(base, name string) (any, error) { return e.Fork(base, name) },
+			Branches:    func() any { return e.Branches() },
+			Consistency: func() any { return e.ConsistencyReport() },
+			Mappings:    func() any { return e.EventSourceMappings() },
+		},
+		IAM: iamAdmin{e}, Snapshots: e.keptSnapshots, NoSnapshot: ErrNoSnapshot, Branch: e.branchOf, SnapshotOf: e.snapshotOf,
+		DataDir: e.opts.DataDir, DrainTimeout: DefaultDrainTimeout}
+	if e.store != nil {
+		a.Problems = e.store.Problems
+	}
+	return a
 }
 
 func (e *Emulator) adminRoutes(r *mux.Router) {
@@ -50,15 +66,22 @@ func (e *Emulator) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(a.ServeClock)
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(a.ServeClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(a.ServeSweep)
-	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(e.serveHealthAdmin) // health.go
+	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(a.ServeHealth)
 	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(a.ServeConventionsReset)
 	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(a.ServeNamespaces)
 	r.Methods(http.MethodGet).Path(AdminTablesPath).HandlerFunc(a.ServeTables)
-	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(e.serveStreamsDrain)      // stream_handlers.go
-	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(e.serveStreamsMappings) // stream_handlers.go
-	e.snapshotRoutes(r)
-	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(e.serveConsistency) // consistency.go
-	e.branchRoutes(r)
-	e.faultRoutes(r, a)                                                                  // faults_admin.go
-	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(e.serveIAM) // iam.go
+	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(a.ServeStreamsDrain)
+	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(a.ServeStreamsMappings)
+	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotTake)
+	r.Methods(http.MethodGet).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotList)
+	r.Methods(http.MethodGet).Path(AdminSnapshotsPath + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
+	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
+	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
+	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(a.ServeConsistency)
+	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchFork)
+	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchList)
+	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(a.ServeBranchDrop)
+	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
+	e.faultRoutes(r, a) // faults_admin.go
+	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(a.ServeIAM)
 }

@@ -1,19 +1,13 @@
 package emulator
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/gorilla/mux"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -34,17 +28,9 @@ import (
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.
 //
-//	POST   /dynamoemu/branches        {"base":"AKID/us-east-1","name":"t1"}
-//	                                  → {"name":"t1","namespace":"t1/us-east-1","base":"AKID/us-east-1","accessKey":"t1"}
-//	GET    /dynamoemu/branches        {"branches":[{...}]}
-//	DELETE /dynamoemu/branches/{name} {"deleted":"t1"}
-//	GET    /dynamoemu/branches/{name}/diff  the branch against its base now:
-//	                                  {"branch","namespace","base","tables":[...]}, each table as a
-//	                                  snapshot's diff gives it (snapshots_view.go), ?limit=N items a table
-//
-// base is a namespace ID as GET /dynamoemu/namespaces lists them. Behind
-// the admin guard like the other admin endpoints (httpedge/adminguard.go); bad
-// input answers 400 with a ValidationException body. With SharedDB and
+// AdminBranchesPath makes, lists, drops and compares them
+// (adminhttp/branches.go), behind the admin guard like the other admin
+// endpoints (httpedge/adminguard.go). With SharedDB and
 // a DataDir there are no branches: a SharedDB server loads only the
 // shared namespace's directory, so a branch's would be kept on disk and
 // loaded by no server.
@@ -212,80 +198,13 @@ func (e *Emulator) branchOfLocked(id string) (Branch, bool) {
 	return b, ok && b.Namespace == id
 }
 
-func (e *Emulator) branchRoutes(r *mux.Router) {
-	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(e.serveBranchFork)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(e.serveBranchList)
-	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(e.serveBranchDrop)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(e.serveBranchDiff)
-}
-
-// branchDiff is GET .../{name}/diff's answer: what the branch holds
-// that its base does not, table by table ("added" is in the branch only).
-type branchDiff struct {
-	Branch    string      `json:"branch"`
-	Namespace string      `json:"namespace"`
-	Base      string      `json:"base"`
-	Tables    []tableDiff `json:"tables"`
-}
-
-func (e *Emulator) serveBranchDiff(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	limit := diffListDefault
-	if s := r.URL.Query().Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > diffListMax {
-			adminhttp.WriteError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
-			return
-		}
-		limit = n
-	}
-	name := mux.Vars(r)["name"]
-	e.branches.mu.Lock()
+// branchOf returns branch name's namespace and base, for its diff.
+func (e *Emulator) branchOf(name string) (namespace, base string, err error) {
+	e.branches.mu.RLock()
+	defer e.branches.mu.RUnlock()
 	b, ok := e.branches.byName[name]
-	e.branches.mu.Unlock()
 	if !ok {
-		adminhttp.WriteError(w, fmt.Errorf("%w: %q", ErrNoBranch, name))
-		return
+		return "", "", fmt.Errorf("%w: %q", ErrNoBranch, name)
 	}
-	base := e.snapshotOf(b.Base)
-	tables := diffTables(base, e.svc.Namespace(b.Namespace).DB(), limit)
-	adminhttp.WriteJSON(w, branchDiff{Branch: b.Name, Namespace: b.Namespace, Base: b.Base, Tables: tables})
-}
-
-func (e *Emulator) serveBranchFork(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	body, err := adminhttp.ReadBody(r, adminhttp.MaxFileBody)
-	if err != nil {
-		adminhttp.WriteError(w, err)
-		return
-	}
-	var req struct {
-		Base string `json:"base"`
-		Name string `json:"name"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		adminhttp.WriteError(w, errors.New(`the body is a JSON object {"base": namespace ID, "name": branch name}`))
-		return
-	}
-	b, err := e.Fork(req.Base, req.Name)
-	if err != nil {
-		adminhttp.WriteError(w, err)
-		return
-	}
-	adminhttp.WriteJSON(w, b)
-}
-
-func (e *Emulator) serveBranchList(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	adminhttp.WriteJSON(w, map[string]any{"branches": e.Branches()})
-}
-
-func (e *Emulator) serveBranchDrop(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	name := mux.Vars(r)["name"]
-	if err := e.DropBranch(name); err != nil {
-		adminhttp.WriteError(w, err)
-		return
-	}
-	adminhttp.WriteJSON(w, map[string]string{"deleted": name})
+	return b.Namespace, b.Base, nil
 }

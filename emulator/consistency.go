@@ -1,10 +1,8 @@
 package emulator
 
 import (
-	"net/http"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
@@ -96,15 +94,4 @@ func (e *Emulator) ResetConsistencyReport() {
 	if e.fuzzer != nil {
 		e.fuzzer.Reset()
 	}
-}
-
-// serveConsistency answers GET and DELETE /dynamoemu/consistency.
-func (e *Emulator) serveConsistency(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	if r.Method == http.MethodDelete {
-		e.ResetConsistencyReport()
-		adminhttp.Write(w, http.StatusOK, `{"reset":true}`)
-		return
-	}
-	adminhttp.WriteJSON(w, e.ConsistencyReport())
 }

@@ -5,16 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
 // TestHealthEndpoint: GET /dynamoemu/health answers 200 {"status":"ok"}
 // in memory and with a data directory that takes writes (the answer to
-// a full disk or a stopped log: TestHealthOf; the problems persist
+// a full disk or a stopped log: adminhttp's TestHealthOf; the problems persist
 // reports then: its TestFullDisk and TestBrokenLog; their 500's
 // message: apierr's TestClassifyStorageFailures).
 func TestHealthEndpoint(t *testing.T) {
@@ -24,47 +21,14 @@ func TestHealthEndpoint(t *testing.T) {
 		rec := httptest.NewRecorder()
 		e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AdminHealthPath, nil))
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-		var ans healthAnswer
+		var ans struct {
+			Status, DataDir string
+			Problems        []any
+		}
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &ans))
-		require.Equal(t, healthAnswer{Status: "ok", DataDir: dir}, ans)
+		require.Equal(t, "ok", ans.Status)
+		require.Equal(t, dir, ans.DataDir)
+		require.Empty(t, ans.Problems)
 		require.NoError(t, e.Close())
-	}
-}
-
-// TestHealthOf: what the health endpoint answers for the problems a
-// store reports: a full disk or a stopped log (writes fail) is 503
-// "degraded" naming the cause, a compaction that keeps failing 200
-// "warning", nothing 200 "ok".
-func TestHealthOf(t *testing.T) {
-	since := time.Date(2026, 11, 25, 3, 0, 0, 0, time.FixedZone("CET", 3600))
-	full := persist.Problem{Namespace: "key_us-east-1", WritesFail: true, Since: since,
-		Err: "persist: no space left on the device holding the data directory (/data/key_us-east-1): write: no space left on device"}
-	compaction := persist.Problem{Namespace: "shared-local-instance", Err: "compaction failed (it is tried again): no space"}
-	utc := since.UTC()
-	cases := []struct {
-		name   string
-		probs  []persist.Problem
-		status int
-		want   healthAnswer
-	}{
-		{"none", nil, http.StatusOK, healthAnswer{Status: "ok", DataDir: "/data"}},
-		{"disk full", []persist.Problem{full}, http.StatusServiceUnavailable, healthAnswer{Status: "degraded", DataDir: "/data",
-			Problems: []healthProblem{{Namespace: full.Namespace, WritesFail: true, Error: full.Err, Since: &utc}}}},
-		{"compaction failing", []persist.Problem{compaction}, http.StatusOK, healthAnswer{Status: "warning", DataDir: "/data",
-			Problems: []healthProblem{{Namespace: compaction.Namespace, Error: compaction.Err}}}},
-		{"both", []persist.Problem{compaction, full}, http.StatusServiceUnavailable, healthAnswer{Status: "degraded", DataDir: "/data",
-			Problems: []healthProblem{{Namespace: compaction.Namespace, Error: compaction.Err}, {Namespace: full.Namespace, WritesFail: true, Error: full.Err, Since: &utc}}}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			status, ans := healthOf("/data", tc.probs)
-			require.Equal(t, tc.status, status)
-			require.Equal(t, tc.want, ans)
-			body, err := json.Marshal(ans)
-			require.NoError(t, err)
-			if tc.status != http.StatusOK {
-				require.Contains(t, string(body), "no space left on the device holding the data directory")
-			}
-		})
 	}
 }

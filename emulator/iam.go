@@ -5,15 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
 
@@ -159,45 +155,29 @@ func (e *Emulator) SetIAMPolicies(p *IAMPolicies) error {
 // token.
 const AdminIAMPath = "/dynamoemu/iam"
 
-// maxIAMBody bounds a PUT AdminIAMPath body: policies, not data.
-const maxIAMBody = 1 << 20
+// iamAdmin is the policy mode as its admin endpoint reads and replaces
+// it (adminhttp.IAM).
+type iamAdmin struct{ e *Emulator }
 
-func (e *Emulator) serveIAM(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	if e.iam == nil {
-		adminhttp.WriteError(w, ErrIAMOff)
-		return
+func (a iamAdmin) Policies() (any, error) {
+	if a.e.iam == nil {
+		return nil, ErrIAMOff
 	}
-	if r.Method == http.MethodPut {
-		if _, bearer := cutBearer(headerGet(r.Header, hdrAuthorization)); !bearer {
-			if cred, err := parseCredential(r); err == nil && e.iam.identity(cred.accessKey) != nil {
-				w.Header().Set("Content-Type", "application/json")
-				ae := &apierr.Error{Class: apierr.ErrAccessDenied, Msg: "an access key with an IAM identity may not change the identities"}
-				w.WriteHeader(ae.Class.Status)
-				_, _ = w.Write(wire.AppendErrorBody(nil, ae))
-				return
-			}
-		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxIAMBody+1))
-		if err == nil && len(body) > maxIAMBody {
-			err = fmt.Errorf("emulator: IAM policies of more than %d bytes", maxIAMBody)
-		}
-		var p *IAMPolicies
-		if err == nil {
-			p, err = ParseIAMPolicies(body)
-		}
-		if err == nil {
-			err = e.SetIAMPolicies(p)
-		}
-		if err != nil {
-			adminhttp.WriteError(w, err)
-			return
-		}
-	}
-	out, err := json.Marshal(e.iam.src.Load())
+	return a.e.iam.src.Load(), nil
+}
+
+func (a iamAdmin) SetPolicies(file []byte) error {
+	p, err := ParseIAMPolicies(file)
 	if err != nil {
-		adminhttp.WriteError(w, err)
-		return
+		return err
 	}
-	adminhttp.Write(w, http.StatusOK, string(out))
+	return a.e.SetIAMPolicies(p)
+}
+
+func (a iamAdmin) Identified(r *http.Request) bool {
+	if _, bearer := cutBearer(headerGet(r.Header, hdrAuthorization)); bearer {
+		return false
+	}
+	cred, err := parseCredential(r)
+	return err == nil && a.e.iam.identity(cred.accessKey) != nil
 }

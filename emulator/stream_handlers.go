@@ -3,12 +3,10 @@ package emulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 )
 
@@ -188,42 +186,6 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	e.esm().ServeHTTP(w, r)
-}
-
-// drainRequest is POST AdminStreamsDrainPath's body.
-type drainRequest struct {
-	Timeout string `json:"timeout"`
-}
-
-func (e *Emulator) serveStreamsDrain(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	body, err := adminhttp.ReadBody(r, adminhttp.MaxBody)
-	timeout := DefaultDrainTimeout
-	if err == nil && len(strings.TrimSpace(string(body))) > 0 {
-		var req drainRequest
-		if err = json.Unmarshal(body, &req); err == nil && req.Timeout != "" {
-			timeout, err = time.ParseDuration(req.Timeout)
-			if err == nil && timeout <= 0 {
-				err = errors.New("timeout must be positive")
-			}
-		}
-	}
-	if err != nil {
-		adminhttp.WriteError(w, err)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	defer cancel()
-	if err := e.DrainStreams(ctx); err != nil {
-		adminhttp.WriteErrorStatus(w, http.StatusGatewayTimeout, err)
-		return
-	}
-	adminhttp.Write(w, http.StatusOK, `{"drained":true}`)
-}
-
-func (e *Emulator) serveStreamsMappings(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	adminhttp.WriteJSON(w, map[string]any{"mappings": e.EventSourceMappings()})
 }
 
 // LoadServerless reads a Serverless Framework service file

@@ -1,6 +1,7 @@
 package adminhttp
 
 import (
+	"context"
 	"io"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/persist"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Host is what the admin endpoints ask of the emulator through its Go
@@ -23,6 +26,21 @@ type Host interface {
 	ResetReport()
 	SetReporting(on bool)
 	SetDesign(src []byte) error
+	ResetConsistencyReport()
+	Snapshot() string
+	Restore(id string) error
+	DropSnapshot(id string) error
+	DropBranch(name string) error
+	DrainStreams(ctx context.Context) error
+}
+
+// Answers are the Go API's answers whose types are the emulator's, as
+// values to encode as JSON.
+type Answers struct {
+	Fork        func(base, name string) (any, error) // Emulator.Fork
+	Branches    func() any                           // Emulator.Branches
+	Consistency func() any                           // Emulator.ConsistencyReport
+	Mappings    func() any                           // Emulator.EventSourceMappings
 }
 
 // Paths are the admin paths an answer names (the emulator's exported
@@ -44,5 +62,22 @@ type Admin struct {
 	Paths    Paths
 	// Lag returns the gate of a table's view: of its GSI index, of its
 	// eventually consistent reads (reads), else of its stream.
-	Lag func(accessKey, region, table, index string, reads bool) (Gate, error)
+	Lag     func(accessKey, region, table, index string, reads bool) (Gate, error)
+	Answers Answers
+	IAM     IAM // the IAM policy mode
+
+	// The snapshots kept, in the order they were taken; NoSnapshot is
+	// the error of an ID none has (wrapped by Host's Restore and
+	// DropSnapshot).
+	Snapshots  func() []KeptSnapshot
+	NoSnapshot error
+	// Branch returns branch name's namespace and base (an error when
+	// there is none); SnapshotOf a namespace's snapshot as a fork takes
+	// it.
+	Branch     func(name string) (namespace, base string, err error)
+	SnapshotOf func(id string) *storage.Snapshot
+
+	DataDir      string                   // the data directory, "" in memory
+	Problems     func() []persist.Problem // the store's problems (nil in memory)
+	DrainTimeout time.Duration            // a drain's timeout when its body names none
 }

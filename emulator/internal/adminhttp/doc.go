@@ -13,10 +13,19 @@
 //   - Fault injection (faults.go), the access-pattern report with
 //     Contributor Insights' top keys (report.go) and the lag gates
 //     (lag.go).
+//   - The snapshots (snapshots.go) and branches (branches.go), taken,
+//     restored, dropped, listed and compared with now or their base
+//     (diff.go); the IAM policy mode's identities (iam.go); the health of
+//     the data directory (health.go); the stream handlers' drain and
+//     mappings and the consistency report (streams.go).
 //   - The answers (answer.go): a JSON body, or a bad request's 400 with a
 //     ValidationException body, as the API answers bad input; bodies are
-//     read up to a bound. The emulator's other admin endpoints (branches,
-//     snapshots, IAM, health, the stream handlers) answer through them too.
+//     read up to a bound.
+//
+// Answers, IAM and the func fields of Admin give what Host cannot: the
+// Go API's answers of the emulator's own types (encoded as JSON, so this
+// package names none of them) and the state the Go API does not export
+// (the kept snapshots, a branch's base, the store's problems).
 //
 // The requests reach it past the edge's guard (httpedge.AdminGuard): no
 // request a web page could send cross-site. Nothing here is on the API's

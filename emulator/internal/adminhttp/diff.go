@@ -1,36 +1,23 @@
-package emulator
+package adminhttp
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
-	"time"
 
-	"github.com/gorilla/mux"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Reading the kept snapshots (snapshots.go), for the console's snapshot
-// screen: the list, and what changed since one was taken.
-//
-//	GET /dynamoemu/snapshots                 {"snapshots":[{"id","taken","namespaces":[{"namespace","tables","items"}]}]}
-//	GET /dynamoemu/snapshots/{id}/diff       what differs between snapshot id and now (snapshotDiff);
-//	                                         ?namespace=AKID/us-east-1 keeps one namespace,
-//	                                         ?limit=N lists at most N items per table (default 100, at most 1000)
-//
-// A diff compares each table of the snapshot with the table of that name
-// now: added, removed, replaced (same name, another TableId), changed or
-// unchanged, with the item counts then and now; for a changed table of at
-// most diffScanLimit items on each side, the items added, removed and
-// modified (counted exactly, the first limit listed with their key and
-// both images in DynamoDB JSON). Neither changes anything. An unknown ID
-// answers 400 with a ValidationException body.
+// A diff, of a snapshot against now or of a branch against its base,
+// compares each table of one side with the table of that name on the
+// other: added, removed, replaced (same name, another TableId), changed
+// or unchanged, with the item counts then and now; for a changed table
+// of at most diffScanLimit items on each side, the items added, removed
+// and modified (counted exactly, the first limit listed with their key
+// and both images in DynamoDB JSON). Neither changes anything.
 
 // diffScanLimit bounds the items a diff reads on each side of a table: a
 // larger table's change is given by its counts alone.
@@ -42,51 +29,16 @@ const (
 	diffListMax     = 1000
 )
 
-// snapshotView is one snapshot in GET AdminSnapshotsPath's answer.
-type snapshotView struct {
-	ID         string              `json:"id"`
-	Taken      time.Time           `json:"taken"`
-	Namespaces []snapshotSpaceView `json:"namespaces"`
-}
-
-// snapshotSpaceView is one namespace's part of a snapshot.
-type snapshotSpaceView struct {
-	Namespace string `json:"namespace"`
-	Tables    int    `json:"tables"`
-	Items     int    `json:"items"`
-}
-
-func (e *Emulator) serveSnapshotList(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	out := []snapshotView{}
-	for _, s := range e.keptSnapshots() {
-		v := snapshotView{ID: s.ID, Taken: s.Taken.UTC(), Namespaces: []snapshotSpaceView{}}
-		for _, id := range sortedKeys(s.Spaces) {
-			sp := snapshotSpaceView{Namespace: id}
-			for _, t := range s.Spaces[id].Tables() {
-				sp.Tables++
-				sp.Items += t.ItemCount()
-			}
-			if sp.Tables > 0 {
-				v.Namespaces = append(v.Namespaces, sp)
-			}
-		}
-		out = append(out, v)
+// diffLimit reads a diff's limit parameter s ("": the default).
+func diffLimit(s string) (int, error) {
+	if s == "" {
+		return diffListDefault, nil
 	}
-	adminhttp.WriteJSON(w, map[string]any{"snapshots": out})
-}
-
-// snapshotDiff is GET .../{id}/diff's answer.
-type snapshotDiff struct {
-	ID         string          `json:"id"`
-	Taken      time.Time       `json:"taken"`
-	Namespaces []namespaceDiff `json:"namespaces"`
-}
-
-// namespaceDiff is one namespace's tables in a diff, by name.
-type namespaceDiff struct {
-	Namespace string      `json:"namespace"`
-	Tables    []tableDiff `json:"tables"`
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > diffListMax {
+		return 0, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax)
+	}
+	return n, nil
 }
 
 // tableDiff is one table in a diff.
@@ -109,54 +61,6 @@ type itemDiff struct {
 	Key    json.RawMessage `json:"key"`
 	Old    json.RawMessage `json:"old,omitempty"`
 	New    json.RawMessage `json:"new,omitempty"`
-}
-
-func (e *Emulator) serveSnapshotDiff(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	id := mux.Vars(r)["id"]
-	q := r.URL.Query()
-	limit := diffListDefault
-	if s := q.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > diffListMax {
-			adminhttp.WriteError(w, fmt.Errorf("limit %q is not a number from 0 to %d", s, diffListMax))
-			return
-		}
-		limit = n
-	}
-	snaps := e.keptSnapshots()
-	i := slices.IndexFunc(snaps, func(s keptSnapshot) bool { return s.ID == id })
-	if i < 0 {
-		writeSnapshotError(w, fmt.Errorf("%w: %q", ErrNoSnapshot, id))
-		return
-	}
-	snap := snaps[i]
-	only := q.Get("namespace")
-	// The namespaces now: only those that exist (Namespace creates one).
-	now := map[string]*storage.DB{}
-	for _, nsID := range e.svc.NamespaceIDs() {
-		if ns := e.svc.Namespace(nsID); ns != nil {
-			now[nsID] = ns.DB()
-		}
-	}
-	ids := sortedKeys(snap.Spaces)
-	for nsID := range now {
-		if _, ok := snap.Spaces[nsID]; !ok {
-			ids = append(ids, nsID)
-		}
-	}
-	slices.Sort(ids)
-	out := snapshotDiff{ID: snap.ID, Taken: snap.Taken.UTC(), Namespaces: []namespaceDiff{}}
-	for _, nsID := range ids {
-		if only != "" && nsID != only {
-			continue
-		}
-		nd := namespaceDiff{Namespace: nsID, Tables: diffTables(snap.Spaces[nsID], now[nsID], limit)}
-		if len(nd.Tables) > 0 {
-			out.Namespaces = append(out.Namespaces, nd)
-		}
-	}
-	adminhttp.WriteJSON(w, out)
 }
 
 // diffTables compares a namespace's tables then (snapshot, nil: none)

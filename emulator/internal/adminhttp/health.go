@@ -1,16 +1,15 @@
-package emulator
+package adminhttp
 
 import (
 	"encoding/json"
 	"net/http"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 )
 
-// GET AdminHealthPath says whether the emulator can take writes: with
-// Options.DataDir, what stops them (a full disk, until a write goes
+// The health endpoint says whether the emulator can take writes: with a
+// data directory, what stops them (a full disk, until a write goes
 // through again; a log stopped by a failed fsync, until a restart) and
 // what will (compactions that keep failing: the log grows). It answers
 // 200 with {"status":"ok"}, or "warning" and the problems, or 503 with
@@ -23,10 +22,7 @@ import (
 // A write that fails so is answered 500 InternalServerError naming the
 // cause (apierr), and the log says it once.
 
-// AdminHealthPath is the health endpoint's path.
-const AdminHealthPath = "/dynamoemu/health"
-
-// healthAnswer is GET AdminHealthPath's body.
+// healthAnswer is the health endpoint's body.
 type healthAnswer struct {
 	Status   string          `json:"status"`
 	DataDir  string          `json:"dataDir,omitempty"`
@@ -40,15 +36,16 @@ type healthProblem struct {
 	Since      *time.Time `json:"since,omitempty"`
 }
 
-func (e *Emulator) serveHealthAdmin(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
+// ServeHealth answers GET of the health endpoint.
+func (a *Admin) ServeHealth(w http.ResponseWriter, r *http.Request) {
+	a.CORS.Apply(w, r)
 	var probs []persist.Problem
-	if e.store != nil {
-		probs = e.store.Problems()
+	if a.Problems != nil {
+		probs = a.Problems()
 	}
-	status, ans := healthOf(e.opts.DataDir, probs)
+	status, ans := healthOf(a.DataDir, probs)
 	body, _ := json.Marshal(ans)
-	adminhttp.Write(w, status, string(body))
+	Write(w, status, string(body))
 }
 
 // healthOf is the health endpoint's status and body for the data
