@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -69,7 +70,7 @@ type branchSet struct {
 }
 
 // validBranchName reports whether name can be an access key id: 1 to 128
-// letters and digits (the edge refuses any other: auth.go).
+// letters and digits (the edge refuses any other: sigv4.ValidAccessKey).
 func validBranchName(name string) bool {
 	return len(name) > 0 && len(name) <= 128 && strings.IndexFunc(name, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
@@ -168,7 +169,7 @@ func (e *Emulator) NamespaceID(accessKey, region string) string {
 // there is no such branch or, with Credentials, when the branch does not
 // descend from the namespace the request's key reaches (a key reaches
 // its own namespace's branches, and theirs).
-func (e *Emulator) branchNamespace(name string, cred credential) (string, error) {
+func (e *Emulator) branchNamespace(name string, cred sigv4.Credential) (string, error) {
 	e.branches.mu.RLock()
 	defer e.branches.mu.RUnlock()
 	b, ok := e.branches.byName[name]
@@ -176,7 +177,7 @@ func (e *Emulator) branchNamespace(name string, cred credential) (string, error)
 		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, AdminBranchesPath)
 	}
 	if e.keys != nil {
-		own := e.NamespaceID(cred.accessKey, cred.region)
+		own := e.NamespaceID(cred.AccessKey, cred.Region)
 		at := b
 		for hops := 0; at.Base != own; hops++ {
 			if at, ok = e.branchOfLocked(at.Base); !ok || hops > len(e.branches.byName) {

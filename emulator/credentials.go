@@ -18,7 +18,7 @@ import (
 // Signed requests, opt-in. By default the emulator takes any credentials,
 // as DynamoDB Local does: the access key id and region of a request's
 // SigV4 credential name its namespace, and the signature is parsed away
-// (auth.go). With Options.Credentials (cmd/dynamoemu's -credentials FILE)
+// (internal/sigv4/credential.go). With Options.Credentials (cmd/dynamoemu's -credentials FILE)
 // it accepts only the keys listed and verifies every request's signature
 // as AWS does (emulator/internal/sigv4), so a server shared on a team network lets in
 // only its keys:
@@ -65,13 +65,13 @@ func validateCredentials(creds []Credential, tokens []string) error {
 	seen := make(map[string]bool, len(creds))
 	for i, c := range creds {
 		switch {
-		case c.AccessKeyID == "" || !validAccessKey(c.AccessKeyID):
+		case c.AccessKeyID == "" || !sigv4.ValidAccessKey(c.AccessKeyID):
 			return fmt.Errorf("emulator: credential %d: access key id %q is not 1 to 128 letters and digits", i+1, c.AccessKeyID)
 		case seen[c.AccessKeyID]:
 			return fmt.Errorf("emulator: credential %d: access key id %q is listed twice", i+1, c.AccessKeyID)
 		case c.SecretAccessKey == "":
 			return fmt.Errorf("emulator: credential %d (%s): empty secret access key", i+1, c.AccessKeyID)
-		case c.Namespace != "" && !validAccessKey(c.Namespace):
+		case c.Namespace != "" && !sigv4.ValidAccessKey(c.Namespace):
 			return fmt.Errorf("emulator: credential %d (%s): namespace %q is not 1 to 128 letters and digits", i+1, c.AccessKeyID, c.Namespace)
 		}
 		seen[c.AccessKeyID] = true
@@ -155,23 +155,23 @@ func (k *keyring) begin(r *http.Request, api bool) (*sigCheck, error) {
 
 // finish checks the signature of r, whose body hashed to sum (steps 10 and
 // 11), and returns the namespace's credential.
-func (k *keyring) finish(c *sigCheck, r *http.Request, sum [sha256.Size]byte) (credential, error) {
+func (k *keyring) finish(c *sigCheck, r *http.Request, sum [sha256.Size]byte) (sigv4.Credential, error) {
 	in := sigv4.InputOf(r, sum)
 	if err := sigv4.CheckSignature(&in, c.auth, c.scope, c.key.SecretAccessKey); err != nil {
-		return credential{}, err
+		return sigv4.Credential{}, err
 	}
 	token := r.Header.Get("X-Amz-Security-Token")
 	if c.auth.Query && token == "" {
 		token = r.URL.Query().Get(sigv4.QSecurityToken)
 	}
 	if token != "" {
-		return credential{}, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSessionTokenInvalid)
+		return sigv4.Credential{}, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSessionTokenInvalid)
 	}
 	ns := c.key.Namespace
 	if ns == "" {
 		ns = c.key.AccessKeyID
 	}
-	return credential{accessKey: ns, region: c.scope.Region}, nil
+	return sigv4.Credential{AccessKey: ns, Region: c.scope.Region}, nil
 }
 
 // maxAdminSignedBody bounds the body an admin request may have with

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
@@ -178,6 +179,6 @@ func (a iamAdmin) Identified(r *http.Request) bool {
 	if _, bearer := cutBearer(headerGet(r.Header, hdrAuthorization)); bearer {
 		return false
 	}
-	cred, err := parseCredential(r)
-	return err == nil && a.e.iam.identity(cred.accessKey) != nil
+	cred, err := sigv4.ParseCredential(r)
+	return err == nil && a.e.iam.identity(cred.AccessKey) != nil
 }

@@ -20,7 +20,7 @@ package emulator
 //     a goroutine, until the server's read timeout cuts them off, so
 //     clients trickling bodies never take the slots of requests ready to
 //     be served;
-//   - access keys are letters and digits, at most 128 of them (auth.go), and
+//   - access keys are letters and digits, at most 128 of them (internal/sigv4/credential.go), and
 //     a namespace is created by the first table, not by a read
 //     (internal/service);
 //   - after DeleteTable of a large table the freed heap is handed back to

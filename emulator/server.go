@@ -31,6 +31,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
@@ -624,9 +625,9 @@ type backend interface {
 // in-flight limit, then the service. A panic in the service is a bug: it
 // is logged with its stack and answered with InternalServerError.
 func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []byte, err error) {
-	var cred credential
+	var cred sigv4.Credential
 	if e.keys == nil {
-		if cred, err = credentialOf(in.auth, in.presigned); err != nil {
+		if cred, err = sigv4.CredentialOf(in.auth, in.presigned); err != nil {
 			return nil, err
 		}
 	}
@@ -732,7 +733,7 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 // the in-flight limit (given back when it returns) and whose body is in
 // buf: the service serves it; a panic in the operation is answered with
 // an InternalServerError.
-func (e *Emulator) serveEntered(in *apiRequest, op service.Operation, cred credential, reqID string, buf *bytes.Buffer, cut service.Cut, outBuf []byte) (out []byte, err error) {
+func (e *Emulator) serveEntered(in *apiRequest, op service.Operation, cred sigv4.Credential, reqID string, buf *bytes.Buffer, cut service.Cut, outBuf []byte) (out []byte, err error) {
 	defer func() {
 		e.limit.leave()
 		if p := recover(); p != nil {
@@ -751,8 +752,8 @@ func (e *Emulator) serveEntered(in *apiRequest, op service.Operation, cred crede
 	}
 	req := service.Request{
 		Ctx:       in.ctx,
-		AccessKey: cred.accessKey,
-		Region:    cred.region,
+		AccessKey: cred.AccessKey,
+		Region:    cred.Region,
 		Namespace: branchNS,
 		Tenant:    in.tenant,
 		RequestID: reqID,

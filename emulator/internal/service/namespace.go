@@ -91,7 +91,7 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
 // Config.SharedDB. Access key ids are letters and digits (the edge checks
-// them: emulator/auth.go), so the ID names one namespace.
+// them: emulator/internal/sigv4/credential.go), so the ID names one namespace.
 func (ns *Namespace) ID() string { return ns.key }
 
 // keyString is the Namespace.key of k: "shared", "shared/NAME" for

@@ -1,4 +1,4 @@
-package emulator
+package sigv4
 
 import (
 	"net/http"
@@ -7,37 +7,37 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
-// credential is what the emulator takes from SigV4: who and where. The
-// signature itself is parsed away, not verified.
-type credential struct {
-	accessKey string
-	region    string
+// Credential is what the emulator takes of a request's SigV4 credential
+// without Options.Credentials: who and where. The signature itself is
+// parsed away, not verified.
+type Credential struct {
+	AccessKey string
+	Region    string
 }
 
-// parseCredential reads the access key id and region from the request's SigV4
+// ParseCredential reads the access key id and region from the request's SigV4
 // Authorization header ("AWS4-HMAC-SHA256 Credential=AKID/DATE/REGION/SERVICE/aws4_request,
 // SignedHeaders=..., Signature=...") or from a presigned X-Amz-Credential.
-func parseCredential(r *http.Request) (credential, error) {
-	auth := headerGet(r.Header, hdrAuthorization)
-	if auth != "" {
-		return credentialOf(auth, "")
+func ParseCredential(r *http.Request) (Credential, error) {
+	if auth := r.Header["Authorization"]; len(auth) > 0 && auth[0] != "" {
+		return CredentialOf(auth[0], "")
 	}
-	return credentialOf("", r.URL.Query().Get("X-Amz-Credential"))
+	return CredentialOf("", r.URL.Query().Get("X-Amz-Credential"))
 }
 
-// credentialOf is parseCredential of an Authorization header auth and, when
+// CredentialOf is ParseCredential of an Authorization header auth and, when
 // auth is "", a presigned X-Amz-Credential value.
-func credentialOf(auth, presigned string) (credential, error) {
+func CredentialOf(auth, presigned string) (Credential, error) {
 	var scope string
 	if auth == "" {
 		scope = presigned
 		if scope == "" {
-			return credential{}, apierr.MissingAuthenticationToken()
+			return Credential{}, apierr.MissingAuthenticationToken()
 		}
 	} else {
 		i := strings.Index(auth, "Credential=")
 		if i < 0 {
-			return credential{}, apierr.New(apierr.ErrIncompleteSignature,
+			return Credential{}, apierr.New(apierr.ErrIncompleteSignature,
 				"Authorization header requires 'Credential' parameter. Authorization="+auth)
 		}
 		scope = auth[i+len("Credential="):]
@@ -53,26 +53,26 @@ func credentialOf(auth, presigned string) (credential, error) {
 	_, rest, ok2 := strings.Cut(rest, "/")
 	region, _, _ := strings.Cut(rest, "/")
 	if !ok1 || !ok2 || accessKey == "" {
-		return credential{}, apierr.New(apierr.ErrIncompleteSignature,
+		return Credential{}, apierr.New(apierr.ErrIncompleteSignature,
 			"Credential should be scoped to a valid region. ")
 	}
-	if !validAccessKey(accessKey) {
-		return credential{}, apierr.UnrecognizedClient()
+	if !ValidAccessKey(accessKey) {
+		return Credential{}, apierr.UnrecognizedClient()
 	}
-	return credential{accessKey: accessKey, region: region}, nil
+	return Credential{AccessKey: accessKey, Region: region}, nil
 }
 
 // maxAccessKeyLen is the longest access key id AWS issues (IAM's
 // AccessKeyId: 16 to 128 characters).
 const maxAccessKeyLen = 128
 
-// validAccessKey reports whether key is an access key id the emulator
+// ValidAccessKey reports whether key is an access key id the emulator
 // accepts: letters and digits only, as DynamoDB Local checks it (it answers
 // any other character with UnrecognizedClientException), and at most
 // AWS's 128 characters, which DynamoDB Local does not check. Short keys
 // ("local", "fakeMyKeyId") stay valid, as in DynamoDB Local, though AWS
 // issues none shorter than 16.
-func validAccessKey(key string) bool {
+func ValidAccessKey(key string) bool {
 	if len(key) > maxAccessKeyLen {
 		return false
 	}
