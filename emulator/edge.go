@@ -10,6 +10,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -175,10 +176,10 @@ func (e *Emulator) serveNotFound(w http.ResponseWriter, r *http.Request) {
 func writePlain(w http.ResponseWriter, status int, body string) {
 	h := w.Header()
 	h["Content-Type"] = nil
-	h[headerRequestID] = []string{newRequestID()}
-	h[headerCRC32] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10)}
+	h[httploop.HeaderRequestID] = []string{httploop.NewRequestID()}
+	h[httploop.HeaderCRC32] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(body))), 10)}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
-	h["Server"] = serverHeader
+	h["Server"] = httploop.ServerHeader
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(body))
 }
@@ -203,8 +204,8 @@ func (e *Emulator) servePreflight(w http.ResponseWriter, r *http.Request) {
 	}
 	e.cors.Preflight(w, r)
 	h := w.Header()
-	h[headerRequestID] = []string{newRequestID()}
-	h["Server"] = serverHeader
+	h[httploop.HeaderRequestID] = []string{httploop.NewRequestID()}
+	h["Server"] = httploop.ServerHeader
 	h["Content-Length"] = []string{"0"}
 	w.WriteHeader(http.StatusOK)
 }
@@ -233,5 +234,5 @@ const corsExposed = httpedge.ExposedAWS + "," + versionHeaderName
 // content type) with err's class and message, before any operation runs.
 func (e *Emulator) serveRefused(w http.ResponseWriter, r *http.Request, err error) {
 	ae, _ := apierr.Classify(err)
-	writeResponse(w, r, newRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
+	writeResponse(w, r, httploop.NewRequestID(), ae.Class.Status, wire.AppendErrorBody(nil, ae))
 }

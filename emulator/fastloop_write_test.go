@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // TestLoopLargeAnswers: answers larger than the loop's write buffer (head
-// and body go out in one writev, fastloop_write.go) arrive whole and in
+// and body go out in one writev, httploop/apianswer.go) arrive whole and in
 // order on a connection with pipelined requests, each with its
 // Content-Length and x-amz-crc32, between small answers that go through
 // the buffer.
@@ -24,7 +25,7 @@ func TestLoopLargeAnswers(t *testing.T) {
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`
 	var reqs []string
 	reqs = append(reqs, req("CreateTable", create))
-	sizes := []int{100, writeBufferSize - 300, writeBufferSize, 3 * writeBufferSize, 200_000}
+	sizes := []int{100, httploop.WriteBufferSize - 300, httploop.WriteBufferSize, 3 * httploop.WriteBufferSize, 200_000}
 	for i, n := range sizes {
 		v := strings.Repeat(string(rune('a'+i)), n)
 		key := `{"pk":{"S":"k` + strconv.Itoa(i) + `"}}`

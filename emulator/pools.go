@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
@@ -60,18 +61,18 @@ var answerBodies = lease.NewPool(lease.Config[*[]byte]{
 })
 
 // answerBufs are the connection loop's answer buffers, one a connection;
-// one grown past twice writeBufferSize is left to the collector.
+// one grown past twice httploop.WriteBufferSize is left to the collector.
 //
 // BenchmarkLoopConnection, 1000x: 10692 -> 14822 B/op (+39%), 74 -> 76
 // allocs.
 var answerBufs = lease.NewPool(lease.Config[*[]byte]{
 	New: func() *[]byte {
-		b := make([]byte, 0, writeBufferSize)
+		b := make([]byte, 0, httploop.WriteBufferSize)
 		return &b
 	},
 	Reset: func(b *[]byte) bool {
 		*b = (*b)[:0]
-		return cap(*b) <= 2*writeBufferSize
+		return cap(*b) <= 2*httploop.WriteBufferSize
 	},
 	Poison: func(b *[]byte) { poisonBytes(*b) },
 })

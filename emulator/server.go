@@ -4,26 +4,20 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"hash"
-	"hash/crc32"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -474,7 +468,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		coding = httploop.ResponseCoding(r.Header)
 	}
 	e.writeFromNow(w)
-	if err := writeResponseCoded(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && httploop.IsTimeout(err) {
+	if err := httploop.WriteAnswer(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && httploop.IsTimeout(err) {
 		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
 	}
 	e.recycleAPI(&ans, out)
@@ -561,7 +555,7 @@ type apiAnswer struct {
 // answerAPI serves one API call: authenticate, read the body, dispatch on
 // X-Amz-Target (handle). The answer's body is appended to outBuf.
 func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
-	ans := apiAnswer{reqID: newRequestID(), status: http.StatusOK}
+	ans := apiAnswer{reqID: httploop.NewRequestID(), status: http.StatusOK}
 	body, err := e.handle(in, ans.reqID, outBuf)
 	if errors.Is(err, errBodyCutOff) {
 		e.log.Debug("request body cut off", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
@@ -845,21 +839,8 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 	return cut, nil
 }
 
-// Response header names in canonical form (what Header.Set would store) and
-// the Content-Type values, shared by all responses: nothing modifies them.
-const (
-	headerRequestID = "X-Amzn-Requestid" // x-amzn-RequestId
-	headerCRC32     = "X-Amz-Crc32"      // x-amz-crc32
-)
-
-var (
-	// serverHeader is AWS's Server response header: DynamoDB answers
-	// "Server: Server" (DynamoDB Local answers with its Jetty version).
-	serverHeader      = []string{"Server"}
-	contentTypeJSON10 = []string{"application/x-amz-json-1.0"}
-	contentTypeJSON11 = []string{"application/x-amz-json-1.1"}
-	retryAfterValue   = []string{retryAfterSeconds}
-)
+// retryAfterValue is a throttled answer's Retry-After header.
+var retryAfterValue = []string{retryAfterSeconds}
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it), compressed when the client
@@ -869,72 +850,7 @@ func writeResponse(w http.ResponseWriter, r *http.Request, reqID string, status 
 	if len(body) >= httploop.MinCompressed {
 		coding = httploop.ResponseCoding(r.Header)
 	}
-	_ = writeResponseCoded(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
-}
-
-// responseContentType is the Content-Type answered to a request of
-// Content-Type reqType: JSON 1.1 to 1.1, else 1.0.
-func responseContentType(reqType string) []string {
-	if strings.HasPrefix(reqType, "application/x-amz-json-1.1") {
-		return contentTypeJSON11
-	}
-	return contentTypeJSON10
-}
-
-// writeResponseCoded is writeResponse for a request of Content-Type
-// reqType, the body compressed with coding ("": none).
-func writeResponseCoded(w http.ResponseWriter, reqType, coding, reqID string, status int, body []byte) error {
-	h := w.Header()
-	if coding != "" {
-		body = httploop.Compress(coding, body)
-		h["Content-Encoding"] = []string{coding}
-	}
-	// One allocation for the three values and the digits of two of them;
-	// each header gets a full slice. The digits' own string (one more
-	// allocation) took BenchmarkOps/GetItem/handler from 240 to 256 B/op
-	// and 7 to 8 allocs/op, QueryPartition10 from 297 to 316 B/op.
-	hv := new(respHeaderVals)
-	digits := strconv.AppendUint(hv.digits[:0], uint64(crc32.ChecksumIEEE(body)), 10)
-	nc := len(digits)
-	digits = strconv.AppendInt(digits, int64(len(body)), 10)
-	hv.vals = [3]string{reqID, unsafe.String(&digits[0], nc), unsafe.String(&digits[nc], len(digits)-nc)}
-	h["Content-Type"] = responseContentType(reqType)
-	h["Server"] = serverHeader
-	h[headerRequestID] = hv.vals[0:1:1]
-	h[headerCRC32] = hv.vals[1:2:2]
-	h["Content-Length"] = hv.vals[2:3:3]
-	w.WriteHeader(status)
-	_, err := w.Write(body)
-	return err
-}
-
-// respHeaderVals is writeResponseCoded's header values: the request ID,
-// and the CRC32 and length of the body, whose text is in digits (written
-// once, then only read through the strings).
-type respHeaderVals struct {
-	vals   [3]string
-	digits [10 + 20]byte // a uint32 and an int in decimal
-}
-
-// newRequestID returns a random UUID-formatted request id: 32 hex digits
-// of two random words, cut 8-4-4-4-12. Encoded a byte at a time (two
-// table looks) and then cut: about 150 instructions, where a nibble at a
-// time with the dashes tested in the loop took about 750 (callgrind,
-// BenchmarkOps/GetItem/handler).
-func newRequestID() string {
-	var r [16]byte
-	binary.BigEndian.PutUint64(r[:8], rand.Uint64())
-	binary.BigEndian.PutUint64(r[8:], rand.Uint64())
-	var h [32]byte
-	hex.Encode(h[:], r[:])
-	var b [36]byte
-	copy(b[0:8], h[0:8])
-	copy(b[9:13], h[8:12])
-	copy(b[14:18], h[12:16])
-	copy(b[19:23], h[16:20])
-	copy(b[24:36], h[20:32])
-	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
-	return string(b[:])
+	_ = httploop.WriteAnswer(w, headerGet(r.Header, hdrContentType), coding, reqID, status, body)
 }
 
 // writeFromNow starts the write timeout of w's answer now: WriteTimeout

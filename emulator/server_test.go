@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/stretchr/testify/require"
 )
@@ -392,7 +393,7 @@ func BenchmarkEchoRequest(b *testing.B) {
 }
 
 func TestResponseHeaderNamesCanonical(t *testing.T) {
-	for name, want := range map[string]string{"x-amzn-RequestId": headerRequestID, "x-amz-crc32": headerCRC32} {
+	for name, want := range map[string]string{"x-amzn-RequestId": httploop.HeaderRequestID, "x-amz-crc32": httploop.HeaderCRC32} {
 		if got := http.CanonicalHeaderKey(name); got != want {
 			t.Errorf("CanonicalHeaderKey(%q) = %q, want %q", name, got, want)
 		}

@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // The emulator's version: what dynamoemu -version prints, the start-up log
@@ -17,7 +19,7 @@ import (
 // header of AWS (x-amz-*, x-amzn-*) or of a proxy.
 
 // versionHeaderName is the response header that carries Version().
-const versionHeaderName = "Dynamoemu-Version"
+const versionHeaderName = httploop.HeaderVersion
 
 // modulePath is the module whose version is looked up in the build
 // information.

@@ -11,6 +11,11 @@
 //     the request is not eligible, in which case the connection goes to
 //     net/http (FuzzRequestHead holds it to net/http's reading).
 //   - The answer's head: StatusLine and DateLine, as net/http writes them.
+//   - An API call's answer with DynamoDB's headers (x-amzn-RequestId,
+//     x-amz-crc32, Server, the Content-Type of the request's JSON
+//     version): WriteAnswer through net/http's ResponseWriter,
+//     WriteLoopAnswer straight to the loop's connection, NewRequestID
+//     (apianswer.go).
 //   - The answer's coding: ResponseCoding and AcceptedCoding read
 //     Accept-Encoding as DynamoDB does, and MinCompressed is the size from
 //     which it compresses; Compress compresses an answer with the
