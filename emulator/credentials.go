@@ -1,17 +1,10 @@
 package emulator
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
-	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 )
 
@@ -87,133 +80,19 @@ func validateCredentials(creds []Credential, tokens []string) error {
 	return nil
 }
 
-// keyring is what the emulator verifies signatures with: the listed keys
-// and tokens. Set by New and read-only after.
-type keyring struct {
-	keys   map[string]Credential // by access key id
-	tokens [][]byte
-	now    func() time.Time // time.Now; tests set another
-}
-
 // newKeyring returns the keyring of creds and tokens, or nil when creds
 // is empty (signatures are not checked).
-func newKeyring(creds []Credential, tokens []string) *keyring {
+func newKeyring(creds []Credential, tokens []string) *sigv4.Keyring {
 	if len(creds) == 0 {
 		return nil
 	}
-	k := &keyring{keys: make(map[string]Credential, len(creds)), now: time.Now}
+	keys := make(map[string]sigv4.Key, len(creds))
 	for _, c := range creds {
-		k.keys[c.AccessKeyID] = c
-	}
-	for _, t := range tokens {
-		k.tokens = append(k.tokens, []byte(t))
-	}
-	return k
-}
-
-// sigCheck is a request whose signature has passed every check but the
-// signature itself, which needs the body (finish).
-type sigCheck struct {
-	auth  sigv4.Auth
-	scope sigv4.Scope
-	key   Credential
-}
-
-// begin runs the checks of r's authentication that need no body (steps 1
-// to 9 of emulator/internal/sigv4); with api, r is an API call, whose X-Amz-Target must
-// be signed (step 6b).
-func (k *keyring) begin(r *http.Request, api bool) (*sigCheck, error) {
-	auth := headerGet(r.Header, hdrAuthorization)
-	q := r.URL.Query()
-	_, inQuery := q[sigv4.QAlgorithm]
-	var a sigv4.Auth
-	var err error
-	switch {
-	case inQuery && auth != "":
-		return nil, apierr.New(apierr.ErrInvalidSignature, apierr.MsgFoundBoth)
-	case inQuery:
-		a, err = sigv4.ParseQueryAuth(q)
-	default:
-		a, err = sigv4.ParseAuthorization(auth, r.Header.Get("X-Amz-Date"), r.Header.Get("Date"))
-	}
-	if err != nil {
-		return nil, err
-	}
-	_, scope, err := sigv4.CheckAuth(a, k.now())
-	if err != nil {
-		return nil, err
-	}
-	if api && !sigv4.Signs(a, "x-amz-target") {
-		return nil, apierr.New(apierr.ErrInvalidSignature, apierr.MsgTargetNotSigned)
-	}
-	key, ok := k.keys[scope.KeyID]
-	if !ok {
-		return nil, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSecurityTokenInvalid)
-	}
-	return &sigCheck{auth: a, scope: scope, key: key}, nil
-}
-
-// finish checks the signature of r, whose body hashed to sum (steps 10 and
-// 11), and returns the namespace's credential.
-func (k *keyring) finish(c *sigCheck, r *http.Request, sum [sha256.Size]byte) (sigv4.Credential, error) {
-	in := sigv4.InputOf(r, sum)
-	if err := sigv4.CheckSignature(&in, c.auth, c.scope, c.key.SecretAccessKey); err != nil {
-		return sigv4.Credential{}, err
-	}
-	token := r.Header.Get("X-Amz-Security-Token")
-	if c.auth.Query && token == "" {
-		token = r.URL.Query().Get(sigv4.QSecurityToken)
-	}
-	if token != "" {
-		return sigv4.Credential{}, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSessionTokenInvalid)
-	}
-	ns := c.key.Namespace
-	if ns == "" {
-		ns = c.key.AccessKeyID
-	}
-	return sigv4.Credential{AccessKey: ns, Region: c.scope.Region}, nil
-}
-
-// maxAdminSignedBody bounds the body an admin request may have with
-// signatures checked: it is read whole to be hashed (the largest admin
-// body, a fault rule set, is far smaller).
-const maxAdminSignedBody = 1 << 20
-
-// adminAuth checks the credentials of r, a request to an admin endpoint:
-// a bearer token of Options.AdminTokens, or a signature by a listed key.
-// A signed request's body is read (and replaced by a reader of the same
-// bytes) to be hashed.
-func (k *keyring) adminAuth(r *http.Request) error {
-	if tok, ok := cutBearer(headerGet(r.Header, hdrAuthorization)); ok {
-		for _, t := range k.tokens {
-			if subtle.ConstantTimeCompare([]byte(tok), t) == 1 {
-				return nil
-			}
+		ns := c.Namespace
+		if ns == "" {
+			ns = c.AccessKeyID
 		}
-		return apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSecurityTokenInvalid)
+		keys[c.AccessKeyID] = sigv4.Key{Secret: c.SecretAccessKey, Namespace: ns}
 	}
-	c, err := k.begin(r, false)
-	if err != nil {
-		return err
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxAdminSignedBody+1))
-	if err != nil {
-		return apierr.Serialization("")
-	}
-	if len(body) > maxAdminSignedBody {
-		return apierr.RequestEntityTooLarge()
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	_, err = k.finish(c, r, sha256.Sum256(body))
-	return err
-}
-
-// cutBearer returns the token of an Authorization value of the Bearer
-// scheme, whose name is case-insensitive (RFC 9110 section 11.1).
-func cutBearer(h string) (string, bool) {
-	const scheme = "bearer "
-	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
-		return "", false
-	}
-	return h[len(scheme):], true
+	return sigv4.NewKeyring(keys, tokens)
 }

@@ -109,7 +109,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 			// The MCP endpoint checks its own bearer token (docs/mcp.md);
 			// a health probe has no credentials (adminhttp/health.go).
 			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath && !isHealthProbe(r) {
-				if err := e.keys.adminAuth(r); err != nil {
+				if err := e.keys.AdminAuth(r); err != nil {
 					e.serveRefused(w, r, err)
 					return
 				}

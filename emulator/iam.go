@@ -176,7 +176,7 @@ func (a iamAdmin) SetPolicies(file []byte) error {
 }
 
 func (a iamAdmin) Identified(r *http.Request) bool {
-	if _, bearer := cutBearer(headerGet(r.Header, hdrAuthorization)); bearer {
+	if _, bearer := sigv4.CutBearer(headerGet(r.Header, hdrAuthorization)); bearer {
 		return false
 	}
 	cred, err := sigv4.ParseCredential(r)

@@ -84,7 +84,7 @@ func TestListCutAtTheEdge(t *testing.T) {
 	}
 	t.Run("signed", func(t *testing.T) {
 		e := newTestEmulator(t, sigOptions())
-		e.keys.now = func() time.Time { return sigNow }
+		e.keys.Now = func() time.Time { return sigNow }
 		_, addr := startServer(t, e, ServerOptions{})
 		base := "http://" + addr
 		signed := func(signedBody, sent []byte) func(*http.Request) {

@@ -264,7 +264,7 @@ type Emulator struct {
 	maxBody int64
 	cors    httpedge.CORS    // the pages answered, and what they are told (internal/httpedge/cors.go)
 	hosts   *httpedge.Hosts  // the Host names answered (internal/httpedge/hosts.go)
-	keys    *keyring         // Options.Credentials's; nil: signatures are not checked (credentials.go)
+	keys    *sigv4.Keyring   // Options.Credentials's; nil: signatures are not checked (credentials.go)
 	iam     *iamMode         // Options.IAM's; nil: the IAM policy mode is off (iam.go)
 	svc     *service.Service // everything behind the edge (internal/service)
 	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
@@ -637,12 +637,12 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 	// With Credentials, DynamoDB's order: the operation, then the
 	// authentication (dynalite's record of DynamoDB's checks, emulator/internal/sigv4);
 	// the signature last, once the body it covers has arrived.
-	var check *sigCheck
+	var check *sigv4.Check
 	if e.keys != nil {
 		if in.req == nil { // the connection loop is off with Credentials (NewServer)
 			return nil, apierr.Internal()
 		}
-		if check, err = e.keys.begin(in.req, true); err != nil {
+		if check, err = e.keys.Begin(in.req, true); err != nil {
 			return nil, err
 		}
 		in.sum = new([sha256.Size]byte)
@@ -704,11 +704,11 @@ func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []by
 		}
 	}
 	if check != nil {
-		if cred, err = e.keys.finish(check, in.req, *in.sum); err != nil {
+		if cred, err = e.keys.Finish(check, in.req, *in.sum); err != nil {
 			return nil, err
 		}
 		if e.iam != nil {
-			if id := e.iam.identity(check.key.AccessKeyID); id != nil {
+			if id := e.iam.identity(check.KeyID()); id != nil {
 				in.ctx = iam.With(in.ctx, id) // the IAM stage's (iam.go)
 			}
 		}

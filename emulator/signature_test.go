@@ -110,7 +110,7 @@ func sendSig(t *testing.T, req *http.Request) sigAnswer {
 // signature passes.
 func TestSignedRequests(t *testing.T) {
 	e := newTestEmulator(t, sigOptions())
-	e.keys.now = func() time.Time { return sigNow }
+	e.keys.Now = func() time.Time { return sigNow }
 	_, addr := startServer(t, e, ServerOptions{})
 	base := "http://" + addr
 	open := newTestEmulator(t, Options{})
@@ -256,7 +256,7 @@ func TestSignedRequests(t *testing.T) {
 // the right secret gives a request the server takes.
 func TestSignatureMismatchMessage(t *testing.T) {
 	e := newTestEmulator(t, sigOptions())
-	e.keys.now = func() time.Time { return sigNow }
+	e.keys.Now = func() time.Time { return sigNow }
 	_, addr := startServer(t, e, ServerOptions{})
 	got := sendSig(t, sigRequest(t, "http://"+addr, sigKey, "wrong", sigNow, nil))
 	require.Equal(t, "InvalidSignatureException", got.typ)

@@ -19,8 +19,8 @@ type Credential struct {
 // Authorization header ("AWS4-HMAC-SHA256 Credential=AKID/DATE/REGION/SERVICE/aws4_request,
 // SignedHeaders=..., Signature=...") or from a presigned X-Amz-Credential.
 func ParseCredential(r *http.Request) (Credential, error) {
-	if auth := r.Header["Authorization"]; len(auth) > 0 && auth[0] != "" {
-		return CredentialOf(auth[0], "")
+	if auth := authorization(r); auth != "" {
+		return CredentialOf(auth, "")
 	}
 	return CredentialOf("", r.URL.Query().Get("X-Amz-Credential"))
 }

@@ -3,8 +3,11 @@
 // request's authentication with ParseAuthorization or ParseQueryAuth,
 // checks its date and scope with CheckAuth, and, once it knows the key's
 // secret, its signature with CheckSignature over InputOf the request.
-// Without signature checks, CredentialOf and ParseCredential
-// (credential.go) read only who and where a request's credential names.
+// A Keyring (keyring.go) holds the listed keys and admin tokens and runs
+// those steps for a request: Begin before its body, Finish with the
+// body's hash, AdminAuth for an admin endpoint. Without signature checks,
+// CredentialOf and ParseCredential (credential.go) read only who and
+// where a request's credential names.
 // It is HTTP plumbing, not part of the Go API.
 package sigv4
 
