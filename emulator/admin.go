@@ -61,8 +61,7 @@ func (e *Emulator) admin() *adminhttp.Admin {
 	return a
 }
 
-func (e *Emulator) adminRoutes(r *mux.Router) {
-	a := e.admin()
+func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
 	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(a.ServeClock)
 	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(a.ServeClock)
 	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(a.ServeSweep)

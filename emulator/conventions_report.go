@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/http"
-
 	"github.com/dynamoemu/dynamoemu/conventions"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 )
@@ -33,18 +29,4 @@ func (e *Emulator) ConventionsReport() conventions.Snapshot {
 // that what it does next makes no violation.
 func (e *Emulator) ResetConventionsReport() {
 	convstage.ResetReport(e.svc)
-}
-
-// serveConventions answers GET ConventionsPath with the report as JSON.
-func (e *Emulator) serveConventions(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	body, err := json.Marshal(e.ConventionsReport())
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
 }

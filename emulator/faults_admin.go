@@ -52,7 +52,7 @@ func (e *Emulator) faultRoutes(r *mux.Router, a *adminhttp.Admin) {
 	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
 	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
 	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(e.serveLagGet) // faults_lag_list.go
+	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
 }
 
 // lagGate is the gate POST AdminLagPath moves: of the table's GSI index,

@@ -1,10 +1,8 @@
 package emulator
 
 import (
-	"net/http"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
@@ -40,29 +38,4 @@ func (e *Emulator) Lags() []LagState {
 			Delay: l.Delay, Hold: l.Hold, Pending: l.Pending}
 	}
 	return out
-}
-
-// lagView is one gate in GET /dynamoemu/lag's answer.
-type lagView struct {
-	Namespace string `json:"namespace"`
-	Table     string `json:"table"`
-	Index     string `json:"index,omitempty"`
-	Reads     bool   `json:"reads,omitempty"`
-	Stream    bool   `json:"stream,omitempty"`
-	Delay     string `json:"delay"`
-	Hold      bool   `json:"hold"`
-	Pending   int    `json:"pending"`
-}
-
-// serveLagGet answers GET /dynamoemu/lag: {"lags":[...]}, each gate with
-// its view, its delay (a Go duration, as POST takes it), whether it is
-// held, and what it holds back.
-func (e *Emulator) serveLagGet(w http.ResponseWriter, r *http.Request) {
-	e.cors.Apply(w, r)
-	views := []lagView{}
-	for _, l := range e.Lags() {
-		views = append(views, lagView{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
-			Delay: l.Delay.String(), Hold: l.Hold, Pending: l.Pending})
-	}
-	adminhttp.WriteJSON(w, map[string]any{"lags": views})
 }

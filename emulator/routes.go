@@ -13,9 +13,10 @@ import (
 // need not pay (the first request that needs it builds it, once).
 func (e *Emulator) router() *mux.Router {
 	r := mux.NewRouter()
-	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(e.serveConventions)
+	a := e.admin()
+	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(a.ServeConventions)
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
-	e.adminRoutes(r)
+	e.adminRoutes(r, a)
 	e.consoleRoutes(r)
 	r.NotFoundHandler = http.HandlerFunc(e.serveNotFound)
 	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveNotFound)

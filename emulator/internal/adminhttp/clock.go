@@ -86,3 +86,18 @@ func (a *Admin) ServeSweep(w http.ResponseWriter, r *http.Request) {
 func (a *Admin) ServeConventionsReset(w http.ResponseWriter, r *http.Request) {
 	a.act(w, r, a.Host.ResetConventionsReport, `{"reset":true}`)
 }
+
+// ServeConventions answers GET of the conventions report's path with the
+// report as JSON (500 in plain text if it cannot be encoded).
+func (a *Admin) ServeConventions(w http.ResponseWriter, r *http.Request) {
+	a.CORS.Apply(w, r)
+	body, err := json.Marshal(a.Host.ConventionsReport())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}

@@ -6,13 +6,13 @@
 // and its route table (emulator/admin.go); docs/server.md lists them.
 //
 //   - The clock and TTL (clock.go): the emulator's time read and moved,
-//     a TTL sweep, the conventions report emptied.
+//     a TTL sweep, the conventions report read and emptied.
 //   - The namespaces (namespaces.go): the namespaces that hold tables,
 //     and a page of a namespace's tables described as DescribeTable
 //     describes them, for the console.
 //   - Fault injection (faults.go), the access-pattern report with
-//     Contributor Insights' top keys (report.go) and the lag gates
-//     (lag.go).
+//     Contributor Insights' top keys (report.go) and the lag gates, moved
+//     and listed (lag.go).
 //   - The snapshots (snapshots.go) and branches (branches.go), taken,
 //     restored, dropped, listed and compared with now or their base
 //     (diff.go); the IAM policy mode's identities (iam.go); the health of

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	lagstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // Gate is a lag gate as the lag endpoint moves it (the emulator's
@@ -94,4 +95,30 @@ func (a *Admin) lag(r *http.Request) error {
 		g.SetDelay(d)
 	}
 	return nil
+}
+
+// lagView is one gate in GET /dynamoemu/lag's answer.
+type lagView struct {
+	Namespace string `json:"namespace"`
+	Table     string `json:"table"`
+	Index     string `json:"index,omitempty"`
+	Reads     bool   `json:"reads,omitempty"`
+	Stream    bool   `json:"stream,omitempty"`
+	Delay     string `json:"delay"`
+	Hold      bool   `json:"hold"`
+	Pending   int    `json:"pending"`
+}
+
+// ServeLagGet answers GET of the lag path: {"lags":[...]}, each gate with
+// its view, its delay (a Go duration, as POST takes it), whether it is
+// held, and what it holds back (the gates as the emulator's Lags lists
+// them).
+func (a *Admin) ServeLagGet(w http.ResponseWriter, r *http.Request) {
+	a.CORS.Apply(w, r)
+	views := []lagView{}
+	for _, l := range lagstage.Lags(a.Svc) {
+		views = append(views, lagView{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
+			Delay: l.Delay.String(), Hold: l.Hold, Pending: l.Pending})
+	}
+	WriteJSON(w, map[string]any{"lags": views})
 }
