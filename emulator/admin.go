@@ -81,6 +81,17 @@ func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
 	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchList)
 	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(a.ServeBranchDrop)
 	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
-	e.faultRoutes(r, a) // faults_admin.go
+	r.Methods(http.MethodGet).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsGet)
+	r.Methods(http.MethodPut).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsPut)
+	r.Methods(http.MethodDelete).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsDelete)
+	r.Methods(http.MethodGet).Path(AdminFaultStatsPath).HandlerFunc(a.ServeFaultStats)
+	r.Methods(http.MethodGet).Path(AdminReportPath).HandlerFunc(a.ServeReport)
+	r.Methods(http.MethodDelete).Path(AdminReportPath).HandlerFunc(a.ServeReportReset)
+	r.Methods(http.MethodPut).Path(AdminDesignPath).HandlerFunc(a.ServeDesign)
+	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(a.ServeReportStart)
+	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
+	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
+	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
+	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
 	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(a.ServeIAM)
 }

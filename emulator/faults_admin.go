@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"net/http"
-
-	"github.com/gorilla/mux"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 )
 
@@ -37,23 +33,6 @@ const (
 	AdminDesignPath       = "/dynamoemu/report/design"
 	AdminContributorsPath = "/dynamoemu/contributors"
 )
-
-// faultRoutes routes the paths above to a's handlers (adminhttp's
-// faults.go, report.go and lag.go).
-func (e *Emulator) faultRoutes(r *mux.Router, a *adminhttp.Admin) {
-	r.Methods(http.MethodGet).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsGet)
-	r.Methods(http.MethodPut).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsPut)
-	r.Methods(http.MethodDelete).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsDelete)
-	r.Methods(http.MethodGet).Path(AdminFaultStatsPath).HandlerFunc(a.ServeFaultStats)
-	r.Methods(http.MethodGet).Path(AdminReportPath).HandlerFunc(a.ServeReport)
-	r.Methods(http.MethodDelete).Path(AdminReportPath).HandlerFunc(a.ServeReportReset)
-	r.Methods(http.MethodPut).Path(AdminDesignPath).HandlerFunc(a.ServeDesign)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(a.ServeReportStart)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
-	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
-	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
-}
 
 // lagGate is the gate POST AdminLagPath moves: of the table's GSI index,
 // of its eventually consistent reads (reads), else of its stream.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -78,7 +79,7 @@ func diffTables(then *storage.Snapshot, db *storage.DB, limit int) []tableDiff {
 			nowTables[t.Name()] = t
 		}
 	}
-	names := sortedKeys(thenTables)
+	names := slices.Sorted(maps.Keys(thenTables))
 	for name := range nowTables {
 		if thenTables[name] == nil {
 			names = append(names, name)
@@ -186,14 +187,4 @@ func indexNames(t *storage.TableSnapshot) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

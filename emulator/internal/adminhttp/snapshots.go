@@ -3,6 +3,7 @@ package adminhttp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -118,7 +119,7 @@ func (a *Admin) ServeSnapshotList(w http.ResponseWriter, r *http.Request) {
 	out := []snapshotView{}
 	for _, s := range a.Snapshots() {
 		v := snapshotView{ID: s.ID, Taken: s.Taken.UTC(), Namespaces: []snapshotSpaceView{}}
-		for _, id := range sortedKeys(s.Spaces) {
+		for _, id := range slices.Sorted(maps.Keys(s.Spaces)) {
 			sp := snapshotSpaceView{Namespace: id}
 			for _, t := range s.Spaces[id].Tables() {
 				sp.Tables++
@@ -158,7 +159,7 @@ func (a *Admin) ServeSnapshotDiff(w http.ResponseWriter, r *http.Request) {
 			now[nsID] = ns.DB()
 		}
 	}
-	ids := sortedKeys(snap.Spaces)
+	ids := slices.Sorted(maps.Keys(snap.Spaces))
 	for nsID := range now {
 		if _, ok := snap.Spaces[nsID]; !ok {
 			ids = append(ids, nsID)
