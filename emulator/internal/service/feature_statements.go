@@ -113,12 +113,6 @@ func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, 
 // confined to one partition to the stages' KeyGuards.
 func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
 
-// CheckKeyConditionValues applies the key values' rules to the values a
-// key condition on key schema ks compares keys with.
-func CheckKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
-	return checkKeyConditionValues(kc, ks)
-}
-
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.
 func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.Item, error) {
@@ -202,24 +196,11 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 	return change, cl.writeCapacity(capacity), nil
 }
 
-// CheckKeyNotUpdated refuses an update that sets or removes a key
-// attribute.
-func CheckKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
-	return checkKeyNotUpdated(ks, upd)
-}
-
 // MaxItemBytes is the largest item.
 const MaxItemBytes = maxItemBytes
 
 // MaxTransactItems is the most actions of a transaction.
 const MaxTransactItems = maxTransactItems
-
-// RVOCCFViolation is the violation of a
-// ReturnValuesOnConditionCheckFailure member (member: the prefix of its
-// constraint path; "" for none).
-func RVOCCFViolation(member, v string) string {
-	return apierr.EnumViolation(member+paramReturnOnCondFail, v, enumReturnOnCondFail)
-}
 
 // TxRead is one read of a read transaction.
 type TxRead struct {

@@ -211,7 +211,7 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	comp, err := exprparams.NewCompiler(in.ExpressionAttributeNames, nil)
 	if err != nil {
 		return nil, err
 	}
