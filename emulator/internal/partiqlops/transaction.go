@@ -52,7 +52,7 @@ type ExecuteTransactionOutput struct {
 // AppendJSON appends the response's JSON.
 func (o *ExecuteTransactionOutput) AppendJSON(b []byte) []byte {
 	if o.reads != nil {
-		return service.AppendTransactGet(b, o.reads)
+		return o.reads.AppendJSON(b)
 	}
 	b = append(b, `{"Responses":[]`...)
 	if len(o.writes.ConsumedCapacity) > 0 {

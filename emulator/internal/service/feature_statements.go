@@ -119,10 +119,13 @@ func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.I
 	return indexStartKey(t.t, x, key, nil)
 }
 
-// GetStatement reads one item by its key, as GetItem reads it: the
-// pipeline's stages, the item (projected by proj, nil: whole; nil when
-// missing) and its capacity.
-func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
+// ReadItem runs r, one read of one item alone, as GetItem reads one:
+// the pipeline's stages for its key, then the item (projected by
+// r.Projection, nil: whole; nil when missing) from the view consistent
+// asks for, and its capacity. It is the general single-item read
+// (WriteItem's mirror); a feature that reads an item by its key uses it.
+func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
+	t, key, proj := r.Table, r.Key, r.Projection
 	if err := c.c.beginItem(t.t, key, access.Get); err != nil {
 		return nil, false, nil, err
 	}
@@ -202,7 +205,8 @@ const MaxItemBytes = maxItemBytes
 // MaxTransactItems is the most actions of a transaction.
 const MaxTransactItems = maxTransactItems
 
-// TxRead is one read of a read transaction.
+// TxRead is one read of one item: alone (ReadItem) or one of a read
+// transaction's (TransactGet).
 type TxRead struct {
 	Table      Table
 	Key        storage.Key
@@ -225,9 +229,6 @@ func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput,
 	}
 	return runTransactGet(c.c, gets, mode), nil
 }
-
-// AppendTransactGet appends TransactGetItems' answer o.
-func AppendTransactGet(b []byte, o *TransactGetItemsOutput) []byte { return o.appendJSON(b) }
 
 // TxWriteKind is the kind of a write transaction's action.
 type TxWriteKind int
