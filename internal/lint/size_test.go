@@ -114,8 +114,9 @@ const maxPackageLines = 13000
 // Expected is read as a list too (its entry type and map adapter
 // went): 12,275. The seam's pure checks and the request's compiler went
 // to readparams, exprparams and tablespec, the core calling them there
-// (key values' rules, the compiled-expression cache): 12,118.
-const maxCoreLines = 12118
+// (key values' rules, the compiled-expression cache), and an import's
+// CreateTable check is transfers' own: 12,097.
+const maxCoreLines = 12097
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.
