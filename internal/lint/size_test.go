@@ -115,8 +115,9 @@ const maxPackageLines = 13000
 // went): 12,275. The seam's pure checks and the request's compiler went
 // to readparams, exprparams and tablespec, the core calling them there
 // (key values' rules, the compiled-expression cache), and an import's
-// CreateTable check and Time to Live's lookup are their features': 12,086.
-const maxCoreLines = 12086
+// CreateTable check, Time to Live's lookup and a vector index's
+// projected attributes are their features': 12,082.
+const maxCoreLines = 12082
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

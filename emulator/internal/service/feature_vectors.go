@@ -24,10 +24,6 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 	return VectorIndexView{t: t.t, VectorIndexDef: x}, x != nil
 }
 
-// Projected returns the attributes the index projects (keys, search
-// schema attributes and NonKeyAttributes; nil: all).
-func (x VectorIndexView) Projected() []string { return x.VectorIndexDef.Projected(x.t.schema) }
-
 // BeginSearch opens the request's search of the vector index x through
 // the request pipeline's stages (pipeline.go): the key guards, then
 // each stage's Begin. hash is the value of the

@@ -134,7 +134,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		return nil, err
 	}
 	out := &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
-	p := newProjector(x, proj)
+	p := newProjector(x, t.Schema(), proj)
 	size := 0
 	for _, r := range res {
 		it := p.apply(r.Item)
@@ -274,8 +274,8 @@ type searchProjector struct {
 	read  []string    // the attributes the paths read
 }
 
-func newProjector(x service.VectorIndexView, proj *expr.Projection) *searchProjector {
-	p := &searchProjector{attr: x.Attr, keep: x.Projected()}
+func newProjector(x service.VectorIndexView, ks storage.KeySchema, proj *expr.Projection) *searchProjector {
+	p := &searchProjector{attr: x.Attr, keep: x.Projected(ks)}
 	if proj == nil {
 		return p
 	}
