@@ -5,6 +5,9 @@
 // ExpressionAttributeNames and ExpressionAttributeValues only with an
 // expression that may use them, and never empty. Each operation lists the
 // parameters it was given in AWS's order (Params) and Check answers with
-// AWS's message for the first rule broken. The service calls it as a
-// library on every data-plane path; it knows nothing of tables.
+// AWS's message for the first rule broken. It also makes a request's
+// compiler over those maps (NewCompiler: the checks of the maps
+// themselves and their size, and the process's compiled-expression
+// cache). The service calls it as a library on every data-plane path,
+// SearchVectors too; it knows nothing of tables.
 package exprparams

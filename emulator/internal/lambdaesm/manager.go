@@ -340,7 +340,7 @@ func (m *Manager) streams(now time.Time) []service.Stream {
 			continue // a fork not used yet (a branch) has no records: left unmade
 		}
 		if ns := m.svc.Namespace(id); ns != nil {
-			out = append(out, ns.Streams(now)...)
+			out = append(out, ns.Space().Streams(now)...)
 		}
 	}
 	return out

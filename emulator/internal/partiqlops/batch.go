@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
@@ -140,7 +141,7 @@ func batchViolations(i int, r BatchStatementRequest) []string {
 	member := fmt.Sprintf("statements.%d.member.", i+1)
 	return []string{
 		statementViolation(member+"statement", r.Statement),
-		service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
+		readparams.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
 		apierr.EmptyListViolation(member+"parameters", r.Parameters),
 	}
 }
@@ -252,7 +253,7 @@ func mayBe(text, word string) bool {
 
 func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
 	violations := []string{
-		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.NullViolation("statements", in.Statements == nil),
 	}
 	violations = append(violations, apierr.EmptyListViolation("statements", in.Statements))

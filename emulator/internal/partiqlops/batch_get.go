@@ -27,7 +27,7 @@ func runBatchGet(c service.Call, b batchStatement, s *partiql.Select, opt stmtOp
 	if err != nil {
 		return batchError(err, "") // DynamoDB Local names no table here
 	}
-	item, found, cc, err := c.GetStatement(t, key, g.Projection, opt.consistent, opt.capacity)
+	item, found, cc, err := c.ReadItem(service.TxRead{Table: t, Key: key, Projection: g.Projection}, opt.consistent, opt.capacity)
 	if err != nil {
 		return batchError(err, t.Name())
 	}

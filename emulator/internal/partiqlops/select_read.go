@@ -47,7 +47,7 @@ type selectPlan struct {
 func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys storage.KeySchema, sel *lower.Select, opt stmtOptions) (*service.Page, error) {
 	// Of an IN list, a key that holds an empty value matches no item of
 	// its partition; with pk = value it is the statement's error.
-	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return service.CheckKeyConditionValues(kc, keys) }); err != nil {
+	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return tablespec.CheckKeyConditionValues(kc, keys) }); err != nil {
 		return nil, err
 	}
 	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lex"
@@ -110,8 +111,8 @@ func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatem
 	}
 	if err := apierr.ConstraintErrors(
 		statementViolation("statement", in.Statement),
-		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
-		service.RVOCCFViolation("", in.ReturnValuesOnConditionCheckFailure),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
+		readparams.RVOCCFViolation("", in.ReturnValuesOnConditionCheckFailure),
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		tokenViolation,
 		parametersViolation("parameters", in.Parameters),

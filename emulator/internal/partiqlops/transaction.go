@@ -8,6 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
@@ -51,7 +52,7 @@ type ExecuteTransactionOutput struct {
 // AppendJSON appends the response's JSON.
 func (o *ExecuteTransactionOutput) AppendJSON(b []byte) []byte {
 	if o.reads != nil {
-		return service.AppendTransactGet(b, o.reads)
+		return o.reads.AppendJSON(b)
 	}
 	b = append(b, `{"Responses":[]`...)
 	if len(o.writes.ConsumedCapacity) > 0 {
@@ -120,7 +121,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		member := "transactStatements." + strconv.Itoa(i+1) + ".member."
 		for _, v := range []string{
 			statementViolation(member+"statement", r.Statement),
-			service.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
+			readparams.RVOCCFViolation(member, r.ReturnValuesOnConditionCheckFailure),
 			parametersViolation(member+"parameters", r.Parameters),
 		} {
 			if v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
@@ -128,7 +129,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 			}
 		}
 	}
-	if v := service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
+	if v := readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity); v != "" && len(cs.Msgs) < apierr.MaxConstraintErrors {
 		cs.Msgs = append(cs.Msgs, v)
 	}
 	idempotency.Constraints(&cs, in.ClientRequestToken)

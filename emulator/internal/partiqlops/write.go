@@ -3,6 +3,7 @@ package partiqlops
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -95,7 +96,7 @@ func planUpdate(c service.Call, b lower.Binding, s *partiql.Update) (*writePlan,
 		return nil, err
 	}
 	p := &writePlan{t: t, key: key, upd: u.Update, cond: u.Cond}
-	return p, itemRule(service.CheckKeyNotUpdated(t.Schema(), p.upd))
+	return p, itemRule(tablespec.CheckKeyNotUpdated(t.Schema(), p.upd))
 }
 
 func runUpdate(c service.Call, b lower.Binding, s *partiql.Update, opt stmtOptions) (*ExecuteStatementOutput, error) {

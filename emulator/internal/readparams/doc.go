@@ -4,6 +4,10 @@
 // inclusive end of its sort key range (when a page is the last, which
 // ExclusiveStartKey is refused), and an unknown ComparisonOperator in the
 // legacy condition maps (KeyConditions, QueryFilter, ScanFilter,
-// Expected). Each is a function of the request and the keys alone: the
-// service calls them as plain functions, knowing nothing of the catalog.
+// Expected), and the Return... parameters every data-plane operation
+// shares (ReturnConsumedCapacity, ReturnValuesOnConditionCheckFailure:
+// return_params.go). Each is a function of the request and the keys
+// alone: the service and the features of the data plane (PartiQL,
+// SearchVectors) call them as plain functions, knowing nothing of the
+// catalog.
 package readparams

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -26,16 +25,6 @@ type (
 	Capacity         = shapes.Capacity[*float64]
 	VectorCapacity   = shapes.VectorCapacity
 )
-
-// validateReturnConsumedCapacity returns the constraint violation text for a
-// bad ReturnConsumedCapacity value, or "" (for use with constraintErrors).
-func validateReturnConsumedCapacity(mode string) string {
-	switch mode {
-	case "", capacityNone, capacityTotal, capacityIndexes:
-		return ""
-	}
-	return apierr.EnumViolation(paramReturnConsumedCap, mode, enumReturnConsumedCap)
-}
 
 // readCapacity is the ConsumedCapacity of reading sizeBytes from t (the
 // item's size for GetItem, 0 when absent; the total of the items read for

@@ -5,23 +5,17 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
 // UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation
-// and per-request expression compilation (capacity accounting is in
+// (the key values' rules are tablespec's, key_values.go; a request's
+// expression compiler is exprparams'; capacity accounting is in
 // capacity.go).
 
-// DynamoDB's key size limits, in bytes of the raw string or binary value.
-const (
-	maxPartitionKeyBytes = tablespec.MaxPartitionKeyBytes
-	maxSortKeyBytes      = tablespec.MaxSortKeyBytes
-	// maxItemBytes is DynamoDB's item size limit (400 KB).
-	maxItemBytes = 400 * 1024
-)
+// maxItemBytes is DynamoDB's item size limit (400 KB).
+const maxItemBytes = 400 * 1024
 
 // keyFromKeyParam validates a Key request parameter (GetItem, DeleteItem,
 // UpdateItem, BatchGetItem, BatchWriteItem DeleteRequest): exactly the
@@ -54,7 +48,7 @@ func keyParamAttr(key storage.Item, attr storage.KeyAttr, partition bool) (stora
 	if !ok || v.Kind() != attr.Kind {
 		return storage.Value{}, apierr.KeyShape(apierr.MsgKeySchemaMismatch)
 	}
-	return v, checkKeyValue(attr.Name, v, partition)
+	return v, tablespec.CheckKeyValue(attr.Name, v, partition)
 }
 
 // keyFromItem validates the key attributes of a whole item (PutItem,
@@ -110,51 +104,5 @@ func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (stora
 	if v.Kind() != attr.Kind {
 		return storage.Value{}, apierr.KeyShape(fmt.Sprintf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind()))
 	}
-	return v, checkKeyValue(attr.Name, v, partition)
-}
-
-// checkKeyValue applies the rules every key value obeys once its type is
-// right: S and B non-empty, at most 2048 bytes (partition) or 1024 (sort).
-func checkKeyValue(name string, v storage.Value, partition bool) error {
-	if v.Kind() == storage.KindN {
-		return nil // canonical numbers are far below the limits
-	}
-	n := len(v.Str())
-	switch {
-	case n == 0 && v.Kind() == storage.KindS:
-		return apierr.Validationf(apierr.MsgKeyEmptyString, name)
-	case n == 0:
-		return apierr.Validationf(apierr.MsgKeyEmptyBinary, name)
-	case partition && n > maxPartitionKeyBytes:
-		return apierr.Validation(apierr.MsgHashKeyTooLong)
-	case !partition && n > maxSortKeyBytes:
-		return apierr.Validation(apierr.MsgRangeKeyTooLong)
-	}
-	return nil
-}
-
-// newCompiler returns the request's expression compiler over its
-// ExpressionAttributeNames and ExpressionAttributeValues (either may be
-// nil), or the error of the maps themselves (a key that is no placeholder,
-// an empty name), which AWS reports before looking at any expression.
-// Two differences from DynamoDB Local remain: a name mapped to JSON null
-// decodes as "" and is reported as empty ("null for key #v" there), and a
-// bad ExpressionAttributeValues value is reported by the decoder, before
-// any of these checks (there, after the maps' keys).
-//
-// Expressions are looked up in the process's cache first (expr_cache.go).
-//
-// Then the maps' size (wire's wire_placeholders.go): a map of more than 2 MB
-// arrives as a stand-in holding only what Err could report.
-func newCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
-	names, namesOver := wire.WithoutStandIn(names)
-	vals := wire.SplitValues(values)          // a map, or a table of many values (wire_compact.go)
-	comp := vals.Compiler(exprCache(), names) // a caller done with it may Release it
-	if err := comp.Err(); err != nil {
-		return nil, err
-	}
-	if err := wire.SubstitutionSizeError(names, namesOver, vals); err != nil {
-		return nil, err
-	}
-	return comp, nil
+	return v, tablespec.CheckKeyValue(attr.Name, v, partition)
 }

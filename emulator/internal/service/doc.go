@@ -93,8 +93,7 @@
 //     queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
-//     expr_cache.go (the compiled-expression cache every request's
-//     Compiler looks in), page_eval.go (filters and projections evaluated
+//     page_eval.go (filters and projections evaluated
 //     on stored records: expr.Matcher, expr.Projector),
 //     batch_names.go (malformed and empty RequestItems; the single-item
 //     writes' request-validation envelope is apierr's
@@ -178,7 +177,7 @@
 //     change: feature_definition.go (tags, Time to Live),
 //     feature_reads.go (the data plane's lookups, a table's indexes),
 //     feature_streams.go (the streams), feature_vectors.go
-//     (a vector index and the expression compiler); APIOp and
+//     (a vector index); APIOp and
 //     JSONAppender (another API's operations, outputs that encode
 //     themselves).
 //   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,

@@ -3,8 +3,6 @@ package service
 import (
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
@@ -29,25 +27,6 @@ func (c Call) BackupSourceTable(name *string, path string) (Table, error) {
 		return Table{}, err
 	}
 	return Table{t: t}, nil
-}
-
-// CheckCreateTable checks in as CreateTable does before it creates
-// anything (the definition, the account's throughput limits, a table of
-// that name) and returns the table's name.
-func (c Call) CheckCreateTable(in *CreateTableInput) (string, error) {
-	def, err := tablespec.ValidateCreateTable(in)
-	if err != nil {
-		return "", err
-	}
-	if def.Throughput != nil {
-		if err := tablespec.CheckTableMaxThroughput(def.Throughput.Read, def.Throughput.Write, c.c.region); err != nil {
-			return "", err
-		}
-	}
-	if c.c.ns.getTable(def.Name) != nil {
-		return "", apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.Name)
-	}
-	return def.Name, nil
 }
 
 // Detached returns a copy of the call for a feature's own writes (an

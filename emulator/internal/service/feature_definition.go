@@ -10,17 +10,6 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 // through the core's one funnel of definition changes (changeMeta), so it
 // is recorded where it always was and records on disk read as before.
 
-// LookupTableMsg returns the table a control-plane request names (its
-// name or ARN), as LookupTable does, with notFound the message of its
-// ResourceNotFoundException.
-func (c Call) LookupTableMsg(name, notFound string) (Table, error) {
-	t, err := c.c.lookupTableMsg(name, notFound)
-	if err != nil {
-		return Table{}, err
-	}
-	return Table{t: t}, nil
-}
-
 // Tags returns the table's tags, in the order first added.
 func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 

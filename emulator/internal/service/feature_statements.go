@@ -113,22 +113,19 @@ func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, 
 // confined to one partition to the stages' KeyGuards.
 func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
 
-// CheckKeyConditionValues applies the key values' rules to the values a
-// key condition on key schema ks compares keys with.
-func CheckKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
-	return checkKeyConditionValues(kc, ks)
-}
-
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.
 func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.Item, error) {
 	return indexStartKey(t.t, x, key, nil)
 }
 
-// GetStatement reads one item by its key, as GetItem reads it: the
-// pipeline's stages, the item (projected by proj, nil: whole; nil when
-// missing) and its capacity.
-func (c Call) GetStatement(t Table, key storage.Key, proj *expr.Projection, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
+// ReadItem runs r, one read of one item alone, as GetItem reads one:
+// the pipeline's stages for its key, then the item (projected by
+// r.Projection, nil: whole; nil when missing) from the view consistent
+// asks for, and its capacity. It is the general single-item read
+// (WriteItem's mirror); a feature that reads an item by its key uses it.
+func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
+	t, key, proj := r.Table, r.Key, r.Projection
 	if err := c.c.beginItem(t.t, key, access.Get); err != nil {
 		return nil, false, nil, err
 	}
@@ -202,26 +199,14 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 	return change, cl.writeCapacity(capacity), nil
 }
 
-// CheckKeyNotUpdated refuses an update that sets or removes a key
-// attribute.
-func CheckKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
-	return checkKeyNotUpdated(ks, upd)
-}
-
 // MaxItemBytes is the largest item.
 const MaxItemBytes = maxItemBytes
 
 // MaxTransactItems is the most actions of a transaction.
 const MaxTransactItems = maxTransactItems
 
-// RVOCCFViolation is the violation of a
-// ReturnValuesOnConditionCheckFailure member (member: the prefix of its
-// constraint path; "" for none).
-func RVOCCFViolation(member, v string) string {
-	return apierr.EnumViolation(member+paramReturnOnCondFail, v, enumReturnOnCondFail)
-}
-
-// TxRead is one read of a read transaction.
+// TxRead is one read of one item: alone (ReadItem) or one of a read
+// transaction's (TransactGet).
 type TxRead struct {
 	Table      Table
 	Key        storage.Key
@@ -244,9 +229,6 @@ func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput,
 	}
 	return runTransactGet(c.c, gets, mode), nil
 }
-
-// AppendTransactGet appends TransactGetItems' answer o.
-func AppendTransactGet(b []byte, o *TransactGetItemsOutput) []byte { return o.appendJSON(b) }
 
 // TxWriteKind is the kind of a write transaction's action.
 type TxWriteKind int

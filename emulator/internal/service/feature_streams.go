@@ -6,10 +6,12 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 )
 
-// A namespace's streams as a feature that reads them sees them (the Streams API, the
-// event source mappings). The core starts and stops them: a table's stream is the
-// storage Observer of its data on the one write path (streams.go), kept across restarts
-// (streamrec/sidecar.go) and held back by a stage's StreamHold (stage_read.go); a feature reads them.
+// A namespace's streams as a feature that reads them sees them (the
+// Streams API, the event source mappings, a stage that holds them back):
+// Space.Streams. The core starts and stops them: a table's stream is the
+// storage Observer of its data on the one write path (streams.go), kept
+// across restarts (streamrec/sidecar.go) and held back by a stage's
+// StreamHold (stage_read.go); a feature reads them.
 
 // Stream is a table's stream, enabled or disabled within its retention
 // (emulator/internal/streamrec: its identity, State, Bounds, Read, SizeBytes).
@@ -19,17 +21,14 @@ type Stream = streamrec.Stream
 // a disabled one's is "DISABLED".
 const Enabled = streamrec.Enabled
 
-// Streams returns the request namespace's streams not yet forgotten at
-// the request's time, in creation order.
-func (c Call) Streams() []Stream { return c.c.ns.streams.All(c.c.Now()) }
+// Streams returns the namespace's streams not yet forgotten at now (a
+// request's Now; a poller's clock), in creation order. A stream of an
+// ARN is the one of the list with that ARN (none: forgotten, or never).
+func (s Space) Streams(now time.Time) []Stream { return s.ns.streams.All(now) }
 
-// Streams is Call.Streams outside a request, at now (the event source mappings' pollers).
-func (ns *Namespace) Streams(now time.Time) []Stream {
-	return Call{c: &call{ns: ns, now: now}}.Streams()
-}
-
-// Stream returns the request namespace's stream of ARN arn, or false (none, or forgotten).
-func (c Call) Stream(arn string) (Stream, bool) { return c.c.ns.streams.Find(arn, c.c.Now()) }
+// Space is the namespace outside a request (the event source mappings'
+// pollers), as a feature's operation sees its own (Call.Space).
+func (ns *Namespace) Space() Space { return Space{ns: ns} }
 
 // Region is the region whose requests select the namespace; "" for the
 // shared namespace (Config.SharedDB), which holds every region's tables.

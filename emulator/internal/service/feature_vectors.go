@@ -2,14 +2,12 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // A table's vector index as a feature that searches it sees it
-// (SearchVectors), and the request's expression compiler. The index is
-// the core's: CreateTable and UpdateTable define it, DescribeTable
+// (SearchVectors); the request's expression compiler is exprparams'. The
+// index is the core's: CreateTable and UpdateTable define it, DescribeTable
 // shows it, and storage keeps its vectors on the one write path.
 
 // VectorIndexView is one of a table's vector indexes: its definition
@@ -26,10 +24,6 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 	return VectorIndexView{t: t.t, VectorIndexDef: x}, x != nil
 }
 
-// Projected returns the attributes the index projects (keys, search
-// schema attributes and NonKeyAttributes; nil: all).
-func (x VectorIndexView) Projected() []string { return x.VectorIndexDef.Projected(x.t.schema) }
-
 // BeginSearch opens the request's search of the vector index x through
 // the request pipeline's stages (pipeline.go): the key guards, then
 // each stage's Begin. hash is the value of the
@@ -43,16 +37,3 @@ func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
 // (VectorSearchRequestBytes, whether or not the request asked for them)
 // and the items it returned: the stages' End is told.
 func (c Call) Searched(bytes float64, returned int) { c.c.searched(bytes, returned) }
-
-// NewCompiler returns a request's expression compiler over its
-// ExpressionAttributeNames and ExpressionAttributeValues, with the
-// checks every operation applies to them (the compiled-expression
-// cache, the substitution size limits).
-func NewCompiler(names map[string]string, values wire.ExpressionValues) (*expr.Compiler, error) {
-	return newCompiler(names, values)
-}
-
-// ReturnConsumedCapacityViolation returns the violation of a
-// ReturnConsumedCapacity member ("" for none: NONE, TOTAL, INDEXES or
-// absent).
-func ReturnConsumedCapacityViolation(mode string) string { return validateReturnConsumedCapacity(mode) }

@@ -49,7 +49,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 		return nil, err
 	}
 	for i, a := range x.PartAttrs {
-		if err := checkKeyValue(a.Name, kc.Partition[i], true); err != nil {
+		if err := tablespec.CheckKeyValue(a.Name, kc.Partition[i], true); err != nil {
 			return nil, err
 		}
 	}

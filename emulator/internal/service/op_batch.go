@@ -113,7 +113,7 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 		batchGetEmptyConstraint(in.RequestItems),
 		batchGetNamesConstraint(in.RequestItems),
 	}, batchGetKeysConstraints(in.RequestItems)...)
-	violations = append(violations, validateReturnConsumedCapacity(in.ReturnConsumedCapacity))
+	violations = append(violations, readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity))
 	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if err != nil {
 		return nil, err
 	}
-	comp, err := newCompiler(req.ExpressionAttributeNames, nil)
+	comp, err := exprparams.NewCompiler(req.ExpressionAttributeNames, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +356,7 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 // number of writes.
 func (c *call) checkBatchWrite(in *BatchWriteItemInput) ([]string, int, error) {
 	var cs apierr.Constraints
-	cs.AddViolation(validateReturnConsumedCapacity(in.ReturnConsumedCapacity))
+	cs.AddViolation(readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity))
 	cs.AddViolation(returnItemCollectionMetricsConstraint(in.ReturnItemCollectionMetrics))
 	cs.AddViolation(requestItemsConstraint(in.RequestItems == nil, len(in.RequestItems)))
 	cs.AddLong(batchWriteTableConstraint(in))

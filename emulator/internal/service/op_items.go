@@ -37,9 +37,7 @@ const (
 const (
 	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
 	enumReturnICM          = "SIZE, NONE"
-	enumReturnOnCondFail   = "ALL_OLD, NONE"
 	enumConditionalOp      = "OR, AND"
-	enumReturnConsumedCap  = "INDEXES, TOTAL, NONE"
 	paramConditionExpr     = "ConditionExpression"
 	paramUpdateExpr        = "UpdateExpression"
 	paramProjectionExpr    = "ProjectionExpression"
@@ -49,8 +47,6 @@ const (
 	paramConditionalOp     = "ConditionalOperator"
 	paramReturnValues      = "returnValues"
 	paramReturnICM         = "returnItemCollectionMetrics"
-	paramReturnOnCondFail  = "returnValuesOnConditionCheckFailure"
-	paramReturnConsumedCap = "returnConsumedCapacity"
 	paramConditionalOpWire = "conditionalOperator"
 )
 
@@ -167,9 +163,9 @@ func writeConstraints(tableName *string, returnValues, rcc, ricm, rvoccf, condOp
 	name1, name2 := tablespec.TableNameViolations(tableName)
 	return apierr.ConstraintErrors(name1, name2,
 		apierr.EnumViolation(paramReturnValues, returnValues, enumReturnValues),
-		apierr.EnumViolation(paramReturnConsumedCap, rcc, enumReturnConsumedCap),
+		readparams.ReturnConsumedCapacityViolation(rcc),
 		apierr.EnumViolation(paramReturnICM, ricm, enumReturnICM),
-		apierr.EnumViolation(paramReturnOnCondFail, rvoccf, enumReturnOnCondFail),
+		readparams.RVOCCFViolation("", rvoccf),
 		apierr.EnumViolation(paramConditionalOpWire, condOp, enumConditionalOp),
 		missing,
 		expectedOp,
@@ -221,7 +217,7 @@ func (w writeExprs) compile() (*expr.Update, *expr.Condition, error) {
 	if err := p.Check(); err != nil {
 		return nil, nil, err
 	}
-	comp, err := newCompiler(w.names, w.values)
+	comp, err := exprparams.NewCompiler(w.names, w.values)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,7 +371,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.NullViolation("key", in.Key == nil),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet),
 	); err != nil {
@@ -391,7 +387,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	comp, err := exprparams.NewCompiler(in.ExpressionAttributeNames, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -511,7 +507,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeyNotUpdated(t.schema, upd); err != nil {
+	if err := tablespec.CheckKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
 	if err := c.beginItem(t, key, access.Update); err != nil {
@@ -605,19 +601,6 @@ func compileUpdate(comp *expr.Compiler, text *string, updates map[string]Attribu
 	}
 	upd, err := expr.AttributeUpdates(legacy)
 	return upd, err
-}
-
-// checkKeyNotUpdated rejects an update that touches a key attribute.
-func checkKeyNotUpdated(ks storage.KeySchema, upd *expr.Update) error {
-	if upd == nil {
-		return nil
-	}
-	for _, name := range upd.Attributes() {
-		if name == ks.Partition.Name || (ks.HasSort() && name == ks.Sort.Name) {
-			return apierr.Validationf(apierr.MsgCannotUpdateKey, name)
-		}
-	}
-	return nil
 }
 
 // updateReturnValues is the Attributes member of an UpdateItem response.

@@ -263,7 +263,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	// errors after it, as DynamoDB Local (AWS's order unknown); then the
 	// expressions and unused placeholders, the start key, and only then
 	// Select.
-	comp, cerr := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	comp, cerr := exprparams.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if cerr == nil {
 		defer comp.Release() // the key condition, filter and projection keep nothing of it
 	}
@@ -339,7 +339,7 @@ func checkQuery(in *QueryInput) error {
 	}
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
 		selectV,
@@ -380,7 +380,7 @@ func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema
 	if err != nil {
 		return nil, err
 	}
-	if err := checkKeyConditionValues(kc, ks); err != nil {
+	if err := tablespec.CheckKeyConditionValues(kc, ks); err != nil {
 		kc.Release()
 		return nil, err
 	}
@@ -469,7 +469,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 
 	// As DynamoDB Local: the placeholder maps, the expressions and unused
 	// placeholders, the start key, and only then Select.
-	comp, err := newCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	comp, err := exprparams.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +510,7 @@ func checkScan(in *ScanInput) error {
 	in.Select = absentIfEmpty(in.Select)
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
-		validateReturnConsumedCapacity(in.ReturnConsumedCapacity),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
@@ -722,26 +722,4 @@ func keyAttrIn(names []string, ks storage.KeySchema) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// checkKeyConditionValues applies the key value rules (S and B not empty,
-// size limits) to the values a key condition compares keys with.
-func checkKeyConditionValues(kc *expr.KeyCondition, ks storage.KeySchema) error {
-	if err := checkKeyValue(ks.Partition.Name, kc.Partition, true); err != nil {
-		return err
-	}
-	n := 0
-	switch kc.Sort.Op {
-	case storage.SortAny:
-	case storage.SortBetween:
-		n = 2
-	default:
-		n = 1
-	}
-	for _, v := range kc.Sort.Values[:n] {
-		if err := checkKeyValue(ks.Sort.Name, v, false); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -381,7 +381,7 @@ func (a *txAction) resolveKey(p txParams) error {
 	}
 	a.size = storage.ItemSize(keyItem)
 	if p.kind == txUpdate {
-		return checkKeyNotUpdated(a.t.schema, a.upd)
+		return tablespec.CheckKeyNotUpdated(a.t.schema, a.upd)
 	}
 	return nil
 }

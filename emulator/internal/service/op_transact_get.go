@@ -61,9 +61,11 @@ type ItemResponse struct {
 	hasStored bool
 }
 
-// appendJSON encodes the response without reflection, whole items straight
-// from their stored records.
-func (o *TransactGetItemsOutput) appendJSON(b []byte) []byte {
+// AppendJSON encodes the response without reflection, whole items straight
+// from their stored records: the answer of TransactGetItems and of any
+// feature's read transaction (Call.TransactGet) encodes itself
+// (JSONAppender).
+func (o *TransactGetItemsOutput) AppendJSON(b []byte) []byte {
 	b = append(b, `{"Responses":[`...)
 	for i, r := range o.Responses {
 		if i > 0 {
@@ -211,7 +213,7 @@ func prepareTxGetRequest(in *TransactGet) (*txGet, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	comp, err := newCompiler(in.ExpressionAttributeNames, nil)
+	comp, err := exprparams.NewCompiler(in.ExpressionAttributeNames, nil)
 	if err != nil {
 		return nil, err
 	}

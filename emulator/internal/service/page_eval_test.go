@@ -25,6 +25,7 @@ var pageEvalSeeds = []struct{ item, expr string }{
 }
 
 var (
+	pageEvalCache  = expr.NewCache(0, 0)
 	pageEvalNames  = map[string]string{"#a": "a"}
 	pageEvalValues = map[string]storage.Value{":v": storage.S("x"), ":n": storage.N("1"), ":n5": storage.N("5")}
 )
@@ -35,7 +36,7 @@ var (
 // (expr.Projector into the page's buffer) writes what Projection.Apply's
 // item writes.
 func checkPageEval(t *testing.T, it storage.Item, text string) {
-	compiler := func() *expr.Compiler { return expr.NewCachedCompiler(exprCache(), pageEvalNames, pageEvalValues) }
+	compiler := func() *expr.Compiler { return expr.NewCachedCompiler(pageEvalCache, pageEvalNames, pageEvalValues) }
 	cond, cerr := compiler().Condition("FilterExpression", text)
 	proj, perr := compiler().Projection(text)
 	for _, ks := range storedSchemas {

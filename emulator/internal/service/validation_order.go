@@ -89,9 +89,9 @@ import (
 func updateItemConstraints(in *UpdateItemInput) error {
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	rv := apierr.EnumViolation(paramReturnValues, in.ReturnValues, enumReturnValues)
-	rcc := apierr.EnumViolation(paramReturnConsumedCap, in.ReturnConsumedCapacity, enumReturnConsumedCap)
+	rcc := readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity)
 	ricm := apierr.EnumViolation(paramReturnICM, in.ReturnItemCollectionMetrics, enumReturnICM)
-	rvoccf := apierr.EnumViolation(paramReturnOnCondFail, in.ReturnValuesOnConditionCheckFailure, enumReturnOnCondFail)
+	rvoccf := readparams.RVOCCFViolation("", in.ReturnValuesOnConditionCheckFailure)
 	condOp := apierr.EnumViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp)
 	expectedOpV := readparams.ComparisonOpViolation("expected", in.Expected.UnknownOps(), expr.LegacyOp.String)
 	if in.Key == nil {

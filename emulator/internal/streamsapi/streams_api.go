@@ -100,7 +100,7 @@ func listStreams(c service.Call, in *ListStreamsInput) (*ListStreamsOutput, erro
 	}
 	shared := c.Space().Region() == ""
 	var list []service.Stream
-	for _, s := range c.Streams() {
+	for _, s := range c.Space().Streams(c.Now()) {
 		if s.Region() != c.Region() && shared {
 			continue // a shared database: the streams of this region
 		}
@@ -262,8 +262,10 @@ func lookupStream(c service.Call, arn string) (service.Stream, error) {
 	if err := checkStreamARN(arn); err != nil {
 		return service.Stream{}, err
 	}
-	if s, ok := c.Stream(arn); ok {
-		return s, nil
+	for _, s := range c.Space().Streams(c.Now()) {
+		if s.ARN() == arn {
+			return s, nil
+		}
 	}
 	return service.Stream{}, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
 }

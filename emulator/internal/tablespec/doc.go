@@ -29,5 +29,8 @@
 // here for the backups and PITR features' restores and the service's
 // CopyTable. So is what an item collection's size counts of a table
 // with local secondary indexes (LSIEntriesSize, SizeEstimateRangeGB:
-// collections.go), which the service hands storage and reports.
+// collections.go), which the service hands storage and reports, and the
+// rules of key values, a function of a key schema alone (CheckKeyValue,
+// CheckKeyConditionValues, CheckKeyNotUpdated: key_values.go), which the
+// service and PartiQL's statements apply alike.
 package tablespec

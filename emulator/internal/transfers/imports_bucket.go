@@ -2,10 +2,12 @@ package transfers
 
 import (
 	"errors"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"io/fs"
 	"os"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // What AWS does with an ImportTable from a bucket that does not exist or
@@ -32,11 +34,30 @@ func importFromMissingBucket(c service.Call, in *ImportTableInput, create *servi
 	if st, err := os.Stat(bucketDir); err == nil && st.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
-	name, err := c.CheckCreateTable(create)
+	name, err := checkCreateTable(c, create)
 	if err != nil {
 		return nil, true, err
 	}
 	j := newImportJob(c, in, req, c.TableARN(name), tablespec.NewUUID(), name)
 	j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", s3NoSuchBucket, msgS3NoSuchBucket
 	return recordImport(c, j), true, nil
+}
+
+// checkCreateTable checks in as CreateTable does before it creates
+// anything (the definition, the account's throughput limits in the
+// request's region, a table of that name) and returns the table's name.
+func checkCreateTable(c service.Call, in *service.CreateTableInput) (string, error) {
+	def, err := tablespec.ValidateCreateTable(in)
+	if err != nil {
+		return "", err
+	}
+	if def.Throughput != nil {
+		if err := tablespec.CheckTableMaxThroughput(def.Throughput.Read, def.Throughput.Write, c.Region()); err != nil {
+			return "", err
+		}
+	}
+	if _, ok := c.Space().Table(def.Name); ok {
+		return "", apierr.ResourceInUse(apierr.MsgTableExistsPrefix + def.Name)
+	}
+	return def.Name, nil
 }

@@ -1,6 +1,8 @@
 package ttl
 
 import (
+	"errors"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -22,6 +24,17 @@ func (Feature) Name() string { return "timeToLive" }
 func (Feature) Register(r service.Registrar) {
 	service.Op(r, "UpdateTimeToLive", updateTimeToLive)
 	service.Op(r, "DescribeTimeToLive", describeTimeToLive)
+}
+
+// lookupTable returns the table name names (its name or ARN) as a
+// control-plane request looks it up, a missing one answered with Time to
+// Live's message.
+func lookupTable(c service.Call, name string) (service.Table, error) {
+	t, err := c.LookupTable(name)
+	if errors.Is(err, apierr.ErrResourceNotFound) {
+		return service.Table{}, apierr.ResourceNotFound(apierr.MsgTTLTableNotFound)
+	}
+	return t, err
 }
 
 // maxTTLAttrLen is the model's limit on AttributeName.
@@ -76,7 +89,7 @@ func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToL
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.LookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
+	t, err := lookupTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +125,7 @@ func describeTimeToLive(c service.Call, in *DescribeTimeToLiveInput) (*DescribeT
 	if err := cs.Err(); err != nil {
 		return nil, err
 	}
-	t, err := c.LookupTableMsg(*in.TableName, apierr.MsgTTLTableNotFound)
+	t, err := lookupTable(c, *in.TableName)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -71,7 +72,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		readparams.IndexNameConstraint(in.IndexName),
 		apierr.NullViolation("searchVector", in.SearchVector == nil),
 		apierr.NullViolation("topK", in.TopK == nil),
-		service.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
+		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 	); err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if len(q.Vector) != int(x.Dims) {
 		return nil, apierr.Validationf(apierr.MsgSearchVectorDimension, len(q.Vector), x.Dims)
 	}
-	comp, err := service.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	comp, err := exprparams.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 		return nil, err
 	}
 	out := &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
-	p := newProjector(x, proj)
+	p := newProjector(x, t.Schema(), proj)
 	size := 0
 	for _, r := range res {
 		it := p.apply(r.Item)
@@ -273,8 +274,8 @@ type searchProjector struct {
 	read  []string    // the attributes the paths read
 }
 
-func newProjector(x service.VectorIndexView, proj *expr.Projection) *searchProjector {
-	p := &searchProjector{attr: x.Attr, keep: x.Projected()}
+func newProjector(x service.VectorIndexView, ks storage.KeySchema, proj *expr.Projection) *searchProjector {
+	p := &searchProjector{attr: x.Attr, keep: x.Projected(ks)}
 	if proj == nil {
 		return p
 	}

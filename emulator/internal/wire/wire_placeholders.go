@@ -37,8 +37,8 @@ import (
 // checked: a bad value is still reported as such), and decoded only if it
 // measures 2 MB or less. Otherwise the decoder returns a stand-in: the few
 // entries Compiler.Err could report (for each of its rules, the entry with
-// the smallest key that breaks it) and oversizeKey, which newCompiler
-// turns into the size error after those checks. So a 16 MB request of
+// the smallest key that breaks it) and oversizeKey, which
+// exprparams.NewCompiler turns into the size error after those checks. So a 16 MB request of
 // 700k placeholders costs its body and a scan, not a map of 700k entries.
 // A key given twice in one map counts twice.
 

@@ -221,6 +221,17 @@ func (w *write) missed(base uint64) MissedWrite {
 		Event: w.event, At: w.at}
 }
 
+// streamTable is the name of the table whose stream of the request's
+// namespace has ARN arn, or false (none, or forgotten).
+func streamTable(c service.Call, arn string) (string, bool) {
+	for _, s := range c.Space().Streams(c.Now()) {
+		if s.ARN() == arn {
+			return s.TableName(), true
+		}
+	}
+	return "", false
+}
+
 // CheckCall counts a GetRecords call on its stream's gate, which then
 // shows it what its reads made visible, and reports the call if it
 // misses records at or after its iterator's position. Other calls pass.
@@ -236,11 +247,11 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 	if !ok {
 		return nil // GetRecords refuses it
 	}
-	s, ok := c.Stream(it.ARN)
+	name, ok := streamTable(c, it.ARN)
 	if !ok {
 		return nil
 	}
-	t, ok := c.Table(s.TableName())
+	t, ok := c.Table(name)
 	if !ok {
 		return nil
 	}
