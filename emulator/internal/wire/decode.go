@@ -272,8 +272,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
-	case reflect.TypeFor[AttributeNames]():
-		return sliceOf(t, decodeNameView)
+	case reflect.TypeFor[expr.NameList]():
+		return decodeNameList
 	case reflect.TypeFor[KeyConditions]():
 		return decodeKeyConditions
 	case reflect.TypeFor[expr.LegacyFilter]():
@@ -645,52 +645,70 @@ func sliceOf(t reflect.Type, elem codec) codec {
 		default:
 			return d.mismatch(t)
 		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
-		}
-		d.pos++
-		i := 0
-		if d.peek() != ']' {
-			for {
-				// As encoding/json: decode into the existing element, if any.
-				if i == longList {
-					v.Grow(max(0, i+d.elementsLeft(depth)-v.Len()))
-				}
-				if i >= v.Cap() {
-					v.Grow(1)
-				}
-				if i >= v.Len() {
-					v.SetLen(i + 1)
-				}
-				if depth == 1 {
-					d.top = i
-				}
-				if err := elem(d, v.Index(i), depth+1); err != nil {
-					return err
-				}
-				i++
-				if d.peek() == ',' {
-					d.pos++
-					continue
-				}
-				break
+		n, err := d.readList(depth, func(i, left int) error {
+			// As encoding/json: decode into the existing element, if any.
+			if left >= 0 {
+				v.Grow(max(0, i+left-v.Len()))
 			}
+			if i >= v.Cap() {
+				v.Grow(1)
+			}
+			if i >= v.Len() {
+				v.SetLen(i + 1)
+			}
+			return elem(d, v.Index(i), depth+1)
+		})
+		if err != nil {
+			return err
 		}
-		if d.peek() != ']' {
-			return d.syntax()
+		if n < v.Len() {
+			v.SetLen(n)
 		}
-		d.pos++
-		if depth == 1 {
-			d.top = -1
-		}
-		if i < v.Len() {
-			v.SetLen(i)
-		}
-		if i == 0 {
+		if n == 0 {
 			v.Set(reflect.MakeSlice(t, 0, 0))
 		}
 		return nil
 	}
+}
+
+// readList reads a JSON array (d at its '[') for a list codec: elem
+// reads the i-th element, d at it, told at the longList-th how many
+// elements are left from there (else left is -1), so a long list is
+// sized once. It returns how many elements were read.
+func (d *reqDecoder) readList(depth int, elem func(i, left int) error) (int, error) {
+	if depth >= maxJSONDepth {
+		return 0, d.syntax()
+	}
+	d.pos++
+	i := 0
+	if d.peek() != ']' {
+		for {
+			left := -1
+			if i == longList {
+				left = d.elementsLeft(depth)
+			}
+			if depth == 1 {
+				d.top = i
+			}
+			if err := elem(i, left); err != nil {
+				return i, err
+			}
+			i++
+			if d.peek() == ',' {
+				d.pos++
+				continue
+			}
+			break
+		}
+	}
+	if d.peek() != ']' {
+		return i, d.syntax()
+	}
+	d.pos++
+	if depth == 1 {
+		d.top = -1
+	}
+	return i, nil
 }
 
 func decodeString(d *reqDecoder, v reflect.Value, _ int) error {
