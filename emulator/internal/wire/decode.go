@@ -268,6 +268,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeWireItem
 	case reflect.TypeFor[AttributeValue]():
 		return decodeAttributeValue
+	case reflect.TypeFor[Params]():
+		return decodeParams
 	case reflect.TypeFor[ExpressionNames]():
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
@@ -646,28 +648,40 @@ func sliceOf(t reflect.Type, elem codec) codec {
 			return d.mismatch(t)
 		}
 		n, err := d.readList(depth, func(i, left int) error {
-			// As encoding/json: decode into the existing element, if any.
-			if left >= 0 {
-				v.Grow(max(0, i+left-v.Len()))
-			}
-			if i >= v.Cap() {
-				v.Grow(1)
-			}
-			if i >= v.Len() {
-				v.SetLen(i + 1)
-			}
-			return elem(d, v.Index(i), depth+1)
+			return elem(d, elemAt(v, i, left), depth+1)
 		})
 		if err != nil {
 			return err
 		}
-		if n < v.Len() {
-			v.SetLen(n)
-		}
-		if n == 0 {
-			v.Set(reflect.MakeSlice(t, 0, 0))
-		}
+		endSlice(v, n)
 		return nil
+	}
+}
+
+// elemAt is the slice v's i-th element to decode into, as encoding/json
+// does: the existing one, if any (v made longer if not; left, when not
+// -1, says how many elements are left from i, to size v once).
+func elemAt(v reflect.Value, i, left int) reflect.Value {
+	if left >= 0 {
+		v.Grow(max(0, i+left-v.Len()))
+	}
+	if i >= v.Cap() {
+		v.Grow(1)
+	}
+	if i >= v.Len() {
+		v.SetLen(i + 1)
+	}
+	return v.Index(i)
+}
+
+// endSlice ends the slice v at the n elements a list gave (empty, not
+// nil, for none).
+func endSlice(v reflect.Value, n int) {
+	if n < v.Len() {
+		v.SetLen(n)
+	}
+	if n == 0 {
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 	}
 }
 
