@@ -640,12 +640,8 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 // sliceOf is the codec of slice type t whose elements elem decodes.
 func sliceOf(t reflect.Type, elem codec) codec {
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '[':
-		case 'n':
-			return d.setNull(v)
-		default:
-			return d.mismatch(t)
+		if ok, err := d.listStart(v, t); !ok {
+			return err
 		}
 		n, err := d.readList(depth, func(i, left int) error {
 			return elem(d, elemAt(v, i, left), depth+1)
@@ -683,6 +679,19 @@ func endSlice(v reflect.Value, n int) {
 	if n == 0 {
 		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 	}
+}
+
+// listStart reports whether d is at a JSON array's '['; if not, it
+// reads a null into v (the list of type t) or records a value of
+// another type (mismatch), as a list codec does.
+func (d *reqDecoder) listStart(v reflect.Value, t reflect.Type) (bool, error) {
+	switch d.peek() {
+	case '[':
+		return true, nil
+	case 'n':
+		return false, d.setNull(v)
+	}
+	return false, d.mismatch(t)
 }
 
 // readList reads a JSON array (d at its '[') for a list codec: elem

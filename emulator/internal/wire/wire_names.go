@@ -32,12 +32,8 @@ func decodeNameView(d *reqDecoder, v reflect.Value, depth int) error {
 // the same order. A name written without escapes is kept as its offset
 // in the body, 4 bytes where a string header took 16.
 func decodeNameList(d *reqDecoder, v reflect.Value, depth int) error {
-	switch d.peek() {
-	case '[':
-	case 'n':
-		return d.setNull(v)
-	default:
-		return d.mismatch(reflect.TypeFor[[]string]())
+	if ok, err := d.listStart(v, reflect.TypeFor[[]string]()); !ok {
+		return err
 	}
 	l := v.Addr().Interface().(*expr.NameList)
 	// A list given twice is read as into the first one's elements: a

@@ -3,7 +3,6 @@ package wire
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -63,15 +62,7 @@ func TestAttributeNamesSameAnswer(t *testing.T) {
 		for i := range parts {
 			parts[i] = elems[rng.IntN(len(elems))]
 		}
-		list := "[" + strings.Join(parts, ",") + "]"
-		switch rng.IntN(8) {
-		case 0:
-			list = "null"
-		case 1:
-			list = `"a"`
-		case 2:
-			list = list[:rng.IntN(len(list)+1)]
-		}
+		list := mangledList(rng, parts, `"a"`)
 		body := fmt.Sprintf(`{"TableName":"t","AttributesToGet":%s,"Key":{"pk":{"S":"k"}}}`, list)
 		if rng.IntN(4) == 0 {
 			body = `{"AttributesToGet":["z","y","x"],` + body[1:]

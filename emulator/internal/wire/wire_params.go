@@ -38,12 +38,8 @@ func (p *Params) Kept() []AttributeValue { return p.vals }
 // sliceOf reads it into a []AttributeValue: values past KeptParams are
 // decoded into one scratch value, then dropped.
 func decodeParams(d *reqDecoder, v reflect.Value, depth int) error {
-	switch d.peek() {
-	case '[':
-	case 'n':
-		return d.setNull(v)
-	default:
-		return d.mismatch(reflect.TypeFor[[]AttributeValue]())
+	if ok, err := d.listStart(v, reflect.TypeFor[[]AttributeValue]()); !ok {
+		return err
 	}
 	p := v.Addr().Interface().(*Params)
 	vals := reflect.ValueOf(&p.vals).Elem()
