@@ -121,8 +121,14 @@ func (l *NameList) Less(i, j int) bool {
 // the list's offsets in place, by name, and the projection reads its
 // names from it (the source order is the offsets' ascending order,
 // made only when asked for: Projection.Paths, String, LegacyNames). Its
-// errors, and their order, are AttributesToGet's.
-func AttributesToGetList(l *NameList) (*Projection, error) {
+// errors, and their order, are AttributesToGet's. given's order is not
+// kept (its offsets are sorted in place, as AttributesToGetOwned sorts
+// its names). The projection keeps a copy of the list's header, not
+// given (a request's input may be zeroed and reused), and its names are
+// views of the request's text: it lives no longer than the request.
+func AttributesToGetList(given *NameList) (*Projection, error) {
+	l := new(NameList)
+	*l = *given
 	for i := range l.Len() {
 		if l.At(i) == "" {
 			return nil, errPlain(MsgEmptyAttributeName)
