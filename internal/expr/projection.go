@@ -24,22 +24,31 @@ type Projection struct {
 	// order, when names is nil, is each source name's place in the
 	// trie's sorted names (AttributesToGetOwned: 4 bytes a name where
 	// names, a copy beside the sorted ones, took 16).
-	order     []int32
+	order []int32
+	// list, when names and order are nil, is a NameList's source order
+	// (AttributesToGetList: the trie reads the list itself).
+	list      *listOrder
 	pathsOnce sync.Once
 }
 
 // legacyNames returns how many names AttributesToGet had.
 func (p *Projection) legacyNames() int {
-	if p.names != nil {
+	switch {
+	case p.names != nil:
 		return len(p.names)
+	case p.list != nil:
+		return p.list.list.Len()
 	}
 	return len(p.order)
 }
 
 // legacyName returns AttributesToGet's i-th name, in source order.
 func (p *Projection) legacyName(i int) string {
-	if p.names != nil {
+	switch {
+	case p.names != nil:
 		return p.names[i]
+	case p.list != nil:
+		return p.list.name(i)
 	}
 	return p.trie.names[p.order[i]]
 }

@@ -30,6 +30,17 @@ type projTrie struct {
 	// of AttributesToGet: a pointer a name was 0.7 times the bytes of a
 	// 4 MB GetItem's names, BenchmarkOversizeMemory).
 	allLeaves bool
+	// list, for the root of AttributesToGetList, holds the names sorted
+	// in place of names.
+	list *NameList
+}
+
+// rootNames is how many names the node continues with.
+func (n *projTrie) rootNames() int {
+	if n.list != nil {
+		return n.list.Len()
+	}
+	return len(n.names)
 }
 
 // leafTrie is the node that ends a path, for a node of allLeaves.
@@ -90,6 +101,7 @@ type Projector struct {
 	trie   *projTrie
 	vals   []storage.EncodedValue
 	inline [8]storage.EncodedValue
+	names  []string // a NameList's names, a run of len(vals) at a time
 }
 
 // projectorNames is the most top-level names a Projector looks up in one
@@ -102,10 +114,14 @@ const projectorNames = 256
 // Projector returns a Projector for the projection.
 func (p *Projection) Projector() *Projector {
 	pr := &Projector{trie: p.trie}
-	if n := min(len(p.trie.names), projectorNames); n <= len(pr.inline) {
+	n := min(p.trie.rootNames(), projectorNames)
+	if n <= len(pr.inline) {
 		pr.vals = pr.inline[:n]
 	} else {
 		pr.vals = make([]storage.EncodedValue, n)
+	}
+	if p.trie.list != nil {
+		pr.names = make([]string, n)
 	}
 	return pr
 }
@@ -118,8 +134,8 @@ func (pr *Projector) Append(dst []byte, e storage.EncodedItem) []byte {
 	root := pr.trie
 	dst, mark := storage.AppendItemStart(dst)
 	count := 0
-	for off := 0; off < len(root.names); off += len(pr.vals) {
-		names := root.names[off:min(off+len(pr.vals), len(root.names))]
+	for off := 0; off < root.rootNames(); off += len(pr.vals) {
+		names := pr.run(off)
 		e.Lookup(names, pr.vals)
 		for i, name := range names {
 			if !pr.vals[i].IsValid() {
@@ -135,6 +151,19 @@ func (pr *Projector) Append(dst []byte, e storage.EncodedItem) []byte {
 		}
 	}
 	return storage.FinishCount(dst, mark, count)
+}
+
+// run returns the root's names from off, at most len(pr.vals) of them.
+func (pr *Projector) run(off int) []string {
+	root := pr.trie
+	if root.list == nil {
+		return root.names[off:min(off+len(pr.vals), len(root.names))]
+	}
+	names := pr.names[:min(len(pr.vals), root.list.Len()-off)]
+	for i := range names {
+		names[i] = root.list.At(off + i)
+	}
+	return names
 }
 
 // appendProjected appends the parts of v under trie node n; false (and

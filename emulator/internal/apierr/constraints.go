@@ -200,7 +200,13 @@ func NullViolation(path string, missing bool) string {
 // EmptyListViolation is the violation of a list given with no members
 // where AWS's model asks for at least one, or "".
 func EmptyListViolation[T any](path string, list []T) string {
-	if list == nil || len(list) > 0 {
+	return EmptyLenViolation(path, list != nil, len(list))
+}
+
+// EmptyLenViolation is EmptyListViolation for a list given (or not)
+// with n elements.
+func EmptyLenViolation(path string, given bool, n int) string {
+	if !given || n > 0 {
 		return ""
 	}
 	return Violation("'[]'", path, LenGE(1))

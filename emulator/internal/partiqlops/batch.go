@@ -96,7 +96,7 @@ func bindBatchParams(st partiql.Statement, in []batchParam) ([]storage.Value, er
 		}
 		vals[i] = p.AttributeValue
 	}
-	return bindParams(st, vals)
+	return bindParams(st, vals, len(vals))
 }
 
 // batchStatement is one statement after parsing.

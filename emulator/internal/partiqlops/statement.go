@@ -45,18 +45,21 @@ func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 
-// maxStatementLen is the model's limit on Statement.
+// maxStatementLen is the model's limit on Statement. A statement has no
+// more ?s than characters, so wire.Params keeps every value one binds.
 const maxStatementLen = 8192
+
+var _ [wire.KeptParams - maxStatementLen]struct{} // KeptParams >= maxStatementLen
 
 // ExecuteStatementInput is the ExecuteStatement request.
 type ExecuteStatementInput struct {
-	Statement                           *string               `json:"Statement"`
-	Parameters                          []wire.AttributeValue `json:"Parameters"`
-	ConsistentRead                      *bool                 `json:"ConsistentRead"`
-	NextToken                           *string               `json:"NextToken"`
-	ReturnConsumedCapacity              string                `json:"ReturnConsumedCapacity"`
-	ReturnValuesOnConditionCheckFailure string                `json:"ReturnValuesOnConditionCheckFailure"`
-	Limit                               *int64                `json:"Limit"`
+	Statement                           *string     `json:"Statement"`
+	Parameters                          wire.Params `json:"Parameters"`
+	ConsistentRead                      *bool       `json:"ConsistentRead"`
+	NextToken                           *string     `json:"NextToken"`
+	ReturnConsumedCapacity              string      `json:"ReturnConsumedCapacity"`
+	ReturnValuesOnConditionCheckFailure string      `json:"ReturnValuesOnConditionCheckFailure"`
+	Limit                               *int64      `json:"Limit"`
 }
 
 // ExecuteStatementOutput is the ExecuteStatement response: items read
@@ -115,7 +118,7 @@ func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatem
 		readparams.RVOCCFViolation("", in.ReturnValuesOnConditionCheckFailure),
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		tokenViolation,
-		parametersViolation("parameters", in.Parameters),
+		apierr.EmptyLenViolation("parameters", in.Parameters.Given(), in.Parameters.Len()),
 	); err != nil {
 		return nil, err
 	}
@@ -123,7 +126,7 @@ func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatem
 	if err != nil {
 		return nil, err
 	}
-	params, err := bindParams(st, in.Parameters)
+	params, err := bindParams(st, in.Parameters.Kept(), in.Parameters.Len())
 	if err != nil {
 		return nil, err
 	}
@@ -156,13 +159,13 @@ func parametersViolation(param string, p []wire.AttributeValue) string {
 }
 
 // bindParams checks that the request gives a parameter for every ? of the
-// statement (DynamoDB Local ignores extra ones) and returns their values,
-// the statement's ?s in order. Extra ones are not copied: 246,720
-// parameters (a 4 MB request) were 1.9 times its bytes more
-// (BenchmarkOversizeMemory).
-func bindParams(st partiql.Statement, in []wire.AttributeValue) ([]storage.Value, error) {
+// statement (given of them, the first of which are in; DynamoDB Local
+// ignores extra ones) and returns their values, the statement's ?s in
+// order. Extra ones are not copied: 246,720 parameters (a 4 MB request)
+// were 1.9 times its bytes more (BenchmarkOversizeMemory).
+func bindParams(st partiql.Statement, in []wire.AttributeValue, given int) ([]storage.Value, error) {
 	n := partiql.ParamCount(st)
-	if n > len(in) {
+	if n > given {
 		return nil, apierr.Validation(apierr.MsgParamCount)
 	}
 	out := make([]storage.Value, n)

@@ -47,7 +47,7 @@ func TestBindParams(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := bindParams(st, vals(tc.given))
+			got, err := bindParams(st, vals(tc.given), len(vals(tc.given)))
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)
 				return

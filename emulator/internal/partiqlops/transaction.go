@@ -143,7 +143,7 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		if s.st, err = parseStatement(s.text); err != nil {
 			return nil, false, err
 		}
-		if s.params, err = bindParams(s.st, r.Parameters); err != nil {
+		if s.params, err = bindParams(s.st, r.Parameters, len(r.Parameters)); err != nil {
 			return nil, false, statementError(i, err)
 		}
 		if _, ok := s.st.(*partiql.Select); ok {

@@ -87,12 +87,12 @@ func CheckSegments(segment, total *int64) error {
 
 // CheckSelect applies the rules tying Select to the projection parameters
 // and reports whether only the count is wanted.
-func CheckSelect(sel, index, projection *string, attrs []string) (countOnly bool, err error) {
+func CheckSelect(sel, index, projection *string, attrs bool) (countOnly bool, err error) {
 	projParam := ""
 	switch {
 	case projection != nil:
 		projParam = "ProjectionExpression"
-	case attrs != nil:
+	case attrs:
 		projParam = "AttributesToGet"
 	}
 	if sel == nil {
@@ -131,6 +131,19 @@ func Projection(comp *expr.Compiler, projection *string, attrs []string) (*expr.
 		return comp.Projection(*projection)
 	case attrs != nil:
 		return expr.AttributesToGetOwned(attrs)
+	}
+	return nil, nil
+}
+
+// ProjectionOf is Projection for a read that gives AttributesToGet as
+// an expr.NameList (GetItem, Query, Scan): its offsets are sorted in
+// place (expr.AttributesToGetList) and the projection reads the list.
+func ProjectionOf(comp *expr.Compiler, projection *string, attrs *expr.NameList) (*expr.Projection, error) {
+	switch {
+	case projection != nil:
+		return comp.Projection(*projection)
+	case attrs.Given():
+		return expr.AttributesToGetList(attrs)
 	}
 	return nil, nil
 }

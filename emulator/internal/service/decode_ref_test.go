@@ -46,7 +46,35 @@ func decodeRequestStd(body []byte, in any) error {
 // was kept as a list (wire.KeyConditions).
 type queryInputStd struct {
 	QueryInput
-	KeyConditions map[string]Condition `json:"KeyConditions"`
+	KeyConditions   map[string]Condition `json:"KeyConditions"`
+	AttributesToGet []string             `json:"AttributesToGet"`
+}
+
+// The reads with AttributesToGet the []string it was before it was kept
+// as offsets into the body (expr.NameList).
+type (
+	getItemInputStd struct {
+		GetItemInput
+		AttributesToGet []string `json:"AttributesToGet"`
+	}
+	scanInputStd struct {
+		ScanInput
+		AttributesToGet []string `json:"AttributesToGet"`
+	}
+)
+
+// sameNameLists makes the AttributesToGet of a read (in), which may be
+// offsets into a body, the same list of names as strings, so that
+// reflect.DeepEqual compares the names.
+func sameNameLists(in any) {
+	switch q := in.(type) {
+	case *GetItemInput:
+		q.AttributesToGet = expr.NameListOf(q.AttributesToGet.Names())
+	case *QueryInput:
+		q.AttributesToGet = expr.NameListOf(q.AttributesToGet.Names())
+	case *ScanInput:
+		q.AttributesToGet = expr.NameListOf(q.AttributesToGet.Names())
+	}
 }
 
 // The write inputs with Expected the map it was before it was kept as a
@@ -68,7 +96,8 @@ type (
 
 // unmarshalStd is json.Unmarshal, with a Query's KeyConditions decoded as
 // a map and made the list its decoder makes: by name, an absent operator
-// "", and a write's Expected decoded as a map and made its list.
+// "", a write's Expected decoded as a map and made its list, and a
+// read's AttributesToGet decoded as a []string and made a NameList.
 func unmarshalStd(body []byte, in any) error {
 	switch q := in.(type) {
 	case *PutItemInput:
@@ -89,6 +118,18 @@ func unmarshalStd(body []byte, in any) error {
 		*q = std.DeleteItemInput
 		q.Expected = expectedOfMap(std.Expected)
 		return err
+	case *GetItemInput:
+		std := getItemInputStd{GetItemInput: *q}
+		err := json.Unmarshal(body, &std)
+		*q = std.GetItemInput
+		q.AttributesToGet = expr.NameListOf(std.AttributesToGet)
+		return err
+	case *ScanInput:
+		std := scanInputStd{ScanInput: *q}
+		err := json.Unmarshal(body, &std)
+		*q = std.ScanInput
+		q.AttributesToGet = expr.NameListOf(std.AttributesToGet)
+		return err
 	}
 	q, ok := in.(*QueryInput)
 	if !ok {
@@ -97,6 +138,7 @@ func unmarshalStd(body []byte, in any) error {
 	std := queryInputStd{QueryInput: *q}
 	err := json.Unmarshal(body, &std)
 	*q = std.QueryInput
+	q.AttributesToGet = expr.NameListOf(std.AttributesToGet)
 	if std.KeyConditions != nil {
 		q.KeyConditions = wire.KeyConditions(legacyConditions(std.KeyConditions))
 		slices.SortFunc(q.KeyConditions, func(a, b expr.NamedCondition) int { return strings.Compare(a.Name, b.Name) })

@@ -186,6 +186,8 @@ func checkTypesAgainstStd(t *testing.T, body []byte, names map[string]bool, type
 			t.Errorf("%s %q: Expected differs from encoding/json's", typ.Name(), body)
 			continue
 		}
+		sameNameLists(got)
+		sameNameLists(want)
 		if gotErr == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("%s %q:\n got %+v\nwant %+v", typ.Name(), body, got, want)
 		}

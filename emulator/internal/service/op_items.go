@@ -91,7 +91,7 @@ type PutItemOutput struct {
 type GetItemInput struct {
 	TableName                *string              `json:"TableName"`
 	Key                      wire.WireItem        `json:"Key"`
-	AttributesToGet          wire.AttributeNames  `json:"AttributesToGet"`
+	AttributesToGet          expr.NameList        `json:"AttributesToGet"`
 	ProjectionExpression     *string              `json:"ProjectionExpression"`
 	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames"`
 	ConsistentRead           *bool                `json:"ConsistentRead"`
@@ -373,12 +373,12 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err := apierr.ConstraintErrors(name1, name2,
 		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
 		apierr.NullViolation("key", in.Key == nil),
-		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet),
+		apierr.EmptyLenViolation("attributesToGet", in.AttributesToGet.Given(), in.AttributesToGet.Len()),
 	); err != nil {
 		return nil, err
 	}
 	p := exprparams.Params{Names: in.ExpressionAttributeNames}
-	if in.AttributesToGet != nil {
+	if in.AttributesToGet.Given() {
 		p.Legacy = append(p.Legacy, paramAttributesToGet)
 	}
 	if in.ProjectionExpression != nil {
@@ -393,7 +393,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	}
 	defer comp.Release() // the projection keeps nothing of it
 	// in's names are not read again: sorted in place.
-	proj, err := readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet)
+	proj, err := readparams.ProjectionOf(comp, in.ProjectionExpression, &in.AttributesToGet)
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ type QueryInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
 	Select                    *string               `json:"Select"`
-	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
+	AttributesToGet           expr.NameList         `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	ConsistentRead            *bool                 `json:"ConsistentRead"`
 	KeyConditions             wire.KeyConditions    `json:"KeyConditions"`
@@ -50,7 +50,7 @@ type QueryInput struct {
 type ScanInput struct {
 	TableName                 *string               `json:"TableName"`
 	IndexName                 *string               `json:"IndexName"`
-	AttributesToGet           wire.AttributeNames   `json:"AttributesToGet"`
+	AttributesToGet           expr.NameList         `json:"AttributesToGet"`
 	Limit                     *int64                `json:"Limit"`
 	Select                    *string               `json:"Select"`
 	ScanFilter                *expr.LegacyFilter    `json:"ScanFilter"`
@@ -340,7 +340,7 @@ func checkQuery(in *QueryInput) error {
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
-		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
+		apierr.EmptyLenViolation("attributesToGet", in.AttributesToGet.Given(), in.AttributesToGet.Len()), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "Limit", 0, false),
 		selectV,
 		condOpV,
@@ -406,7 +406,7 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet.Given()); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
@@ -435,7 +435,7 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 		}
 	}
 	var err error
-	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.ProjectionOf(comp, in.ProjectionExpression, &in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -445,11 +445,11 @@ func queryRequest(t *table, comp *expr.Compiler, in *QueryInput, keyIn func([]st
 }
 
 // projParam names the projection parameter a read gives, "" for none.
-func projParam(projection *string, attrs []string) string {
+func projParam(projection *string, attrs bool) string {
 	switch {
 	case projection != nil:
 		return "ProjectionExpression"
-	case attrs != nil:
+	case attrs:
 		return "AttributesToGet"
 	}
 	return ""
@@ -482,7 +482,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := req.compileFilter(comp, in.FilterExpression, legacy, in.ConditionalOperator); err != nil {
 		return nil, err
 	}
-	if req.projection, err = readparams.Projection(comp, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.projection, err = readparams.ProjectionOf(comp, in.ProjectionExpression, &in.AttributesToGet); err != nil {
 		return nil, err
 	}
 	if err := comp.Unused(); err != nil {
@@ -511,7 +511,7 @@ func checkScan(in *ScanInput) error {
 	name1, name2 := tablespec.TableNameViolations(in.TableName)
 	if err := apierr.ConstraintErrors(name1, name2,
 		readparams.ReturnConsumedCapacityViolation(in.ReturnConsumedCapacity),
-		apierr.EmptyListViolation("attributesToGet", in.AttributesToGet), // AWS's model: at least 1 (DynamoDB Local takes [])
+		apierr.EmptyLenViolation("attributesToGet", in.AttributesToGet.Given(), in.AttributesToGet.Len()), // AWS's model: at least 1 (DynamoDB Local takes [])
 		apierr.LimitViolation(in.Limit, "limit", 0, true),
 		apierr.EnumPtrViolation("select", in.Select, apierr.EnumSelect),
 		apierr.EnumPtrViolation(paramConditionalOpWire, in.ConditionalOperator, enumConditionalOp),
@@ -552,7 +552,7 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 		r.ExclusiveStart = &start
 	}
 	var err error
-	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet.Given()); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}
@@ -568,7 +568,7 @@ func queryExprParams(in *QueryInput, buf *[7]string) exprparams.Params {
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.KeyConditionExpression != nil, "KeyConditionExpression")
-	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet.Given(), "AttributesToGet")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.QueryFilter != nil, "QueryFilter")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.ConditionalOperator != nil, "ConditionalOperator")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.KeyConditions != nil && in.KeyConditionExpression != nil, "KeyConditions")
@@ -580,7 +580,7 @@ func scanExprParams(in *ScanInput, buf *[7]string) exprparams.Params {
 	p := readExprParams(valueExprsScan, in.ExpressionAttributeNames, in.ExpressionAttributeValues, buf)
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.ProjectionExpression != nil, "ProjectionExpression")
 	p.Expressions = exprparams.AppendIf(p.Expressions, in.FilterExpression != nil, "FilterExpression")
-	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet != nil, "AttributesToGet")
+	p.Legacy = exprparams.AppendIf(p.Legacy, in.AttributesToGet.Given(), "AttributesToGet")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.ScanFilter != nil, "ScanFilter")
 	p.Legacy = exprparams.AppendIf(p.Legacy, in.ConditionalOperator != nil, "ConditionalOperator")
 	return p
@@ -630,7 +630,7 @@ func (c *call) readTable(name string, index *string) (*table, *tablespec.IndexDe
 
 // scanIndex reads one Scan page of index x.
 func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
-	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), false); err != nil {
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet.Given()), false); err != nil {
 		return nil, err
 	}
 	ir := storage.IndexScanRange{Segment: r.Segment, TotalSegments: r.TotalSegments}
@@ -647,7 +647,7 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 		ir.ExclusiveStart = esk
 	}
 	var err error
-	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet.Given()); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}

@@ -159,7 +159,7 @@ func indexStartKey(t *table, x *tablespec.IndexDef, esk storage.Item, kc *expr.K
 // the index's read rules, the ExclusiveStartKey (checked by start), Select,
 // then the seek.
 func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
-	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet), true); err != nil {
+	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet.Given()), true); err != nil {
 		return nil, err
 	}
 	var err error
@@ -168,7 +168,7 @@ func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, 
 			return nil, err
 		}
 	}
-	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet); err != nil {
+	if req.countOnly, err = readparams.CheckSelect(in.Select, in.IndexName, in.ProjectionExpression, in.AttributesToGet.Given()); err != nil {
 		return nil, err
 	}
 	p := &pageReader{req: req}

@@ -268,12 +268,14 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeWireItem
 	case reflect.TypeFor[AttributeValue]():
 		return decodeAttributeValue
+	case reflect.TypeFor[Params]():
+		return decodeParams
 	case reflect.TypeFor[ExpressionNames]():
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
-	case reflect.TypeFor[AttributeNames]():
-		return sliceOf(t, decodeNameView)
+	case reflect.TypeFor[expr.NameList]():
+		return decodeNameList
 	case reflect.TypeFor[KeyConditions]():
 		return decodeKeyConditions
 	case reflect.TypeFor[expr.LegacyFilter]():
@@ -638,59 +640,98 @@ func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 // sliceOf is the codec of slice type t whose elements elem decodes.
 func sliceOf(t reflect.Type, elem codec) codec {
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '[':
-		case 'n':
-			return d.setNull(v)
-		default:
-			return d.mismatch(t)
+		if ok, err := d.listStart(v, t); !ok {
+			return err
 		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
+		n, err := d.readList(depth, func(i, left int) error {
+			return elem(d, elemAt(v, i, left), depth+1)
+		})
+		if err != nil {
+			return err
 		}
-		d.pos++
-		i := 0
-		if d.peek() != ']' {
-			for {
-				// As encoding/json: decode into the existing element, if any.
-				if i == longList {
-					v.Grow(max(0, i+d.elementsLeft(depth)-v.Len()))
-				}
-				if i >= v.Cap() {
-					v.Grow(1)
-				}
-				if i >= v.Len() {
-					v.SetLen(i + 1)
-				}
-				if depth == 1 {
-					d.top = i
-				}
-				if err := elem(d, v.Index(i), depth+1); err != nil {
-					return err
-				}
-				i++
-				if d.peek() == ',' {
-					d.pos++
-					continue
-				}
-				break
-			}
-		}
-		if d.peek() != ']' {
-			return d.syntax()
-		}
-		d.pos++
-		if depth == 1 {
-			d.top = -1
-		}
-		if i < v.Len() {
-			v.SetLen(i)
-		}
-		if i == 0 {
-			v.Set(reflect.MakeSlice(t, 0, 0))
-		}
+		endSlice(v, n)
 		return nil
 	}
+}
+
+// elemAt is the slice v's i-th element to decode into, as encoding/json
+// does: the existing one, if any (v made longer if not; left, when not
+// -1, says how many elements are left from i, to size v once).
+func elemAt(v reflect.Value, i, left int) reflect.Value {
+	if left >= 0 {
+		v.Grow(max(0, i+left-v.Len()))
+	}
+	if i >= v.Cap() {
+		v.Grow(1)
+	}
+	if i >= v.Len() {
+		v.SetLen(i + 1)
+	}
+	return v.Index(i)
+}
+
+// endSlice ends the slice v at the n elements a list gave (empty, not
+// nil, for none).
+func endSlice(v reflect.Value, n int) {
+	if n < v.Len() {
+		v.SetLen(n)
+	}
+	if n == 0 {
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+	}
+}
+
+// listStart reports whether d is at a JSON array's '['; if not, it
+// reads a null into v (the list of type t) or records a value of
+// another type (mismatch), as a list codec does.
+func (d *reqDecoder) listStart(v reflect.Value, t reflect.Type) (bool, error) {
+	switch d.peek() {
+	case '[':
+		return true, nil
+	case 'n':
+		return false, d.setNull(v)
+	}
+	return false, d.mismatch(t)
+}
+
+// readList reads a JSON array (d at its '[') for a list codec: elem
+// reads the i-th element, d at it, told at the longList-th how many
+// elements are left from there (else left is -1), so a long list is
+// sized once. It returns how many elements were read.
+func (d *reqDecoder) readList(depth int, elem func(i, left int) error) (int, error) {
+	if depth >= maxJSONDepth {
+		return 0, d.syntax()
+	}
+	d.pos++
+	i := 0
+	if d.peek() != ']' {
+		for {
+			left := -1
+			if i == longList {
+				left = d.elementsLeft(depth)
+			}
+			if depth == 1 {
+				d.top = i
+			}
+			if err := elem(i, left); err != nil {
+				return i, err
+			}
+			i++
+			if d.peek() == ',' {
+				d.pos++
+				continue
+			}
+			break
+		}
+	}
+	if d.peek() != ']' {
+		return i, d.syntax()
+	}
+	d.pos++
+	if depth == 1 {
+		d.top = -1
+	}
+	return i, nil
 }
 
 func decodeString(d *reqDecoder, v reflect.Value, _ int) error {

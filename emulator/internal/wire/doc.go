@@ -39,8 +39,10 @@
 //     it are never built); wire_compact.go: an ExpressionAttributeValues
 //     map of more entries than expressions can name, kept as its text and
 //     sorted offsets (CompactValues, an expr.ValueTable).
-//   - wire_names.go: AttributeNames, AttributesToGet's names as views of
-//     the body; wire_conditions.go: KeyConditions, Query's legacy key
+//   - wire_names.go: AttributesToGet's names read into an expr.NameList,
+//     offsets into the body; wire_params.go: ExecuteStatement's
+//     Parameters, every value checked and the first KeptParams kept
+//     (Params); wire_conditions.go: KeyConditions, Query's legacy key
 //     conditions decoded as the compiler's list instead of a map.
 //   - wire_filters.go: a QueryFilter or ScanFilter read straight into
 //     the filter's names, terms and values (expr.LegacyFilter), not a map;

@@ -129,7 +129,7 @@ func (o offsets) Swap(i, j int) {
 func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 	start := d.pos
 	// The values' strings are views of the body: this pass keeps none.
-	body := unsafe.String(&d.data[0], len(d.data))
+	body := d.bodyText()
 	probe := decoder{data: d.data, pos: start, text: body}
 	var w Witnesses[storage.Value]
 	size, err := probe.values(nil, &w)

@@ -48,15 +48,7 @@ func checkConditionsSameAnswer(t *testing.T, body string) {
 	t.Helper()
 	var got conditionsRequest
 	var want refConditionsRequest
-	gotDef, gotErr := DecodeRequestDeferred([]byte(body), &got)
-	wantDef, wantErr := DecodeRequestDeferred([]byte(body), &want)
-	require.Equal(t, errText(wantErr), errText(gotErr), "%s", body)
-	require.Equal(t, wantDef == nil, gotDef == nil, "%s", body)
-	if wantDef != nil {
-		require.Equal(t, errText(wantDef.Err), errText(gotDef.Err), "%s", body)
-		require.Equal(t, wantDef.Index, gotDef.Index, "%s", body)
-	}
-	if wantErr != nil {
+	if !decodeSameDeferred(t, body, &got, &want) {
 		return
 	}
 	require.Equal(t, want.KeyConditions == nil, got.KeyConditions == nil, "%s", body)

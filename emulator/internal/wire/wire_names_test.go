@@ -3,15 +3,15 @@ package wire
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/stretchr/testify/require"
 )
 
 type namesRequest struct {
 	TableName       string
-	AttributesToGet AttributeNames
+	AttributesToGet expr.NameList
 	Key             WireItem
 }
 
@@ -22,7 +22,7 @@ type refNamesRequest struct {
 }
 
 // checkNamesSameAnswer decodes body with AttributesToGet as
-// AttributeNames and as []string: the same error, the same names.
+// expr.NameList and as []string: the same error, the same names.
 func checkNamesSameAnswer(t *testing.T, body string) {
 	t.Helper()
 	var got namesRequest
@@ -33,32 +33,36 @@ func checkNamesSameAnswer(t *testing.T, body string) {
 	if wantErr != nil {
 		return
 	}
-	require.Equal(t, want.AttributesToGet == nil, got.AttributesToGet == nil, "%s", body)
-	require.Equal(t, want.AttributesToGet, []string(got.AttributesToGet), "%s", body)
+	require.Equal(t, want.AttributesToGet != nil, got.AttributesToGet.Given(), "%s", body)
+	require.Equal(t, want.AttributesToGet, got.AttributesToGet.Names(), "%s", body)
+	if want.AttributesToGet == nil {
+		return
+	}
+	// Compiled, the offsets the decoder kept give the projection of the
+	// names.
+	wantProj, wantErr := expr.AttributesToGet(want.AttributesToGet)
+	gotProj, gotErr := expr.AttributesToGetList(&got.AttributesToGet)
+	require.Equal(t, errText(wantErr), errText(gotErr), "%s", body)
+	if wantErr == nil {
+		require.Equal(t, wantProj.String(), gotProj.String(), "%s", body)
+		require.Equal(t, want.AttributesToGet, gotProj.LegacyNames(), "%s", body)
+	}
 	require.Equal(t, want.TableName, got.TableName, "%s", body)
 }
 
-// TestAttributeNamesSameAnswer: AttributeNames' codec, which keeps views
-// of the body, decodes random lists (escapes, non-ASCII, nulls, values
+// TestAttributeNamesSameAnswer: NameList's codec, which keeps offsets
+// into the body, decodes random lists (escapes, non-ASCII, nulls, values
 // that are not strings, bad syntax, the member twice) as []string's does.
 func TestAttributeNamesSameAnswer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	elems := []string{`"a"`, `"b"`, `"pk"`, `""`, `"\u00e9"`, `"é"`, `"a\"b"`, `"a\\b"`, `null`, `1`, `true`,
-		`{}`, `[]`, `"\n"`, "\"\x01\"", `"\ud800"`, `"x`, `"long name with spaces"`}
+		`{}`, `[]`, `"\n"`, "\"\x01\"", `"\ud800"`, `"x`, `"long name with spaces"`, ` "sp" `, "\"a\"\t", `"a\u0022"`, `"\u0041"`, `"abc"`}
 	for range 3000 {
 		parts := make([]string, rng.IntN(12))
 		for i := range parts {
 			parts[i] = elems[rng.IntN(len(elems))]
 		}
-		list := "[" + strings.Join(parts, ",") + "]"
-		switch rng.IntN(8) {
-		case 0:
-			list = "null"
-		case 1:
-			list = `"a"`
-		case 2:
-			list = list[:rng.IntN(len(list)+1)]
-		}
+		list := mangledList(rng, parts, `"a"`)
 		body := fmt.Sprintf(`{"TableName":"t","AttributesToGet":%s,"Key":{"pk":{"S":"k"}}}`, list)
 		if rng.IntN(4) == 0 {
 			body = `{"AttributesToGet":["z","y","x"],` + body[1:]
@@ -67,7 +71,7 @@ func TestAttributeNamesSameAnswer(t *testing.T) {
 	}
 }
 
-// FuzzAttributeNames: AttributeNames decodes any AttributesToGet member
+// FuzzAttributeNames: NameList's codec decodes any AttributesToGet member
 // as []string does.
 func FuzzAttributeNames(f *testing.F) {
 	for _, s := range []string{`["a","b"]`, `null`, `[]`, `["\u00e9",null,1]`, `["a\"b"]`, `"x"`, `[{}]`, `["a"`} {

@@ -275,6 +275,16 @@ func (d *decoder) stringView() (string, error) {
 	return d.readString()
 }
 
+// bodyText is the whole input as a string, a view: for the passes that
+// compare or keep offsets while the input lives (decodeCompactValues,
+// decodeNameList), never to keep past the request.
+func (d *decoder) bodyText() string {
+	if len(d.data) == 0 {
+		return ""
+	}
+	return unsafe.String(&d.data[0], len(d.data))
+}
+
 // names reads the entries of an ExpressionAttributeNames object (at '{')
 // into m, or, with m nil, only measures them and shows them to w. It
 // returns their size.

@@ -43,16 +43,16 @@ func requestContext(in any, table string) map[string][]string {
 	var names attrNames
 	switch in := in.(type) {
 	case *service.GetItemInput:
-		names.projection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames)
+		names.projection(in.ProjectionExpression, in.AttributesToGet.Names(), in.ExpressionAttributeNames)
 	case *service.BatchGetItemInput:
 		if ka := in.RequestItems[table]; ka != nil {
 			names.projection(ka.ProjectionExpression, ka.AttributesToGet, ka.ExpressionAttributeNames)
 		}
 	case *service.QueryInput:
-		names.projection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames)
+		names.projection(in.ProjectionExpression, in.AttributesToGet.Names(), in.ExpressionAttributeNames)
 		set("dynamodb:select", selectOf(in.Select, names.any()))
 	case *service.ScanInput:
-		names.projection(in.ProjectionExpression, in.AttributesToGet, in.ExpressionAttributeNames)
+		names.projection(in.ProjectionExpression, in.AttributesToGet.Names(), in.ExpressionAttributeNames)
 		set("dynamodb:select", selectOf(in.Select, names.any()))
 	case *service.PutItemInput:
 		names.item(in.Item)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 	"github.com/stretchr/testify/require"
@@ -45,7 +46,7 @@ func TestRequestContext(t *testing.T) {
 			map[string][]string{"dynamodb:returnconsumedcapacity": {"TOTAL"}}},
 		{"get projection", &service.GetItemInput{ProjectionExpression: str("#a, b.c, d[1]"), ExpressionAttributeNames: map[string]string{"#a": "title"}},
 			map[string][]string{"dynamodb:attributes": {"title", "b", "d"}}},
-		{"get attributes to get", &service.GetItemInput{AttributesToGet: []string{"x", "y"}},
+		{"get attributes to get", &service.GetItemInput{AttributesToGet: expr.NameListOf([]string{"x", "y"})},
 			map[string][]string{"dynamodb:attributes": {"x", "y"}}},
 		{"query select", &service.QueryInput{Select: str("COUNT")},
 			map[string][]string{"dynamodb:select": {"COUNT"}}},
