@@ -476,7 +476,7 @@ func backupARNMillis(arn string) (int64, bool) {
 // and encryption.
 func sourceOf(tc service.TableCopy) (*tablespec.SourceTableDetails, *tablespec.SourceTableFeatureDetails) {
 	d, snap := tc.Definition(), tc.Snapshot()
-	t, tp := d.Table(), d.Capacity()
+	t, st := d.Table(), d.Settings()
 	keys := make([]tablespec.KeySchemaElementDesc, 0, 2)
 	for i, name := range t.KeyNames() { // the partition key first (CreateTable's rule)
 		keys = append(keys, tablespec.KeySchemaElementDesc{AttributeName: name, KeyType: [2]string{"HASH", "RANGE"}[i]})
@@ -484,18 +484,18 @@ func sourceOf(tc service.TableCopy) (*tablespec.SourceTableDetails, *tablespec.S
 	src := &tablespec.SourceTableDetails{
 		TableName: tc.Name(), TableId: tc.ID(), TableArn: tc.ARN(), TableSizeBytes: snap.SizeBytes(),
 		KeySchema: keys, TableCreationDateTime: service.EpochTime(t.Created()),
-		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: tp.Read(), WriteCapacityUnits: tp.Write()},
-		OnDemandThroughput:    d.OnDemand(),
+		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: st.Capacity.Read, WriteCapacityUnits: st.Capacity.Write},
+		OnDemandThroughput:    st.OnDemand,
 		ItemCount:             int64(snap.ItemCount()),
-		BillingMode:           cmp.Or(d.Billing().Mode, "PROVISIONED"),
+		BillingMode:           cmp.Or(st.Billing.Mode, "PROVISIONED"),
 	}
 	f := d.Indexes().SourceFeatures()
-	f.SSEDescription = d.SSE()
+	f.SSEDescription = st.SSE
 	if view := d.StreamView(); view != "" {
 		on := true
 		f.StreamDescription = &tablespec.StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
 	}
-	if ttl := d.TTL(); ttl.Enabled {
+	if ttl := st.TTL; ttl.Enabled {
 		f.TimeToLiveDescription = &tablespec.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: ttl.Attr}
 	}
 	return src, f

@@ -166,7 +166,7 @@ func updateReplicaAutoScaling(c service.Call, in *UpdateTableReplicaAutoScalingI
 		if st := e.StatusAt(c.Now()); st != statusActive {
 			return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.Name(), st))
 		}
-		if e.Billing().Mode == "PAY_PER_REQUEST" {
+		if e.Settings().Billing.Mode == "PAY_PER_REQUEST" {
 			return nil, apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
 		x, _ := partOf(e.Definition)

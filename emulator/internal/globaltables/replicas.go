@@ -344,7 +344,7 @@ func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAc
 		return apierr.Validation(apierr.MsgReplicaVersionMix)
 	case slices.Contains(x.replicaRegions(c.Region(), now), region):
 		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Name()))
-	case d.Billing().Mode != "PAY_PER_REQUEST" && !x.writeAutoScaled():
+	case d.Settings().Billing.Mode != "PAY_PER_REQUEST" && !x.writeAutoScaled():
 		return apierr.Validation(apierr.MsgReplicaWriteCapacity)
 	}
 	tc := c.InRegion(region)
@@ -445,17 +445,13 @@ func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, 
 		return src.Storage().Snapshot().Derive(dv)
 	}
 	t, err := c.MakeTable(src.Name(), d, func(e *service.Edit) error {
-		arn, billing, ix := e.Table().ARN(), e.Billing().Mode, d.Indexes()
+		s := e.Settings()
+		arn, billing, ix := e.Table().ARN(), s.Billing.Mode, d.Indexes()
 		e.SetIndexes(tablespec.Indexes{AttrDefs: ix.AttrDefs,
 			GSIs: tablespec.CopiedIndexes(arn, ix.GSIs, billing), LSIs: tablespec.CopiedIndexes(arn, ix.LSIs, billing)})
-		e.SetTTL(d.TTL())
+		s.TTL = d.Settings().TTL
 		e.SetStream(d.StreamView())
-		if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
-			e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
-		}
-		if a.TableClassOverride != nil {
-			e.SetTableClass(*a.TableClassOverride)
-		}
+		withOverrides(s, a)
 		withGSIReads(e, a.GlobalSecondaryIndexes) // gsi.go
 		x := part{GlobalVersion: globalVersion2019, AutoScaling: sx.AutoScaling}
 		for _, r := range others {
@@ -540,12 +536,7 @@ func (r *replicator) updateReplica(c service.Call, t service.Table, a *ReplicaAc
 	for _, mb := range members(c, t, x) {
 		err := mb.t.Change(func(e *service.Edit) (func(bool) error, error) {
 			if mb.region == region {
-				if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
-					e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
-				}
-				if a.TableClassOverride != nil {
-					e.SetTableClass(*a.TableClassOverride)
-				}
+				withOverrides(e.Settings(), a)
 				withGSIReads(e, a.GlobalSecondaryIndexes)
 				return nil, nil
 			}

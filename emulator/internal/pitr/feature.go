@@ -51,7 +51,7 @@ type History struct{ l *pitrLog }
 // (or just being enabled).
 func HistoryOf(t service.Table) (History, bool) {
 	l := recorderOf(t).get(t.ID())
-	if on, _ := t.Definition().Recovery(); !on || l == nil {
+	if !t.Definition().Settings().Recovery.On || l == nil {
 		return History{}, false
 	}
 	return History{l: l}, true

@@ -302,8 +302,8 @@ func (Feature) Defined(old, d service.Definition) {
 	if p == nil {
 		return
 	}
-	on, days := d.Recovery()
-	wasOn, _ := old.Recovery()
+	r := d.Settings().Recovery
+	on, days, wasOn := r.On, r.Days, old.Settings().Recovery.On
 	id := d.Table().ID()
 	switch {
 	case on && !wasOn:

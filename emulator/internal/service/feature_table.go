@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"errors"
 	"slices"
 	"time"
@@ -69,9 +68,9 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	now := cc.Now()
 	t := &table{name: name, schema: src.schema, keySchema: src.keySchema,
 		arn: cc.tableARN(name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
-	m := &tableMeta{status: statusActive, billingMode: sm.billingMode, billingReported: sm.billingReported,
-		payPerRequestSince: sm.payPerRequestSince, throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
-		onDemand: sm.onDemand, warm: sm.warm, sse: sm.sse, tableClass: sm.tableClass}
+	m := &tableMeta{status: statusActive, Settings: tablespec.Settings{Billing: sm.Billing,
+		Capacity: tablespec.Throughput{Read: sm.Capacity.Read, Write: sm.Capacity.Write},
+		OnDemand: sm.OnDemand, Warm: sm.Warm, SSE: sm.SSE, TableClass: sm.TableClass}}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
 		m.activeAt = now.Add(d)
 	}
@@ -108,22 +107,6 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	ns.loadedDefinition(t, nil)
 	ns.publishTable(t, st, m, s)
 	return Table{t: t}, err
-}
-
-// RestoredFrom is the ARN of the backup, or else of the table, a
-// restored table was made of, or false for a table not restored.
-func (d Definition) RestoredFrom() (string, bool) {
-	if r := d.m.restored; r != nil {
-		return cmp.Or(r.BackupArn, r.TableArn), true
-	}
-	return "", false
-}
-
-// SetRestored records that the table is restored from the backup of ARN
-// backupARN or else the table of ARN tableARN, as it was at at (its
-// RestoreSummary).
-func (e *Edit) SetRestored(backupARN, tableARN string, at time.Time) {
-	e.m.restored = &restoreInfo{BackupArn: backupARN, TableArn: tableARN, At: at}
 }
 
 // Indexes are the definition's secondary and vector indexes and its
@@ -182,7 +165,7 @@ func (d Dropped) Now() time.Time { return d.now }
 
 // PointInTimeRecovery reports whether the table had point-in-time
 // recovery on when it was deleted.
-func (d Dropped) PointInTimeRecovery() bool { return d.m.pitr }
+func (d Dropped) PointInTimeRecovery() bool { return d.m.Recovery.On }
 
 // openers and droppers are the features in use that take those
 // notifications, in Use's order.

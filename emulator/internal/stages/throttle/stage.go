@@ -195,8 +195,9 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	}
 	sp := t.Space()
 	cfg, _ := service.Setting[throttle.Settings](sp)
-	billing, capacity := d.Billing(), d.Capacity()
-	provisioned := billing.Mode != "PAY_PER_REQUEST" && capacity.Read() > 0 && capacity.Write() > 0
+	st := d.Settings()
+	capacity := st.Capacity
+	provisioned := st.Billing.Mode != "PAY_PER_REQUEST" && capacity.Read > 0 && capacity.Write > 0
 	enforce := cfg.Provisioned // the provisioned capacity
 	tagged, searchBytes := false, 0.0
 	for _, tg := range t.Tags() {
@@ -227,12 +228,12 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
 		if provisioned {
 			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
-			c.Table = throttle.Throughput{Read: float64(capacity.Read()), Write: float64(capacity.Write())}
+			c.Table = throttle.Throughput{Read: float64(capacity.Read), Write: float64(capacity.Write)}
 		}
 		for _, x := range gsis {
 			tp := throttle.Throughput{Read: 1, Write: 1}
-			if xc, ok := x.Capacity(); ok && xc.Read() > 0 && xc.Write() > 0 {
-				tp = throttle.Throughput{Read: float64(xc.Read()), Write: float64(xc.Write())}
+			if xc, ok := x.Capacity(); ok && xc.Read > 0 && xc.Write > 0 {
+				tp = throttle.Throughput{Read: float64(xc.Read), Write: float64(xc.Write)}
 			}
 			c.Indexes[x.Name()] = tp
 		}
