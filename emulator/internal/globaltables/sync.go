@@ -105,7 +105,7 @@ func (p *replTap) queueCatalogLocked(rec *storage.Record) {
 // the record it makes is not sent on to the other members. drainMu is
 // held.
 func (r *replicator) changeReplica(t service.Table, fn func(e *service.Edit) error) error {
-	id := t.ID()
+	id := t.Info().ID
 	return t.Change(func(e *service.Edit) (func(bool) error, error) {
 		if err := fn(e); err != nil {
 			return nil, err
@@ -414,7 +414,7 @@ func (r *replicator) applyGone(op replOp) {
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return
 	}
-	r.setRoute(t.ID(), op.to, rest, op.legacy)
+	r.setRoute(t.Info().ID, op.to, rest, op.legacy)
 }
 
 // markDeleting returns recs with region DELETING until until, then gone,
@@ -460,7 +460,7 @@ func sameSSE(a, b *service.SSEDescription) bool {
 // loaded from disk are seeded as their routes are set.
 func (r *replicator) seedDef(d service.Definition) {
 	b := d.Record()
-	id := d.Table().ID()
+	id := d.Table().Info().ID
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.defs == nil {

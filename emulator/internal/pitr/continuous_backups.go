@@ -71,7 +71,7 @@ func continuousBackups(c service.Call, t service.Table) *ContinuousBackupsDescri
 	if r := t.Definition().Settings().Recovery; r.On {
 		d.PointInTimeRecoveryStatus = "ENABLED"
 		d.RecoveryPeriodInDays = int64(r.Days)
-		if l := recorderOf(t).get(t.ID()); l != nil {
+		if l := recorderOf(t).get(t.Info().ID); l != nil {
 			earliest, latest := l.window(c.Clock())
 			d.EarliestRestorableDateTime, d.LatestRestorableDateTime = tablespec.EpochPtr(earliest), tablespec.EpochPtr(latest)
 		}

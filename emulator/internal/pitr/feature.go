@@ -50,7 +50,7 @@ type History struct{ l *pitrLog }
 // HistoryOf returns the table's history, or false when recovery is off
 // (or just being enabled).
 func HistoryOf(t service.Table) (History, bool) {
-	l := recorderOf(t).get(t.ID())
+	l := recorderOf(t).get(t.Info().ID)
 	if !t.Definition().Settings().Recovery.On || l == nil {
 		return History{}, false
 	}

@@ -114,7 +114,7 @@ func restored(c service.Call, e *service.Edit, src Source, ov *tablespec.Restore
 	s.Billing = b
 	s.Restored = &tablespec.Restored{BackupArn: src.BackupARN, TableArn: src.TableARN, At: src.At}
 	ks := src.Definition.Table().Schema()
-	ix, err := ov.RestoredIndexes(src.Definition.Indexes(), e.Table().ARN(), b.Mode, func(a string) bool {
+	ix, err := ov.RestoredIndexes(src.Definition.Indexes(), e.Table().Info().ARN, b.Mode, func(a string) bool {
 		return a == ks.Partition.Name || a == ks.Sort.Name
 	})
 	if err != nil {

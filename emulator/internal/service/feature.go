@@ -179,9 +179,6 @@ func (c *call) transientUntil() time.Time { return c.now.Add(c.svc.cfg.Transient
 // Table is a table as a feature sees it.
 type Table struct{ t *table }
 
-// Name is the table's name.
-func (t Table) Name() string { return t.t.name }
-
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).
 func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }

@@ -61,12 +61,6 @@ func (d Definition) Exists() bool { return d.m != nil }
 // Table is the table.
 func (d Definition) Table() Table { return Table{t: d.t} }
 
-// Space is the table's namespace.
-func (d Definition) Space() Space { return Space{ns: d.t.ns} }
-
-// Storage is the table's storage table (its items and indexes).
-func (d Definition) Storage() *storage.Table { return d.t.data }
-
 // defined tells the definers that t's definition m is published (old:
 // the one before, nil for a table just made or rebuilt); replay says it
 // comes from a record being applied. A table with no storage (being

@@ -39,14 +39,8 @@ func CopyOf(snap *storage.TableSnapshot) (TableCopy, error) {
 // Snapshot is the copy's items, indexes and definition record.
 func (tc TableCopy) Snapshot() *storage.TableSnapshot { return tc.snap }
 
-// Name is the table's name.
-func (tc TableCopy) Name() string { return tc.t.name }
-
-// ID is the table's TableId.
-func (tc TableCopy) ID() string { return tc.t.id }
-
-// ARN is the table's ARN.
-func (tc TableCopy) ARN() string { return tc.t.arn }
+// Info is the table's identity as it was.
+func (tc TableCopy) Info() tablespec.Identity { return tc.t.identity() }
 
 // Definition is the table's definition as it was.
 func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m} }

@@ -53,7 +53,7 @@ func settingsOf(sp service.Space) []LagSetting {
 func applySettings(t service.Table) {
 	ls := settingsOf(t.Space())
 	for _, l := range ls {
-		if l.Table != t.Name() {
+		if l.Table != t.Info().Name {
 			continue
 		}
 		switch {
