@@ -116,8 +116,10 @@ const maxPackageLines = 13000
 // tablespec (Settings), which features read and edit whole, instead of
 // seventeen accessors and the core's own copy of the record's restore
 // type: 12,175. A table's identity is one value too (tablespec.Identity,
-// Table.Info and TableCopy.Info): 12,150.
-const maxCoreLines = 12150
+// Table.Info and TableCopy.Info): 12,150. A definition's GSIs are read
+// through tablespec.Indexes, and Table.Slot and Dropped.Space went:
+// 12,123.
+const maxCoreLines = 12123
 
 // TestPackageSize: the service core holds at most maxCoreLines lines of
 // non-test Go, and every other package at most maxPackageLines.

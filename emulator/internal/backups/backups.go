@@ -238,9 +238,9 @@ func (Feature) Dropped(d service.Dropped) {
 		arn: backupARN(id.ARN, now), name: id.Name + "$DeletedTableBackup", typ: backupSystem,
 		created: now, available: now, expires: now.Add(systemBackupRetention), copy: tc,
 	}
-	set := sets.In(d.Space())
+	set := sets.In(t.Space())
 	if err := set.keepBackup(b); err != nil {
-		d.Space().Log().Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.Info().Name, "err", err)
+		t.Space().Log().Error("the SYSTEM backup of a deleted table is kept in memory only", "table", id.Name, "err", err)
 	}
 	set.add(b)
 }

@@ -200,7 +200,7 @@ func updateReplicaAutoScaling(c service.Call, in *UpdateTableReplicaAutoScalingI
 			if name == nil {
 				return false
 			}
-			_, ok := e.GSI(*name)
+			_, ok := e.Indexes().GSI(*name)
 			return ok
 		}
 		for _, g := range in.GlobalSecondaryIndexUpdates {
@@ -327,7 +327,7 @@ func autoScalingDesc(c service.Call, t service.Table, m service.Definition) *Tab
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find(region, "", false),
 			ReplicaProvisionedWriteCapacityAutoScalingSettings: find("", "", true),
 		}
-		for _, g := range m.GSIs() {
+		for _, g := range m.Indexes().GSIList() {
 			r.GlobalSecondaryIndexes = append(r.GlobalSecondaryIndexes, ReplicaGSIAutoScalingDescription{
 				IndexName:   g.Name(),
 				IndexStatus: g.StatusAt(now),

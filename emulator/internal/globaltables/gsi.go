@@ -67,7 +67,7 @@ func withOverrides(s *tablespec.Settings, a *ReplicaAction) {
 // provisioned GSIs of the definition e.
 func withGSIReads(e *service.Edit, us []ReplicaGlobalSecondaryIndex) {
 	for _, o := range mergeGSIReads(nil, us) {
-		x, ok := e.GSI(o.Index)
+		x, ok := e.Indexes().GSI(o.Index)
 		if !ok {
 			continue
 		}

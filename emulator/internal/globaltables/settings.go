@@ -123,7 +123,7 @@ func globalSettings(c service.Call, name string, ms []member) *GlobalTableSettin
 		if st.TableClass != "" {
 			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: st.TableClass}
 		}
-		for _, g := range m.GSIs() {
+		for _, g := range m.Indexes().GSIList() {
 			gd := ReplicaGSISettingsDescription{IndexName: g.Name(), IndexStatus: g.StatusAt(c.Now()),
 				ProvisionedReadCapacityAutoScalingSettings:  find(g.Name(), false),
 				ProvisionedWriteCapacityAutoScalingSettings: find(g.Name(), true)}
@@ -273,7 +273,7 @@ func (ed *globalSettingsEdit) setScaling(index string, write bool, u *AutoScalin
 // gsi returns the GSI named name, or ResourceNotFound.
 func (ed *globalSettingsEdit) gsi(name *string) (service.GSI, error) {
 	if name != nil {
-		if x, ok := ed.e.GSI(*name); ok {
+		if x, ok := ed.e.Indexes().GSI(*name); ok {
 			return x, nil
 		}
 	}

@@ -235,12 +235,12 @@ func sourceOverrides(sx part, region string) replicaRec {
 // anything changed.
 func syncGSIs(e *service.Edit, sd service.Definition, pd *service.Definition, now time.Time, delay time.Duration) bool {
 	changed := false
-	for _, x := range sd.GSIs() {
+	for _, x := range sd.Indexes().GSIList() {
 		had := pd == nil
 		if pd != nil {
-			_, had = pd.GSI(x.Name())
+			_, had = pd.Indexes().GSI(x.Name())
 		}
-		cur, exists := e.GSI(x.Name())
+		cur, exists := e.Indexes().GSI(x.Name())
 		switch {
 		case !exists && !had || !exists && pd == nil:
 			e.AddGSI(sd, x.Name(), now.Add(delay))
@@ -254,12 +254,12 @@ func syncGSIs(e *service.Edit, sd service.Definition, pd *service.Definition, no
 		}
 	}
 	e.ForgetDeletedGSIs(now)
-	for _, y := range e.GSIs() {
-		if _, kept := sd.GSI(y.Name()); kept {
+	for _, y := range e.Indexes().GSIList() {
+		if _, kept := sd.Indexes().GSI(y.Name()); kept {
 			continue // kept by the source
 		}
 		if pd != nil {
-			if _, had := pd.GSI(y.Name()); !had {
+			if _, had := pd.Indexes().GSI(y.Name()); !had {
 				continue // never the source's to delete
 			}
 		}
@@ -281,7 +281,7 @@ func gsiWriteMoved(cur, x service.GSI, pd *service.Definition) bool {
 	if pd == nil {
 		return true
 	}
-	p, ok := pd.GSI(x.Name())
+	p, ok := pd.Indexes().GSI(x.Name())
 	if !ok {
 		return false
 	}
@@ -301,7 +301,7 @@ func syncCapacity(e *service.Edit, sd service.Definition, pd *service.Definition
 		s.Billing = sb
 		if sb.Mode == "PAY_PER_REQUEST" {
 			s.Capacity = tablespec.Throughput{}
-			for _, x := range e.GSIs() {
+			for _, x := range e.Indexes().GSIList() {
 				e.SetGSICapacity(x.Name(), nil)
 			}
 		}

@@ -19,7 +19,7 @@ import (
 // plane only: a destination goes ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED as on AWS (each transient state lasts the
 // service's TransientDelay), and is kept in the table's definition (the
-// feature's slot: service.Table.Slot); no
+// feature's slot: service.Definition.Slot); no
 // record is ever delivered to Kinesis (docs/global-tables.md), and the stream ARN is
 // checked for its form only, since there is no Kinesis to ask.
 
@@ -317,7 +317,7 @@ func describeKinesisDest(c service.Call, in *DescribeKinesisStreamingDestination
 	if err != nil {
 		return nil, err
 	}
-	list, err := destinationsOf(t.Slot(kinesisSlot))
+	list, err := destinationsOf(t.Definition().Slot(kinesisSlot))
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/json"
 	"maps"
 	"reflect"
 	"slices"
@@ -182,10 +181,6 @@ type Table struct{ t *table }
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).
 func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
-
-// Slot returns the feature's slot in the table's definition (nil: none).
-// The bytes are shared: read them, never change them.
-func (t Table) Slot(feature string) json.RawMessage { return t.t.snapshot().features[feature] }
 
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:

@@ -57,24 +57,6 @@ func (d Definition) StreamView() string {
 // GSI is tablespec's: a feature reads a definition's GSIs through it.
 type GSI = tablespec.GSI
 
-// GSIs are the table's global secondary indexes (those being deleted
-// not included), in the definition's order.
-func (d Definition) GSIs() []GSI {
-	out := make([]GSI, len(d.m.GSIs))
-	for i, x := range d.m.GSIs {
-		out[i] = tablespec.GSIOf(x)
-	}
-	return out
-}
-
-// GSI returns the table's global secondary index called name, or false.
-func (d Definition) GSI(name string) (GSI, bool) {
-	if i := d.m.GSIIndex(name); i >= 0 {
-		return tablespec.GSIOf(d.m.GSIs[i]), true
-	}
-	return GSI{}, false
-}
-
 // Slot is the feature's slot in the definition (nil: none). The bytes
 // are shared: read them, never change them.
 func (d Definition) Slot(feature string) json.RawMessage { return d.m.features[feature] }

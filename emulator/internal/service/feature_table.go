@@ -142,14 +142,10 @@ type IndexDropper interface {
 
 // Dropped is a table just deleted.
 type Dropped struct {
-	s   Space
 	t   *table
 	m   *tableMeta
 	now time.Time
 }
-
-// Space is the table's namespace.
-func (d Dropped) Space() Space { return d.s }
 
 // Table is the table.
 func (d Dropped) Table() Table { return Table{t: d.t} }

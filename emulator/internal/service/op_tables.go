@@ -221,7 +221,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 				}
 				t.stopStreamLocked(c.Now())  // readable for its retention, as on AWS
 				for _, d := range droppers { // the features (feature_table.go)
-					d.Dropped(Dropped{s: Space{ns: t.ns}, t: t, m: m, now: c.Now()})
+					d.Dropped(Dropped{t: t, m: m, now: c.Now()})
 				}
 			}
 			return nil

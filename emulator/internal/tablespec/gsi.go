@@ -6,9 +6,6 @@ import "time"
 // or a stage reads it.
 type GSI struct{ x *IndexDef }
 
-// GSIOf is x as a GSI.
-func GSIOf(x *IndexDef) GSI { return GSI{x} }
-
 // Name is the index's name.
 func (g GSI) Name() string { return g.x.Name }
 
@@ -28,4 +25,22 @@ func (g GSI) StatusAt(now time.Time) string { return g.x.StatusAt(now) }
 // (sort "": none).
 func (g GSI) Keys() (partition, sort string) {
 	return g.x.Schema.Partition.Name, g.x.Schema.Sort.Name
+}
+
+// GSIList is the GSIs of m (those being deleted not included), in the
+// definition's order.
+func (m *Indexes) GSIList() []GSI {
+	out := make([]GSI, len(m.GSIs))
+	for i, x := range m.GSIs {
+		out[i] = GSI{x}
+	}
+	return out
+}
+
+// GSI returns the GSI of m called name, or false.
+func (m *Indexes) GSI(name string) (GSI, bool) {
+	if i := m.GSIIndex(name); i >= 0 {
+		return GSI{m.GSIs[i]}, true
+	}
+	return GSI{}, false
 }

@@ -51,7 +51,7 @@ func write(p *convcheck.Policy, w *service.Write) conventions.Write {
 	ks := t.Schema()
 	cw := p.Write(t.Info().Name, conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}, ops[w.Op], w.Key, w.Old, w.New,
 		convcheck.Cond{Text: w.Condition, Names: w.Names, Guard: w.CreateOnly})
-	for _, g := range t.Definition().GSIs() {
+	for _, g := range t.Definition().Indexes().GSIList() {
 		pk, _ := g.Keys()
 		cw.IndexKeys = append(cw.IndexKeys, conventions.IndexKey{Index: g.Name(), Attr: pk})
 	}

@@ -249,7 +249,7 @@ const policySlot = "policies"
 // streams), parsed (one that does not parse counts as none:
 // PutResourcePolicy checks only that a document is JSON).
 func resourcePolicies(t service.Table, stream string) []*iampolicy.Policy {
-	slot := t.Slot(policySlot)
+	slot := t.Definition().Slot(policySlot)
 	if slot == nil {
 		return nil
 	}

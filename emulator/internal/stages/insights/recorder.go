@@ -180,7 +180,7 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 
 // Dropped forgets a deleted table's Contributor Insights and saves the
 // configuration without it (service.Dropper).
-func (Stage) Dropped(d service.Dropped) { forget(d.Space(), d.Table().Info().Name, "") }
+func (Stage) Dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
 
 // IndexDropped forgets a deleted GSI's Contributor Insights and saves
 // the configuration without it (service.IndexDropper).

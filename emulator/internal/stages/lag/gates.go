@@ -143,7 +143,7 @@ func syncReadLocked(t service.Table, tg *tableGates) {
 // indexGate returns the gate of t's GSI index, setting one (newGate) if
 // it has none.
 func indexGate(t service.Table, index string) (*gates.Gate, error) {
-	if _, ok := t.Definition().GSI(index); !ok {
+	if _, ok := t.Definition().Indexes().GSI(index); !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)
 	}
 	st := t.Storage()

@@ -62,7 +62,7 @@ func applySettings(t service.Table) {
 		case l.Stream:
 			streamGate(t)
 		case l.Index != "":
-			for _, x := range t.Definition().GSIs() {
+			for _, x := range t.Definition().Indexes().GSIList() {
 				if l.Index == "*" || l.Index == x.Name() {
 					_, _ = indexGate(t, x.Name()) // else not in storage (yet)
 				}

@@ -37,7 +37,7 @@ func (Stage) Watches(t service.Table) bool {
 	}
 	keys := tableKeys(t)
 	f.install(readGate(t), &view{kind: ViewTable, table: t.Info().Name, keys: keys})
-	for _, x := range t.Definition().GSIs() {
+	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
 			f.install(g, &view{kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
@@ -88,7 +88,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	// ends its actions with no change, and committed nothing).
 	tx := o.HasChange && (u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction")
 	f.wrote(readGate(t), w, tx)
-	for _, x := range t.Definition().GSIs() {
+	for _, x := range t.Definition().Indexes().GSIList() {
 		g, err := indexGate(t, x.Name())
 		if err != nil {
 			continue

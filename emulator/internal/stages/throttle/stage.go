@@ -118,7 +118,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 }
 
 // Dropped drops a deleted table's buckets.
-func (Stage) Dropped(d service.Dropped) { drop(d.Space(), d.Table().Info().Name) }
+func (Stage) Dropped(d service.Dropped) { drop(d.Table().Space(), d.Table().Info().Name) }
 
 // admit asks the throttler for the use: the table (or the GSI read),
 // and for a write every GSI of the table.
@@ -220,7 +220,7 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	if prev == nil {
 		drop(sp, name) // a table of the same name before this one
 	}
-	gsis := d.GSIs()
+	gsis := d.Indexes().GSIList()
 	if on {
 		// A provisioned table is in provisioned mode even when only its
 		// hot keys are limited: its hot keys are refused with
