@@ -233,13 +233,14 @@ func (Feature) Dropped(d service.Dropped) {
 	if err != nil {
 		return
 	}
+	id := tc.Info()
 	b := &backup{
-		arn: backupARN(t.ARN(), now), name: t.Name() + "$DeletedTableBackup", typ: backupSystem,
+		arn: backupARN(id.ARN, now), name: id.Name + "$DeletedTableBackup", typ: backupSystem,
 		created: now, available: now, expires: now.Add(systemBackupRetention), copy: tc,
 	}
-	set := sets.In(d.Space())
+	set := sets.In(t.Space())
 	if err := set.keepBackup(b); err != nil {
-		d.Space().Log().Error("the SYSTEM backup of a deleted table is kept in memory only", "table", t.Name(), "err", err)
+		t.Space().Log().Error("the SYSTEM backup of a deleted table is kept in memory only", "table", id.Name, "err", err)
 	}
 	set.add(b)
 }
@@ -267,7 +268,7 @@ func createBackup(c service.Call, in *CreateBackupInput) (*CreateBackupOutput, e
 		return nil, err
 	}
 	b := &backup{
-		arn: backupARN(t.ARN(), now), name: *in.BackupName, typ: backupUser,
+		arn: backupARN(t.Info().ARN, now), name: *in.BackupName, typ: backupUser,
 		created: now, available: c.TransientUntil(), copy: tc,
 	}
 	set := sets.Kept(c)
@@ -402,7 +403,7 @@ func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, erro
 	out := &ListBackupsOutput{BackupSummaries: []BackupSummary{}}
 	for _, b := range list {
 		switch {
-		case tableName != "" && b.copy.Name() != tableName,
+		case tableName != "" && b.copy.Info().Name != tableName,
 			typ != "ALL" && b.typ != typ,
 			in.TimeRangeLowerBound != nil && b.created.Before(tablespec.EpochSeconds(*in.TimeRangeLowerBound)),
 			in.TimeRangeUpperBound != nil && !b.created.Before(tablespec.EpochSeconds(*in.TimeRangeUpperBound)):
@@ -412,8 +413,9 @@ func listBackups(c service.Call, in *ListBackupsInput) (*ListBackupsOutput, erro
 			out.LastEvaluatedBackupArn = out.BackupSummaries[limit-1].BackupArn
 			break
 		}
+		id := b.copy.Info()
 		out.BackupSummaries = append(out.BackupSummaries, BackupSummary{
-			TableName: b.copy.Name(), TableId: b.copy.ID(), TableArn: b.copy.ARN(),
+			TableName: id.Name, TableId: id.ID, TableArn: id.ARN,
 			BackupArn: b.arn, BackupName: b.name, BackupCreationDateTime: service.EpochTime(b.created),
 			BackupStatus: b.status(now), BackupType: b.typ, BackupSizeBytes: b.copy.Snapshot().SizeBytes(),
 			BackupExpiryDateTime: tablespec.EpochPtr(b.expires),
@@ -475,27 +477,27 @@ func backupARNMillis(arn string) (int64, bool) {
 // does: its key schema, size and capacity, and its indexes, stream, TTL
 // and encryption.
 func sourceOf(tc service.TableCopy) (*tablespec.SourceTableDetails, *tablespec.SourceTableFeatureDetails) {
-	d, snap := tc.Definition(), tc.Snapshot()
-	t, tp := d.Table(), d.Capacity()
+	d, snap, id := tc.Definition(), tc.Snapshot(), tc.Info()
+	st := d.Settings()
 	keys := make([]tablespec.KeySchemaElementDesc, 0, 2)
-	for i, name := range t.KeyNames() { // the partition key first (CreateTable's rule)
+	for i, name := range id.KeyNames() { // the partition key first (CreateTable's rule)
 		keys = append(keys, tablespec.KeySchemaElementDesc{AttributeName: name, KeyType: [2]string{"HASH", "RANGE"}[i]})
 	}
 	src := &tablespec.SourceTableDetails{
-		TableName: tc.Name(), TableId: tc.ID(), TableArn: tc.ARN(), TableSizeBytes: snap.SizeBytes(),
-		KeySchema: keys, TableCreationDateTime: service.EpochTime(t.Created()),
-		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: tp.Read(), WriteCapacityUnits: tp.Write()},
-		OnDemandThroughput:    d.OnDemand(),
+		TableName: id.Name, TableId: id.ID, TableArn: id.ARN, TableSizeBytes: snap.SizeBytes(),
+		KeySchema: keys, TableCreationDateTime: service.EpochTime(id.Created),
+		ProvisionedThroughput: &tablespec.SourceThroughput{ReadCapacityUnits: st.Capacity.Read, WriteCapacityUnits: st.Capacity.Write},
+		OnDemandThroughput:    st.OnDemand,
 		ItemCount:             int64(snap.ItemCount()),
-		BillingMode:           cmp.Or(d.Billing().Mode, "PROVISIONED"),
+		BillingMode:           cmp.Or(st.Billing.Mode, "PROVISIONED"),
 	}
 	f := d.Indexes().SourceFeatures()
-	f.SSEDescription = d.SSE()
+	f.SSEDescription = st.SSE
 	if view := d.StreamView(); view != "" {
 		on := true
 		f.StreamDescription = &tablespec.StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
 	}
-	if ttl := d.TTL(); ttl.Enabled {
+	if ttl := st.TTL; ttl.Enabled {
 		f.TimeToLiveDescription = &tablespec.TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: ttl.Attr}
 	}
 	return src, f

@@ -136,11 +136,11 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 		mode = insights.CIMode(*in.ContributorInsightsMode)
 	}
 	rec := reportstage.RecorderOf(t.Space())
-	ci := rec.UpdateContributorInsights(t.Name(), index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
+	ci := rec.UpdateContributorInsights(t.Info().Name, index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
 	if !t.Live() {
 		// Deleted meanwhile: its DeleteTable may have forgotten its
 		// Contributor Insights before this update recorded it.
-		rec.ForgetContributorInsights(t.Name(), "")
+		rec.ForgetContributorInsights(t.Info().Name, "")
 	}
 	reportstage.SaveContributorInsights(t.Space())
 	return &UpdateContributorInsightsOutput{
@@ -158,7 +158,7 @@ func describeContributorInsights(c service.Call, in *DescribeContributorInsights
 	if err != nil {
 		return nil, err
 	}
-	ci := reportstage.RecorderOf(t.Space()).DescribeContributorInsights(t.Name(), index)
+	ci := reportstage.RecorderOf(t.Space()).DescribeContributorInsights(t.Info().Name, index)
 	out := &DescribeContributorInsightsOutput{
 		TableName: ci.TableName, IndexName: ci.IndexName, ContributorInsightsRuleList: ci.RuleList,
 		ContributorInsightsStatus: string(ci.Status), ContributorInsightsMode: string(ci.Mode),
@@ -184,7 +184,7 @@ func listContributorInsights(c service.Call, in *ListContributorInsightsInput) (
 		if err != nil {
 			return nil, err
 		}
-		table = t.Name()
+		table = t.Info().Name
 	}
 	var all []insights.ContributorInsights
 	if rec := reportstage.Existing(c.Space()); rec != nil {

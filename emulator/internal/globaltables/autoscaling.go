@@ -164,9 +164,9 @@ func updateReplicaAutoScaling(c service.Call, in *UpdateTableReplicaAutoScalingI
 	var desc *TableAutoScalingDescription
 	err = t.Change(func(e *service.Edit) (func(bool) error, error) {
 		if st := e.StatusAt(c.Now()); st != statusActive {
-			return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.Name(), st))
+			return nil, apierr.ResourceInUse(apierr.MsgTableNotActive(t.Info().Name, st))
 		}
-		if e.Billing().Mode == "PAY_PER_REQUEST" {
+		if e.Settings().Billing.Mode == "PAY_PER_REQUEST" {
 			return nil, apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
 		x, _ := partOf(e.Definition)
@@ -200,7 +200,7 @@ func updateReplicaAutoScaling(c service.Call, in *UpdateTableReplicaAutoScalingI
 			if name == nil {
 				return false
 			}
-			_, ok := e.GSI(*name)
+			_, ok := e.Indexes().GSI(*name)
 			return ok
 		}
 		for _, g := range in.GlobalSecondaryIndexUpdates {
@@ -319,7 +319,7 @@ func autoScalingDesc(c service.Call, t service.Table, m service.Definition) *Tab
 		return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 	}
 	now := c.Now()
-	d := &TableAutoScalingDescription{TableName: t.Name(), TableStatus: describedStatusAt(m, x, now), Replicas: []ReplicaAutoScalingDescription{}} // as DescribeTable: status.go
+	d := &TableAutoScalingDescription{TableName: t.Info().Name, TableStatus: describedStatusAt(m, x, now), Replicas: []ReplicaAutoScalingDescription{}} // as DescribeTable: status.go
 	for _, region := range x.replicaRegions(c.Region(), now) {
 		r := ReplicaAutoScalingDescription{
 			RegionName:    region,
@@ -327,7 +327,7 @@ func autoScalingDesc(c service.Call, t service.Table, m service.Definition) *Tab
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find(region, "", false),
 			ReplicaProvisionedWriteCapacityAutoScalingSettings: find("", "", true),
 		}
-		for _, g := range m.GSIs() {
+		for _, g := range m.Indexes().GSIList() {
 			r.GlobalSecondaryIndexes = append(r.GlobalSecondaryIndexes, ReplicaGSIAutoScalingDescription{
 				IndexName:   g.Name(),
 				IndexStatus: g.StatusAt(now),

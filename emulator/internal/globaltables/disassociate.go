@@ -74,7 +74,7 @@ func (r *replicator) disassociate(c service.Call, t service.Table, x part, a *Di
 	}
 	for _, m := range ms {
 		if slices.ContainsFunc(leaving, func(l member) bool { return l.region == m.region }) {
-			r.forget(m.t.ID())
+			r.forget(m.t.Info().ID)
 			if err := changePart(m.t, func(y *part) { *y = part{AutoScaling: y.AutoScaling} }); err != nil {
 				return err
 			}

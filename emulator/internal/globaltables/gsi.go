@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
 // A replica's own GSI read capacity: UpdateTable's ReplicaUpdates Create
@@ -51,16 +52,27 @@ func mergeGSIReads(have []gsiReadOverride, us []ReplicaGlobalSecondaryIndex) []g
 	return out
 }
 
+// withOverrides applies a replica's own read capacity (on a provisioned
+// table) and table class, as a's overrides give them, to s.
+func withOverrides(s *tablespec.Settings, a *ReplicaAction) {
+	if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && s.Billing.Mode != "PAY_PER_REQUEST" {
+		s.Capacity.Read = *o.ReadCapacityUnits
+	}
+	if a.TableClassOverride != nil {
+		s.TableClass = *a.TableClassOverride
+	}
+}
+
 // withGSIReads applies the read capacity overrides of us to the
 // provisioned GSIs of the definition e.
 func withGSIReads(e *service.Edit, us []ReplicaGlobalSecondaryIndex) {
 	for _, o := range mergeGSIReads(nil, us) {
-		x, ok := e.GSI(o.Index)
+		x, ok := e.Indexes().GSI(o.Index)
 		if !ok {
 			continue
 		}
 		if c, provisioned := x.Capacity(); provisioned {
-			c = c.WithRead(o.Read)
+			c.Read = o.Read
 			e.SetGSICapacity(o.Index, &c)
 		}
 	}

@@ -123,13 +123,13 @@ func checkJoin(t service.Table, like *service.Table, region string) error {
 	x, _ := partOf(d)
 	switch {
 	case len(x.Replicas) > 0 || x.GlobalVersion != "":
-		return apierr.New(apierr.ErrGlobalTableAlreadyExists, apierr.MsgGlobalTableExists(t.Name()))
+		return apierr.New(apierr.ErrGlobalTableAlreadyExists, apierr.MsgGlobalTableExists(t.Info().Name))
 	case d.StreamView() != "NEW_AND_OLD_IMAGES":
 		return apierr.Validation(apierr.MsgReplicaStreamRequired)
 	case t.Storage() != nil && t.Storage().ItemCount() > 0:
-		return apierr.Validation(apierr.MsgGlobalTableNotEmpty(t.Name(), region))
-	case like != nil && !slices.Equal(t.KeyNames(), like.KeyNames()):
-		return apierr.Validation(apierr.MsgGlobalTableKeyMismatch(t.Name(), region))
+		return apierr.Validation(apierr.MsgGlobalTableNotEmpty(t.Info().Name, region))
+	case like != nil && !slices.Equal(t.Info().KeyNames(), like.Info().KeyNames()):
+		return apierr.Validation(apierr.MsgGlobalTableKeyMismatch(t.Info().Name, region))
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func checkJoin(t service.Table, like *service.Table, region string) error {
 func (r *replicator) setLegacyGroup(c service.Call, ms []member, gone []member, created time.Time) error {
 	regions := regionsOf(ms)
 	for _, g := range gone {
-		r.setRoute(g.t.ID(), replTarget{}, nil, true)
+		r.setRoute(g.t.Info().ID, replTarget{}, nil, true)
 		if err := changePart(g.t, func(x *part) {
 			x.Replicas, x.GlobalVersion, x.GlobalCreated = nil, "", time.Time{}
 		}); err != nil {
@@ -187,7 +187,7 @@ func globalTableDesc(c service.Call, name string, ms []member, created time.Time
 		GlobalTableName:   name,
 	}
 	for _, mb := range ms {
-		d.ReplicationGroup = append(d.ReplicationGroup, ReplicaDescription{RegionName: mb.region, ReplicaArn: mb.t.ARN(), ReplicaStatus: "ACTIVE"})
+		d.ReplicationGroup = append(d.ReplicationGroup, ReplicaDescription{RegionName: mb.region, ReplicaArn: mb.t.Info().ARN, ReplicaStatus: "ACTIVE"})
 	}
 	compare := func(a, b ReplicaDescription) int { return strings.Compare(a.RegionName, b.RegionName) }
 	sort.Slice(d.ReplicationGroup, func(i, j int) bool { return compare(d.ReplicationGroup[i], d.ReplicationGroup[j]) < 0 })

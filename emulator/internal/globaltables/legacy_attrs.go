@@ -72,7 +72,7 @@ func (r *replicator) applyStamp(op replOp) {
 	if data == nil {
 		return
 	}
-	id := t.ID()
+	id := t.Info().ID
 	_, _ = data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
 		last, seen := r.stamps[id][op.key]
@@ -88,7 +88,7 @@ func (r *replicator) applyStamp(op replOp) {
 // there (a replicated delete of a 2017.11.29 table), whose storage table
 // is data. drainMu is held.
 func (r *replicator) markRepDeleting(t service.Table, data *storage.Table, op replOp) {
-	id := t.ID()
+	id := t.Info().ID
 	_, _ = data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
 		last, seen := r.stamps[id][op.key]

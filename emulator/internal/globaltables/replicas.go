@@ -161,7 +161,7 @@ func members(c service.Call, t service.Table, x part) []member {
 		if st := r.statusAt(c.Now()); st == "DELETING" || st == replicaGone {
 			continue
 		}
-		if rt, ok := c.InRegion(r.Region).Table(t.Name()); ok {
+		if rt, ok := c.InRegion(r.Region).Table(t.Info().Name); ok {
 			out = append(out, member{r.Region, rt})
 		}
 	}
@@ -185,7 +185,7 @@ func without(regions []string, r string) []string {
 // route makes member m's writes go to the other regions; legacy marks
 // a 2017.11.29 global table.
 func (r *replicator) route(c service.Call, m member, regions []string, legacy bool) {
-	r.setRoute(m.t.ID(), replTarget{c.AccessKey(), m.region, m.t.Name()}, without(regions, m.region), legacy)
+	r.setRoute(m.t.Info().ID, replTarget{c.AccessKey(), m.region, m.t.Info().Name}, without(regions, m.region), legacy)
 }
 
 // changePart changes t's part of its definition with fn (a copy of it),
@@ -339,17 +339,17 @@ func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAc
 	x, _ := partOf(d)
 	switch {
 	case d.StatusAt(now) != statusActive:
-		return apierr.ResourceInUse(apierr.MsgTableNotActive(t.Name(), d.StatusAt(now)))
+		return apierr.ResourceInUse(apierr.MsgTableNotActive(t.Info().Name, d.StatusAt(now)))
 	case x.GlobalVersion != "" && x.GlobalVersion != globalVersion2019:
 		return apierr.Validation(apierr.MsgReplicaVersionMix)
 	case slices.Contains(x.replicaRegions(c.Region(), now), region):
-		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Name()))
-	case d.Billing().Mode != "PAY_PER_REQUEST" && !x.writeAutoScaled():
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Info().Name))
+	case d.Settings().Billing.Mode != "PAY_PER_REQUEST" && !x.writeAutoScaled():
 		return apierr.Validation(apierr.MsgReplicaWriteCapacity)
 	}
 	tc := c.InRegion(region)
-	if _, ok := tc.Table(t.Name()); ok {
-		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Name()))
+	if _, ok := tc.Table(t.Info().Name); ok {
+		return apierr.Validation(apierr.MsgReplicaAlreadyTables(t.Info().Name))
 	}
 	// AWS needs no stream first: it enables NEW_AND_OLD_IMAGES on a
 	// table without one and keeps a stream of another view type
@@ -367,7 +367,7 @@ func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAc
 	}
 	ms := members(c, t, x)
 	all := append(regionsOf(ms), region)
-	target := replTarget{c.AccessKey(), region, t.Name()}
+	target := replTarget{c.AccessKey(), region, t.Info().Name}
 	// From here on every member's writes are queued for the new
 	// replica too, and wait there until it exists; the queue so far is
 	// applied, so that the snapshot below has every earlier write.
@@ -386,8 +386,8 @@ func (r *replicator) createReplica(c service.Call, t service.Table, a *ReplicaAc
 	r.mu.Lock()
 	delete(r.creating, target)
 	if err == nil {
-		if src := r.stamps[t.ID()]; src != nil {
-			r.stamps[nt.ID()] = maps.Clone(src)
+		if src := r.stamps[t.Info().ID]; src != nil {
+			r.stamps[nt.Info().ID] = maps.Clone(src)
 		}
 	}
 	r.mu.Unlock()
@@ -444,18 +444,14 @@ func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, 
 	snapshot := func(dv storage.Derivation) (*storage.TableSnapshot, error) {
 		return src.Storage().Snapshot().Derive(dv)
 	}
-	t, err := c.MakeTable(src.Name(), d, func(e *service.Edit) error {
-		arn, billing, ix := e.Table().ARN(), e.Billing().Mode, d.Indexes()
+	t, err := c.MakeTable(src.Info().Name, d, func(e *service.Edit) error {
+		s := e.Settings()
+		arn, billing, ix := e.Table().Info().ARN, s.Billing.Mode, d.Indexes()
 		e.SetIndexes(tablespec.Indexes{AttrDefs: ix.AttrDefs,
 			GSIs: tablespec.CopiedIndexes(arn, ix.GSIs, billing), LSIs: tablespec.CopiedIndexes(arn, ix.LSIs, billing)})
-		e.SetTTL(d.TTL())
+		s.TTL = d.Settings().TTL
 		e.SetStream(d.StreamView())
-		if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
-			e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
-		}
-		if a.TableClassOverride != nil {
-			e.SetTableClass(*a.TableClassOverride)
-		}
+		withOverrides(s, a)
 		withGSIReads(e, a.GlobalSecondaryIndexes) // gsi.go
 		x := part{GlobalVersion: globalVersion2019, AutoScaling: sx.AutoScaling}
 		for _, r := range others {
@@ -474,7 +470,7 @@ func replicaTable(c service.Call, src service.Table, sx part, a *ReplicaAction, 
 	}, snapshot)
 	var ae *apierr.Error
 	if errors.As(err, &ae) && ae.Class == apierr.ErrTableAlreadyExists {
-		return service.Table{}, apierr.Validation(apierr.MsgReplicaAlreadyTables(src.Name()))
+		return service.Table{}, apierr.Validation(apierr.MsgReplicaAlreadyTables(src.Info().Name))
 	}
 	if errors.Is(err, storage.ErrNotDurable) {
 		err = nil // made: the replica is kept, as a definition change not durable is
@@ -498,20 +494,20 @@ func (r *replicator) deleteReplica(c service.Call, t service.Table, region strin
 	rest := without(regionsOf(ms), region)
 	for _, mb := range ms {
 		if mb.region == region {
-			r.forget(mb.t.ID())
+			r.forget(mb.t.Info().ID)
 			continue
 		}
 		r.route(c, mb, rest, false)
 	}
 	r.mu.Lock()
 	r.queue = slices.DeleteFunc(r.queue, func(op replOp) bool {
-		return op.to.region == region && op.to.name == t.Name() && op.to.accessKey == c.AccessKey()
+		return op.to.region == region && op.to.name == t.Info().Name && op.to.accessKey == c.AccessKey()
 	})
 	r.pending.Store(int64(len(r.queue)))
 	r.mu.Unlock()
 	tc := c.InRegion(region)
-	if _, ok := tc.Table(t.Name()); ok {
-		if err := tc.DeleteTable(t.Name()); err != nil {
+	if _, ok := tc.Table(t.Info().Name); ok {
+		if err := tc.DeleteTable(t.Info().Name); err != nil {
 			return err
 		}
 	}
@@ -540,12 +536,7 @@ func (r *replicator) updateReplica(c service.Call, t service.Table, a *ReplicaAc
 	for _, mb := range members(c, t, x) {
 		err := mb.t.Change(func(e *service.Edit) (func(bool) error, error) {
 			if mb.region == region {
-				if o := a.ProvisionedThroughputOverride; o != nil && o.ReadCapacityUnits != nil && e.Billing().Mode != "PAY_PER_REQUEST" {
-					e.SetCapacity(e.Capacity().WithRead(*o.ReadCapacityUnits))
-				}
-				if a.TableClassOverride != nil {
-					e.SetTableClass(*a.TableClassOverride)
-				}
+				withOverrides(e.Settings(), a)
 				withGSIReads(e, a.GlobalSecondaryIndexes)
 				return nil, nil
 			}
@@ -581,7 +572,7 @@ func (r *replicator) updateReplica(c service.Call, t service.Table, a *ReplicaAc
 // namespace loaded from disk replicates again.
 func syncReplication(d service.Definition) {
 	x, ok := partOf(d)
-	sp := d.Space()
+	sp := d.Table().Space()
 	if !ok || len(x.Replicas) == 0 || sp.Shared() {
 		return
 	}
@@ -592,7 +583,7 @@ func syncReplication(d service.Definition) {
 	t := d.Table()
 	to := liveRegions(x.Replicas, sp.Clock()())
 	r := replicators.In(sp)
-	r.setRoute(t.ID(), replTarget{key, region, t.Name()}, to, x.GlobalVersion == globalVersion2017)
+	r.setRoute(t.Info().ID, replTarget{key, region, t.Info().Name}, to, x.GlobalVersion == globalVersion2017)
 	if len(to) > 0 {
 		r.seedDef(d)
 	}

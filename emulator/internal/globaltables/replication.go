@@ -194,7 +194,7 @@ func (r *replicator) apply(op replOp) bool {
 		}
 	}
 	wrote := false
-	id := t.ID()
+	id := t.Info().ID
 	_, err := data.WriteFrom(storage.OriginReplica, op.key, func(cur storage.Item) (storage.Item, error) {
 		r.mu.Lock()
 		defer r.mu.Unlock()

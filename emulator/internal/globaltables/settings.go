@@ -110,24 +110,25 @@ func globalSettings(c service.Call, name string, ms []member) *GlobalTableSettin
 			}
 			return &AutoScalingSettingsDescription{AutoScalingDisabled: true}
 		}
-		b, tp := m.Billing(), m.Capacity()
+		st := m.Settings()
+		b, tp := st.Billing, st.Capacity
 		d := ReplicaSettingsDescription{
 			RegionName: mb.region, ReplicaStatus: "ACTIVE",
 			ReplicaBillingModeSummary:                          &service.BillingModeSummary{BillingMode: cmp.Or(b.Mode, "PROVISIONED"), LastUpdateToPayPerRequestDateTime: tablespec.EpochPtr(b.PayPerRequestSince)},
-			ReplicaProvisionedReadCapacityUnits:                tp.Read(),
-			ReplicaProvisionedWriteCapacityUnits:               tp.Write(),
+			ReplicaProvisionedReadCapacityUnits:                tp.Read,
+			ReplicaProvisionedWriteCapacityUnits:               tp.Write,
 			ReplicaProvisionedReadCapacityAutoScalingSettings:  find("", false),
 			ReplicaProvisionedWriteCapacityAutoScalingSettings: find("", true),
 		}
-		if m.TableClass() != "" {
-			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: m.TableClass()}
+		if st.TableClass != "" {
+			d.ReplicaTableClassSummary = &service.TableClassSummary{TableClass: st.TableClass}
 		}
-		for _, g := range m.GSIs() {
+		for _, g := range m.Indexes().GSIList() {
 			gd := ReplicaGSISettingsDescription{IndexName: g.Name(), IndexStatus: g.StatusAt(c.Now()),
 				ProvisionedReadCapacityAutoScalingSettings:  find(g.Name(), false),
 				ProvisionedWriteCapacityAutoScalingSettings: find(g.Name(), true)}
 			if gc, ok := g.Capacity(); ok {
-				gd.ProvisionedReadCapacityUnits, gd.ProvisionedWriteCapacityUnits = gc.Read(), gc.Write()
+				gd.ProvisionedReadCapacityUnits, gd.ProvisionedWriteCapacityUnits = gc.Read, gc.Write
 			}
 			d.ReplicaGlobalSecondaryIndexSettings = append(d.ReplicaGlobalSecondaryIndexSettings, gd)
 		}
@@ -183,12 +184,12 @@ func updateGlobalTableSettings(c service.Call, in *UpdateGlobalTableSettingsInpu
 func applyGlobalSettings(e *service.Edit, region string, in *UpdateGlobalTableSettingsInput, now time.Time) error {
 	applyGlobalBillingMode(e, in.GlobalTableBillingMode, now)
 	x, _ := partOf(e.Definition)
-	ed := &globalSettingsEdit{e: e, region: region, provisioned: e.Billing().Mode != "PAY_PER_REQUEST", x: x}
+	ed := &globalSettingsEdit{e: e, region: region, provisioned: e.Settings().Billing.Mode != "PAY_PER_REQUEST", x: x}
 	if w := in.GlobalTableProvisionedWriteCapacityUnits; w != nil {
 		if !ed.provisioned {
 			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		e.SetCapacity(e.Capacity().WithWrite(*w))
+		e.Settings().Capacity.Write = *w
 	}
 	ed.x.AutoScaling = slices.Clone(ed.x.AutoScaling)
 	if err := ed.setScaling("", true, in.GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate); err != nil {
@@ -215,18 +216,17 @@ func applyGlobalSettings(e *service.Edit, region string, in *UpdateGlobalTableSe
 // another: on-demand since now, or provisioned with 1 and 1 when e had
 // no capacity.
 func applyGlobalBillingMode(e *service.Edit, b *string, now time.Time) {
-	cur := e.Billing()
-	if b == nil || *b == cur.Mode {
+	s := e.Settings()
+	if b == nil || *b == s.Billing.Mode {
 		return
 	}
-	cur.Mode, cur.Reported = *b, true
+	s.Billing.Mode, s.Billing.Reported = *b, true
 	if *b == "PAY_PER_REQUEST" {
-		cur.PayPerRequestSince = now
-		e.SetCapacity(service.Provisioned{})
-	} else if e.Capacity().Read() == 0 {
-		e.SetCapacity(tablespec.NewProvisioned(1, 1))
+		s.Billing.PayPerRequestSince = now
+		s.Capacity = tablespec.Throughput{}
+	} else if s.Capacity.Read == 0 {
+		s.Capacity = tablespec.Throughput{Read: 1, Write: 1}
 	}
-	e.SetBilling(cur)
 }
 
 // globalSettingsEdit is an UpdateGlobalTableSettings being applied to the
@@ -273,7 +273,7 @@ func (ed *globalSettingsEdit) setScaling(index string, write bool, u *AutoScalin
 // gsi returns the GSI named name, or ResourceNotFound.
 func (ed *globalSettingsEdit) gsi(name *string) (service.GSI, error) {
 	if name != nil {
-		if x, ok := ed.e.GSI(*name); ok {
+		if x, ok := ed.e.Indexes().GSI(*name); ok {
 			return x, nil
 		}
 	}
@@ -288,7 +288,7 @@ func (ed *globalSettingsEdit) gsiWrite(g GlobalGSISettingsUpdate) error {
 		return err
 	}
 	if c, ok := x.Capacity(); ok && g.ProvisionedWriteCapacityUnits != nil {
-		c = c.WithWrite(*g.ProvisionedWriteCapacityUnits)
+		c.Write = *g.ProvisionedWriteCapacityUnits
 		ed.e.SetGSICapacity(x.Name(), &c)
 	}
 	return ed.setScaling(x.Name(), true, g.ProvisionedWriteCapacityAutoScalingSettingsUpdate)
@@ -301,13 +301,13 @@ func (ed *globalSettingsEdit) replica(r ReplicaSettingsUpdate) error {
 		if !ed.provisioned {
 			return apierr.Validation(apierr.MsgAutoScalingOnDemand)
 		}
-		ed.e.SetCapacity(ed.e.Capacity().WithRead(*u))
+		ed.e.Settings().Capacity.Read = *u
 	}
 	if err := ed.setScaling("", false, r.ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {
 		return err
 	}
 	if r.ReplicaTableClass != nil {
-		ed.e.SetTableClass(*r.ReplicaTableClass)
+		ed.e.Settings().TableClass = *r.ReplicaTableClass
 	}
 	for _, g := range r.ReplicaGlobalSecondaryIndexSettingsUpdate {
 		x, err := ed.gsi(g.IndexName)
@@ -315,7 +315,7 @@ func (ed *globalSettingsEdit) replica(r ReplicaSettingsUpdate) error {
 			return err
 		}
 		if c, ok := x.Capacity(); ok && g.ProvisionedReadCapacityUnits != nil {
-			c = c.WithRead(*g.ProvisionedReadCapacityUnits)
+			c.Read = *g.ProvisionedReadCapacityUnits
 			ed.e.SetGSICapacity(x.Name(), &c)
 		}
 		if err := ed.setScaling(x.Name(), false, g.ProvisionedReadCapacityAutoScalingSettingsUpdate); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -104,7 +105,7 @@ func (p *replTap) queueCatalogLocked(rec *storage.Record) {
 // the record it makes is not sent on to the other members. drainMu is
 // held.
 func (r *replicator) changeReplica(t service.Table, fn func(e *service.Edit) error) error {
-	id := t.ID()
+	id := t.Info().ID
 	return t.Change(func(e *service.Edit) (func(bool) error, error) {
 		if err := fn(e); err != nil {
 			return nil, err
@@ -234,12 +235,12 @@ func sourceOverrides(sx part, region string) replicaRec {
 // anything changed.
 func syncGSIs(e *service.Edit, sd service.Definition, pd *service.Definition, now time.Time, delay time.Duration) bool {
 	changed := false
-	for _, x := range sd.GSIs() {
+	for _, x := range sd.Indexes().GSIList() {
 		had := pd == nil
 		if pd != nil {
-			_, had = pd.GSI(x.Name())
+			_, had = pd.Indexes().GSI(x.Name())
 		}
-		cur, exists := e.GSI(x.Name())
+		cur, exists := e.Indexes().GSI(x.Name())
 		switch {
 		case !exists && !had || !exists && pd == nil:
 			e.AddGSI(sd, x.Name(), now.Add(delay))
@@ -247,18 +248,18 @@ func syncGSIs(e *service.Edit, sd service.Definition, pd *service.Definition, no
 		case exists && gsiWriteMoved(cur, x, pd):
 			c, _ := cur.Capacity()
 			w, _ := x.Capacity()
-			c = c.WithWrite(w.Write())
+			c.Write = w.Write
 			e.SetGSICapacity(x.Name(), &c)
 			changed = true
 		}
 	}
 	e.ForgetDeletedGSIs(now)
-	for _, y := range e.GSIs() {
-		if _, kept := sd.GSI(y.Name()); kept {
+	for _, y := range e.Indexes().GSIList() {
+		if _, kept := sd.Indexes().GSI(y.Name()); kept {
 			continue // kept by the source
 		}
 		if pd != nil {
-			if _, had := pd.GSI(y.Name()); !had {
+			if _, had := pd.Indexes().GSI(y.Name()); !had {
 				continue // never the source's to delete
 			}
 		}
@@ -274,18 +275,18 @@ func syncGSIs(e *service.Edit, sd service.Definition, pd *service.Definition, no
 func gsiWriteMoved(cur, x service.GSI, pd *service.Definition) bool {
 	xc, xok := x.Capacity()
 	cc, cok := cur.Capacity()
-	if !xok || !cok || cc.Write() == xc.Write() {
+	if !xok || !cok || cc.Write == xc.Write {
 		return false
 	}
 	if pd == nil {
 		return true
 	}
-	p, ok := pd.GSI(x.Name())
+	p, ok := pd.Indexes().GSI(x.Name())
 	if !ok {
 		return false
 	}
 	pc, pok := p.Capacity()
-	return pok && pc.Write() != xc.Write()
+	return pok && pc.Write != xc.Write
 }
 
 // syncCapacity carries the source's capacity to e: the billing mode,
@@ -294,39 +295,42 @@ func gsiWriteMoved(cur, x service.GSI, pd *service.Definition) bool {
 // changed.
 func syncCapacity(e *service.Edit, sd service.Definition, pd *service.Definition, own replicaRec, now time.Time) bool {
 	changed := false
-	sb := sd.Billing()
-	if e.Billing().Mode != sb.Mode && movedAtSource(pd, func(p service.Definition) bool { return p.Billing().Mode != sb.Mode }) {
-		e.SetBilling(sb)
+	s, src := e.Settings(), sd.Settings()
+	sb := src.Billing
+	if s.Billing.Mode != sb.Mode && movedAtSource(pd, func(p service.Definition) bool { return p.Settings().Billing.Mode != sb.Mode }) {
+		s.Billing = sb
 		if sb.Mode == "PAY_PER_REQUEST" {
-			e.SetCapacity(service.Provisioned{})
-			for _, x := range e.GSIs() {
+			s.Capacity = tablespec.Throughput{}
+			for _, x := range e.Indexes().GSIList() {
 				e.SetGSICapacity(x.Name(), nil)
 			}
 		}
 		changed = true
 	}
-	sc := sd.Capacity()
+	sc := src.Capacity
 	if sb.Mode != "PAY_PER_REQUEST" && movedAtSource(pd, func(p service.Definition) bool {
-		return p.Capacity().Read() != sc.Read() || p.Capacity().Write() != sc.Write()
+		pc := p.Settings().Capacity
+		return pc.Read != sc.Read || pc.Write != sc.Write
 	}) {
-		read, write := sc.Read(), sc.Write()
+		read, write := sc.Read, sc.Write
 		if own.ReadOverride > 0 {
 			read = own.ReadOverride
 		}
-		if c := e.Capacity(); c.Read() != read || c.Write() != write {
-			e.SetCapacity(c.Changed(read, write, now))
+		if c := &s.Capacity; c.Read != read || c.Write != write {
+			c.Apply(read, write, now)
 			changed = true
 		}
 	}
-	if !sameOnDemand(e.OnDemand(), sd.OnDemand()) && movedAtSource(pd, func(p service.Definition) bool { return !sameOnDemand(p.OnDemand(), sd.OnDemand()) }) {
-		e.SetOnDemand(sd.OnDemand())
+	if !sameOnDemand(s.OnDemand, src.OnDemand) && movedAtSource(pd, func(p service.Definition) bool { return !sameOnDemand(p.Settings().OnDemand, src.OnDemand) }) {
+		s.OnDemand = src.OnDemand
 		changed = true
 	}
 	// "the warm throughput settings you set will automatically apply to
 	// all replica tables in the global table" (developer guide,
 	// warm-throughput.html).
-	if e.Warm() != sd.Warm() && movedAtSource(pd, func(p service.Definition) bool { return p.Warm() != sd.Warm() }) {
-		e.SetWarm(sd.Warm())
+	warm := src.WarmNow()
+	if s.WarmNow() != warm && movedAtSource(pd, func(p service.Definition) bool { ps := p.Settings(); return ps.WarmNow() != warm }) {
+		s.Warm = warm
 		changed = true
 	}
 	return changed
@@ -337,16 +341,17 @@ func syncCapacity(e *service.Edit, sd service.Definition, pd *service.Definition
 // anything changed.
 func syncTableSettings(e *service.Edit, sd service.Definition, pd *service.Definition, own replicaRec) bool {
 	changed := false
-	if e.TTL() != sd.TTL() && movedAtSource(pd, func(p service.Definition) bool { return p.TTL() != sd.TTL() }) {
-		e.SetTTL(sd.TTL())
+	s, src := e.Settings(), sd.Settings()
+	if s.TTL != src.TTL && movedAtSource(pd, func(p service.Definition) bool { return p.Settings().TTL != src.TTL }) {
+		s.TTL = src.TTL
 		changed = true
 	}
-	if !sameSSE(e.SSE(), sd.SSE()) && movedAtSource(pd, func(p service.Definition) bool { return !sameSSE(p.SSE(), sd.SSE()) }) {
-		e.SetSSE(sd.SSE())
+	if !sameSSE(s.SSE, src.SSE) && movedAtSource(pd, func(p service.Definition) bool { return !sameSSE(p.Settings().SSE, src.SSE) }) {
+		s.SSE = src.SSE
 		changed = true
 	}
-	if own.TableClass == "" && e.TableClass() != sd.TableClass() && movedAtSource(pd, func(p service.Definition) bool { return p.TableClass() != sd.TableClass() }) {
-		e.SetTableClass(sd.TableClass())
+	if own.TableClass == "" && s.TableClass != src.TableClass && movedAtSource(pd, func(p service.Definition) bool { return p.Settings().TableClass != src.TableClass }) {
+		s.TableClass = src.TableClass
 		changed = true
 	}
 	return changed
@@ -409,7 +414,7 @@ func (r *replicator) applyGone(op replOp) {
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return
 	}
-	r.setRoute(t.ID(), op.to, rest, op.legacy)
+	r.setRoute(t.Info().ID, op.to, rest, op.legacy)
 }
 
 // markDeleting returns recs with region DELETING until until, then gone,
@@ -455,7 +460,7 @@ func sameSSE(a, b *service.SSEDescription) bool {
 // loaded from disk are seeded as their routes are set.
 func (r *replicator) seedDef(d service.Definition) {
 	b := d.Record()
-	id := d.Table().ID()
+	id := d.Table().Info().ID
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.defs == nil {

@@ -29,9 +29,9 @@ func runBatchGet(c service.Call, b batchStatement, s *partiql.Select, opt stmtOp
 	}
 	item, found, cc, err := c.ReadItem(service.TxRead{Table: t, Key: key, Projection: g.Projection}, opt.consistent, opt.capacity)
 	if err != nil {
-		return batchError(err, t.Name())
+		return batchError(err, t.Info().Name)
 	}
-	resp := BatchStatementResponse{TableName: t.Name()}
+	resp := BatchStatementResponse{TableName: t.Info().Name}
 	if found {
 		w := wire.ItemToWire(item)
 		if w == nil {

@@ -68,10 +68,10 @@ func updateContinuousBackups(c service.Call, in *UpdateContinuousBackupsInput) (
 // continuousBackups describes t's continuous backups now.
 func continuousBackups(c service.Call, t service.Table) *ContinuousBackupsDescription {
 	d := &PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "DISABLED"}
-	if on, days := t.Definition().Recovery(); on {
+	if r := t.Definition().Settings().Recovery; r.On {
 		d.PointInTimeRecoveryStatus = "ENABLED"
-		d.RecoveryPeriodInDays = int64(days)
-		if l := recorderOf(t).get(t.ID()); l != nil {
+		d.RecoveryPeriodInDays = int64(r.Days)
+		if l := recorderOf(t).get(t.Info().ID); l != nil {
 			earliest, latest := l.window(c.Clock())
 			d.EarliestRestorableDateTime, d.LatestRestorableDateTime = tablespec.EpochPtr(earliest), tablespec.EpochPtr(latest)
 		}

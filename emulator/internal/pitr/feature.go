@@ -50,8 +50,8 @@ type History struct{ l *pitrLog }
 // HistoryOf returns the table's history, or false when recovery is off
 // (or just being enabled).
 func HistoryOf(t service.Table) (History, bool) {
-	l := recorderOf(t).get(t.ID())
-	if on, _ := t.Definition().Recovery(); !on || l == nil {
+	l := recorderOf(t).get(t.Info().ID)
+	if !t.Definition().Settings().Recovery.On || l == nil {
 		return History{}, false
 	}
 	return History{l: l}, true

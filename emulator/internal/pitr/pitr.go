@@ -298,16 +298,16 @@ var errPITRStarting = errors.New("emulator: point-in-time recovery is being enab
 // definition d is published (old: the one before), when a definition is
 // published by a change or a replay.
 func (Feature) Defined(old, d service.Definition) {
-	p := recorders.In(d.Space()).p
+	p := recorders.In(d.Table().Space()).p
 	if p == nil {
 		return
 	}
-	on, days := d.Recovery()
-	wasOn, _ := old.Recovery()
-	id := d.Table().ID()
+	r := d.Settings().Recovery
+	on, days, wasOn := r.On, r.Days, old.Settings().Recovery.On
+	id := d.Table().Info().ID
 	switch {
 	case on && !wasOn:
-		p.start(id, d.Storage(), days)
+		p.start(id, d.Table().Storage(), days)
 	case on:
 		if l := p.get(id); l != nil {
 			l.setPeriod(days)

@@ -52,7 +52,7 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 	}
 	h, ok := HistoryOf(t)
 	if !ok {
-		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.Name()))
+		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.Info().Name))
 	}
 	l := h.l
 	earliest, last := l.window(c.Clock())
@@ -65,7 +65,7 @@ func restoreTableToPointInTime(c service.Call, in *RestoreTableToPointInTimeInpu
 	}
 	// The table's definition now (AWS: the indexes, capacity and
 	// encryption come from the source table's current settings).
-	d, err := restore.Table(c, *in.TargetTableName, restore.Source{Definition: t.Definition(), TableARN: t.ARN(), At: at,
+	d, err := restore.Table(c, *in.TargetTableName, restore.Source{Definition: t.Definition(), TableARN: t.Info().ARN, At: at,
 		Snapshot: func(d storage.Derivation) (*storage.TableSnapshot, error) { return l.at(at, d) }}, &ov)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 // plane only: a destination goes ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED as on AWS (each transient state lasts the
 // service's TransientDelay), and is kept in the table's definition (the
-// feature's slot: service.Table.Slot); no
+// feature's slot: service.Definition.Slot); no
 // record is ever delivered to Kinesis (docs/global-tables.md), and the stream ARN is
 // checked for its form only, since there is no Kinesis to ask.
 
@@ -263,7 +263,7 @@ func enableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*K
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.Info().Name, StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
@@ -280,7 +280,7 @@ func disableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*
 	if err != nil {
 		return nil, err
 	}
-	return &KinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destDisabling,
+	return &KinesisStreamingDestinationOutput{TableName: t.Info().Name, StreamArn: *in.StreamArn, DestinationStatus: destDisabling,
 		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
 }
 
@@ -303,7 +303,7 @@ func updateKinesisDest(c service.Call, in *UpdateKinesisStreamingDestinationInpu
 	if err != nil {
 		return nil, err
 	}
-	return &UpdateKinesisStreamingDestinationOutput{TableName: t.Name(), StreamArn: *in.StreamArn, DestinationStatus: destUpdating,
+	return &UpdateKinesisStreamingDestinationOutput{TableName: t.Info().Name, StreamArn: *in.StreamArn, DestinationStatus: destUpdating,
 		UpdateKinesisStreamingConfiguration: in.UpdateKinesisStreamingConfiguration}, nil
 }
 
@@ -317,11 +317,11 @@ func describeKinesisDest(c service.Call, in *DescribeKinesisStreamingDestination
 	if err != nil {
 		return nil, err
 	}
-	list, err := destinationsOf(t.Slot(kinesisSlot))
+	list, err := destinationsOf(t.Definition().Slot(kinesisSlot))
 	if err != nil {
 		return nil, err
 	}
-	out := &DescribeKinesisStreamingDestinationOutput{TableName: t.Name(), KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}
+	out := &DescribeKinesisStreamingDestinationOutput{TableName: t.Info().Name, KinesisDataStreamDestinations: []KinesisDataStreamDestination{}}
 	for _, d := range list {
 		out.KinesisDataStreamDestinations = append(out.KinesisDataStreamDestinations, KinesisDataStreamDestination{
 			StreamArn: d.StreamArn, DestinationStatus: d.statusAt(c.Now()),

@@ -16,7 +16,7 @@ import (
 // DeleteResourcePolicy (AWS API reference, API_PutResourcePolicy,
 // API_GetResourcePolicy, API_DeleteResourcePolicy). A policy is attached
 // to a table or to its latest stream, addressed by ARN, and kept in the
-// table's definition (the feature's slot: service.Table.Slot), so it is
+// table's definition (the feature's slot: service.Definition.Slot), so it is
 // recorded with it:
 // replay, persistence and backups carry it, and it goes with the table.
 // Documents are checked as JSON policy documents of at most 20 KB; they
@@ -193,7 +193,7 @@ func getResourcePolicy(c service.Call, in *GetResourcePolicyInput) (*GetResource
 	if err != nil {
 		return nil, err
 	}
-	ps, err := policiesOf(t.Slot(policiesSlot))
+	ps, err := policiesOf(t.Definition().Slot(policiesSlot))
 	if err != nil {
 		return nil, err
 	}

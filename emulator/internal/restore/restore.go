@@ -54,8 +54,8 @@ const maxConcurrent = 50
 func admissible(c service.Call, name string, now time.Time) error {
 	if t, ok := c.Table(name); ok {
 		d := t.Definition()
-		if from, ok := d.RestoredFrom(); ok && d.StatusAt(now) == statusCreating {
-			return apierr.New(apierr.ErrTableInUse, apierr.MsgTableBeingRestored(name, from))
+		if r := d.Settings().Restored; r != nil && d.StatusAt(now) == statusCreating {
+			return apierr.New(apierr.ErrTableInUse, apierr.MsgTableBeingRestored(name, r.From()))
 		}
 		return apierr.New(apierr.ErrTableAlreadyExists, apierr.MsgTableAlreadyExists(name))
 	}
@@ -79,43 +79,42 @@ func admissible(c service.Call, name string, now time.Time) error {
 
 // isRestored reports whether d is a restored table's definition.
 func isRestored(d service.Definition) bool {
-	_, ok := d.RestoredFrom()
-	return ok
+	return d.Settings().Restored != nil
 }
 
 // restored edits e, the definition of a table restored from src, by the
 // overrides ov.
 func restored(c service.Call, e *service.Edit, src Source, ov *tablespec.RestoreOverrides) error {
 	now := c.Now()
-	sb := src.Definition.Billing()
+	s, sb := e.Settings(), src.Definition.Settings().Billing
 	b := sb
 	if o := ov.BillingModeOverride; o != nil {
 		b.Mode, b.Reported = *o, true
 	}
 	if p := ov.ProvisionedThroughputOverride; p != nil {
-		e.SetCapacity(tablespec.NewProvisioned(*p.ReadCapacityUnits, *p.WriteCapacityUnits))
+		s.Capacity = tablespec.Throughput{Read: *p.ReadCapacityUnits, Write: *p.WriteCapacityUnits}
 	}
 	if o := ov.OnDemandThroughputOverride; o != nil {
-		e.SetOnDemand(o)
+		s.OnDemand = o
 	}
-	if s := ov.SSESpecificationOverride; s != nil {
-		e.SetSSE(tablespec.DescribeSSE(s, c.Region(), c.Account()))
+	if sse := ov.SSESpecificationOverride; sse != nil {
+		s.SSE = tablespec.DescribeSSE(sse, c.Region(), c.Account())
 	}
 	b.PayPerRequestSince = time.Time{}
-	switch capacity := e.Capacity(); {
+	switch {
 	case b.Mode == "PAY_PER_REQUEST":
-		e.SetCapacity(service.Provisioned{})
+		s.Capacity = tablespec.Throughput{}
 		b.PayPerRequestSince = now
 		if sb.Mode == "PAY_PER_REQUEST" && !sb.PayPerRequestSince.IsZero() {
 			b.PayPerRequestSince = sb.PayPerRequestSince
 		}
-	case capacity.Read() == 0 || capacity.Write() == 0:
+	case s.Capacity.Read == 0 || s.Capacity.Write == 0:
 		return apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
 	}
-	e.SetBilling(b)
-	e.SetRestored(src.BackupARN, src.TableARN, src.At)
+	s.Billing = b
+	s.Restored = &tablespec.Restored{BackupArn: src.BackupARN, TableArn: src.TableARN, At: src.At}
 	ks := src.Definition.Table().Schema()
-	ix, err := ov.RestoredIndexes(src.Definition.Indexes(), e.Table().ARN(), b.Mode, func(a string) bool {
+	ix, err := ov.RestoredIndexes(src.Definition.Indexes(), e.Table().Info().ARN, b.Mode, func(a string) bool {
 		return a == ks.Partition.Name || a == ks.Sort.Name
 	})
 	if err != nil {

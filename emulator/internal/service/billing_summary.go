@@ -1,6 +1,6 @@
 package service
 
-// BillingModeSummary in DescribeTable (tableMeta.billingReported): AWS
+// BillingModeSummary in DescribeTable (tableMeta.Billing.Reported): AWS
 // reports it once a table has been on-demand, created PAY_PER_REQUEST or
 // switched to it, and keeps it after a switch back to PROVISIONED. A table
 // that has always been PROVISIONED has none, whether or not CreateTable

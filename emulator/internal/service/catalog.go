@@ -180,35 +180,26 @@ type tableMeta struct {
 	// Indexes are the attribute definitions and the indexes
 	// (tablespec.Indexes: UpdateTable's index changes are its methods).
 	tablespec.Indexes
+	// Settings are the settings its requests set (billing, capacity,
+	// on-demand limits, warm throughput, SSE, class, TimeToLive,
+	// point-in-time recovery, where a restored table came from): a
+	// feature reads them whole (Definition.Settings) and changes them
+	// in place (Edit.Settings).
+	tablespec.Settings
 	status             string               // TableStatus: ACTIVE, DELETING
-	billingMode        string               // PROVISIONED or PAY_PER_REQUEST
-	billingReported    bool                 // BillingModeSummary is reported (mode given or changed)
-	payPerRequestSince time.Time            // LastUpdateToPayPerRequestDateTime; zero if never
-	throughput         tablespec.Throughput // zero while PAY_PER_REQUEST
-	onDemand           *OnDemandThroughput
-	warm               tablespec.Warm       // warm throughput floor (tablespec.WarmOf); zero: the default
 	stream             *StreamSpecification // nil or StreamEnabled false: no stream
 	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
-	sse                *SSEDescription      // nil: AWS-owned key (not reported)
-	tableClass         string               // "" means STANDARD (not reported)
 	deletionProtection bool
 	tags               []tablespec.TagPair // in the order first added
-	ttl                TTLSetting          // TimeToLive (the TTL feature's; its sweeper reads it)
 	// The latest stream's shard id, awsRegion and creation time (its
 	// label is streamLabel), recorded so that a replay rebuilds the same
 	// stream (catalog_record.go).
 	streamShard   string
 	streamRegion  string
 	streamCreated time.Time
-	// Point-in-time recovery (the pitr feature): enabled, and the recovery
-	// period in days (1 to 35) while it is.
-	pitr     bool
-	pitrDays int
 	// A table restored from a backup or a point in time (Call.MakeTable) is
-	// CREATING until activeAt (zero: ACTIVE at once) and says where it
-	// came from.
+	// CREATING until activeAt (zero: ACTIVE at once).
 	activeAt time.Time
-	restored *restoreInfo
 	// features are the slots of the table-level features (feature.go),
 	// by feature name: JSON the core carries without reading; a map
 	// replaced whole on change.

@@ -122,7 +122,8 @@
 //     rebuilding across restarts, streamrec.Sidecar: streams.go hands
 //     it the reading of a definition record), feature_streams.go (the streams as the Streams API
 //     reads them; the API is a feature, emulator/internal/streamsapi).
-//   - TTL: a table's setting (TTLSetting, in its definition);
+//   - TTL: a table's setting (tablespec.TTL, in its definition's
+//     Settings);
 //     UpdateTimeToLive, DescribeTimeToLive and the sweeper that deletes
 //     expired items are a feature (emulator/internal/ttl).
 //   - Recovery: on-demand backups are a feature

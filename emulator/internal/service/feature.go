@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/json"
 	"maps"
 	"reflect"
 	"slices"
@@ -179,16 +178,9 @@ func (c *call) transientUntil() time.Time { return c.now.Add(c.svc.cfg.Transient
 // Table is a table as a feature sees it.
 type Table struct{ t *table }
 
-// Name is the table's name.
-func (t Table) Name() string { return t.t.name }
-
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).
 func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
-
-// Slot returns the feature's slot in the table's definition (nil: none).
-// The bytes are shared: read them, never change them.
-func (t Table) Slot(feature string) json.RawMessage { return t.t.snapshot().features[feature] }
 
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:

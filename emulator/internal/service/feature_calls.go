@@ -59,23 +59,13 @@ func (c Call) PutItem(in *PutItemInput) error {
 	return err
 }
 
-// ID is the table's TableId.
-func (t Table) ID() string { return t.t.id }
+// Info is the table's identity: its name, TableId, ARN, creation time
+// and key schema.
+func (t Table) Info() tablespec.Identity { return t.t.identity() }
 
-// ARN is the table's ARN.
-func (t Table) ARN() string { return t.t.arn }
-
-// Created is when the table was created.
-func (t Table) Created() time.Time { return t.t.created }
-
-// KeyNames are the names of the table's key attributes, partition key
-// first.
-func (t Table) KeyNames() []string {
-	names := make([]string, len(t.t.keySchema))
-	for i, k := range t.t.keySchema {
-		names[i] = k.Name
-	}
-	return names
+// identity is t's identity, as a feature reads it.
+func (t *table) identity() tablespec.Identity {
+	return tablespec.Identity{Name: t.name, ID: t.id, ARN: t.arn, Created: t.created, Keys: t.keySchema}
 }
 
 // EpochTime is a timestamp on the wire: seconds since the epoch with

@@ -36,34 +36,15 @@ func (d Definition) StatusAt(now time.Time) string { return d.m.statusAt(now) }
 // found it first).
 func (d Definition) Deleting() bool { return d.m.status == statusDeleting }
 
-// Billing is a table's billing mode and its history.
-type Billing struct {
-	Mode               string    // PROVISIONED or PAY_PER_REQUEST
-	Reported           bool      // BillingModeSummary is reported (the mode was given or changed)
-	PayPerRequestSince time.Time // LastUpdateToPayPerRequestDateTime; zero: never
+// Settings are the table's settings, a copy (none for a definition that
+// does not exist). Their pointers are shared: read what they point to,
+// never change it.
+func (d Definition) Settings() tablespec.Settings {
+	if d.m == nil {
+		return tablespec.Settings{}
+	}
+	return d.m.Settings
 }
-
-// Billing is the table's billing mode.
-func (d Definition) Billing() Billing {
-	return Billing{Mode: d.m.billingMode, Reported: d.m.billingReported, PayPerRequestSince: d.m.payPerRequestSince}
-}
-
-// Provisioned and GSI are tablespec's: a feature reads a definition's
-// throughput and GSIs through them.
-type (
-	Provisioned = tablespec.Provisioned
-	GSI         = tablespec.GSI
-)
-
-// Capacity is the table's provisioned throughput (zero while on demand).
-func (d Definition) Capacity() Provisioned { return tablespec.ProvisionedOf(d.m.throughput) }
-
-// OnDemand is the table's on-demand limits (nil: none). Read it, never
-// change it.
-func (d Definition) OnDemand() *OnDemandThroughput { return d.m.onDemand }
-
-// Warm is the table's warm throughput as DescribeTable reports it.
-func (d Definition) Warm() tablespec.Warm { return d.m.warmNow() }
 
 // StreamView is the view type of the table's stream ("": no stream).
 func (d Definition) StreamView() string {
@@ -73,39 +54,8 @@ func (d Definition) StreamView() string {
 	return *d.m.stream.StreamViewType
 }
 
-// SSE is the table's encryption (nil: the AWS owned key). Read it, never
-// change it.
-func (d Definition) SSE() *SSEDescription { return d.m.sse }
-
-// TableClass is the table's class ("": STANDARD, not reported).
-func (d Definition) TableClass() string { return d.m.tableClass }
-
-// TTLSetting is a table's TimeToLive: on, and its attribute while on.
-type TTLSetting struct {
-	Enabled bool
-	Attr    string
-}
-
-// TTL is the table's TimeToLive setting.
-func (d Definition) TTL() TTLSetting { return d.m.ttl }
-
-// GSIs are the table's global secondary indexes (those being deleted
-// not included), in the definition's order.
-func (d Definition) GSIs() []GSI {
-	out := make([]GSI, len(d.m.GSIs))
-	for i, x := range d.m.GSIs {
-		out[i] = tablespec.GSIOf(x)
-	}
-	return out
-}
-
-// GSI returns the table's global secondary index called name, or false.
-func (d Definition) GSI(name string) (GSI, bool) {
-	if i := d.m.GSIIndex(name); i >= 0 {
-		return tablespec.GSIOf(d.m.GSIs[i]), true
-	}
-	return GSI{}, false
-}
+// GSI is tablespec's: a feature reads a definition's GSIs through it.
+type GSI = tablespec.GSI
 
 // Slot is the feature's slot in the definition (nil: none). The bytes
 // are shared: read them, never change them.
@@ -161,30 +111,11 @@ func (e *Edit) SetSlot(feature string, slot json.RawMessage) {
 	e.m.features = fs
 }
 
-// SetBilling sets the billing mode and its history.
-func (e *Edit) SetBilling(b Billing) {
-	e.m.billingMode, e.m.billingReported, e.m.payPerRequestSince = b.Mode, b.Reported, b.PayPerRequestSince
-}
-
-// SetCapacity sets the table's provisioned throughput.
-func (e *Edit) SetCapacity(c Provisioned) { e.m.throughput = c.Throughput() }
-
-// SetOnDemand sets the on-demand limits (nil: none); o is kept, not
-// copied.
-func (e *Edit) SetOnDemand(o *OnDemandThroughput) { e.m.onDemand = o }
-
-// SetWarm sets the table's warm throughput floor (tablespec.WarmOf).
-func (e *Edit) SetWarm(w tablespec.Warm) { e.m.warm = w }
-
-// SetSSE sets the encryption (nil: the AWS owned key); s is kept, not
-// copied.
-func (e *Edit) SetSSE(s *SSEDescription) { e.m.sse = s }
-
-// SetTableClass sets the table class.
-func (e *Edit) SetTableClass(class string) { e.m.tableClass = class }
-
-// SetTTL sets the TimeToLive setting.
-func (e *Edit) SetTTL(s TTLSetting) { e.m.ttl = s }
+// Settings are the edit's settings, to read and change in place; they
+// are recorded with the change. Their pointers (OnDemand, SSE, Restored)
+// are shared with the definition before: set them to a new value, never
+// change what they point to.
+func (e *Edit) Settings() *tablespec.Settings { return &e.m.Settings }
 
 // ownGSIs makes m.gsis the edit's own copy, to change in place.
 func (e *Edit) ownGSIs() {
@@ -197,7 +128,7 @@ func (e *Edit) ownGSIs() {
 // SetGSICapacity sets the provisioned throughput of the GSI called name
 // (nil: none, as on an on-demand table); an unknown name changes
 // nothing.
-func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
+func (e *Edit) SetGSICapacity(name string, c *tablespec.Throughput) {
 	i := e.m.GSIIndex(name)
 	if i < 0 {
 		return
@@ -206,7 +137,7 @@ func (e *Edit) SetGSICapacity(name string, c *Provisioned) {
 	y := *e.m.GSIs[i]
 	y.Throughput = nil
 	if c != nil {
-		tp := c.Throughput()
+		tp := *c
 		y.Throughput = &tp
 	}
 	e.m.GSIs[i] = &y

@@ -6,7 +6,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 // own operations need them (CreateTable sets them, DescribeTable shows
 // them, the write path or a stage reads them), and which a
 // feature's operations read and change: tags here; Time to Live through
-// Definition.TTL and Edit.SetTTL (feature_define.go). Each change goes
+// Definition.Settings and Edit.Settings (feature_define.go). Each change goes
 // through the core's one funnel of definition changes (changeMeta), so it
 // is recorded where it always was and records on disk read as before.
 

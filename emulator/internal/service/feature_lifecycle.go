@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -60,21 +61,6 @@ func (d Definition) Exists() bool { return d.m != nil }
 // Table is the table.
 func (d Definition) Table() Table { return Table{t: d.t} }
 
-// Space is the table's namespace.
-func (d Definition) Space() Space { return Space{ns: d.t.ns} }
-
-// Storage is the table's storage table (its items and indexes).
-func (d Definition) Storage() *storage.Table { return d.t.data }
-
-// Recovery is the point-in-time recovery setting: on, and its period in
-// days.
-func (d Definition) Recovery() (on bool, days int) {
-	if d.m == nil {
-		return false, 0
-	}
-	return d.m.pitr, d.m.pitrDays
-}
-
 // defined tells the definers that t's definition m is published (old:
 // the one before, nil for a table just made or rebuilt); replay says it
 // comes from a record being applied. A table with no storage (being
@@ -100,10 +86,9 @@ func (t Table) ChangeRecovery(now time.Time, on bool, days int) error {
 			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(tt.name))
 		}
 		old := *m
-		m.pitr = on
-		m.pitrDays = 0
+		m.Recovery = tablespec.Recovery{On: on}
 		if on {
-			m.pitrDays = days
+			m.Recovery.Days = days
 		}
 		return func(recorded bool) error {
 			if recorded {

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"errors"
 	"slices"
 	"time"
@@ -40,14 +39,8 @@ func CopyOf(snap *storage.TableSnapshot) (TableCopy, error) {
 // Snapshot is the copy's items, indexes and definition record.
 func (tc TableCopy) Snapshot() *storage.TableSnapshot { return tc.snap }
 
-// Name is the table's name.
-func (tc TableCopy) Name() string { return tc.t.name }
-
-// ID is the table's TableId.
-func (tc TableCopy) ID() string { return tc.t.id }
-
-// ARN is the table's ARN.
-func (tc TableCopy) ARN() string { return tc.t.arn }
+// Info is the table's identity as it was.
+func (tc TableCopy) Info() tablespec.Identity { return tc.t.identity() }
 
 // Definition is the table's definition as it was.
 func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m} }
@@ -69,9 +62,9 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	now := cc.Now()
 	t := &table{name: name, schema: src.schema, keySchema: src.keySchema,
 		arn: cc.tableARN(name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
-	m := &tableMeta{status: statusActive, billingMode: sm.billingMode, billingReported: sm.billingReported,
-		payPerRequestSince: sm.payPerRequestSince, throughput: tablespec.Throughput{Read: sm.throughput.Read, Write: sm.throughput.Write},
-		onDemand: sm.onDemand, warm: sm.warm, sse: sm.sse, tableClass: sm.tableClass}
+	m := &tableMeta{status: statusActive, Settings: tablespec.Settings{Billing: sm.Billing,
+		Capacity: tablespec.Throughput{Read: sm.Capacity.Read, Write: sm.Capacity.Write},
+		OnDemand: sm.OnDemand, Warm: sm.Warm, SSE: sm.SSE, TableClass: sm.TableClass}}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
 		m.activeAt = now.Add(d)
 	}
@@ -108,22 +101,6 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	ns.loadedDefinition(t, nil)
 	ns.publishTable(t, st, m, s)
 	return Table{t: t}, err
-}
-
-// RestoredFrom is the ARN of the backup, or else of the table, a
-// restored table was made of, or false for a table not restored.
-func (d Definition) RestoredFrom() (string, bool) {
-	if r := d.m.restored; r != nil {
-		return cmp.Or(r.BackupArn, r.TableArn), true
-	}
-	return "", false
-}
-
-// SetRestored records that the table is restored from the backup of ARN
-// backupARN or else the table of ARN tableARN, as it was at at (its
-// RestoreSummary).
-func (e *Edit) SetRestored(backupARN, tableARN string, at time.Time) {
-	e.m.restored = &restoreInfo{BackupArn: backupARN, TableArn: tableARN, At: at}
 }
 
 // Indexes are the definition's secondary and vector indexes and its
@@ -165,14 +142,10 @@ type IndexDropper interface {
 
 // Dropped is a table just deleted.
 type Dropped struct {
-	s   Space
 	t   *table
 	m   *tableMeta
 	now time.Time
 }
-
-// Space is the table's namespace.
-func (d Dropped) Space() Space { return d.s }
 
 // Table is the table.
 func (d Dropped) Table() Table { return Table{t: d.t} }
@@ -182,7 +155,7 @@ func (d Dropped) Now() time.Time { return d.now }
 
 // PointInTimeRecovery reports whether the table had point-in-time
 // recovery on when it was deleted.
-func (d Dropped) PointInTimeRecovery() bool { return d.m.pitr }
+func (d Dropped) PointInTimeRecovery() bool { return d.m.Recovery.On }
 
 // openers and droppers are the features in use that take those
 // notifications, in Use's order.

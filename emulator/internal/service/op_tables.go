@@ -68,21 +68,22 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		clock:     c.clock,
 	}
 	m := tableMeta{
-		status:             statusActive,
-		billingMode:        def.BillingMode,
-		billingReported:    def.BillingMode == "PAY_PER_REQUEST", // billing_summary.go
-		onDemand:           def.OnDemand,
-		warm:               def.Warm,
-		tableClass:         def.TableClass,
+		status: statusActive,
+		Settings: tablespec.Settings{
+			Billing:    tablespec.Billing{Mode: def.BillingMode, Reported: def.BillingMode == "PAY_PER_REQUEST"}, // billing_summary.go
+			OnDemand:   def.OnDemand,
+			Warm:       def.Warm,
+			TableClass: def.TableClass,
+		},
 		deletionProtection: def.DeletionProtection,
 		tags:               def.Tags,
 		Indexes:            tablespec.Indexes{AttrDefs: def.AttrDefs, LSIs: def.LSIs, GSIs: def.GSIs, Vectors: def.Vectors},
 	}
 	if def.Throughput != nil {
-		m.throughput = *def.Throughput
+		m.Capacity = *def.Throughput
 	}
 	if def.BillingMode == "PAY_PER_REQUEST" {
-		m.payPerRequestSince = now
+		m.Billing.PayPerRequestSince = now
 	}
 	if creating > 0 {
 		m.activeAt = now.Add(creating)
@@ -98,7 +99,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		m.stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
-	m.sse = tablespec.DescribeSSE(def.SSE, c.region, c.account)
+	m.SSE = tablespec.DescribeSSE(def.SSE, c.region, c.account)
 	t.meta.Store(&m)
 	done, err := c.checkDefinition(t, DefinitionCreated, tagDescs(m.tags))
 	if err != nil {
@@ -220,7 +221,7 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 				}
 				t.stopStreamLocked(c.Now())  // readable for its retention, as on AWS
 				for _, d := range droppers { // the features (feature_table.go)
-					d.Dropped(Dropped{s: Space{ns: t.ns}, t: t, m: m, now: c.Now()})
+					d.Dropped(Dropped{t: t, m: m, now: c.Now()})
 				}
 			}
 			return nil

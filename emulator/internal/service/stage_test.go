@@ -49,7 +49,7 @@ type recordingStage struct {
 func (r recordingStage) Watches(Table) bool { return true }
 
 func (r recordingStage) Begin(u *TableUse) error {
-	r.log.add(stageCall{stage: r.i, op: u.Op(), table: u.Table().Name()})
+	r.log.add(stageCall{stage: r.i, op: u.Op(), table: u.Table().Info().Name})
 	if !r.inner.Watches(u.Table()) {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (r recordingStage) Begin(u *TableUse) error {
 }
 
 func (r recordingStage) End(u *TableUse, o Outcome) {
-	r.log.add(stageCall{stage: r.i, end: true, op: u.Op(), table: u.Table().Name(), refused: o.Refused != nil,
+	r.log.add(stageCall{stage: r.i, end: true, op: u.Op(), table: u.Table().Info().Name, refused: o.Refused != nil,
 		consumed: o.ReadUnits+o.WriteUnits+o.SearchBytes > 0 || o.HasChange})
 	if r.inner.Watches(u.Table()) {
 		r.inner.End(u, o)
@@ -96,17 +96,17 @@ type recordingGuard struct {
 func (r recordingGuard) GuardsKeys(t Table) bool { return r.inner.GuardsKeys(t) }
 
 func (r recordingGuard) GuardKey(c Call, t Table, k storage.Key) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
 	return r.inner.GuardKey(c, t, k)
 }
 
 func (r recordingGuard) GuardRead(c Call, t Table, k storage.Key) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
 	return r.inner.GuardRead(c, t, k)
 }
 
 func (r recordingGuard) GuardScan(c Call, t Table, index string) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Name()})
+	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
 	return r.inner.GuardScan(c, t, index)
 }
 
@@ -121,7 +121,7 @@ type recordingWrites struct {
 func (r recordingWrites) ChecksWrites(t Table) WriteCheck { return r.inner.ChecksWrites(t) }
 
 func (r recordingWrites) CheckWrite(c Call, w *Write) error {
-	r.log.add(checkCall{stage: r.i, write: true, op: c.Op(), table: w.Table.Name()})
+	r.log.add(checkCall{stage: r.i, write: true, op: c.Op(), table: w.Table.Info().Name})
 	return r.inner.CheckWrite(c, w)
 }
 
@@ -136,7 +136,7 @@ type recordingBatch struct {
 }
 
 func (b recordingBatch) Add(w *Write) {
-	b.r.log.add(checkCall{stage: b.r.i, write: true, op: b.op, table: w.Table.Name()})
+	b.r.log.add(checkCall{stage: b.r.i, write: true, op: b.op, table: w.Table.Info().Name})
 	b.inner.Add(w)
 }
 

@@ -22,7 +22,7 @@ func (t *table) describe() *TableDescription {
 		TableArn:                  t.arn,
 		TableId:                   t.id,
 		DeletionProtectionEnabled: m.deletionProtection,
-		OnDemandThroughput:        m.onDemand,
+		OnDemandThroughput:        m.OnDemand,
 	}
 	for _, a := range m.AttrDefs {
 		d.AttributeDefinitions = append(d.AttributeDefinitions, AttributeDefinitionDesc{AttributeName: a.Name, AttributeType: a.Type})
@@ -38,12 +38,12 @@ func (t *table) describe() *TableDescription {
 		// TableSizeBytes shows it counted.
 		d.TableSizeBytes = t.data.BilledSizeBytes()
 	}
-	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.throughput)
-	d.WarmThroughput = m.warmNow().Describe(tablespec.WarmStatus(d.TableStatus))
-	if m.billingReported {
+	d.ProvisionedThroughput = tablespec.DescribeThroughput(&m.Capacity)
+	d.WarmThroughput = m.WarmNow().Describe(tablespec.WarmStatus(d.TableStatus))
+	if m.Billing.Reported {
 		d.BillingModeSummary = &BillingModeSummary{
-			BillingMode:                       m.billingMode,
-			LastUpdateToPayPerRequestDateTime: epochPtr(m.payPerRequestSince),
+			BillingMode:                       m.Billing.Mode,
+			LastUpdateToPayPerRequestDateTime: epochPtr(m.Billing.PayPerRequestSince),
 		}
 	}
 	now := t.now()
@@ -55,10 +55,10 @@ func (t *table) describe() *TableDescription {
 		d.LatestStreamLabel = m.streamLabel
 		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
 	}
-	d.SSEDescription = m.sse
+	d.SSEDescription = m.SSE
 	d.RestoreSummary = m.restoreSummaryAt(t.now())
-	if m.tableClass != "" {
-		d.TableClassSummary = &TableClassSummary{TableClass: m.tableClass}
+	if m.TableClass != "" {
+		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
 	}
 	for _, ds := range describers { // the features' parts (feature_update.go)
 		ds.Describe(Definition{t: t, m: m}, now, d)
@@ -96,20 +96,12 @@ func (m *tableMeta) statusAt(now time.Time) string {
 	return m.status
 }
 
-// warmNow is the table's warm throughput (tablespec.WarmOf).
-func (m *tableMeta) warmNow() tablespec.Warm {
-	if m.billingMode == "PAY_PER_REQUEST" {
-		return tablespec.WarmOf(m.warm, nil)
-	}
-	return tablespec.WarmOf(m.warm, &m.throughput)
-}
-
 // restoreSummaryAt is a restored table's RestoreSummary at now (nil for
 // a table not restored).
 func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
-	if m.restored == nil {
+	if m.Restored == nil {
 		return nil
 	}
-	return &RestoreSummary{SourceBackupArn: m.restored.BackupArn, SourceTableArn: m.restored.TableArn,
-		RestoreDateTime: epochTime(m.restored.At), RestoreInProgress: now.Before(m.activeAt)}
+	return &RestoreSummary{SourceBackupArn: m.Restored.BackupArn, SourceTableArn: m.Restored.TableArn,
+		RestoreDateTime: epochTime(m.Restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }

@@ -120,7 +120,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 // (DDB-TABLE-179); DescribeTable then shows the new ones.
 func warmingDescription(d *TableDescription, in *UpdateTableInput, before *tableMeta) {
 	if !in.WarmThroughput.Empty() {
-		d.WarmThroughput = before.warmNow().Describe("UPDATING")
+		d.WarmThroughput = before.WarmNow().Describe("UPDATING")
 	}
 	tablespec.WarmingGSIs(d.GlobalSecondaryIndexes, in.GlobalSecondaryIndexUpdates, &before.Indexes)
 }
@@ -195,27 +195,27 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 	defer func() { *mp = m }()
 	var none tablespec.IndexChange
 
-	mode := m.billingMode
+	mode := m.Billing.Mode
 	if in.BillingMode != nil {
 		mode = *in.BillingMode
 	}
 	switch {
 	case mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput != nil:
 		return none, apierr.Validation(apierr.MsgPPRWithThroughput)
-	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
+	case mode == "PROVISIONED" && m.Billing.Mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
 		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
-	case newTP != nil && m.billingMode == "PROVISIONED" && mode == "PROVISIONED" &&
-		newTP.Read == m.throughput.Read && newTP.Write == m.throughput.Write:
-		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.throughput.Read, newTP.Read, m.throughput.Write, newTP.Write))
+	case newTP != nil && m.Billing.Mode == "PROVISIONED" && mode == "PROVISIONED" &&
+		newTP.Read == m.Capacity.Read && newTP.Write == m.Capacity.Write:
+		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.Capacity.Read, newTP.Read, m.Capacity.Write, newTP.Write))
 	}
 	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
 		return none, err
 	}
-	m.warm = m.warmNow() // warm throughput never goes down (DDB-TABLE-061)
+	m.Warm = m.WarmNow() // warm throughput never goes down (DDB-TABLE-061)
 	m.RaiseWarmFloors()
 	if w := in.WarmThroughput; !w.Empty() {
 		var err error
-		if m.warm, err = tablespec.RaiseWarm(w, "", m.warm); err != nil {
+		if m.Warm, err = tablespec.RaiseWarm(w, "", m.Warm); err != nil {
 			return none, err
 		}
 	}
@@ -230,19 +230,19 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		return none, err
 	}
 	if mode == "PAY_PER_REQUEST" {
-		m.billingReported = true // billing_summary.go
+		m.Billing.Reported = true // billing_summary.go
 	}
 	switch {
-	case mode == "PAY_PER_REQUEST" && m.billingMode != "PAY_PER_REQUEST":
-		m.throughput = tablespec.Throughput{}
-		m.payPerRequestSince = now
+	case mode == "PAY_PER_REQUEST" && m.Billing.Mode != "PAY_PER_REQUEST":
+		m.Capacity = tablespec.Throughput{}
+		m.Billing.PayPerRequestSince = now
 		for i, x := range m.GSIs {
 			y := *x
 			y.Throughput = nil
 			m.GSIs[i] = &y
 		}
-	case mode == "PROVISIONED" && m.billingMode == "PAY_PER_REQUEST":
-		m.throughput = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
+	case mode == "PROVISIONED" && m.Billing.Mode == "PAY_PER_REQUEST":
+		m.Capacity = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
 		// AWS requires each GSI's throughput in the same request; until
 		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
 		// the table's.
@@ -254,9 +254,9 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 			}
 		}
 	case newTP != nil:
-		m.throughput.Apply(newTP.Read, newTP.Write, now)
+		m.Capacity.Apply(newTP.Read, newTP.Write, now)
 	}
-	m.billingMode = mode
+	m.Billing.Mode = mode
 
 	if s := in.StreamSpecification; s != nil {
 		enabled := m.stream != nil && *m.stream.StreamEnabled
@@ -275,16 +275,16 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		}
 	}
 	if in.SSESpecification != nil {
-		m.sse = tablespec.DescribeSSE(in.SSESpecification, c.region, c.account)
+		m.SSE = tablespec.DescribeSSE(in.SSESpecification, c.region, c.account)
 	}
 	if in.TableClass != nil {
-		m.tableClass = *in.TableClass
+		m.TableClass = *in.TableClass
 	}
 	if in.DeletionProtectionEnabled != nil {
 		m.deletionProtection = *in.DeletionProtectionEnabled
 	}
 	if in.OnDemandThroughput != nil {
-		m.onDemand = in.OnDemandThroughput
+		m.OnDemand = in.OnDemandThroughput
 	}
 	return change, nil
 }

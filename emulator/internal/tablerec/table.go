@@ -53,7 +53,7 @@ type Table struct {
 	PITR               bool                           `json:"pitr,omitempty"`
 	PITRDays           int                            `json:"pitrDays,omitempty"`
 	ActiveAt           time.Time                      `json:"activeAt,omitzero"`
-	Restored           *Restored                      `json:"restored,omitempty"`
+	Restored           *tablespec.Restored            `json:"restored,omitempty"`
 	// The features' slots follow as members named by their features
 	// (AppendSlots); a record of an earlier version may hold
 	// some in an "ext" member (Slots).
@@ -119,14 +119,6 @@ type Search struct {
 	Name string `json:"n"`
 	Type string `json:"t"`
 	Kind string `json:"k"`
-}
-
-// Restored is where a restored table came from, as its definition
-// records it.
-type Restored struct {
-	BackupArn string    `json:"backupArn,omitempty"`
-	TableArn  string    `json:"tableArn,omitempty"`
-	At        time.Time `json:"at"`
 }
 
 // Encode returns the metadata record of r (its V set to Version) with

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -16,7 +17,7 @@ func TestTableRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
 	in := &Table{Name: "t", ID: "id", ARN: "arn", Created: at, KeySchema: []Key{{Name: "pk", Value: "HASH"}},
 		GSIs:     []Index{{Name: "g", Partition: []Key{{Name: "gpk", Value: "S"}}, Projection: "ALL"}},
-		Restored: &Restored{TableArn: "src", At: at}}
+		Restored: &tablespec.Restored{TableArn: "src", At: at}}
 	slots := map[string]json.RawMessage{"zeta": json.RawMessage(`{"a":1}`), "alpha": json.RawMessage(`true`)}
 	b := Encode(in, slots)
 	require.Contains(t, string(b), `"alpha":true,"zeta":{"a":1}}`) // in name order, after the record's members

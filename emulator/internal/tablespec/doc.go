@@ -18,8 +18,13 @@
 // throughput, and what an item write asks of it: InIndex, EntrySize,
 // SameEntry, CheckItemKey and the key size limits: index_keys.go), VectorIndexDef (a vector index, with CheckVectorIndex and
 // the VectorWriteRequestBytes an item write costs it), KeyElem, AttrDef,
-// IndexProjection, Throughput and TagPair (a stored tag: a TagDesc).
-// These are plain values with
+// IndexProjection, Throughput and TagPair (a stored tag: a TagDesc);
+// Settings (what a table's requests set: billing, capacity, on-demand
+// limits, warm floor, SSE, class, TTL, point-in-time recovery, the
+// restore source: settings.go) and Identity (its name, TableId, ARN,
+// creation time and key schema: identity.go), the values a feature
+// reads and edits whole through the service's seam; GSI, a read-only
+// view of a GSI (gsi.go). These are plain values with
 // no lock and no catalog: the service keeps them in its table snapshots
 // and calls their methods directly on the item paths. What needs the
 // catalog (UpdateTable's changes to a live definition, DescribeTable)

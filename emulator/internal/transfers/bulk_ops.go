@@ -257,7 +257,7 @@ func startBulkPutItems(c service.Call, in *StartBulkPutItemsInput) (*StartBulkPu
 		}
 		return &StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 	}
-	name := t.Name()
+	name := t.Info().Name
 	arn := c.TableARN(name)
 	id := transferID(c.Now())
 	src := *in.InputS3Configuration
@@ -266,7 +266,7 @@ func startBulkPutItems(c service.Call, in *StartBulkPutItemsInput) (*StartBulkPu
 		BulkOperationArn: arn + "/bulk-operation/" + id, BulkOperationStatus: bulkCompleted,
 		ClientToken: str(in.ClientToken), InputS3Configuration: &src, OutputS3Configuration: in.OutputS3Configuration,
 		MaxWriteRequestUnits: in.MaxWriteRequestUnits, PerformanceTier: cmpOr(str(in.PerformanceTier), "STANDARD"),
-		StartTime: service.EpochTime(c.Now()), TableDetails: []BulkOperationTableDetail{{TableId: t.ID(), TableName: name}},
+		StartTime: service.EpochTime(c.Now()), TableDetails: []BulkOperationTableDetail{{TableId: t.Info().ID, TableName: name}},
 	}}
 	r := &bulkRun{c: c.Detached(), table: name, d: &j.desc}
 	if err := r.run(inDir, str(src.S3KeyPrefix)); err != nil {

@@ -205,20 +205,20 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 	if !recovering && kind == "INCREMENTAL_EXPORT" {
 		// AWS answers an incremental export of a table without point-in-
 		// time recovery with its window check (ack-api-quirks DDB-EXPORT-001).
-		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.Created()))
+		return nil, apierr.New(apierr.ErrInvalidExportTime, apierr.MsgExportFromTimeEarly(t.Info().Created))
 	}
 	if !recovering {
-		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.Name()))
+		return nil, apierr.New(apierr.ErrPointInTimeRecoveryUnavailable, apierr.MsgPointInTimeRecoveryUnavailable(t.Info().Name))
 	}
 	earliest, latest := l.Window(c.Clock())
 	earliest = earliest.Truncate(time.Millisecond)
 
-	id := transferID(c.Now())
+	id, ti := transferID(c.Now()), t.Info()
 	prefix := str(in.S3Prefix)
 	root := joinKey(prefix, "AWSDynamoDB", id)
 	j := &exportJob{request: string(req), doneAt: c.TransientUntil(), desc: ExportDescription{
-		ExportArn: t.ARN() + "/export/" + id, ExportStatus: "COMPLETED", StartTime: service.EpochTime(c.Now()),
-		TableArn: t.ARN(), TableId: t.ID(), ClientToken: str(in.ClientToken),
+		ExportArn: ti.ARN + "/export/" + id, ExportStatus: "COMPLETED", StartTime: service.EpochTime(c.Now()),
+		TableArn: ti.ARN, TableId: ti.ID, ClientToken: str(in.ClientToken),
 		S3Bucket: *in.S3Bucket, S3BucketOwner: str(in.S3BucketOwner), S3Prefix: prefix,
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
 		ExportFormat: format, ExportType: str(in.ExportType), FilterSpecification: in.FilterSpecification,
@@ -227,13 +227,13 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 	if kind == "FULL_EXPORT" {
 		err = j.exportFull(w, l, in.ExportTime, earliest, latest, c.Now())
 	} else {
-		err = j.exportIncremental(w, l, t.KeyNames(), in.IncrementalExportSpecification, earliest, latest, c.Now())
+		err = j.exportIncremental(w, l, t.Info().KeyNames(), in.IncrementalExportSpecification, earliest, latest, c.Now())
 	}
 	if err != nil {
 		return nil, err
 	}
 	if j.desc.ExportStatus == "COMPLETED" {
-		err := w.manifests(j, t.ARN())
+		err := w.manifests(j, t.Info().ARN)
 		j.finish(w, err, c.Now())
 	}
 	saveTransfer(c.Space(), "export", j.desc.ExportArn, j.desc, j.doneAt, j.request, false) // transfers_persist.go
@@ -661,7 +661,7 @@ func listExports(c service.Call, in *ListExportsInput) (*ListExportsOutput, erro
 	if in.TableArn != nil {
 		if name, ok := c.TableNameFromARN(*in.TableArn); ok {
 			if t, ok := c.Table(name); ok {
-				tableID = t.ID()
+				tableID = t.Info().ID
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // The sweeper that deletes expired items, by a table's TimeToLive
 // setting (part of its definition, which the core keeps:
-// service.Definition.TTL).
+// service.Definition.Settings).
 //
 // An item is expired when its TTL attribute is a Number of epoch seconds
 // earlier than the emulator's clock (the facade's clock.go), and not
@@ -69,7 +69,7 @@ func Sweep(s *service.Service) int {
 // (reading only the TTL attribute), then deletes each in its own write
 // that checks it is still expired.
 func sweep(t service.Table, now time.Time) int {
-	spec := t.Definition().TTL()
+	spec := t.Definition().Settings().TTL
 	if !spec.Enabled {
 		return 0
 	}

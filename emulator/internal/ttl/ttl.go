@@ -96,7 +96,7 @@ func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToL
 	spec := in.TimeToLiveSpecification
 	enable, attr := *spec.Enabled, *spec.AttributeName
 	err = t.Change(func(e *service.Edit) (func(bool) error, error) {
-		switch cur := e.TTL(); {
+		switch cur := e.Settings().TTL; {
 		case cur.Enabled && cur.Attr != attr:
 			return nil, apierr.Validation(apierr.MsgTTLOtherAttribute)
 		case enable && cur.Enabled:
@@ -104,11 +104,11 @@ func updateTimeToLive(c service.Call, in *UpdateTimeToLiveInput) (*UpdateTimeToL
 		case !enable && !cur.Enabled:
 			return nil, apierr.Validation(apierr.MsgTTLAlreadyDisabled)
 		}
-		next := service.TTLSetting{Enabled: enable}
+		next := tablespec.TTL{Enabled: enable}
 		if enable {
 			next.Attr = attr // the attribute is kept only while enabled
 		}
-		e.SetTTL(next)
+		e.Settings().TTL = next
 		return nil, nil
 	})
 	if err != nil {
@@ -129,7 +129,7 @@ func describeTimeToLive(c service.Call, in *DescribeTimeToLiveInput) (*DescribeT
 	if err != nil {
 		return nil, err
 	}
-	spec := t.Definition().TTL()
+	spec := t.Definition().Settings().TTL
 	d := TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
 	if spec.Enabled {
 		d = TimeToLiveDescription{TimeToLiveStatus: "ENABLED", AttributeName: spec.Attr}

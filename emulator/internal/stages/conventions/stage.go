@@ -65,7 +65,7 @@ func req(c service.Call) convcheck.Req {
 // published definition.
 func table(t service.Table) convcheck.Table {
 	ks := t.Schema()
-	ct := convcheck.Table{Name: t.Name(), Keys: conventions.KeySchema{
+	ct := convcheck.Table{Name: t.Info().Name, Keys: conventions.KeySchema{
 		Partition: conventions.KeyAttribute{Name: ks.Partition.Name, Type: ks.Partition.Kind.String()},
 		Sort:      conventions.KeyAttribute{Name: ks.Sort.Name, Type: ks.Sort.Kind.String()}}}
 	if view := t.Definition().StreamView(); view != "" {
@@ -91,7 +91,7 @@ func (Stage) CheckDefinition(c service.Call, t service.Table, change service.Def
 	if change == service.DefinitionStreamChanged {
 		if p := policies.Load(t); p != nil {
 			ct := table(t)
-			p.CheckStream(req(c), t.Name(), ct.StreamEnabled, ct.StreamView)
+			p.CheckStream(req(c), t.Info().Name, ct.StreamEnabled, ct.StreamView)
 		}
 		return nil, nil
 	}
@@ -106,7 +106,7 @@ func (Stage) CheckDefinition(c service.Call, t service.Table, change service.Def
 // LoadedDefinition rebuilds the policy of a table read back, copied or
 // restored.
 func (Stage) LoadedDefinition(sp service.Space, t service.Table, tags []service.TagDesc) {
-	store(t, states.In(sp).st.Restored(t.Name(), tagMap(tags)))
+	store(t, states.In(sp).st.Restored(t.Info().Name, tagMap(tags)))
 }
 
 // store keeps p as t's policy. It may come after t's definition was
@@ -132,7 +132,7 @@ func (Stage) GuardKey(c service.Call, t service.Table, k storage.Key) error {
 	if p == nil {
 		return nil
 	}
-	return p.GuardKey(req(c), t.Name(), k)
+	return p.GuardKey(req(c), t.Info().Name, k)
 }
 
 // GuardRead is rule A14 for one key a read names: a data table read by
@@ -142,7 +142,7 @@ func (Stage) GuardRead(c service.Call, t service.Table, k storage.Key) error {
 	if p == nil || !t.Schema().HasSort() || k.Sort.Kind() != storage.KindS {
 		return nil
 	}
-	return p.CheckRead(req(c), t.Name(), k)
+	return p.CheckRead(req(c), t.Info().Name, k)
 }
 
 // GuardScan is the tenant guard for a read not confined to one
@@ -152,5 +152,5 @@ func (Stage) GuardScan(c service.Call, t service.Table, index string) error {
 	if p == nil {
 		return nil
 	}
-	return p.GuardScan(req(c), t.Name(), index)
+	return p.GuardScan(req(c), t.Info().Name, index)
 }

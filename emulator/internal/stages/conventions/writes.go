@@ -16,7 +16,7 @@ func (Stage) ChecksWrites(t service.Table) service.WriteCheck {
 	switch {
 	case p == nil:
 		return service.NoWriteCheck
-	case p.P.Latest != "", p.P.CommandTable(t.Name()) != "":
+	case p.P.Latest != "", p.P.CommandTable(t.Info().Name) != "":
 		return service.CheckWritesReading
 	}
 	return service.CheckWrites
@@ -49,9 +49,9 @@ var ops = [...]conventions.Op{service.WritePut: conventions.OpPut, service.Write
 func write(p *convcheck.Policy, w *service.Write) conventions.Write {
 	t := w.Table
 	ks := t.Schema()
-	cw := p.Write(t.Name(), conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}, ops[w.Op], w.Key, w.Old, w.New,
+	cw := p.Write(t.Info().Name, conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}, ops[w.Op], w.Key, w.Old, w.New,
 		convcheck.Cond{Text: w.Condition, Names: w.Names, Guard: w.CreateOnly})
-	for _, g := range t.Definition().GSIs() {
+	for _, g := range t.Definition().Indexes().GSIList() {
 		pk, _ := g.Keys()
 		cw.IndexKeys = append(cw.IndexKeys, conventions.IndexKey{Index: g.Name(), Attr: pk})
 	}

@@ -86,7 +86,7 @@ func decide(inj *rules.Injector, u *service.TableUse, kc insights.KeyCondition) 
 		}
 	}
 	t := u.Table()
-	f := inj.Decide(rules.Call{Op: u.Op(), Table: t.Name(), Index: u.Index(), Key: key})
+	f := inj.Decide(rules.Call{Op: u.Op(), Table: t.Info().Name, Index: u.Index(), Key: key})
 	if f.Delay > 0 {
 		if err := sleep(u.Call().Context(), f.Delay); err != nil {
 			return err
@@ -96,7 +96,7 @@ func decide(inj *rules.Injector, u *service.TableUse, kc insights.KeyCondition) 
 		return nil
 	}
 	u.Narrow(kc)
-	return faultError(f.Kind, f.Message, resource{arn: t.ARN(), index: u.Index(), own: u.OwnIndex(), write: u.Write()})
+	return faultError(f.Kind, f.Message, resource{arn: t.Info().ARN, index: u.Index(), own: u.OwnIndex(), write: u.Write()})
 }
 
 // sleep holds the request for d of real time (an injected delay is the

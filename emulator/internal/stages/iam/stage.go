@@ -73,8 +73,8 @@ func (Stage) Begin(u *service.TableUse) error {
 	r := &iampolicy.Request{
 		Principal: &id.Principal,
 		Action:    "dynamodb:" + actionOf(u.Op(), u.Access()),
-		Resource:  t.ARN(),
-		Context:   requestContext(c.Input(), t.Name()),
+		Resource:  t.Info().ARN,
+		Context:   requestContext(c.Input(), t.Info().Name),
 	}
 	if u.Index() != "" {
 		r.Resource += "/index/" + u.Index()
@@ -204,9 +204,9 @@ func batchKeys(in any, t service.Table) []string {
 	}
 	switch in := in.(type) {
 	case *service.BatchGetItemInput:
-		ka := in.RequestItems[t.Name()]
+		ka := in.RequestItems[t.Info().Name]
 		if ka == nil {
-			ka = in.RequestItems[t.ARN()] // a table named by its ARN
+			ka = in.RequestItems[t.Info().ARN] // a table named by its ARN
 		}
 		if ka != nil {
 			for _, k := range ka.Keys {
@@ -214,9 +214,9 @@ func batchKeys(in any, t service.Table) []string {
 			}
 		}
 	case *service.BatchWriteItemInput:
-		ws, ok := in.RequestItems[t.Name()]
+		ws, ok := in.RequestItems[t.Info().Name]
 		if !ok {
-			ws = in.RequestItems[t.ARN()]
+			ws = in.RequestItems[t.Info().ARN]
 		}
 		for _, w := range ws {
 			switch {
@@ -249,7 +249,7 @@ const policySlot = "policies"
 // streams), parsed (one that does not parse counts as none:
 // PutResourcePolicy checks only that a document is JSON).
 func resourcePolicies(t service.Table, stream string) []*iampolicy.Policy {
-	slot := t.Slot(policySlot)
+	slot := t.Definition().Slot(policySlot)
 	if slot == nil {
 		return nil
 	}

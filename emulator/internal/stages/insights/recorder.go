@@ -180,11 +180,11 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 
 // Dropped forgets a deleted table's Contributor Insights and saves the
 // configuration without it (service.Dropper).
-func (Stage) Dropped(d service.Dropped) { forget(d.Space(), d.Table().Name(), "") }
+func (Stage) Dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
 
 // IndexDropped forgets a deleted GSI's Contributor Insights and saves
 // the configuration without it (service.IndexDropper).
-func (Stage) IndexDropped(t service.Table, index string) { forget(t.Space(), t.Name(), index) }
+func (Stage) IndexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
 
 // forget drops the Contributor Insights of a table ("" index: and its
 // GSIs') or of one of its GSIs, and saves the configuration.

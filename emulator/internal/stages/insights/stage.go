@@ -48,7 +48,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	if !rec.On() {
 		return
 	}
-	q := insights.Request{Op: u.Op(), Access: u.Access(), Table: t.Name(), Index: u.Index(), Key: u.Key(), Filter: u.Filter()}
+	q := insights.Request{Op: u.Op(), Access: u.Access(), Table: t.Info().Name, Index: u.Index(), Key: u.Key(), Filter: u.Filter()}
 	if o.Refused != nil {
 		if !throughputRefusal(o.Refused) {
 			return

@@ -80,7 +80,7 @@ func readGate(t service.Table) *gates.Gate {
 		tg.read = g
 		g.OnSwitch(func(change func()) { switchRead(t, tg, g, change) })
 		syncReadLocked(t, tg)
-		registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Name(), Reads: true}, gate: g})
+		registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Info().Name, Reads: true}, gate: g})
 	}
 	return tg.read
 }
@@ -91,7 +91,7 @@ func readGate(t service.Table) *gates.Gate {
 func newGate(t service.Table, of func(LagSetting) bool) *gates.Gate {
 	clock := t.Space().Clock()
 	for _, l := range settingsOf(t.Space()) {
-		if l.Table == t.Name() && of(l) {
+		if l.Table == t.Info().Name && of(l) {
 			return l.Gate(clock)
 		}
 	}
@@ -143,7 +143,7 @@ func syncReadLocked(t service.Table, tg *tableGates) {
 // indexGate returns the gate of t's GSI index, setting one (newGate) if
 // it has none.
 func indexGate(t service.Table, index string) (*gates.Gate, error) {
-	if _, ok := t.Definition().GSI(index); !ok {
+	if _, ok := t.Definition().Indexes().GSI(index); !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)
 	}
 	st := t.Storage()
@@ -163,7 +163,7 @@ func indexGate(t service.Table, index string) (*gates.Gate, error) {
 	// A change of the gate's mode lands between two commits of the
 	// table, so no transaction is half passed, half queued.
 	g.OnSwitch(func(change func()) { st.SwitchLag(change) })
-	registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Name(), Index: index}, gate: g, data: st})
+	registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Info().Name, Index: index}, gate: g, data: st})
 	return g, nil
 }
 
@@ -181,7 +181,7 @@ func streamGate(t service.Table) (g *gates.Gate, base uint64, ok bool) {
 	}
 	g, ok = h.(*gates.Gate)
 	if ok && g == made {
-		registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Name(), Stream: true}, gate: g, label: t.StreamLabel()})
+		registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Info().Name, Stream: true}, gate: g, label: t.StreamLabel()})
 	}
 	return g, base, ok
 }

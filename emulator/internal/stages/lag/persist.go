@@ -127,7 +127,7 @@ func (e *entry) rank() int {
 	case e.state.Stream:
 		return 1 << 20
 	}
-	return 1 + slices.IndexFunc(e.t.Definition().GSIs(), func(x service.GSI) bool { return x.Name() == e.state.Index })
+	return 1 + e.t.Definition().Indexes().GSIIndex(e.state.Index)
 }
 
 // gone reports whether one of t's GSI gates is no longer live (its GSI
@@ -235,8 +235,8 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 // Dropped forgets a deleted table's gates and saves the namespace's lags
 // without them (service.Dropper).
 func (Stage) Dropped(d service.Dropped) {
-	registered(d.Space()).gates()
-	saveLags(d.Space())
+	registered(d.Table().Space()).gates()
+	saveLags(d.Table().Space())
 }
 
 // lagTable finds a table to lag in the namespace an access key and

@@ -53,7 +53,7 @@ func settingsOf(sp service.Space) []LagSetting {
 func applySettings(t service.Table) {
 	ls := settingsOf(t.Space())
 	for _, l := range ls {
-		if l.Table != t.Name() {
+		if l.Table != t.Info().Name {
 			continue
 		}
 		switch {
@@ -62,7 +62,7 @@ func applySettings(t service.Table) {
 		case l.Stream:
 			streamGate(t)
 		case l.Index != "":
-			for _, x := range t.Definition().GSIs() {
+			for _, x := range t.Definition().Indexes().GSIList() {
 				if l.Index == "*" || l.Index == x.Name() {
 					_, _ = indexGate(t, x.Name()) // else not in storage (yet)
 				}

@@ -36,22 +36,22 @@ func (Stage) Watches(t service.Table) bool {
 		return false
 	}
 	keys := tableKeys(t)
-	f.install(readGate(t), &view{kind: ViewTable, table: t.Name(), keys: keys})
-	for _, x := range t.Definition().GSIs() {
+	f.install(readGate(t), &view{kind: ViewTable, table: t.Info().Name, keys: keys})
+	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
-			f.install(g, &view{kind: ViewIndex, table: t.Name(), index: x.Name(), keys: [2]string{pk, sk}})
+			f.install(g, &view{kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
 		}
 	}
 	if g, base, ok := streamGate(t); ok {
-		f.install(g, &view{kind: ViewStream, table: t.Name(), keys: keys, base: base})
+		f.install(g, &view{kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
 	}
 	return true
 }
 
 // tableKeys are the names of t's key attributes.
 func tableKeys(t service.Table) (keys [2]string) {
-	copy(keys[:], t.KeyNames())
+	copy(keys[:], t.Info().KeyNames())
 	return keys
 }
 
@@ -88,7 +88,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	// ends its actions with no change, and committed nothing).
 	tx := o.HasChange && (u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction")
 	f.wrote(readGate(t), w, tx)
-	for _, x := range t.Definition().GSIs() {
+	for _, x := range t.Definition().Indexes().GSIList() {
 		g, err := indexGate(t, x.Name())
 		if err != nil {
 			continue

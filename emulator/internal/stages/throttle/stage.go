@@ -112,13 +112,13 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	th.Charge(useOf(u), o.ReadUnits+o.WriteUnits-u.Value(ahead))
 	for x, units := range u.IndexWriteUnits(o) {
 		if !x.Local {
-			th.Charge(throttle.Use{Table: t.Name(), Index: x.Name, Write: true}, units)
+			th.Charge(throttle.Use{Table: t.Info().Name, Index: x.Name, Write: true}, units)
 		}
 	}
 }
 
 // Dropped drops a deleted table's buckets.
-func (Stage) Dropped(d service.Dropped) { drop(d.Space(), d.Table().Name()) }
+func (Stage) Dropped(d service.Dropped) { drop(d.Table().Space(), d.Table().Info().Name) }
 
 // admit asks the throttler for the use: the table (or the GSI read),
 // and for a write every GSI of the table.
@@ -127,7 +127,7 @@ func admit(th *throttle.Throttler, u *service.TableUse, ts *tableState) error {
 		return throttleError(u, r)
 	}
 	if u.Write() {
-		name := u.Table().Name()
+		name := u.Table().Info().Name
 		for _, x := range ts.gsis {
 			if r, refused := th.Admit(throttle.Use{Table: name, Index: x, Write: true}); refused {
 				return throttleError(u, r)
@@ -139,7 +139,7 @@ func admit(th *throttle.Throttler, u *service.TableUse, ts *tableState) error {
 
 // throttleError is the error of a use the throttler refused.
 func throttleError(u *service.TableUse, r throttle.Throttle) error {
-	arn := u.Table().ARN()
+	arn := u.Table().Info().ARN
 	if r.Index != "" {
 		arn += "/index/" + r.Index
 	}
@@ -148,7 +148,7 @@ func throttleError(u *service.TableUse, r throttle.Throttle) error {
 
 // useOf is the use as the throttler sees it.
 func useOf(u *service.TableUse) throttle.Use {
-	use := throttle.Use{Table: u.Table().Name(), Write: u.Write()}
+	use := throttle.Use{Table: u.Table().Info().Name, Write: u.Write()}
 	if kc := u.Key(); kc.Partition.IsValid() {
 		use.Partition = kc.Partition.Str()
 	}
@@ -195,8 +195,9 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	}
 	sp := t.Space()
 	cfg, _ := service.Setting[throttle.Settings](sp)
-	billing, capacity := d.Billing(), d.Capacity()
-	provisioned := billing.Mode != "PAY_PER_REQUEST" && capacity.Read() > 0 && capacity.Write() > 0
+	st := d.Settings()
+	capacity := st.Capacity
+	provisioned := st.Billing.Mode != "PAY_PER_REQUEST" && capacity.Read > 0 && capacity.Write > 0
 	enforce := cfg.Provisioned // the provisioned capacity
 	tagged, searchBytes := false, 0.0
 	for _, tg := range t.Tags() {
@@ -215,11 +216,11 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	vectors := d.VectorIndexes()
 	searched := searchBytes > 0 && len(vectors) > 0
 	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
-	name := t.Name()
+	name := t.Info().Name
 	if prev == nil {
 		drop(sp, name) // a table of the same name before this one
 	}
-	gsis := d.GSIs()
+	gsis := d.Indexes().GSIList()
 	if on {
 		// A provisioned table is in provisioned mode even when only its
 		// hot keys are limited: its hot keys are refused with
@@ -227,12 +228,12 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
 		if provisioned {
 			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
-			c.Table = throttle.Throughput{Read: float64(capacity.Read()), Write: float64(capacity.Write())}
+			c.Table = throttle.Throughput{Read: float64(capacity.Read), Write: float64(capacity.Write)}
 		}
 		for _, x := range gsis {
 			tp := throttle.Throughput{Read: 1, Write: 1}
-			if xc, ok := x.Capacity(); ok && xc.Read() > 0 && xc.Write() > 0 {
-				tp = throttle.Throughput{Read: float64(xc.Read()), Write: float64(xc.Write())}
+			if xc, ok := x.Capacity(); ok && xc.Read > 0 && xc.Write > 0 {
+				tp = throttle.Throughput{Read: float64(xc.Read), Write: float64(xc.Write)}
 			}
 			c.Indexes[x.Name()] = tp
 		}
