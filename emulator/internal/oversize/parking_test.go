@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,15 +20,10 @@ import (
 // random letters and digits as names with a common stem.
 func TestParkingPutsBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	var stem, random []string
 	for i := range 20_000 {
 		stem = append(stem, fmt.Sprintf(`"name%07d"`, i))
-		b := make([]byte, 9)
-		for j := range b {
-			b[j] = alnum[r.IntN(len(alnum))]
-		}
-		random = append(random, `"`+string(b)+`"`)
+		random = append(random, `"`+strconv.FormatUint(r.Uint64(), 36)+`"`)
 	}
 	for _, tc := range []struct {
 		name, dir string
