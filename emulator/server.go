@@ -820,6 +820,10 @@ func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operat
 	if errors.Is(err, errOverBudget) {
 		return service.Cut{}, err
 	}
+	if errors.Is(err, oversize.ErrParking) {
+		e.log.Error("a request's parked names do not read back", "op", op.Name, "err", err)
+		return service.Cut{}, apierr.Internal()
+	}
 	if err != nil {
 		if httploop.IsTimeout(err) {
 			return service.Cut{}, fmt.Errorf("%w: %w", errBodyCutOff, err)

@@ -54,7 +54,8 @@
 //     answer shows, the later ones are checked and the clean runs
 //     dropped; with Names, a names list beside it (AttributesToGet)
 //     keeps the names its echo shows, and the later ones are dropped
-//     and parked (compressed) until the object closes, let go when the
+//     and parked (compressed, in a temporary file) until the object
+//     closes, let go when the
 //     object's last list is over the limit (keyscut.go says why the answer is
 //     the whole body's).
 //   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as

@@ -12,8 +12,8 @@ import (
 // past that, every run is decoded and checked and a clean one dropped.
 // With Names, a names list of the object (AttributesToGet) keeps its
 // names until their echo has reached MaxEcho and a few bytes; past
-// that each run is checked, dropped and parked (parking, compressed)
-// until the object closes (flushNames, closed). Nothing else of the
+// that each run is checked, dropped and parked (parking: compressed,
+// in a temporary file) until the object closes (flushNames, closed). Nothing else of the
 // body is dropped, and nothing but the parked names is kept beside it.
 //
 // Why the names may go: when the object closes with its last list of
@@ -135,10 +135,15 @@ func (c *keysCutter) unparkIfWhole() {
 	}
 }
 
-// unpark puts the names parked back in their places.
+// unpark puts the names parked back in their places; when they do not
+// read back, the reading fails (ErrParking) and stops cutting.
 func (c *keysCutter) unpark() {
-	var n int
-	c.b, n = c.parked.unpark(c.b)
+	b, n, err := c.parked.unpark(c.b)
+	if err != nil {
+		c.err, c.state = err, kWhole
+		return
+	}
+	c.b = b
 	c.pos += n
 	if c.tried > 0 {
 		c.tried += n

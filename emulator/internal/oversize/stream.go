@@ -158,7 +158,9 @@ const readChunk = 32 << 10
 func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n int64, cut Cut, more bool, err error) {
 	var c bodyCutter
 	if lc.Measurer != nil {
-		c = &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer(), names: measureNames()}
+		kc := &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer(), names: measureNames()}
+		defer kc.parked.letGo() // a body that stops or fails inside an object
+		c = kc
 	} else if lc.Echoer != nil {
 		c = &mapCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, echo: lc.Echoer(), names: map[string]*occurrence{}}
 	} else if lc.Picker != nil {
@@ -187,6 +189,7 @@ type bodyCutter interface {
 	step(eof bool)
 	uncut() bool
 	end() Cut
+	failed() error
 }
 
 func (c *cutter) uncut() bool { return c.state == whole && c.dropped == 0 }
@@ -218,6 +221,9 @@ func readCut(c bodyCutter, r io.Reader, limit, want int64) (n int64, cut Cut, mo
 		}
 		eof := rerr == io.EOF
 		c.step(eof)
+		if err := c.failed(); err != nil {
+			return n, Cut{}, false, err
+		}
 		if c.uncut() {
 			return n, Cut{}, !eof, nil // nothing cut: the rest as any body
 		}
@@ -228,7 +234,11 @@ func readCut(c bodyCutter, r io.Reader, limit, want int64) (n int64, cut Cut, mo
 	if n >= limit { // over the limit: refused by its size, whatever it holds
 		return n, Cut{}, false, nil
 	}
-	if cut = c.end(); cut.Elems > 0 {
+	cut = c.end()
+	if err := c.failed(); err != nil {
+		return n, Cut{}, false, err
+	}
+	if cut.Elems > 0 {
 		cut.Len = int(n)
 		return n, cut, false, nil
 	}
@@ -247,9 +257,11 @@ type reading struct {
 	b     []byte // the body kept so far
 	pos   int    // where the next part of the shape starts in b
 	tried int    // len(b) when the part at pos was last found not all there
+	err   error  // what makes the body's reading fail (ErrParking)
 }
 
 func (r *reading) body() *[]byte { return &r.b }
+func (r *reading) failed() error { return r.err }
 
 // wait reports whether the part at pos, found not all there, is not worth
 // trying again yet: the body has not reached eof and the bytes since have

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // batchGetBody is a random BatchGetItem body with the shapes whose
@@ -22,8 +24,9 @@ import (
 // reports or a value fault at a random place; attribute names of several
 // bytes a rune, so the echo's cut can fall inside one; other members
 // before and after Keys (a repeated AttributesToGet; AttributesToGet of
-// up to 6,000 names, with a fault, an empty or repeated name or null
-// at a random place, before or after Keys, with Keys again after it);
+// up to 6,000 names, with a stem, of random letters and digits, or long,
+// with a fault, an empty, repeated or too long name or null at a random
+// place, before or after Keys, with Keys again after it);
 // RequestItems
 // given again, null or in another case; a bad ReturnConsumedCapacity.
 func batchGetBody(r *rand.Rand) string {
@@ -61,8 +64,19 @@ func batchGetBody(r *rand.Rand) string {
 	names := func() string { // an AttributesToGet of up to 6,000 names, its echo short or past 64 KB
 		n := testkit.Pick(r, 1, 50, 2000, 6000)
 		pad := testkit.Pick(r, "", strings.Repeat("n", 30), strings.Repeat("é€", 10), "<&>")
+		name := func(i int) string { return fmt.Sprintf("a%d%s", i, pad) }
+		switch r.IntN(4) {
+		case 0: // random letters and digits, which compress little
+			name = func(i int) string { return fmt.Sprintf("r%d%s", i, strconv.FormatUint(r.Uint64(), 36)) }
+		case 1: // long
+			long := 200 + r.IntN(100)
+			name = func(i int) string {
+				return fmt.Sprintf("l%d%s", i, strings.Repeat(strconv.FormatUint(r.Uint64()|1<<63, 36), 25)[:long])
+			}
+		}
 		bad, at := r.IntN(8), r.IntN(n)
 		var b strings.Builder
+		first := ""
 		b.WriteString(`"AttributesToGet":[`)
 		for i := range n {
 			if i > 0 {
@@ -73,14 +87,19 @@ func batchGetBody(r *rand.Rand) string {
 				b.WriteString(`5`) // serialization
 			case i == at && bad == 1:
 				b.WriteString(`""`)
-			case i == at && bad == 2:
-				fmt.Fprintf(&b, `"a0%s"`, pad) // a repeat of the first
+			case i == at && bad == 2 && i > 0:
+				b.WriteString(first) // a repeat of the first
 			case i == at && bad == 3:
 				b.WriteString(`null`)
+			case i == at && bad == 4:
+				b.WriteString(`"` + strings.Repeat("o", expr.MaxAttributeNameBytes+1) + `"`) // over the longest name
 			case i == n-1 && bad > 4:
 				b.WriteString(`"v"`) // the items' attribute: the answer shows it
 			default:
-				fmt.Fprintf(&b, `"a%d%s"`, i, pad)
+				b.WriteString(`"` + name(i) + `"`)
+			}
+			if i == 0 {
+				first = b.String()[len(`"AttributesToGet":[`):]
 			}
 		}
 		b.WriteString("]")
