@@ -22,7 +22,7 @@ var ErrParking = errors.New("oversize: parked names do not read back")
 // reader of one pass cannot know that before the object closes. Kept in
 // memory, compressed, names of random letters and digits took the
 // server to 2.4 times the bytes of a 15 MB request alone and 1.9 eight
-// at once, where the bounds are 1.5 and 1; in a file, memory
+// at once, over the memory test's bounds of 1.5 and 1; in a file, memory
 // does not depend on how well the names compress. Where no file can be
 // made, they are kept compressed in memory.
 type parking struct {
