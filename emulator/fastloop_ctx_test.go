@@ -27,9 +27,9 @@ func TestLoopDelayEndsWhenClientLeaves(t *testing.T) {
 			if _, err := io.WriteString(c, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}")); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the request to be in flight", func() bool { return e.limit.inFlight.Load() == 1 })
+			waitFor(t, "the request to be in flight", func() bool { return e.serve.Limit.InFlight.Load() == 1 })
 			c.Close()
-			waitFor(t, "the request to end after its client left", func() bool { return e.limit.inFlight.Load() == 0 })
+			waitFor(t, "the request to end after its client left", func() bool { return e.serve.Limit.InFlight.Load() == 0 })
 		})
 	}
 }

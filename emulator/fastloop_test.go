@@ -286,7 +286,7 @@ func TestLoopShutdown(t *testing.T) {
 	if _, err := io.WriteString(active, rawRequest("TestBlock", testkit.DefaultAuth, len(gate.body), gate.body)); err != nil {
 		t.Fatal(err)
 	}
-	for e.limit.inFlight.Load() != 1 {
+	for e.serve.Limit.InFlight.Load() != 1 {
 		time.Sleep(time.Millisecond)
 	}
 	shut := make(chan error, 1)

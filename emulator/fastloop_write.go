@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
@@ -30,27 +31,27 @@ func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	e := lh.e
 	h := &lc.Head
 	if lc.Out == nil {
-		lc.Out = answerBufs.Get() // pools.go; given back by LoopConnDone
+		lc.Out = apiserve.AnswerBufs.Get() // apiserve/pools.go; given back by LoopConnDone
 	}
-	in := apiRequest{
-		ctx:           &lc.Ctx,
-		target:        h.Target,
-		auth:          h.Auth,
-		host:          h.Host,
-		tenant:        h.Tenant,
-		branch:        h.Branch,
-		contentLength: h.ContentLength,
-		body:          &lc.Body,
-		conn:          lc.Conn,
+	in := apiserve.Request{
+		Ctx:           &lc.Ctx,
+		Target:        h.Target,
+		Auth:          h.Auth,
+		Host:          h.Host,
+		Tenant:        h.Tenant,
+		Branch:        h.Branch,
+		ContentLength: h.ContentLength,
+		Body:          &lc.Body,
+		Conn:          lc.Conn,
 	}
 	if h.ContentEncoding != "" {
-		in.contentEncoding = []string{h.ContentEncoding}
+		in.ContentEncoding = []string{h.ContentEncoding}
 	}
-	in.rl = httpedge.NewRequestLog(in.ctx, e.log)
-	out := answerBodies.Get()
-	ans := e.answerAPI(&in, (*out)[:0])
+	in.RL = httpedge.NewRequestLog(in.Ctx, e.log)
+	out := apiserve.AnswerBodies.Get()
+	ans := e.serve.Serve(&in, (*out)[:0])
 	lc.Ctx.Finish()
-	if ans.cutOff {
+	if ans.CutOff {
 		return false
 	}
 	keep = !h.Close && !h.HTTP10 && !lc.Stopping()
@@ -62,29 +63,29 @@ func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 		keep = err == io.EOF && n <= maxDiscardBytes
 	}
 	coding := ""
-	if len(ans.body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
+	if len(ans.Body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
 		coding = httploop.AcceptedCoding(h.AcceptEncoding)
 	}
-	e.logAPI(&in, &ans) // before the client can read the answer, as on net/http's path
+	e.serve.LogAnswer(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from
 	// the head: a request slow to serve is still answered.
 	lc.Conn.SetWriteDeadlineFor(time.Now().Add(lh.writeTimeout))
-	head := httploop.Answer{Status: ans.status, ReqID: ans.reqID, Version: versionHeader()[0]}
-	if ans.retryAfter {
-		head.RetryAfter = retryAfterSeconds
+	head := httploop.Answer{Status: ans.Status, ReqID: ans.ReqID, Version: versionHeader()[0]}
+	if ans.RetryAfter {
+		head.RetryAfter = apiserve.RetryAfterSeconds
 	}
-	err := httploop.WriteLoopAnswer(lc, h, coding, &head, ans.body, keep)
+	err := httploop.WriteLoopAnswer(lc, h, coding, &head, ans.Body, keep)
 	if err != nil && httploop.IsTimeout(err) {
-		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
 	}
-	e.recycleAPI(&ans, out)
+	e.serve.Recycle(&ans, out)
 	return err == nil && keep
 }
 
 // LoopConnDone gives back the connection's answer buffer.
 func (lh *loopHandler) LoopConnDone(lc *httploop.LoopConn) {
 	if lc.Out != nil {
-		answerBufs.Put(lc.Out)
+		apiserve.AnswerBufs.Put(lc.Out)
 		lc.Out = nil
 	}
 }

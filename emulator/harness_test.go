@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -64,13 +65,13 @@ type blockInput struct{ Gate string }
 // TestBlock added in front of it, as the edge's tests call it: TestEcho
 // answers with what it was sent and the namespace it would act on, or
 // with the error or panic it is asked for; TestBlock waits for its gate.
-type testOps struct{ backend }
+type testOps struct{ apiserve.Backend }
 
 func (b testOps) Lookup(target string) (service.Operation, error) {
 	if name, ok := strings.CutPrefix(target, service.TargetPrefix); ok && (name == "TestEcho" || name == "TestBlock") {
 		return service.Operation{Name: name}, nil
 	}
-	return b.backend.Lookup(target)
+	return b.Backend.Lookup(target)
 }
 
 func (b testOps) Serve(op service.Operation, req *service.Request) ([]byte, error) {
@@ -106,7 +107,7 @@ func (b testOps) Serve(op service.Operation, req *service.Request) ([]byte, erro
 		}
 		return json.Marshal(&echoOutput{TableName: in.TableName, Item: in.Item, Region: req.Region, Namespace: req.AccessKey + "/" + req.Region})
 	}
-	return b.backend.Serve(op, req)
+	return b.Backend.Serve(op, req)
 }
 
 func newTestEmulator(t testing.TB, opts Options) *Emulator {
@@ -115,7 +116,7 @@ func newTestEmulator(t testing.TB, opts Options) *Emulator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.api = testOps{e.svc}
+	e.serve.API = testOps{e.svc}
 	return e
 }
 
@@ -140,6 +141,6 @@ func newRecordedEmulator(t testing.TB, opts Options, rec *testkit.Recorder) *Emu
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Close)
-	e.svc, e.api = svc, testOps{svc}
+	e.svc, e.serve.Svc, e.serve.API = svc, svc, testOps{svc}
 	return e
 }

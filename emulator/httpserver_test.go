@@ -107,7 +107,7 @@ func (h *hardServer) dial(t *testing.T) net.Conn {
 // waitInFlight waits until n requests are being served.
 func (h *hardServer) waitInFlight(t *testing.T, n int64) {
 	t.Helper()
-	for h.e.limit.inFlight.Load() != n {
+	for h.e.serve.Limit.InFlight.Load() != n {
 		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
 	}
 }
@@ -115,7 +115,7 @@ func (h *hardServer) waitInFlight(t *testing.T, n int64) {
 // waitReading waits until n requests are reading their bodies.
 func (h *hardServer) waitReading(t *testing.T, n int64) {
 	t.Helper()
-	for h.e.limit.reading.Load() != n {
+	for h.e.serve.Limit.Reading.Load() != n {
 		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
 	}
 }

@@ -2,7 +2,8 @@ package emulator
 
 // What one client can make the emulator hold, and how it lets go:
 //
-//   - request bodies grow as their bytes arrive (readBody): a
+//   - request bodies grow as their bytes arrive (the request path's
+//     readBody, emulator/internal/apiserve): a
 //     Content-Length alone reserves at most initialBodyBytes, and a body
 //     that arrives as announced ends in a buffer of its size; a
 //     transaction far over its 100 actions keeps only its first actions
@@ -24,84 +25,23 @@ package emulator
 //     a namespace is created by the first table, not by a read
 //     (internal/service);
 //   - after DeleteTable of a large table the freed heap is handed back to
-//     the operating system at once (releaseAfterDelete);
+//     the operating system at once (apiserve.Releaser);
+//   - the request bodies read or served at once hold at most
+//     Options.MaxRequestBytesInFlight bytes (apiserve/budget.go);
 //   - the HTTP server (httpserver.go) bounds headers and cuts off slow or
 //     silent connections.
-
-import (
-	"errors"
-	"runtime/debug"
-	"sync/atomic"
-)
-
-// initialBodyBytes is the most a request body buffer reserves before its
-// bytes arrive: enough for a typical request in one allocation.
-const initialBodyBytes = 8 << 10
 
 // DefaultMaxInFlight is the in-flight request limit of cmd/dynamoemu: far
 // above what a test suite or a developer's application sends at once.
 const DefaultMaxInFlight = 1024
 
-// releaseThresholdBytes: after DeleteTable frees at least this many bytes of
-// items (storage.Table.SizeBytes), the heap is returned to the operating
-// system. The Go runtime does it by itself only over minutes.
-const releaseThresholdBytes = 32 << 20
-
-// limiter counts the requests in flight, and those whose body is still
-// arriving (not limited: for tests and reports).
-type limiter struct {
-	max      int64 // 0: no limit
-	inFlight atomic.Int64
-	reading  atomic.Int64
-}
-
-// enter admits a request, reporting false when max are in flight already.
-// Every admitted request calls leave.
-func (l *limiter) enter() bool {
-	n := l.inFlight.Add(1)
-	if l.max > 0 && n > l.max {
-		l.inFlight.Add(-1)
-		return false
-	}
-	return true
-}
-
-func (l *limiter) leave() { l.inFlight.Add(-1) }
-
-// releaser hands freed memory back to the operating system after large
-// deletes, one debug.FreeOSMemory at a time.
-type releaser struct {
-	pending atomic.Int64 // bytes deleted since the last release
-	running atomic.Bool
-	done    func() // test hook, called after each release; nil otherwise
-}
-
-// deleted records that a table of size bytes is gone.
-func (rl *releaser) deleted(size int64) { rl.pending.Add(size) }
-
-// maybeRelease starts a release when enough was deleted. It is called
-// after a response is written, when the deleted table is no longer
-// referenced by the request that deleted it.
-func (rl *releaser) maybeRelease() {
-	if rl.pending.Load() < releaseThresholdBytes || !rl.running.CompareAndSwap(false, true) {
-		return
-	}
-	rl.pending.Store(0)
-	go func() {
-		debug.FreeOSMemory()
-		rl.running.Store(false)
-		if rl.done != nil {
-			rl.done()
-		}
-	}()
-}
+// DefaultMaxRequestBytesInFlight is the budget of request bytes in flight
+// of cmd/dynamoemu when neither -maxRequestBytesInFlight nor GOMEMLIMIT
+// says otherwise (emulator/internal/apiserve/budget.go).
+const DefaultMaxRequestBytesInFlight = 256 << 20
 
 // namespaceCount is the number of namespaces created (for tests and the
 // soak program's reports).
 func (e *Emulator) namespaceCount() int {
 	return e.svc.NamespaceCount()
 }
-
-// errBodyCutOff: the request body stopped arriving before the server's read
-// deadline. It is not an API error: the connection is dropped unanswered.
-var errBodyCutOff = errors.New("emulator: request body cut off")

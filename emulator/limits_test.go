@@ -102,7 +102,7 @@ func TestTricklingBodiesDoNotThrottle(t *testing.T) {
 		t.Errorf("%s: got %v, want 200", k, v)
 		return true
 	})
-	if got := h.e.limit.reading.Load(); got != int64(conns) {
+	if got := h.e.serve.Limit.Reading.Load(); got != int64(conns) {
 		t.Errorf("trickling bodies still being read: got %d, want %d", got, conns)
 	}
 }
@@ -155,7 +155,7 @@ func TestInFlightLimit(t *testing.T) {
 func TestDeleteTableReturnsMemory(t *testing.T) {
 	e := newTestEmulator(t, Options{})
 	released := make(chan struct{}, 1)
-	e.release.done = func() { released <- struct{}{} }
+	e.serve.Release.Done = func() { released <- struct{}{} }
 	if res, body := do(t, e, "DynamoDB_20120810.CreateTable", testkit.DefaultAuth, `{"TableName":"big","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`); res.StatusCode != 200 {
 		t.Fatalf("CreateTable: %s", body)

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -16,61 +15,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// TestByteBudgetOrder: requests that do not fit wait in order of arrival
-// (a small one does not pass a large one waiting before it), a request
-// larger than the budget reserves the whole budget, and a wait that ends
-// lets those behind it in.
-func TestByteBudgetOrder(t *testing.T) {
-	b := &byteBudget{max: 100}
-	b.wait.Store(int64(time.Minute))
-	ctx := context.Background()
-
-	got, ok := b.acquire(ctx, 1000)
-	require.True(t, ok)
-	require.Equal(t, int64(100), got, "a request over the budget reserves the whole budget")
-
-	large, small := make(chan int64), make(chan int64)
-	go func() { n, _ := b.acquire(ctx, 60); large <- n }()
-	waitWaiters(t, b, 1)
-	go func() { n, _ := b.acquire(ctx, 10); small <- n }()
-	waitWaiters(t, b, 2)
-
-	b.release(got)
-	require.Equal(t, int64(60), <-large)
-	require.Equal(t, int64(10), <-small)
-	used, waiting := b.reserved()
-	require.Equal(t, int64(70), used)
-	require.Zero(t, waiting)
-
-	// A waiter whose context ends leaves the queue; the one behind it,
-	// which fits, is let in.
-	cctx, cancel := context.WithCancel(ctx)
-	refused := make(chan bool)
-	go func() { _, ok := b.acquire(cctx, 50); refused <- !ok }()
-	waitWaiters(t, b, 1)
-	fits := make(chan int64)
-	go func() { n, _ := b.acquire(ctx, 30); fits <- n }()
-	waitWaiters(t, b, 2)
-	cancel()
-	require.True(t, <-refused)
-	require.Equal(t, int64(30), <-fits)
-	require.Equal(t, int64(1), b.throttled.Load())
-	b.release(100)
-	used, _ = b.reserved()
-	require.Zero(t, used)
-	require.Equal(t, int64(100), b.peak.Load())
-}
-
-func waitWaiters(t *testing.T, b *byteBudget, n int) {
-	t.Helper()
-	for {
-		if _, w := b.reserved(); w == n {
-			return
-		}
-		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
-	}
-}
-
 // TestRequestBytesBudget: with the budget taken by a body still arriving,
 // a request waits, then gets ThrottlingException with Retry-After, its
 // body read away and its connection kept; a chunked body (net/http's)
@@ -81,7 +25,7 @@ func TestRequestBytesBudget(t *testing.T) {
 		t.Run(string(loop), func(t *testing.T) {
 			const budget = 64 << 10
 			h := newHardServer(t, Options{MaxRequestBytesInFlight: budget}, ServerOptions{Loop: loop})
-			h.e.budget.wait.Store(int64(20 * time.Millisecond))
+			h.e.serve.Budget.Wait.Store(int64(20 * time.Millisecond))
 			padded := func(n int) string { return "{" + strings.Repeat(" ", n-2) + "}" }
 
 			// The held request announces the whole budget and sends part.
@@ -113,7 +57,7 @@ func TestRequestBytesBudget(t *testing.T) {
 			chunked := h.dial(t)
 			chunkedR := bufio.NewReader(chunked)
 			throttled(chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10)))
-			require.Equal(t, int64(3), h.e.budget.throttled.Load())
+			require.Equal(t, int64(3), h.e.serve.Budget.Throttled.Load())
 
 			_, err = io.WriteString(held, whole[100:])
 			require.NoError(t, err)
@@ -140,7 +84,7 @@ func TestRequestBytesBudget(t *testing.T) {
 				require.Empty(t, res.Header.Get("Retry-After"))
 			}
 			waitReserved(t, h.e, 0)
-			require.LessOrEqual(t, h.e.budget.peak.Load(), int64(budget))
+			require.LessOrEqual(t, h.e.serve.Budget.Peak.Load(), int64(budget))
 		})
 	}
 }
@@ -165,7 +109,7 @@ func chunkedRequest(op, body string) string {
 func waitReserved(t *testing.T, e *Emulator, n int64) {
 	t.Helper()
 	for {
-		if used, _ := e.budget.reserved(); used == n {
+		if used, _ := e.serve.Budget.Reserved(); used == n {
 			return
 		}
 		time.Sleep(time.Millisecond) // polling, bounded by the test deadline

@@ -1,36 +1,26 @@
 package emulator
 
 import (
-	"bytes"
-	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
-	"hash"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -269,10 +259,10 @@ type Emulator struct {
 	svc     *service.Service // everything behind the edge (internal/service)
 	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
 	store   *persist.Store   // Options.DataDir's; nil without one
-	api     backend          // nil; tests put their operations in front of svc
 	handler http.Handler
-	limit   limiter    // requests in flight
-	budget  byteBudget // request bytes in flight (membudget.go)
+	// serve is the API's request path: the in-flight limit, the budget
+	// of request bytes and the releaser are its (emulator/internal/apiserve).
+	serve apiserve.Server
 	// streamBudget bounds every stream's records
 	// (Options.StreamRetentionBytes); nil: none.
 	streamBudget *streamlog.Budget
@@ -280,7 +270,6 @@ type Emulator struct {
 	// (NewServer), in nanoseconds: net/http's path sets it again when an
 	// answer is ready.
 	writeTimeout atomic.Int64
-	release      releaser // returns memory to the OS after large deletes
 
 	snaps    snapshotStore // the snapshots kept (snapshots.go)
 	branches branchSet     // the branches made (branches.go)
@@ -290,10 +279,6 @@ type Emulator struct {
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
 }
-
-// maxPooledBuffer is the largest buffer the pools keep: a rare huge request
-// or response should not stay in memory.
-const maxPooledBuffer = 1 << 20
 
 // New returns an Emulator with no tables. It does no work proportional to
 // anything: databases are created when first used.
@@ -316,13 +301,10 @@ func New(opts Options) (*Emulator, error) {
 	e.hosts = httpedge.NewHosts(opts.AllowHosts)
 	e.keys = newKeyring(opts.Credentials, opts.AdminTokens)
 	e.iam = newIAMMode(opts)
-	e.limit.max = int64(opts.MaxInFlight)
 	if opts.StreamRetentionBytes > 0 {
 		e.streamBudget = streamlog.NewBudget(opts.StreamRetentionBytes)
 	}
 	e.fuzzer, _ = newFuzzer(opts.Consistency) // Validate parsed it
-	e.budget.max = opts.MaxRequestBytesInFlight
-	e.budget.wait.Store(int64(budgetWait))
 	var err error
 	var dbs func(string) (*storage.DB, error)
 	if opts.DataDir != "" {
@@ -371,8 +353,23 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("-dbPath %s: %w", opts.DataDir, err)
 	}
 
+	e.initServe()
 	e.handler = e.edgeHandler() // edge.go
 	return e, nil
+}
+
+// initServe sets the API's request path (e.serve) once, before the
+// first request.
+func (e *Emulator) initServe() {
+	s := &e.serve
+	s.Svc, s.Keys, s.Logger, s.MaxBody = e.svc, e.keys, e.log, e.maxBody
+	if e.iam != nil {
+		s.Identity = e.iam.identity // iam.go
+	}
+	s.Branch = e.branchNamespace // branches.go
+	s.Limit.Max = int64(e.opts.MaxInFlight)
+	s.Budget.Max = e.opts.MaxRequestBytesInFlight
+	s.Budget.Wait.Store(int64(apiserve.BudgetWait))
 }
 
 // serviceConfig is the configuration of e's service: e's options, logger
@@ -387,7 +384,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		TransientDelay:   e.opts.transientDelay(),
 		StreamRetention:  e.opts.StreamRetention,
 		StreamBudget:     e.streamBudget,
-		TableDropped:     e.release.deleted,
+		TableDropped:     e.serve.Release.Deleted,
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
 		// throttling's (emulator/internal/stages/throttle), the conventions
 		// check's (emulator/internal/stages/conventions), the lags given at
@@ -428,51 +425,51 @@ func (e *Emulator) Options() Options { return e.opts }
 func (e *Emulator) Handler() http.Handler { return e.handler }
 
 // serveOp is POST / on the net/http path: the request's few header values
-// go to answerAPI, the answer to writeResponse. It checks neither the
+// go to the request path (e.serve.Serve, emulator/internal/apiserve), the answer to writeResponse. It checks neither the
 // Origin nor the Content-Type: the operation is named by X-Amz-Target
 // alone, a header that a web page cannot send to another site without a
 // CORS preflight, which only -cors origins pass (httpedge/adminguard.go).
 func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
-	in := apiRequest{
-		ctx:             r.Context(),
-		target:          headerGet(r.Header, hdrTarget),
-		auth:            headerGet(r.Header, hdrAuthorization),
-		host:            r.Host,
-		tenant:          headerGet(r.Header, headerTenantCode),
-		branch:          headerGet(r.Header, headerBranch),
-		contentEncoding: r.Header["Content-Encoding"],
-		contentLength:   r.ContentLength,
-		body:            r.Body,
-		remote:          r.RemoteAddr,
+	in := apiserve.Request{
+		Ctx:             r.Context(),
+		Target:          headerGet(r.Header, hdrTarget),
+		Auth:            headerGet(r.Header, hdrAuthorization),
+		Host:            r.Host,
+		Tenant:          headerGet(r.Header, headerTenantCode),
+		Branch:          headerGet(r.Header, headerBranch),
+		ContentEncoding: r.Header["Content-Encoding"],
+		ContentLength:   r.ContentLength,
+		Body:            r.Body,
+		Remote:          r.RemoteAddr,
 	}
-	if in.auth == "" && e.keys == nil {
-		in.presigned = r.URL.Query().Get("X-Amz-Credential")
+	if in.Auth == "" && e.keys == nil {
+		in.Presigned = r.URL.Query().Get("X-Amz-Credential")
 	}
 	if e.keys != nil {
-		in.req = r
+		in.Req = r
 	}
-	in.rl = httpedge.NewRequestLog(in.ctx, e.log)
+	in.RL = httpedge.NewRequestLog(in.Ctx, e.log)
 	e.cors.Apply(w, r)
-	out := answerBodies.Get() // pools.go
-	ans := e.answerAPI(&in, (*out)[:0])
-	if ans.cutOff {
+	out := apiserve.AnswerBodies.Get() // apiserve/pools.go
+	ans := e.serve.Serve(&in, (*out)[:0])
+	if ans.CutOff {
 		// The body stopped arriving (the server's read deadline): there
 		// is nobody to answer. Drop the connection without a response.
 		panic(http.ErrAbortHandler)
 	}
-	if ans.retryAfter {
+	if ans.RetryAfter {
 		w.Header()["Retry-After"] = retryAfterValue
 	}
 	ct, coding := headerGet(r.Header, hdrContentType), ""
-	if len(ans.body) >= httploop.MinCompressed {
+	if len(ans.Body) >= httploop.MinCompressed {
 		coding = httploop.ResponseCoding(r.Header)
 	}
 	e.writeFromNow(w)
-	if err := httploop.WriteAnswer(w, ct, coding, ans.reqID, ans.status, ans.body); err != nil && httploop.IsTimeout(err) {
-		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
+	if err := httploop.WriteAnswer(w, ct, coding, ans.ReqID, ans.Status, ans.Body); err != nil && httploop.IsTimeout(err) {
+		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
 	}
-	e.recycleAPI(&ans, out)
-	e.logAPI(&in, &ans) // before net/http flushes the answer
+	e.serve.Recycle(&ans, out)
+	e.serve.LogAnswer(&in, &ans) // before net/http flushes the answer
 }
 
 // The request headers serveOp reads, in their canonical form: net/http
@@ -495,356 +492,8 @@ func headerGet(h http.Header, key string) string {
 	return ""
 }
 
-// apiRequest is what the API's POST / needs of a request, on either path
-// (net/http's serveOp, the connection loop's ServeLoop, fastloop_write.go): a few header
-// values, where it came from, and its body.
-type apiRequest struct {
-	ctx             context.Context
-	target          string   // X-Amz-Target
-	auth            string   // Authorization
-	presigned       string   // the X-Amz-Credential query parameter, read when auth is ""
-	host            string   // Host
-	tenant          string   // headerTenantCode
-	branch          string   // headerBranch: the branch the request names
-	contentEncoding []string // the Content-Encoding headers
-	contentLength   int64    // -1: unknown
-	body            io.Reader
-	remote          string               // the client's address, for logs; "" with conn set
-	conn            net.Conn             // the loop's connection (remote read from it when logged)
-	rl              *httpedge.RequestLog // nil unless debug logging is on
-	// req is the request, on net/http's path with Options.Credentials:
-	// its signature is verified from all its headers (credentials.go).
-	req *http.Request
-	// sum, when set, receives the SHA-256 of the body as received
-	// (compressed, if it was), which the signature covers.
-	sum *[sha256.Size]byte
-}
-
-// waitContext is the context a wait for the budget ends with: the
-// request's on net/http's path; on the loop's, the loop's (cancelled by
-// Close), since the request's own watches the connection, whose body is
-// still to be read.
-func (in *apiRequest) waitContext() context.Context {
-	if cc, ok := in.ctx.(*httploop.ConnContext); ok {
-		return cc.Parent()
-	}
-	return in.ctx
-}
-
-// remoteAddr is the client's address, for logs.
-func (in *apiRequest) remoteAddr() string {
-	if in.remote == "" && in.conn != nil {
-		return in.conn.RemoteAddr().String()
-	}
-	return in.remote
-}
-
-// apiAnswer is answerAPI's answer: a status and JSON body, or cutOff when
-// the body stopped arriving and the connection is to be dropped unanswered.
-type apiAnswer struct {
-	reqID  string
-	status int
-	body   []byte
-	ae     *apierr.Error // the error answered; nil for 200
-	cutOff bool
-	// retryAfter: the edge throttled the request (membudget.go); the
-	// answer says Retry-After.
-	retryAfter bool
-}
-
-// answerAPI serves one API call: authenticate, read the body, dispatch on
-// X-Amz-Target (handle). The answer's body is appended to outBuf.
-func (e *Emulator) answerAPI(in *apiRequest, outBuf []byte) apiAnswer {
-	ans := apiAnswer{reqID: httploop.NewRequestID(), status: http.StatusOK}
-	body, err := e.handle(in, ans.reqID, outBuf)
-	if errors.Is(err, errBodyCutOff) {
-		e.log.Debug("request body cut off", "request_id", ans.reqID, "remote", in.remoteAddr(), "err", err)
-		ans.cutOff = true
-		ans.body = outBuf
-		return ans
-	}
-	if err != nil && in.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		// The request's context ended while it was served: its client
-		// went away, or the server is closing (Server.Close after
-		// Shutdown's grace). There is nobody to answer; say so, and
-		// that it got no answer.
-		e.log.Warn("request cut off unanswered", "request_id", ans.reqID, "target", in.target, "remote", in.remoteAddr(), "err", err)
-		ans.cutOff = true
-		ans.body = outBuf
-		return ans
-	}
-	if err != nil {
-		ae, known := apierr.Classify(err)
-		if !known {
-			e.log.Error("unclassified error", "request_id", ans.reqID, "target", in.target, "err", err)
-		}
-		ans.ae = ae
-		ans.status = ae.Class.Status
-		var later retryLater
-		ans.retryAfter = errors.As(err, &later)
-		body = wire.AppendErrorBody(body[:0], ae)
-	}
-	ans.body = body
-	return ans
-}
-
-// recycleAPI is what follows an answer once written: its buffer back to
-// the pool, memory released after large deletes.
-func (e *Emulator) recycleAPI(ans *apiAnswer, out *[]byte) {
-	*out = ans.body
-	answerBodies.Put(out)
-	e.release.maybeRelease()
-}
-
-// logAPI logs an answer (httpedge.LogAnswer) when debug logging is on or
-// it is a 500. Both paths log before the client can read the answer.
-func (e *Emulator) logAPI(in *apiRequest, ans *apiAnswer) {
-	if in.rl != nil || ans.status >= 500 {
-		httpedge.LogAnswer(e.log, strings.TrimPrefix(in.target, service.TargetPrefix), in.rl, ans.reqID, ans.status, ans.ae)
-	}
-}
-
-// backend is what the edge needs of the service: resolve an X-Amz-Target,
-// serve a request. The edge calls *service.Service directly (through an
-// interface the request would escape to the heap: one allocation more per
-// request); tests set Emulator.api to a backend that adds operations of
-// their own in front of it.
-type backend interface {
-	Lookup(target string) (service.Operation, error)
-	Serve(op service.Operation, req *service.Request) ([]byte, error)
-}
-
-// handle runs one request and returns the response body (appended to
-// outBuf) or an error: the credential, the operation, the body, the
-// in-flight limit, then the service. A panic in the service is a bug: it
-// is logged with its stack and answered with InternalServerError.
-func (e *Emulator) handle(in *apiRequest, reqID string, outBuf []byte) (out []byte, err error) {
-	var cred sigv4.Credential
-	if e.keys == nil {
-		if cred, err = sigv4.CredentialOf(in.auth, in.presigned); err != nil {
-			return nil, err
-		}
-	}
-	var op service.Operation
-	if e.api != nil {
-		op, err = e.api.Lookup(in.target)
-	} else {
-		op, err = e.svc.Lookup(in.target)
-	}
-	if err != nil {
-		return nil, err
-	}
-	// With Credentials, DynamoDB's order: the operation, then the
-	// authentication (dynalite's record of DynamoDB's checks, emulator/internal/sigv4);
-	// the signature last, once the body it covers has arrived.
-	var check *sigv4.Check
-	if e.keys != nil {
-		if in.req == nil { // the connection loop is off with Credentials (NewServer)
-			return nil, apierr.Internal()
-		}
-		if check, err = e.keys.Begin(in.req, true); err != nil {
-			return nil, err
-		}
-		in.sum = new([sha256.Size]byte)
-	}
-
-	// The budget of bytes in flight: the announced body's bytes reserved
-	// before it is read, those of a body of unknown length as they
-	// arrive (membudget.go).
-	// A body of unknown length keeps its reservation in its reader, which
-	// hands it back here once read: reserved itself never escapes (a
-	// pointer to it in the reader moved it to the heap, an allocation a
-	// request: 150 instructions a GetItem, BenchmarkOps, callgrind).
-	// handle has one defer, and serveEntered one, so that each is
-	// open-coded: four defers in one function with its many returns went
-	// through the runtime's defer records (about 150 instructions a
-	// request, GetItem, BenchmarkOps, callgrind).
-	var reserved int64
-	var buf *bytes.Buffer
-	defer func() {
-		if buf != nil {
-			requestBodies.Put(buf)
-		}
-		e.budget.release(reserved)
-	}()
-	raw := in.body
-	var br *budgetReader
-	if e.budget.max > 0 && in.contentLength <= e.maxBody {
-		got, ok := e.budget.acquire(in.waitContext(), in.contentLength)
-		reserved = got
-		if !ok {
-			drain(in.body, e.maxBody)
-			return nil, retryLater{apierr.Throttling()}
-		}
-		if in.contentLength < 0 {
-			br = &budgetReader{r: in.body, b: &e.budget, ctx: in.waitContext(), reserved: got}
-			in.body, reserved = br, 0
-		}
-	}
-	buf = requestBodies.Get() // pools.go
-	e.limit.reading.Add(1)
-	cut, err := e.readBody(in, buf, op)
-	e.limit.reading.Add(-1)
-	if br != nil {
-		reserved = br.reserved
-	}
-	if errors.Is(err, errOverBudget) {
-		drain(raw, e.maxBody)
-		return nil, retryLater{apierr.Throttling()}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if extra := int64(buf.Len()) - reserved; e.budget.max > 0 && extra > 0 && reserved < e.budget.max {
-		// A compressed body, decompressed.
-		got, ok := e.budget.acquire(in.waitContext(), extra)
-		reserved += got
-		if !ok {
-			return nil, retryLater{apierr.Throttling()}
-		}
-	}
-	if check != nil {
-		if cred, err = e.keys.Finish(check, in.req, *in.sum); err != nil {
-			return nil, err
-		}
-		if e.iam != nil {
-			if id := e.iam.identity(check.KeyID()); id != nil {
-				in.ctx = iam.With(in.ctx, id) // the IAM stage's (iam.go)
-			}
-		}
-	}
-	// A request counts as in flight once its body has arrived: clients
-	// trickling bodies hold their bytes so far (and are cut off by the
-	// server's read timeout), never the slots of the requests that are
-	// ready to be served (limits.go).
-	if !e.limit.enter() {
-		return nil, retryLater{apierr.Throttling()}
-	}
-	return e.serveEntered(in, op, cred, reqID, buf, cut, outBuf)
-}
-
-// serveEntered is handle's last step, for a request that holds a slot of
-// the in-flight limit (given back when it returns) and whose body is in
-// buf: the service serves it; a panic in the operation is answered with
-// an InternalServerError.
-func (e *Emulator) serveEntered(in *apiRequest, op service.Operation, cred sigv4.Credential, reqID string, buf *bytes.Buffer, cut service.Cut, outBuf []byte) (out []byte, err error) {
-	defer func() {
-		e.limit.leave()
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			e.log.Error("panic in operation", "op", op.Name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			out, err = nil, apierr.Internal()
-		}
-	}()
-	var branchNS string
-	if in.branch != "" {
-		if branchNS, err = e.branchNamespace(in.branch, cred); err != nil {
-			return nil, err
-		}
-	}
-	req := service.Request{
-		Ctx:       in.ctx,
-		AccessKey: cred.AccessKey,
-		Region:    cred.Region,
-		Namespace: branchNS,
-		Tenant:    in.tenant,
-		RequestID: reqID,
-		Host:      in.host,
-		Body:      buf.Bytes(),
-		Out:       outBuf,
-		TableName: in.rl.TableNote(),
-		Cut:       cut,
-	}
-	if buf.Cap() > maxPooledBuffer {
-		// The pool keeps no buffer this large: the body is the service's
-		// alone (Serve lets go of it once decoded), collected while the
-		// request is served rather than once it is answered (a 4 MB
-		// ScanFilter's peak: BenchmarkOversizeMemory, docs/server.md).
-		*buf = bytes.Buffer{}
-	}
-	if e.api != nil {
-		testReq := req // only this copy escapes
-		req.Body = nil
-		return e.api.Serve(op, &testReq)
-	}
-	return e.svc.Serve(op, &req)
-}
-
-// readBody reads at most maxBody bytes of the body into buf; a longer body is
-// RequestEntityTooLargeException, found without reading past the limit.
-// The buffer grows as the bytes arrive: Content-Length reserves at most
-// initialBodyBytes, so a client announcing 16 MB and sending nothing holds
-// no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
-// The body of an operation whose list is cut as it arrives (service.ListCutOf: a
-// transaction far over its 100 actions) is read through its ListCut,
-// which keeps it but the elements past the limit (service/oversize.go),
-// and cut says what it left out.
-func (e *Emulator) readBody(in *apiRequest, buf *bytes.Buffer, op service.Operation) (cut service.Cut, err error) {
-	if in.contentLength > e.maxBody {
-		return cut, apierr.RequestEntityTooLarge()
-	}
-	want := int64(0) // the buffer a body that arrives as announced needs
-	if in.contentLength > 0 {
-		buf.Grow(int(min(in.contentLength, initialBodyBytes)))
-		want = in.contentLength + 1 // + 1: room to read its end
-	}
-	var n int64
-	r := in.body
-	var sum hash.Hash // the body's SHA-256, as it arrives, where it is not held whole
-	// The size first: most bodies are small, and the ListCut's lookup
-	// by name cost 146 instructions a request (GetItem's 2%).
-	var lc *oversize.ListCut
-	if oversize.TakesSize(in.contentLength) && in.contentEncoding == nil {
-		lc = service.ListCutOf(op.Name)
-	}
-	if lc != nil {
-		if in.sum != nil {
-			sum = sha256.New()
-			r = io.TeeReader(r, sum)
-		}
-		var more bool
-		n, cut, more, err = lc.Read(buf, r, e.maxBody+1, want)
-		if more && err == nil {
-			var m int64
-			m, err = httpedge.ReadAtMost(buf, r, e.maxBody+1-n, want)
-			n += m
-		}
-	} else {
-		n, err = httpedge.ReadAtMost(buf, r, e.maxBody+1, want)
-	}
-	if n > e.maxBody {
-		return service.Cut{}, apierr.RequestEntityTooLarge()
-	}
-	if errors.Is(err, errOverBudget) {
-		return service.Cut{}, err
-	}
-	if errors.Is(err, oversize.ErrParking) {
-		e.log.Error("a request's parked names do not read back", "op", op.Name, "err", err)
-		return service.Cut{}, apierr.Internal()
-	}
-	if err != nil {
-		if httploop.IsTimeout(err) {
-			return service.Cut{}, fmt.Errorf("%w: %w", errBodyCutOff, err)
-		}
-		return service.Cut{}, apierr.Serialization("")
-	}
-	if in.sum != nil {
-		if sum != nil {
-			sum.Sum(in.sum[:0])
-		} else {
-			*in.sum = sha256.Sum256(buf.Bytes())
-		}
-	}
-	if in.contentEncoding != nil {
-		return cut, httpedge.DecompressBody(in.contentEncoding, buf, e.maxBody)
-	}
-	return cut, nil
-}
-
 // retryAfterValue is a throttled answer's Retry-After header.
-var retryAfterValue = []string{retryAfterSeconds}
+var retryAfterValue = []string{apiserve.RetryAfterSeconds}
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it), compressed when the client

@@ -75,6 +75,7 @@ var featureExempt = map[string]string{
 	"emulator/internal/service/servicetest": "the harness of the features' tests",
 	"emulator/internal/restore":             "the one restore path the backups and PITR features share (registers no operation)",
 	"emulator/internal/adminhttp":           "the admin endpoints' handlers: they read the namespaces, tables and report as the emulator does (register no operation)",
+	"emulator/internal/apiserve":            "the API's request path: it calls the service's Lookup and Serve as the edge does (registers no operation)",
 }
 
 // TestCoreNamesNoFeature: the core's files import no feature package and

@@ -1,4 +1,4 @@
-package emulator
+package apiserve
 
 import (
 	"context"
@@ -9,41 +9,37 @@ import (
 	"time"
 )
 
-// The budget of request bytes in flight (Options.MaxRequestBytesInFlight):
+// The budget of request bytes in flight (the emulator's Options.MaxRequestBytesInFlight):
 // what every request being read or served holds of its body, counted
 // together. A request reserves its Content-Length before its body is read
 // (a body of unknown length, chunked, reserves its bytes as they arrive);
 // the reservation ends when the request is answered. A request that does
 // not fit waits its turn, first come first served, for at most
-// budgetWait; then its body is read away, kept nowhere, and it is
+// BudgetWait; then its body is read away, kept nowhere, and it is
 // answered with AWS's ThrottlingException (and Retry-After), which the
 // SDKs retry with back-off: the client gets an answer, the heap holds at
 // most the budget of bodies. While a request waits its body stays in the
 // kernel's socket buffers: TCP's flow control holds the client back.
 
-// DefaultMaxRequestBytesInFlight is the budget of cmd/dynamoemu when
-// neither -maxRequestBytesInFlight nor GOMEMLIMIT says otherwise.
-const DefaultMaxRequestBytesInFlight = 256 << 20
-
-// budgetWait is the longest a request waits for room in the budget before
+// BudgetWait is the longest a request waits for room in the budget before
 // it is throttled: well inside the server's read timeout
 // (DefaultReadTimeout), which bounds reading its body after the wait.
-const budgetWait = 10 * time.Second
+const BudgetWait = 10 * time.Second
 
 // budgetChunk is the least a body of unknown length reserves at a time.
 const budgetChunk = 256 << 10
 
-// byteBudget admits requests by their bytes, in order of arrival.
-type byteBudget struct {
-	max  int64        // 0: no budget
-	wait atomic.Int64 // the longest wait in nanoseconds: budgetWait; tests shorten it
+// Budget admits requests by their bytes, in order of arrival.
+type Budget struct {
+	Max  int64        // 0: no budget
+	Wait atomic.Int64 // the longest wait in nanoseconds: BudgetWait; tests shorten it
 
 	mu      sync.Mutex      // guards used and waiters
 	used    int64           // bytes reserved now
 	waiters []*budgetWaiter // in order of arrival
 
-	peak      atomic.Int64 // the most reserved at once (tests, reports)
-	throttled atomic.Int64 // requests refused for want of room
+	Peak      atomic.Int64 // the most reserved at once (tests, reports)
+	Throttled atomic.Int64 // requests refused for want of room
 }
 
 // budgetWaiter is a request waiting for n bytes; ready is closed when
@@ -55,20 +51,20 @@ type budgetWaiter struct {
 
 // clamp is the most one request reserves: the whole budget, so a request
 // larger than the budget is served alone rather than never.
-func (b *byteBudget) clamp(n int64) int64 {
-	return min(max(n, 0), b.max)
+func (b *Budget) clamp(n int64) int64 {
+	return min(max(n, 0), b.Max)
 }
 
 // acquire reserves n bytes (at most the budget), waiting for them at
 // most b.wait, or until ctx ends. It returns the bytes reserved, which
 // the caller gives back with release, and whether they were.
-func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, bool) {
-	if b.max <= 0 {
+func (b *Budget) acquire(ctx context.Context, n int64) (int64, bool) {
+	if b.Max <= 0 {
 		return 0, true
 	}
 	n = b.clamp(n)
 	b.mu.Lock()
-	if len(b.waiters) == 0 && b.used+n <= b.max {
+	if len(b.waiters) == 0 && b.used+n <= b.Max {
 		b.reserveLocked(n)
 		b.mu.Unlock()
 		return n, true
@@ -77,7 +73,7 @@ func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, bool) {
 	b.waiters = append(b.waiters, w)
 	b.mu.Unlock()
 
-	t := time.NewTimer(time.Duration(b.wait.Load()))
+	t := time.NewTimer(time.Duration(b.Wait.Load()))
 	defer t.Stop()
 	select {
 	case <-w.ready:
@@ -99,19 +95,19 @@ func (b *byteBudget) acquire(ctx context.Context, n int64) (int64, bool) {
 		}
 	}
 	b.grantLocked() // those behind it may fit now
-	b.throttled.Add(1)
+	b.Throttled.Add(1)
 	return 0, false
 }
 
-// reserved returns the bytes reserved now and the requests waiting.
-func (b *byteBudget) reserved() (int64, int) {
+// Reserved returns the bytes reserved now and the requests waiting.
+func (b *Budget) Reserved() (int64, int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.used, len(b.waiters)
 }
 
 // release gives back n reserved bytes.
-func (b *byteBudget) release(n int64) {
+func (b *Budget) release(n int64) {
 	if n == 0 {
 		return
 	}
@@ -123,8 +119,8 @@ func (b *byteBudget) release(n int64) {
 
 // grantLocked reserves the bytes of the waiters at the head of the queue
 // that fit now.
-func (b *byteBudget) grantLocked() {
-	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.max {
+func (b *Budget) grantLocked() {
+	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.Max {
 		w := b.waiters[0]
 		b.waiters[0] = nil
 		b.waiters = b.waiters[1:]
@@ -133,10 +129,10 @@ func (b *byteBudget) grantLocked() {
 	}
 }
 
-func (b *byteBudget) reserveLocked(n int64) {
+func (b *Budget) reserveLocked(n int64) {
 	b.used += n
-	if b.used > b.peak.Load() {
-		b.peak.Store(b.used)
+	if b.used > b.Peak.Load() {
+		b.Peak.Store(b.used)
 	}
 }
 
@@ -145,7 +141,7 @@ func (b *byteBudget) reserveLocked(n int64) {
 // with errOverBudget when they do not fit in time.
 type budgetReader struct {
 	r        io.Reader
-	b        *byteBudget
+	b        *Budget
 	ctx      context.Context
 	read     int64
 	reserved int64 // the request's reservation, which handle releases when it is answered
@@ -154,8 +150,8 @@ type budgetReader struct {
 func (br *budgetReader) Read(p []byte) (int, error) {
 	n, err := br.r.Read(p)
 	br.read += int64(n)
-	if br.read > br.reserved && br.reserved < br.b.max {
-		more := min(max(br.read, budgetChunk), br.b.max-br.reserved)
+	if br.read > br.reserved && br.reserved < br.b.Max {
+		more := min(max(br.read, budgetChunk), br.b.Max-br.reserved)
 		got, ok := br.b.acquire(br.ctx, more)
 		br.reserved += got
 		if !ok {
@@ -185,5 +181,5 @@ type retryLater struct{ error }
 
 func (r retryLater) Unwrap() error { return r.error }
 
-// retryAfterSeconds is the Retry-After of a throttled request.
-const retryAfterSeconds = "1"
+// RetryAfterSeconds is the Retry-After of a throttled request.
+const RetryAfterSeconds = "1"

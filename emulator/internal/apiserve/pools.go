@@ -1,4 +1,4 @@
-package emulator
+package apiserve
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ var requestBodies = lease.NewPool(lease.Config[*bytes.Buffer]{
 	Poison: func(b *bytes.Buffer) { poisonBytes(b.Bytes()[:0]) },
 })
 
-// answerBodies hold answers from the service until written (recycleAPI);
+// AnswerBodies hold answers from the service until written (Recycle);
 // one larger than maxPooledBuffer is left to the collector.
 //
 // BenchmarkOps handler, 2000x: GetItem 233 -> 1273 B/op (+446%), 6 -> 14
@@ -51,7 +51,7 @@ var requestBodies = lease.NewPool(lease.Config[*bytes.Buffer]{
 // 714 -> 85509 B/op, 15 -> 34; TransactGet2 1914 -> 3843 B/op (+101%);
 // PutItem 816 -> 848 B/op, 10 -> 12 allocs (+20%); UpdateItemCondition
 // 1308 -> 1342 B/op, 16 -> 18 allocs (+12%).
-var answerBodies = lease.NewPool(lease.Config[*[]byte]{
+var AnswerBodies = lease.NewPool(lease.Config[*[]byte]{
 	New: func() *[]byte { return new([]byte) },
 	Reset: func(b *[]byte) bool {
 		*b = (*b)[:0]
@@ -60,12 +60,12 @@ var answerBodies = lease.NewPool(lease.Config[*[]byte]{
 	Poison: func(b *[]byte) { poisonBytes(*b) },
 })
 
-// answerBufs are the connection loop's answer buffers, one a connection;
+// AnswerBufs are the connection loop's answer buffers, one a connection;
 // one grown past twice httploop.WriteBufferSize is left to the collector.
 //
 // BenchmarkLoopConnection, 1000x: 10692 -> 14822 B/op (+39%), 74 -> 76
 // allocs.
-var answerBufs = lease.NewPool(lease.Config[*[]byte]{
+var AnswerBufs = lease.NewPool(lease.Config[*[]byte]{
 	New: func() *[]byte {
 		b := make([]byte, 0, httploop.WriteBufferSize)
 		return &b

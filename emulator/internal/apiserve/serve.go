@@ -1,0 +1,325 @@
+package apiserve
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+)
+
+// Server serves the API's calls for the emulator's two paths (net/http's
+// and the connection loop's). Its fields are set once, when the emulator
+// is made, before the first request; a Server is not copied.
+type Server struct {
+	Svc     *service.Service // everything behind the edge
+	API     Backend          // nil; tests put their operations in front of Svc
+	Keys    *sigv4.Keyring   // nil: signatures are not checked
+	Logger  *slog.Logger
+	MaxBody int64 // the request body limit
+	// Identity is the IAM identity of an access key, nil when it has
+	// none; a nil Identity: the IAM policy mode is off.
+	Identity func(keyID string) *iam.Identity
+	// Branch is the namespace of the branch a request names.
+	Branch func(name string, cred sigv4.Credential) (string, error)
+
+	Limit   Limiter  // requests in flight
+	Budget  Budget   // request bytes in flight (budget.go)
+	Release Releaser // returns memory to the OS after large deletes
+}
+
+// maxPooledBuffer is the largest buffer the pools keep: a rare huge request
+// or response should not stay in memory.
+const maxPooledBuffer = 1 << 20
+
+// Request is what the API's POST / needs of a request, on either path
+// (net/http's serveOp, emulator/server.go; the connection loop's
+// ServeLoop, emulator/fastloop_write.go): a few header values, where it
+// came from, and its body.
+type Request struct {
+	Ctx             context.Context
+	Target          string   // X-Amz-Target
+	Auth            string   // Authorization
+	Presigned       string   // the X-Amz-Credential query parameter, read when auth is ""
+	Host            string   // Host
+	Tenant          string   // headerTenantCode
+	Branch          string   // headerBranch: the branch the request names
+	ContentEncoding []string // the Content-Encoding headers
+	ContentLength   int64    // -1: unknown
+	Body            io.Reader
+	Remote          string               // the client's address, for logs; "" with conn set
+	Conn            net.Conn             // the loop's connection (remote read from it when logged)
+	RL              *httpedge.RequestLog // nil unless debug logging is on
+	// req is the request, on net/http's path with Options.Credentials:
+	// its signature is verified from all its headers (internal/sigv4).
+	Req *http.Request
+	// sum, when set, receives the SHA-256 of the body as received
+	// (compressed, if it was), which the signature covers.
+	Sum *[sha256.Size]byte
+}
+
+// waitContext is the context a wait for the budget ends with: the
+// request's on net/http's path; on the loop's, the loop's (cancelled by
+// Close), since the request's own watches the connection, whose body is
+// still to be read.
+func (in *Request) waitContext() context.Context {
+	if cc, ok := in.Ctx.(*httploop.ConnContext); ok {
+		return cc.Parent()
+	}
+	return in.Ctx
+}
+
+// RemoteAddr is the client's address, for logs.
+func (in *Request) RemoteAddr() string {
+	if in.Remote == "" && in.Conn != nil {
+		return in.Conn.RemoteAddr().String()
+	}
+	return in.Remote
+}
+
+// Answer is Serve's answer: a status and JSON body, or CutOff when
+// the body stopped arriving and the connection is to be dropped unanswered.
+type Answer struct {
+	ReqID  string
+	Status int
+	Body   []byte
+	AE     *apierr.Error // the error answered; nil for 200
+	CutOff bool
+	// RetryAfter: the edge throttled the request (budget.go); the
+	// answer says Retry-After.
+	RetryAfter bool
+}
+
+// Serve serves one API call: authenticate, read the body, dispatch on
+// X-Amz-Target (handle). The answer's body is appended to outBuf.
+func (s *Server) Serve(in *Request, outBuf []byte) Answer {
+	ans := Answer{ReqID: httploop.NewRequestID(), Status: http.StatusOK}
+	body, err := s.handle(in, ans.ReqID, outBuf)
+	if errors.Is(err, errBodyCutOff) {
+		s.Logger.Debug("request body cut off", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
+		ans.CutOff = true
+		ans.Body = outBuf
+		return ans
+	}
+	if err != nil && in.Ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		// The request's context ended while it was served: its client
+		// went away, or the server is closing (the emulator's Server.Close after
+		// Shutdown's grace). There is nobody to answer; say so, and
+		// that it got no answer.
+		s.Logger.Warn("request cut off unanswered", "request_id", ans.ReqID, "target", in.Target, "remote", in.RemoteAddr(), "err", err)
+		ans.CutOff = true
+		ans.Body = outBuf
+		return ans
+	}
+	if err != nil {
+		ae, known := apierr.Classify(err)
+		if !known {
+			s.Logger.Error("unclassified error", "request_id", ans.ReqID, "target", in.Target, "err", err)
+		}
+		ans.AE = ae
+		ans.Status = ae.Class.Status
+		var later retryLater
+		ans.RetryAfter = errors.As(err, &later)
+		body = wire.AppendErrorBody(body[:0], ae)
+	}
+	ans.Body = body
+	return ans
+}
+
+// Recycle is what follows an answer once written: its buffer back to
+// the pool, memory released after large deletes.
+func (s *Server) Recycle(ans *Answer, out *[]byte) {
+	*out = ans.Body
+	AnswerBodies.Put(out)
+	s.Release.maybeRelease()
+}
+
+// LogAnswer logs an answer (httpedge.LogAnswer) when debug logging is on or
+// it is a 500. Both paths log before the client can read the answer.
+func (s *Server) LogAnswer(in *Request, ans *Answer) {
+	if in.RL != nil || ans.Status >= 500 {
+		httpedge.LogAnswer(s.Logger, strings.TrimPrefix(in.Target, service.TargetPrefix), in.RL, ans.ReqID, ans.Status, ans.AE)
+	}
+}
+
+// Backend is what the edge needs of the service: resolve an X-Amz-Target,
+// serve a request. The edge calls *service.Service directly (through an
+// interface the request would escape to the heap: one allocation more per
+// request); tests set Server.API to a Backend that adds operations of
+// their own in front of it.
+type Backend interface {
+	Lookup(target string) (service.Operation, error)
+	Serve(op service.Operation, req *service.Request) ([]byte, error)
+}
+
+// handle runs one request and returns the response body (appended to
+// outBuf) or an error: the credential, the operation, the body, the
+// in-flight limit, then the service. A panic in the service is a bug: it
+// is logged with its stack and answered with InternalServerError.
+func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, err error) {
+	var cred sigv4.Credential
+	if s.Keys == nil {
+		if cred, err = sigv4.CredentialOf(in.Auth, in.Presigned); err != nil {
+			return nil, err
+		}
+	}
+	var op service.Operation
+	if s.API != nil {
+		op, err = s.API.Lookup(in.Target)
+	} else {
+		op, err = s.Svc.Lookup(in.Target)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// With Credentials, DynamoDB's order: the operation, then the
+	// authentication (dynalite's record of DynamoDB's checks, emulator/internal/sigv4);
+	// the signature last, once the body it covers has arrived.
+	var check *sigv4.Check
+	if s.Keys != nil {
+		if in.Req == nil { // the connection loop is off with Credentials (NewServer)
+			return nil, apierr.Internal()
+		}
+		if check, err = s.Keys.Begin(in.Req, true); err != nil {
+			return nil, err
+		}
+		in.Sum = new([sha256.Size]byte)
+	}
+
+	// The budget of bytes in flight: the announced body's bytes reserved
+	// before it is read, those of a body of unknown length as they
+	// arrive (budget.go).
+	// A body of unknown length keeps its reservation in its reader, which
+	// hands it back here once read: reserved itself never escapes (a
+	// pointer to it in the reader moved it to the heap, an allocation a
+	// request: 150 instructions a GetItem, BenchmarkOps, callgrind).
+	// handle has one defer, and serveEntered one, so that each is
+	// open-coded: four defers in one function with its many returns went
+	// through the runtime's defer records (about 150 instructions a
+	// request, GetItem, BenchmarkOps, callgrind).
+	var reserved int64
+	var buf *bytes.Buffer
+	defer func() {
+		if buf != nil {
+			requestBodies.Put(buf)
+		}
+		s.Budget.release(reserved)
+	}()
+	raw := in.Body
+	var br *budgetReader
+	if s.Budget.Max > 0 && in.ContentLength <= s.MaxBody {
+		got, ok := s.Budget.acquire(in.waitContext(), in.ContentLength)
+		reserved = got
+		if !ok {
+			drain(in.Body, s.MaxBody)
+			return nil, retryLater{apierr.Throttling()}
+		}
+		if in.ContentLength < 0 {
+			br = &budgetReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), reserved: got}
+			in.Body, reserved = br, 0
+		}
+	}
+	buf = requestBodies.Get() // pools.go
+	s.Limit.Reading.Add(1)
+	cut, err := s.readBody(in, buf, op)
+	s.Limit.Reading.Add(-1)
+	if br != nil {
+		reserved = br.reserved
+	}
+	if errors.Is(err, errOverBudget) {
+		drain(raw, s.MaxBody)
+		return nil, retryLater{apierr.Throttling()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if extra := int64(buf.Len()) - reserved; s.Budget.Max > 0 && extra > 0 && reserved < s.Budget.Max {
+		// A compressed body, decompressed.
+		got, ok := s.Budget.acquire(in.waitContext(), extra)
+		reserved += got
+		if !ok {
+			return nil, retryLater{apierr.Throttling()}
+		}
+	}
+	if check != nil {
+		if cred, err = s.Keys.Finish(check, in.Req, *in.Sum); err != nil {
+			return nil, err
+		}
+		if s.Identity != nil {
+			if id := s.Identity(check.KeyID()); id != nil {
+				in.Ctx = iam.With(in.Ctx, id) // the IAM stage's (emulator/iam.go)
+			}
+		}
+	}
+	// A request counts as in flight once its body has arrived: clients
+	// trickling bodies hold their bytes so far (and are cut off by the
+	// server's read timeout), never the slots of the requests that are
+	// ready to be served (limits.go, emulator/limits.go).
+	if !s.Limit.enter() {
+		return nil, retryLater{apierr.Throttling()}
+	}
+	return s.serveEntered(in, op, cred, reqID, buf, cut, outBuf)
+}
+
+// serveEntered is handle's last step, for a request that holds a slot of
+// the in-flight limit (given back when it returns) and whose body is in
+// buf: the service serves it; a panic in the operation is answered with
+// an InternalServerError.
+func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Credential, reqID string, buf *bytes.Buffer, cut service.Cut, outBuf []byte) (out []byte, err error) {
+	defer func() {
+		s.Limit.leave()
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.Logger.Error("panic in operation", "op", op.Name, "request_id", reqID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			out, err = nil, apierr.Internal()
+		}
+	}()
+	var branchNS string
+	if in.Branch != "" {
+		if branchNS, err = s.Branch(in.Branch, cred); err != nil {
+			return nil, err
+		}
+	}
+	req := service.Request{
+		Ctx:       in.Ctx,
+		AccessKey: cred.AccessKey,
+		Region:    cred.Region,
+		Namespace: branchNS,
+		Tenant:    in.Tenant,
+		RequestID: reqID,
+		Host:      in.Host,
+		Body:      buf.Bytes(),
+		Out:       outBuf,
+		TableName: in.RL.TableNote(),
+		Cut:       cut,
+	}
+	if buf.Cap() > maxPooledBuffer {
+		// The pool keeps no buffer this large: the body is the service's
+		// alone (Serve lets go of it once decoded), collected while the
+		// request is served rather than once it is answered (a 4 MB
+		// ScanFilter's peak: BenchmarkOversizeMemory, docs/server.md).
+		*buf = bytes.Buffer{}
+	}
+	if s.API != nil {
+		testReq := req // only this copy escapes
+		req.Body = nil
+		return s.API.Serve(op, &testReq)
+	}
+	return s.Svc.Serve(op, &req)
+}
