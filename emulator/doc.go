@@ -136,11 +136,14 @@
 //
 // # Reading the source
 //
-// server.go holds Options, New and a request's path through the edge;
-// edge.go what the edge answers before any operation (health, unknown
-// paths, head limits); credentials.go and emulator/internal/sigv4 the
-// signature checks; emulator/internal/httploop the connection loop, which
-// calls fastloop_write.go's ServeLoop for each API call;
+// server.go holds Options, New and net/http's side of an API call
+// (serveOp); emulator/internal/apiserve the API's request path on both
+// paths (credential, body, budget, in-flight slot, the service) and the
+// connection loop's handler (ServeLoop); edge.go what the edge answers
+// before any operation (health, unknown paths, head limits);
+// credentials.go and emulator/internal/sigv4 the signature checks;
+// emulator/internal/httploop the connection loop, which calls
+// apiserve's ServeLoop for each API call;
 // emulator/internal/httpedge the edge's CORS, Host and body policies;
 // routes.go the routes of the emulator's own paths; the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
@@ -118,7 +119,7 @@ func (e *Emulator) NewServer(opts ServerOptions) *Server {
 	// signature covers any of them, so with Credentials net/http, which
 	// keeps them all, serves every request.
 	if opts.Loop != LoopStd && e.keys == nil {
-		s.loop = httploop.NewLoop(&loopHandler{e: e, writeTimeout: opts.WriteTimeout}, s.Server, s.conns, e.log, httploop.Options{
+		s.loop = httploop.NewLoop(&apiserve.LoopHandler{S: &e.serve, WriteTimeout: opts.WriteTimeout, Version: versionHeader()[0]}, s.Server, s.conns, e.log, httploop.Options{
 			ReadHeaderTimeout: opts.ReadHeaderTimeout, ReadTimeout: opts.ReadTimeout, IdleTimeout: opts.IdleTimeout,
 			MaxHeaderBytes: opts.MaxHeaderBytes, MaxBody: e.maxBody, Hosts: e.hosts,
 		})

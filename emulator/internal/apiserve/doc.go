@@ -19,12 +19,15 @@
 //     decompressed (body.go), the signature with Credentials, the
 //     in-flight slot (limits.go), then the service's Serve; a panic in
 //     an operation is logged and answered with InternalServerError.
+//   - LoopHandler is the connection loop's httploop.Handler: its
+//     ServeLoop reads the loop's parsed head into a Request, serves it
+//     and writes the answer on the connection (loop.go).
 //   - The pools of request and answer bodies and of the loop's answer
 //     buffers (pools.go); Recycle gives an answer's buffer back once
 //     written and releases memory after large deletes.
 //
 // Caveats: a Server is not copied (its counters and the budget's lock
 // are in it). Writing the answer (headers, request id, CRC) is
-// httploop's; reading the headers into a Request is the emulator's
-// (server.go's serveOp, fastloop_write.go's ServeLoop).
+// httploop's; reading net/http's headers into a Request is the
+// emulator's (server.go's serveOp), which answers CORS there too.
 package apiserve

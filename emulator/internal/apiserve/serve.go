@@ -48,8 +48,8 @@ const maxPooledBuffer = 1 << 20
 
 // Request is what the API's POST / needs of a request, on either path
 // (net/http's serveOp, emulator/server.go; the connection loop's
-// ServeLoop, emulator/fastloop_write.go): a few header values, where it
-// came from, and its body.
+// ServeLoop, loop.go): a few header values, where it came from, and its
+// body.
 type Request struct {
 	Ctx             context.Context
 	Target          string   // X-Amz-Target

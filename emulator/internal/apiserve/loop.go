@@ -1,39 +1,39 @@
-package emulator
+package apiserve
 
 import (
 	"io"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
-// The connection loop's side in the emulator: the loop (accept, read,
+// The connection loop's side of the request path: the loop (accept, read,
 // hand off, Shutdown) is httploop's (emulator/internal/httploop/loop.go);
-// it calls loopHandler.ServeLoop for each API call it reads.
+// it calls LoopHandler.ServeLoop for each API call it reads.
 
 // maxDiscardBytes is the most of an unread request body the loop reads
 // away to keep a connection (net/http's limit is the same, 256 KB).
 const maxDiscardBytes = 256 << 10
 
-// loopHandler serves the connection loop's requests
+// LoopHandler serves the connection loop's requests
 // (httploop.Handler): the loop's one indirect call a request is its
-// ServeLoop.
-type loopHandler struct {
-	e            *Emulator
-	writeTimeout time.Duration
+// ServeLoop. Its fields are set when the emulator's Server is made.
+type LoopHandler struct {
+	S            *Server
+	WriteTimeout time.Duration
+	Version      string // the Dynamoemu-Version header's value
 }
 
 // ServeLoop answers the request whose head is in lc.Head and reports
 // whether the connection stays open for another.
-func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
-	e := lh.e
+func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
+	s := lh.S
 	h := &lc.Head
 	if lc.Out == nil {
-		lc.Out = apiserve.AnswerBufs.Get() // apiserve/pools.go; given back by LoopConnDone
+		lc.Out = AnswerBufs.Get() // apiserve/pools.go; given back by LoopConnDone
 	}
-	in := apiserve.Request{
+	in := Request{
 		Ctx:           &lc.Ctx,
 		Target:        h.Target,
 		Auth:          h.Auth,
@@ -47,9 +47,9 @@ func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	if h.ContentEncoding != "" {
 		in.ContentEncoding = []string{h.ContentEncoding}
 	}
-	in.RL = httpedge.NewRequestLog(in.Ctx, e.log)
-	out := apiserve.AnswerBodies.Get()
-	ans := e.serve.Serve(&in, (*out)[:0])
+	in.RL = httpedge.NewRequestLog(in.Ctx, s.Logger)
+	out := AnswerBodies.Get()
+	ans := s.Serve(&in, (*out)[:0])
 	lc.Ctx.Finish()
 	if ans.CutOff {
 		return false
@@ -66,26 +66,26 @@ func (lh *loopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	if len(ans.Body) >= httploop.MinCompressed && h.AcceptEncoding != "" {
 		coding = httploop.AcceptedCoding(h.AcceptEncoding)
 	}
-	e.serve.LogAnswer(&in, &ans) // before the client can read the answer, as on net/http's path
+	s.LogAnswer(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from
 	// the head: a request slow to serve is still answered.
-	lc.Conn.SetWriteDeadlineFor(time.Now().Add(lh.writeTimeout))
-	head := httploop.Answer{Status: ans.Status, ReqID: ans.ReqID, Version: versionHeader()[0]}
+	lc.Conn.SetWriteDeadlineFor(time.Now().Add(lh.WriteTimeout))
+	head := httploop.Answer{Status: ans.Status, ReqID: ans.ReqID, Version: lh.Version}
 	if ans.RetryAfter {
-		head.RetryAfter = apiserve.RetryAfterSeconds
+		head.RetryAfter = RetryAfterSeconds
 	}
 	err := httploop.WriteLoopAnswer(lc, h, coding, &head, ans.Body, keep)
 	if err != nil && httploop.IsTimeout(err) {
-		e.log.Warn("answer cut off: write timeout (response not read)", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
+		s.Logger.Warn("answer cut off: write timeout (response not read)", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
 	}
-	e.serve.Recycle(&ans, out)
+	s.Recycle(&ans, out)
 	return err == nil && keep
 }
 
 // LoopConnDone gives back the connection's answer buffer.
-func (lh *loopHandler) LoopConnDone(lc *httploop.LoopConn) {
+func (lh *LoopHandler) LoopConnDone(lc *httploop.LoopConn) {
 	if lc.Out != nil {
-		apiserve.AnswerBufs.Put(lc.Out)
+		AnswerBufs.Put(lc.Out)
 		lc.Out = nil
 	}
 }
