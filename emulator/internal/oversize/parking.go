@@ -53,6 +53,15 @@ func (p *parking) park(at int, text []byte) {
 	if _, err := p.zw.Write(text); err != nil && p.err == nil {
 		p.err = errors.Join(ErrParking, err)
 	}
+	// A run taken where the last one was continues it: the last was
+	// dropped there, so this text followed it in the body. One run goes
+	// back with one insert, where a run each moved the rest of the body
+	// once per run (BenchmarkParkingPutBack, 480 runs of 32 KB: 1.04 s a
+	// put-back before, 40 ms after).
+	if k := len(p.runs) - 1; k >= 0 && p.runs[k].at == at {
+		p.runs[k].n += len(text)
+		return
+	}
 	p.runs = append(p.runs, parkedRun{at: at, n: len(text)})
 }
 

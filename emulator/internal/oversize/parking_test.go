@@ -91,3 +91,21 @@ func TestParkingFails(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `["a"]`, string(b))
 }
+
+// BenchmarkParkingPutBack: a 15 MB names list parked in 480 runs of
+// 32 KB, each where the last left off (as a KeysCut parks a list read a
+// chunk at a time), then put back.
+func BenchmarkParkingPutBack(b *testing.B) {
+	run := []byte(strings.Repeat(`"a0000000",`, 32<<10/11))
+	head := []byte(`{"AttributesToGet":[`)
+	for b.Loop() {
+		var p parking
+		for range 480 {
+			p.park(len(head), run)
+		}
+		body, n, err := p.unpark(append([]byte(nil), head...))
+		if err != nil || n != 480*len(run) || len(body) != len(head)+n {
+			b.Fatal(err, n, len(body))
+		}
+	}
+}
