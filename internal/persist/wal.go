@@ -64,8 +64,11 @@ type wal struct {
 	syncing   bool     // a sync is under way (a Wait leads it, or close)
 	waiters   int      // Waits not yet returned
 	pending   []uint64 // the LSNs of the Waits no sync has covered yet
-	lastBatch int      // Waits under way when the last sync ended
-	prevBatch int      // and when the sync before it ended (gatherLocked)
+	lastBatch int      // the writers to wait for: Waits under way when the last sync ended (gatherLocked)
+	prevBatch int      // and when the sync before it ended
+	covered   int      // the pending Waits the last sync covered
+	short     bool     // the gather of the sync under way ran out of window
+	lastShort bool     // and the last sync's did
 	syncs     int64    // syncs led by Waits, for benchmarks
 	timeouts  int64    // Group gathers that ran out of window, for tests
 }
@@ -350,8 +353,14 @@ func (w *wal) Wait(lsn uint64) error {
 // count is the second half's, and a leader that went on it alone split
 // the next round the same way, the second half's leader then waiting
 // the whole window for writers held until that half was done, round
-// after round (TestGroupCommitGathers, lockstep). A writer left alone
-// after others stop waits out the window at most twice.
+// after round (TestGroupCommitGathers, lockstep). A second half's
+// leader that ran out of window counts the round as both halves' writers
+// (syncedLocked): counted as the Waits under way at the first half's
+// end, the round was smaller than it is whenever some of its writers
+// came after that sync ended, and the next round split again (on a disk
+// whose fdatasync is short, round after round). A writer left alone
+// after others stop waits out the window at most twice: two gathers out
+// of window running count only the Waits under way.
 func (w *wal) gatherLocked() {
 	want := max(w.lastBatch, w.prevBatch)
 	if w.opts.Durability != Group || want <= 1 || len(w.pending) >= want {
@@ -367,6 +376,7 @@ func (w *wal) gatherLocked() {
 		case <-timer.C:
 			w.syncMu.Lock()
 			w.timeouts++
+			w.short = true
 			return
 		}
 	}
@@ -381,12 +391,25 @@ func (w *wal) syncedLocked(target uint64, err error) {
 	} else if err == nil && target > w.synced {
 		w.synced = target
 	}
+	before := len(w.pending)
 	if w.syncErr != nil {
 		w.pending = w.pending[:0]
 	} else {
 		w.pending = slices.DeleteFunc(w.pending, func(lsn uint64) bool { return lsn <= w.synced })
 	}
-	w.prevBatch, w.lastBatch = w.lastBatch, w.waiters
+	covered := before - len(w.pending)
+	batch := w.waiters
+	switch {
+	case w.short && w.lastShort: // fewer writers than counted
+		w.prevBatch = batch
+	case w.short: // a round split in two: both halves come back together
+		batch = max(batch, w.covered+covered)
+		w.prevBatch = w.lastBatch
+	default:
+		w.prevBatch = w.lastBatch
+	}
+	w.lastBatch, w.covered = batch, covered
+	w.lastShort, w.short = w.short, false
 	w.syncCond.Broadcast()
 }
 
