@@ -165,7 +165,9 @@ type listOrder struct {
 func (o *listOrder) name(i int) string {
 	o.once.Do(func() {
 		o.offs = slices.Clone(o.list.offs)
-		slices.Sort(o.offs)
+		// sort.Slice, not slices.Sort: a rare path, and slices.Sort would
+		// compile a sort of its own for uint32 (6 kB of the binary).
+		sort.Slice(o.offs, func(i, j int) bool { return o.offs[i] < o.offs[j] })
 	})
 	return o.list.name(o.offs[i])
 }
