@@ -258,7 +258,7 @@ func (d *decoder) numberValue() (storage.Number, error) {
 	}
 	n, nerr := parseNumber(s)
 	if nerr == nil {
-		if d.text == "" {
+		if d.text == "" && d.drop == 0 && !d.probing { // else thrown away
 			n = storage.Number(strings.Clone(string(n)))
 		}
 		return n, nil
@@ -305,27 +305,39 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 		d.pos++
 		return storage.L(elems), nil
 	}
+	cut := false // this list is over the item size limit (wire_itemcut.go)
 	for i := 0; ; i++ {
-		if i == longList {
-			elems = slices.Grow(elems, d.elementsLeft(lvl))
+		if i == longList && d.drop == 0 {
+			if d.written && !d.probing && d.listOver(lvl, elems) {
+				cut, elems = true, nil
+				d.drop++
+			} else {
+				elems = slices.Grow(elems, d.elementsLeft(lvl))
+			}
 		}
 		if d.isNull() {
 			d.validation(apierr.MsgNullInList)
 		} else {
 			v, err := d.attrValue(lvl + 1)
 			if err != nil {
-				return storage.Value{}, err
+				return storage.Value{}, d.endCut(cut, err)
 			}
-			elems = append(elems, v)
+			if d.drop == 0 {
+				elems = append(elems, v)
+			}
 		}
 		switch d.peek() {
 		case ',':
 			d.pos++
 		case ']':
 			d.pos++
+			if cut {
+				d.drop--
+				return overList(), nil
+			}
 			return storage.L(elems), nil
 		default:
-			return storage.Value{}, d.syntax()
+			return storage.Value{}, d.endCut(cut, d.syntax())
 		}
 	}
 }

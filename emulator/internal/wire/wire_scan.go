@@ -39,6 +39,12 @@ type decoder struct {
 	// fault in document order wins, the nesting limit included (see
 	// ranked).
 	docOrder bool
+	// written: an item to write is decoded, whose lists over the item
+	// size limit are cut (wire_itemcut.go); probing: d is listOver's
+	// probe, which cuts nothing; drop > 0: the values being read are
+	// thrown away (a list cut), so lists keep no elements.
+	written, probing bool
+	drop             int
 }
 
 // maxBodyText is the largest request whose items share one string of the
