@@ -5,7 +5,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -15,9 +14,8 @@ import (
 // expression compiler is exprparams'; capacity accounting is in
 // capacity.go).
 
-// maxItemBytes is DynamoDB's item size limit (400 KB), wire's, whose
-// decoder cuts an item's lists over it.
-const maxItemBytes = wire.MaxItemBytes
+// maxItemBytes is DynamoDB's item size limit (400 KB).
+const maxItemBytes = 400 * 1024
 
 // keyFromKeyParam validates a Key request parameter (GetItem, DeleteItem,
 // UpdateItem, BatchGetItem, BatchWriteItem DeleteRequest): exactly the

@@ -92,6 +92,7 @@ func itemCutBody(r *rand.Rand) (op, body string) {
 // (random PutItem, BatchWriteItem and TransactWriteItems about the limit,
 // with other faults).
 func TestItemCutSameAnswer(t *testing.T) {
+	require.Equal(t, maxItemBytes, wire.MaxItemBytes, "the limit the decoder cuts at is the one the writes check")
 	s := oversizeService(t, "tab0")
 	rounds := 30
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {

@@ -29,7 +29,8 @@ import (
 // its text's): a copy of the decoder reads the rest of the list, keeping
 // nothing, until the sizes add up past the limit or the list ends.
 
-// MaxItemBytes is DynamoDB's item size limit (400 KB).
+// MaxItemBytes is DynamoDB's item size limit (400 KB), the service's
+// maxItemBytes (its TestItemCutSameAnswer ties the two).
 const MaxItemBytes = 400 * 1024
 
 // itemCut is on unless a test turns it off (SetItemCut).
