@@ -305,11 +305,12 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 		d.pos++
 		return storage.L(elems), nil
 	}
-	cut := false // this list is over the item size limit (wire_itemcut.go)
+	var cut *cutHash // this list is over the item size limit (wire_itemcut.go)
 	for i := 0; ; i++ {
-		if i == longList && d.drop == 0 {
-			if d.written && !d.probing && d.listOver(lvl, elems) {
-				cut, elems = true, nil
+		if i == longList {
+			if lvl == 1 && d.written && !d.probing && d.listOver(lvl, elems) {
+				cut = newCutHash(elems)
+				elems = nil
 				d.drop++
 			} else {
 				elems = slices.Grow(elems, d.elementsLeft(lvl))
@@ -322,7 +323,9 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 			if err != nil {
 				return storage.Value{}, d.endCut(cut, err)
 			}
-			if d.drop == 0 {
+			if cut != nil {
+				cut.add(v)
+			} else {
 				elems = append(elems, v)
 			}
 		}
@@ -331,9 +334,9 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 			d.pos++
 		case ']':
 			d.pos++
-			if cut {
+			if cut != nil {
 				d.drop--
-				return overList(), nil
+				return cut.standIn(), nil
 			}
 			return storage.L(elems), nil
 		default:

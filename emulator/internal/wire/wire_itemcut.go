@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"hash/crc32"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,13 +18,17 @@ import (
 // is measured before anything reads its values, and refused over
 // MaxItemBytes (the service's item size check comes after the request's
 // member constraints, expressions and value faults, and before its
-// table). So once one of its lists is proven over the limit by itself,
-// its values are never read: the decoder reads on through the list
-// (every fault found, in the same order) but keeps none of its elements,
-// and the list becomes a stand-in of one B value of MaxItemBytes bytes,
-// shared by all (overText), so the item still measures over the limit.
-// An item's list of 262,141 numbers (a 4 MB PutItem) was held as 8.4 MB
-// of values, 2.0 times the body.
+// table), except by the echo of a batch over its count limit, which
+// prints a hash of each attribute's value (EchoHash). So once an
+// attribute's own list is proven over the limit by itself, the decoder
+// reads on through it (every fault found, in the same order) but keeps
+// none of its elements, only the hash of their JSON, and the list
+// becomes a stand-in: an invalid value (which no decoded list holds),
+// one B value of MaxItemBytes bytes shared by all (overText), so the
+// item still measures over the limit, and the hash. Lists nested deeper
+// are not cut (a stand-in inside a value would change its hash). An
+// item's list of 262,141 numbers (a 4 MB PutItem) was held as 8.4 MB of
+// values, 2.0 times the body.
 //
 // A list is proven over by a probe at its longList-th element, only when
 // its text left could hold the limit (a value's size is never more than
@@ -45,9 +51,54 @@ func SetItemCut(on bool) (was bool) { return itemCut.Swap(on) }
 // overText is the stand-in's bytes, made on first use and shared.
 var overText = sync.OnceValue(func() string { return strings.Repeat("\x00", MaxItemBytes) })
 
-// overList is the stand-in of a list proven over the limit.
-func overList() storage.Value {
-	return storage.L([]storage.Value{storage.BString(overText())})
+// cutHash is the CRC-32 of a cut list's JSON as AppendValue writes it,
+// made as its elements are read: an answer that echoes a write request
+// before its item is measured (a batch over its count limit) prints
+// the hash of each attribute's value (EchoHash), the stand-in's too.
+type cutHash struct {
+	crc uint32
+	n   int    // elements hashed
+	buf []byte // an element's JSON
+}
+
+// newCutHash starts the hash of a list whose first elements are kept.
+func newCutHash(kept []storage.Value) *cutHash {
+	h := &cutHash{crc: crc32.ChecksumIEEE([]byte(`{"L":[`))}
+	for _, e := range kept {
+		h.add(e)
+	}
+	return h
+}
+
+// add hashes the list's next element.
+func (h *cutHash) add(v storage.Value) {
+	if h.n > 0 {
+		h.buf = append(h.buf[:0], ',')
+	} else {
+		h.buf = h.buf[:0]
+	}
+	h.buf = AppendValue(h.buf, v)
+	h.crc = crc32.Update(h.crc, crc32.IEEETable, h.buf)
+	h.n++
+}
+
+// standIn is the stand-in of the list: an invalid value (which no
+// decoded list holds), overText and the hash as decimal text.
+func (h *cutHash) standIn() storage.Value {
+	crc := crc32.Update(h.crc, crc32.IEEETable, []byte("]}"))
+	return storage.L([]storage.Value{{}, storage.BString(overText()), storage.S(strconv.FormatUint(uint64(crc), 10))})
+}
+
+// EchoHash is the CRC-32 of v's JSON (AppendValue, written at buf's
+// end), or of the list a stand-in stands for.
+func EchoHash(buf []byte, v storage.Value) uint32 {
+	if v.Kind() == storage.KindL {
+		if l := v.List(); len(l) == 3 && l[0].Kind() == storage.KindInvalid && l[1].Str() == overText() {
+			crc, _ := strconv.ParseUint(l[2].Str(), 10, 32)
+			return uint32(crc)
+		}
+	}
+	return crc32.ChecksumIEEE(AppendValue(buf, v))
 }
 
 // decodeWrittenItem is decodeWireItem for an item to write: its lists
@@ -89,10 +140,10 @@ func (d *decoder) listOver(lvl int, kept []storage.Value) bool {
 	}
 }
 
-// endCut ends a list's cut (cut: the list was cut) on its way out with
-// err.
-func (d *decoder) endCut(cut bool, err error) error {
-	if cut {
+// endCut ends a list's cut (cut: nil when it was not cut) on its way
+// out with err.
+func (d *decoder) endCut(cut *cutHash, err error) error {
+	if cut != nil {
 		d.drop--
 	}
 	return err

@@ -57,6 +57,7 @@ func checkCutSameAnswer(t *testing.T, body string) bool {
 		if !storage.Equal(w, g) {
 			cut = true
 		}
+		require.Equal(t, EchoHash(nil, w), EchoHash(nil, g), "%q's echo: %.300s", name, body)
 	}
 	if cut {
 		require.Greater(t, storage.ItemSize(want.Item.Item()), MaxItemBytes, "cut an item within the limit: %.300s", body)
@@ -148,8 +149,8 @@ func TestItemCutSameAnswer(t *testing.T) {
 }
 
 // TestItemCutStandIn: a list of 300,000 small numbers is cut to the
-// stand-in, the same list in a key is not, and one within the limit is
-// kept whole.
+// stand-in, which echoes as the list does; the same list in a key or
+// inside a map is not cut, and one within the limit is kept whole.
 func TestItemCutStandIn(t *testing.T) {
 	list := func(n int) string {
 		return `{"L":[` + strings.Repeat(`{"N":"7"},`, n-1) + `{"N":"7"}]}`
@@ -157,9 +158,15 @@ func TestItemCutStandIn(t *testing.T) {
 	in, def, err := decodeCut(`{"Item":{"pk":{"S":"a"},"l":`+list(300_000)+`},"Key":{"l":`+list(300_000)+`}}`, true)
 	require.NoError(t, err)
 	require.Nil(t, def)
-	require.Len(t, in.Item["l"].List(), 1)
-	require.Equal(t, MaxItemBytes+4, storage.ValueSize(in.Item["l"]))
+	require.Len(t, in.Item["l"].List(), 3)
+	require.Greater(t, storage.ValueSize(in.Item["l"]), MaxItemBytes)
 	require.Len(t, in.Key["l"].List(), 300_000)
+	whole, _, err := decodeCut(`{"Item":{"l":`+list(300_000)+`}}`, false)
+	require.NoError(t, err)
+	require.Equal(t, EchoHash(nil, whole.Item["l"]), EchoHash(nil, in.Item["l"]))
+	in, _, err = decodeCut(`{"Item":{"m":{"M":{"l":`+list(300_000)+`}}}}`, true)
+	require.NoError(t, err)
+	require.Len(t, in.Item["m"].Map()["l"].List(), 300_000, "a list inside a map is not cut")
 	in, _, err = decodeCut(`{"Item":{"l":`+list(100_000)+`}}`, true)
 	require.NoError(t, err)
 	require.Len(t, in.Item["l"].List(), 100_000)
