@@ -36,13 +36,7 @@ func checkCutSameAnswer(t *testing.T, body string) bool {
 	t.Helper()
 	got, gotDef, gotErr := decodeCut(body, true)
 	want, wantDef, wantErr := decodeCut(body, false)
-	require.Equal(t, errText(wantErr), errText(gotErr), "%.300s", body)
-	require.Equal(t, wantDef == nil, gotDef == nil, "%.300s", body)
-	if wantDef != nil {
-		require.Equal(t, errText(wantDef.Err), errText(gotDef.Err), "%.300s", body)
-		require.Equal(t, wantDef.Index, gotDef.Index, "%.300s", body)
-		require.Equal(t, wantDef.OlderForm, gotDef.OlderForm, "%.300s", body)
-	}
+	requireSameDecode(t, body, gotDef, wantDef, gotErr, wantErr)
 	if wantErr != nil {
 		return false
 	}
