@@ -308,12 +308,14 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 	var cut *cutHash // this list is over the item size limit (wire_itemcut.go)
 	for i := 0; ; i++ {
 		if i == longList {
-			if lvl == 1 && d.written && !d.probing && d.listOver(lvl, elems) {
+			if lvl != 1 || !d.written || d.probing {
+				elems = slices.Grow(elems, d.elementsLeft(lvl))
+			} else if over, left := d.listOver(lvl, elems); !over {
+				elems = slices.Grow(elems, left)
+			} else {
 				cut = newCutHash(elems)
 				elems = nil
 				d.drop++
-			} else {
-				elems = slices.Grow(elems, d.elementsLeft(lvl))
 			}
 		}
 		if d.isNull() {

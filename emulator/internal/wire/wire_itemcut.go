@@ -70,22 +70,24 @@ func newCutHash(kept []storage.Value) *cutHash {
 	return h
 }
 
-// add hashes the list's next element.
+// add hashes the list's next element (its JSON gathered, hashed 4 KB
+// at a time).
 func (h *cutHash) add(v storage.Value) {
 	if h.n > 0 {
-		h.buf = append(h.buf[:0], ',')
-	} else {
-		h.buf = h.buf[:0]
+		h.buf = append(h.buf, ',')
 	}
 	h.buf = AppendValue(h.buf, v)
-	h.crc = crc32.Update(h.crc, crc32.IEEETable, h.buf)
 	h.n++
+	if len(h.buf) >= 4<<10 {
+		h.crc = crc32.Update(h.crc, crc32.IEEETable, h.buf)
+		h.buf = h.buf[:0]
+	}
 }
 
 // standIn is the stand-in of the list: an invalid value (which no
 // decoded list holds), overText and the hash as decimal text.
 func (h *cutHash) standIn() storage.Value {
-	crc := crc32.Update(h.crc, crc32.IEEETable, []byte("]}"))
+	crc := crc32.Update(h.crc, crc32.IEEETable, append(h.buf, "]}"...))
 	return storage.L([]storage.Value{{}, storage.BString(overText()), storage.S(strconv.FormatUint(uint64(crc), 10))})
 }
 
@@ -112,29 +114,34 @@ func decodeWrittenItem(d *reqDecoder, v reflect.Value, depth int) error {
 
 // listOver reports whether the list being decoded at level lvl, whose
 // first elements are kept, d at the start of its next element, is over
-// MaxItemBytes by itself.
-func (d *decoder) listOver(lvl int, kept []storage.Value) bool {
+// MaxItemBytes by itself, and how many elements it has left (0 when it
+// is malformed: decoding it finds the error).
+func (d *decoder) listOver(lvl int, kept []storage.Value) (over bool, left int) {
 	size := 3 // a list's own bytes, as storage.ValueSize counts them
 	for _, e := range kept {
 		size += 1 + storage.ValueSize(e)
 	}
 	end := decoder{data: d.data, pos: d.pos}
-	if _, err := end.skipElements(lvl); err != nil || size+end.pos-d.pos <= MaxItemBytes {
-		return false
+	left, err := end.skipElements(lvl)
+	if err != nil {
+		return false, 0
+	}
+	if size+end.pos-d.pos <= MaxItemBytes {
+		return false, left
 	}
 	p := decoder{data: d.data, pos: d.pos, text: d.text, textOff: d.textOff, body: d.body, probing: true}
 	for {
 		if !p.isNull() {
 			v, err := p.attrValue(lvl + 1)
 			if err != nil {
-				return false
+				return false, left
 			}
 			if size += 1 + storage.ValueSize(v); size > MaxItemBytes {
-				return true
+				return true, left
 			}
 		}
 		if p.peek() != ',' {
-			return false
+			return false, left
 		}
 		p.pos++
 	}

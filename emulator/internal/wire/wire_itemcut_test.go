@@ -180,3 +180,29 @@ func FuzzItemCut(f *testing.F) {
 		checkCutSameAnswer(t, fmt.Sprintf(`{"Item":{"l":{"L":[%s,%s{"N":"1"}]}},"Key":{"pk":%s}}`, elem, strings.Repeat(filler, n), elem))
 	})
 }
+
+// BenchmarkItemCut decodes a PutItem whose list is within the limit
+// but written in more bytes than it (the probe reads it twice), and one
+// over it (cut), with the cut on and off.
+func BenchmarkItemCut(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		n    int
+	}{{"within", 130_000}, {"over", 262_141}} {
+		body := []byte(`{"TableName":"t","Item":{"pk":{"S":"a"},"l":{"L":[` + strings.Repeat(`{"N":"1"},`, bc.n-1) + `{"N":"1"}]}}}`)
+		for _, on := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/cut=%v", bc.name, on), func(b *testing.B) {
+				was := SetItemCut(on)
+				defer SetItemCut(was)
+				b.SetBytes(int64(len(body)))
+				b.ReportAllocs()
+				for b.Loop() {
+					var in putRequest
+					if _, err := DecodeRequestDeferred(body, &in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
