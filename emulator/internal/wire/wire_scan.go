@@ -42,7 +42,8 @@ type decoder struct {
 	// written: an item to write is decoded, whose lists over the item
 	// size limit are cut (wire_itemcut.go); probing: d is listOver's
 	// probe, which cuts nothing; drop > 0: the values being read are
-	// thrown away (a list cut), so lists keep no elements.
+	// hashed and thrown away (a list cut). In both, a number need not be
+	// copied out of the body.
 	written, probing bool
 	drop             int
 }
