@@ -2,13 +2,11 @@ package service
 
 import (
 	"bytes"
-	"hash/crc32"
 	"iter"
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // AWS's answers to batch requests with no tables or too many requests for
@@ -128,7 +126,7 @@ func itemEcho(b *bytes.Buffer, it wire.WireItem) {
 		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
 		// The value's JSON is hashed in b's room past its end, which the
 		// hash's digits then overwrite: no buffer a value.
-		crc := crc32.ChecksumIEEE(wire.AppendValue(b.AvailableBuffer(), storage.Value(it[name])))
+		crc := wire.EchoHash(b.AvailableBuffer(), it[name])
 		b.Write(strconv.AppendUint(b.AvailableBuffer(), uint64(crc), 16))
 	}
 	b.WriteString("}")

@@ -465,6 +465,9 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	fields := make(map[string]field, len(members))
 	for name, m := range members {
 		m.f.dec = codecLocked(m.t, building)
+		if name == "Item" && m.t == reflect.TypeFor[WireItem]() {
+			m.f.dec = decodeWrittenItem // an item to write (wire_itemcut.go)
+		}
 		fields[name] = m.f
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {

@@ -33,7 +33,9 @@
 //     the leading bytes of a string that need no escaping, eight at a time.
 //   - listscan.go: a request's members and list elements as byte ranges,
 //     read without decoding (the oversized lists, service/oversize.go).
-//   - wire_decode.go: decoding and validating attribute values.
+//   - wire_decode.go: decoding and validating attribute values;
+//     wire_itemcut.go: an item to write keeps no list proven over the
+//     item size limit (a stand-in instead).
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
 //     it are never built); wire_compact.go: an ExpressionAttributeValues

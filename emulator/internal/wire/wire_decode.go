@@ -258,7 +258,7 @@ func (d *decoder) numberValue() (storage.Number, error) {
 	}
 	n, nerr := parseNumber(s)
 	if nerr == nil {
-		if d.text == "" {
+		if d.text == "" && d.drop == 0 && !d.probing { // else thrown away
 			n = storage.Number(strings.Clone(string(n)))
 		}
 		return n, nil
@@ -305,27 +305,44 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 		d.pos++
 		return storage.L(elems), nil
 	}
+	var cut *cutHash // this list is over the item size limit (wire_itemcut.go)
 	for i := 0; ; i++ {
 		if i == longList {
-			elems = slices.Grow(elems, d.elementsLeft(lvl))
+			if lvl != 1 || !d.written || d.probing {
+				elems = slices.Grow(elems, d.elementsLeft(lvl))
+			} else if over, left := d.listOver(lvl, elems); !over {
+				elems = slices.Grow(elems, left)
+			} else {
+				cut = newCutHash(elems)
+				elems = nil
+				d.drop++
+			}
 		}
 		if d.isNull() {
 			d.validation(apierr.MsgNullInList)
 		} else {
 			v, err := d.attrValue(lvl + 1)
 			if err != nil {
-				return storage.Value{}, err
+				return storage.Value{}, d.endCut(cut, err)
 			}
-			elems = append(elems, v)
+			if cut != nil {
+				cut.add(v)
+			} else {
+				elems = append(elems, v)
+			}
 		}
 		switch d.peek() {
 		case ',':
 			d.pos++
 		case ']':
 			d.pos++
+			if cut != nil {
+				d.drop--
+				return cut.standIn(), nil
+			}
 			return storage.L(elems), nil
 		default:
-			return storage.Value{}, d.syntax()
+			return storage.Value{}, d.endCut(cut, d.syntax())
 		}
 	}
 }

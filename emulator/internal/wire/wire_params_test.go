@@ -42,14 +42,21 @@ func decodeSameDeferred(t *testing.T, body string, got, want any) bool {
 	t.Helper()
 	gotDef, gotErr := DecodeRequestDeferred([]byte(body), got)
 	wantDef, wantErr := DecodeRequestDeferred([]byte(body), want)
-	require.Equal(t, errText(wantErr), errText(gotErr), "%s", body)
-	require.Equal(t, wantDef == nil, gotDef == nil, "%s", body)
-	if wantDef != nil {
-		require.Equal(t, errText(wantDef.Err), errText(gotDef.Err), "%s", body)
-		require.Equal(t, wantDef.Index, gotDef.Index, "%s", body)
-		require.Equal(t, wantDef.OlderForm, gotDef.OlderForm, "%s", body)
-	}
+	requireSameDecode(t, body, gotDef, wantDef, gotErr, wantErr)
 	return wantErr == nil
+}
+
+// requireSameDecode: two decodings of body ended with the same error
+// and the same deferred value fault, where it was.
+func requireSameDecode(t *testing.T, body string, gotDef, wantDef *Deferred, gotErr, wantErr error) {
+	t.Helper()
+	require.Equal(t, errText(wantErr), errText(gotErr), "%.300s", body)
+	require.Equal(t, wantDef == nil, gotDef == nil, "%.300s", body)
+	if wantDef != nil {
+		require.Equal(t, errText(wantDef.Err), errText(gotDef.Err), "%.300s", body)
+		require.Equal(t, wantDef.Index, gotDef.Index, "%.300s", body)
+		require.Equal(t, wantDef.OlderForm, gotDef.OlderForm, "%.300s", body)
+	}
 }
 
 // mangledList joins parts as a JSON list; one time in eight it is null

@@ -39,6 +39,13 @@ type decoder struct {
 	// fault in document order wins, the nesting limit included (see
 	// ranked).
 	docOrder bool
+	// written: an item to write is decoded, whose lists over the item
+	// size limit are cut (wire_itemcut.go); probing: d is listOver's
+	// probe, which cuts nothing; drop > 0: the values being read are
+	// hashed and thrown away (a list cut). In both, a number need not be
+	// copied out of the body.
+	written, probing bool
+	drop             int
 }
 
 // maxBodyText is the largest request whose items share one string of the
