@@ -127,6 +127,21 @@ func (p *parking) readBack() ([]byte, error) {
 	return text, nil
 }
 
+// after moves the places of p's runs for the runs of q put back before
+// them (q's runs are at other places: in other lists of the body).
+func (p *parking) after(q *parking) {
+	if q.empty() {
+		return
+	}
+	for i := len(p.runs) - 1; i >= 0 && p.runs[i].at > q.runs[0].at; i-- {
+		for _, r := range q.runs {
+			if r.at < p.runs[i].at {
+				p.runs[i].at += r.n
+			}
+		}
+	}
+}
+
 // letGo forgets the runs parked, and closes their file.
 func (p *parking) letGo() {
 	p.runs = p.runs[:0]
