@@ -9,7 +9,7 @@ import (
 	"slices"
 )
 
-// ErrParking says names a KeysCut parked could not be written or read
+// ErrParking says names or keys a KeysCut parked could not be written or read
 // back (a disk fault): the request has no answer but an internal error.
 var ErrParking = errors.New("oversize: parked names do not read back")
 
@@ -24,7 +24,9 @@ var ErrParking = errors.New("oversize: parked names do not read back")
 // server to 2.4 times the bytes of a 15 MB request alone and 1.9 eight
 // at once, over the memory test's bounds of 1.5 and 1; in a file, memory
 // does not depend on how well the names compress. Where no file can be
-// made, they are kept compressed in memory.
+// made, they are kept compressed in memory. A KeysCut's keys past Keep
+// in all are parked the same way, in a parking of their own, until the
+// body ends (keysCutter.parkKeys).
 type parking struct {
 	runs []parkedRun
 	zw   *flate.Writer // made at the first run parked, onto file or mem

@@ -109,3 +109,31 @@ func BenchmarkParkingPutBack(b *testing.B) {
 		}
 	}
 }
+
+// TestParkingAfter: two parkings of one body, the second's runs taken
+// at places before and after the first's, go back whole when the first
+// goes back first and the second's places move for it (after).
+func TestParkingAfter(t *testing.T) {
+	whole := "a[1,2,3]b[4,5]c[6,7,8]d"
+	body := []byte(whole)
+	var first, second parking
+	take := func(p *parking, from, to string) {
+		at := strings.Index(string(body), from) + len(from)
+		end := strings.Index(string(body), to)
+		p.park(at, body[at:end])
+		body = append(body[:at], body[end:]...)
+	}
+	take(&second, "[1", "]b") // ",2,3", before the first's
+	take(&first, "[4", "]c")  // ",5"
+	take(&second, "[6", "]d") // ",7,8", after it
+	require.Equal(t, "a[1]b[4]c[6]d", string(body))
+	second.after(&first)
+	body, n, err := first.unpark(body)
+	require.NoError(t, err)
+	require.Equal(t, 2, n)
+	body, n, err = second.unpark(body)
+	require.NoError(t, err)
+	require.Equal(t, 8, n)
+	require.Equal(t, whole, string(body))
+	second.letGo()
+}
