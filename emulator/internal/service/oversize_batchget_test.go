@@ -288,7 +288,7 @@ func FuzzBatchGetCut(f *testing.F) {
 	f.Add(false, uint16(3900), uint16(5), "x", `{"pk":{"S":"<&>"}}`, `null`, `,"Keys":[]},"tab0":{"Keys":[{"pk":{"S":"b"}}]}},"RequestItems":null}`)
 	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`, `{"pk":{"S":"a"}}`, `]`, `}}`)
 	// over 100 keys in all, no table over 100: the later tables' keys parked
-	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 100)+`{}]},"tab1":{"Keys":[`,
+	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 99)+`{}]},"tab1":{"Keys":[`,
 		`{"pk":{"S":"b"}},{"pk":{"S":"c"}}`, `]},"tab2":{"Keys":[{"pk":{"S":"d"}},{"pk":{"S":"e"}}]}`, `},"ReturnConsumedCapacity":"NONE"}`)
 	s := newTestService(f, Config{})
 	_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
