@@ -101,18 +101,7 @@ func TestBatchGetFarOverLimit(t *testing.T) {
 	c := newClient(t)
 	big, small := hashTable(t, c), hashTable(t, c)
 	pad := strings.Repeat("x", 120)
-	keys := func(table string, n int) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, `"%s":{"Keys":[`, table)
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"pk":{"S":"far%d%s"}}`, i, pad)
-		}
-		b.WriteString(`],"ConsistentRead":true}`)
-		return b.String()
-	}
+	keys := func(table string, n int) string { return keysObject(table, "far", pad, n, `,"ConsistentRead":true`) }
 	r := rawCall(t, "BatchGetItem", `{"RequestItems":{`+keys(big, farOver)+`,`+keys(small, 3)+`},"ReturnConsumedCapacity":"TOTAL"}`)
 	require.Equal(t, 400, r.Status, r.Message)
 	require.Equal(t, "ValidationException", r.Type, r.Message)
@@ -160,18 +149,7 @@ func TestBatchGetOverTotal(t *testing.T) {
 	c := newClient(t)
 	tables := []string{hashTable(t, c), hashTable(t, c), hashTable(t, c), hashTable(t, c)}
 	pad := strings.Repeat("x", 1000)
-	keys := func(table string, n int) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, `"%s":{"Keys":[`, table)
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"pk":{"S":"tot%d%s"}}`, i, pad)
-		}
-		b.WriteString(`]}`)
-		return b.String()
-	}
+	keys := func(table string, n int) string { return keysObject(table, "tot", pad, n, "") }
 	var parts, again []string
 	for _, table := range tables {
 		parts = append(parts, keys(table, 100))
@@ -186,4 +164,18 @@ func TestBatchGetOverTotal(t *testing.T) {
 		r = rawCall(t, "BatchGetItem", `{"RequestItems":{`+strings.Join(parts, ",")+`,`+strings.Join(again, ",")+`}}`)
 		require.Equal(t, 200, r.Status, r.Message)
 	}
+}
+
+// keysObject is a BatchGetItem's table and its object: Keys of n keys
+// (stem, their number, pad), then more.
+func keysObject(table, stem, pad string, n int, more string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `"%s":{"Keys":[`, table)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"%s%d%s"}}`, stem, i, pad)
+	}
+	return b.String() + `]` + more + `}`
 }

@@ -398,17 +398,7 @@ func TestBatchGetNamesCut(t *testing.T) {
 	s := oversizeService(t, "tab0", "tab1")
 	_, out := doService(t, s, TargetPrefix+"PutItem", testkit.DefaultAuth, `{"TableName":"tab0","Item":{"pk":{"S":"k1"},"v":{"S":"x"},"w":{"S":"y"}}}`)
 	require.Equal(t, "{}", out)
-	keys := func(n int) string {
-		var b strings.Builder
-		b.WriteString(`"Keys":[`)
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"pk":{"S":"k%d"}}`, i+1)
-		}
-		return b.String() + "]"
-	}
+	keys := func(n int) string { return keysMember(1, n, "") }
 	names := func(n int, last string) string {
 		var b strings.Builder
 		b.WriteString(`"AttributesToGet":[`)
@@ -506,17 +496,7 @@ func FuzzBatchGetNamesCut(f *testing.F) {
 func TestBatchGetTotalCut(t *testing.T) {
 	s := oversizeService(t, "tab0")
 	pad := strings.Repeat("x", 200)
-	keys := func(n int) string {
-		var b strings.Builder
-		b.WriteString(`"Keys":[`)
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"pk":{"S":"k%d%s"}}`, i, pad)
-		}
-		return b.String() + "]"
-	}
+	keys := func(n int) string { return keysMember(0, n, pad) }
 	names := `"AttributesToGet":[` + strings.Repeat(`"abcdefghijklmnopqrstuvwxyz",`, 3000) + `"v"]`
 	tables := func(n int, object func(i int) string) string {
 		var parts []string
@@ -573,4 +553,18 @@ func TestBatchGetTotalCut(t *testing.T) {
 			}
 		})
 	}
+}
+
+// keysMember is a Keys member of n keys, k and their numbers from from,
+// then pad.
+func keysMember(from, n int, pad string) string {
+	var b strings.Builder
+	b.WriteString(`"Keys":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"k%d%s"}}`, from+i, pad)
+	}
+	return b.String() + "]"
 }
