@@ -136,8 +136,9 @@ func (p *parking) after(q *parking) {
 		return
 	}
 	for i := len(p.runs) - 1; i >= 0 && p.runs[i].at > q.runs[0].at; i-- {
+		at := p.runs[i].at // q's places are of the body without p's runs, as this is
 		for _, r := range q.runs {
-			if r.at < p.runs[i].at {
+			if r.at < at {
 				p.runs[i].at += r.n
 			}
 		}
