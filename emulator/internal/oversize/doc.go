@@ -56,8 +56,11 @@
 //     keeps the names its echo shows, and the later ones are dropped
 //     and parked (compressed, in a temporary file) until the object
 //     closes, let go when the
-//     object's last list is over the limit (keyscut.go says why the answer is
-//     the whole body's).
+//     object's last list is over the limit; with Table, past Keep
+//     elements in all, each later list under the limit keeps its first
+//     element and parks the rest until the body ends, let go when the
+//     map is refused for its total whatever its elements are
+//     (keyscut.go says why the answer is the whole body's).
 //   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as
 //     the only elements of their list, for those functions (DecodeClean
 //     fails on a value fault too, for an operation that reports one

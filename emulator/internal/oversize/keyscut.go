@@ -1,6 +1,10 @@
 package oversize
 
 import (
+	"hash/maphash"
+	"slices"
+	"strings"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -44,8 +48,23 @@ import (
 //     list cut, both bodies' echoes are the same bytes, and the list
 //     cut adds more than the answer shows before it differs.
 //
+// With Table, once the lists read hold Keep elements in all, a later
+// list of 2 to Keep-1 elements with no value fault keeps its first and
+// parks the rest (parking, as the names) when it closes, until the body
+// ends: a map of more than Keep-1 keys in all is refused for its total
+// whatever its keys are, after its constraints and before its tables are
+// read (the service's batchGetItem), so the keys parked are let go when
+// the body is well formed, names no table twice, gives no list or map
+// twice (in any case) and names no table that is no table name (whose
+// answer echoes the map); else they go back. Let go, every list keeps
+// its length's class (none, null, empty, 1 to Keep-1, Keep or more) and
+// the map still holds Keep keys or more: those read before any was
+// parked, all kept. A list of Keep-1 keys or fewer is the one part of the
+// body held whole until it closes.
+//
 // What a body costs is its bytes outside the lists, each list's
-// elements up to Keep and MaxEcho bytes of echo, and a run.
+// elements up to Keep and MaxEcho bytes of echo, and a run; with Table,
+// a list of keys after Keep of them, and one key a table.
 
 // keysCutter's states.
 const (
@@ -97,6 +116,21 @@ type keysCutter struct {
 	nLists          int
 	parked          parking
 	names           func(body []byte, run wire.Span, echo *int) (ok bool)
+
+	// The total's parking (ListCut.Table): the end of the list's first
+	// element, whether a run of it had a value fault; the keys parked;
+	// the RequestItems members and the object's Keys members (in any
+	// case) read, the tables' names hashed; twice says a name or member
+	// came twice or in another case, or a table is no table name, and
+	// broken that the cutting stopped before the body's end: then the
+	// keys go back.
+	firstEnd       int
+	dirty          bool
+	keys           parking
+	members, lists int
+	tables         []uint64
+	seed           maphash.Seed
+	twice, broken  bool
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -118,7 +152,7 @@ func (c *keysCutter) step(eof bool) {
 		}
 		if !c.part() {
 			if eof {
-				c.state = kWhole // not well formed: the decoder says how
+				c.stop() // not well formed: the decoder says how
 				return
 			}
 			c.tried = len(c.b)
@@ -127,20 +161,56 @@ func (c *keysCutter) step(eof bool) {
 	}
 }
 
-// unparkIfWhole gives the names parked back once the cutting stopped
-// inside their object: nothing says their table's answer is a violation.
-func (c *keysCutter) unparkIfWhole() {
-	if c.state == kWhole {
-		c.unpark()
-	}
+// stop stops the cutting before the body's end: the rest is read as it
+// is.
+func (c *keysCutter) stop() {
+	c.state, c.broken = kWhole, true
 }
 
-// unpark puts the names parked back in their places; when they do not
-// read back, the reading fails (ErrParking) and stops cutting.
+// unparkIfWhole gives the names parked back once the cutting stopped
+// inside their object: nothing says their table's answer is a violation.
+// The keys parked for the total are let go once the body ended as the
+// total's parking needs (keysCutter), and go back otherwise.
+func (c *keysCutter) unparkIfWhole() {
+	if c.state != kWhole {
+		return
+	}
+	c.unpark()
+	if c.keys.empty() {
+		return
+	}
+	if c.broken || c.twice || c.err != nil || repeated(c.tables) {
+		c.putBack(&c.keys)
+		return
+	}
+	c.keys.letGo()
+}
+
+// repeated reports whether hashes holds a value twice (sorting it).
+func repeated(hashes []uint64) bool {
+	slices.Sort(hashes)
+	for i := 1; i < len(hashes); i++ {
+		if hashes[i] == hashes[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// unpark puts the names parked back in their places (the keys parked
+// after them in the body move with them).
 func (c *keysCutter) unpark() {
-	b, n, err := c.parked.unpark(c.b)
+	c.keys.after(&c.parked)
+	c.putBack(&c.parked)
+}
+
+// putBack puts the runs of p back in their places; when they do not
+// read back, the reading fails (ErrParking) and stops cutting.
+func (c *keysCutter) putBack(p *parking) {
+	b, n, err := p.unpark(c.b)
 	if err != nil {
-		c.err, c.state = err, kWhole
+		c.err = err
+		c.stop()
 		return
 	}
 	c.b = b
@@ -179,7 +249,7 @@ func (c *keysCutter) part() bool {
 	case kMapSep:
 		return c.sep('}', kTable, kTopSep)
 	case kObjOpen:
-		c.over, c.nLists = false, 0
+		c.over, c.nLists, c.lists = false, 0, 0
 		return c.open('{', kField, kMapSep)
 	case kField:
 		if c.lc.Names != "" && c.namesField() {
@@ -197,7 +267,7 @@ func (c *keysCutter) part() bool {
 	case kName:
 		return c.name()
 	case kListOpen:
-		c.i, c.echo, c.runN = 0, 0, 0
+		c.i, c.echo, c.runN, c.dirty = 0, 0, 0, false
 		if !c.open('[', kElem, kObjSep) {
 			return false
 		}
@@ -218,6 +288,7 @@ func (c *keysCutter) field(want string, o byte, in, after int) bool {
 		return false
 	}
 	if (want == "" || name == want) && c.b[v] == o {
+		c.note(name)
 		c.at, c.state = v, in
 		return true
 	}
@@ -225,10 +296,37 @@ func (c *keysCutter) field(want string, o byte, in, after int) bool {
 	if !ok {
 		return false
 	}
+	c.note(name)
 	if last {
 		c.state = after
 	}
 	return true
+}
+
+// note reads a member's name, in the state that read it, where the
+// total's parking depends on it (twice, tables).
+func (c *keysCutter) note(name string) {
+	if c.lc.Table == nil {
+		return
+	}
+	switch c.state {
+	case kMember:
+		if strings.EqualFold(name, c.lc.Member) {
+			c.members++
+			c.twice = c.twice || c.members > 1 || name != c.lc.Member
+		}
+	case kTable:
+		if c.tables == nil {
+			c.seed = maphash.MakeSeed()
+		}
+		c.tables = append(c.tables, maphash.String(c.seed, name))
+		c.twice = c.twice || !c.lc.Table(name)
+	case kField:
+		if strings.EqualFold(name, c.lc.List) {
+			c.lists++
+			c.twice = c.twice || c.lists > 1 || name != c.lc.List
+		}
+	}
 }
 
 // open reads the opening of the container at c.at: then the state is
@@ -284,6 +382,9 @@ func (c *keysCutter) element() bool {
 	if c.runN == 1 {
 		c.runAt = c.i
 	}
+	if c.i == 0 {
+		c.firstEnd = c.run.End
+	}
 	c.i++
 	c.elems++
 	if last || c.i == c.lc.Keep || c.runN == c.lc.Size || c.run.End-c.run.Start >= maxRunBytes {
@@ -292,8 +393,21 @@ func (c *keysCutter) element() bool {
 	if last && c.state == kElem {
 		c.state = kObjSep
 		c.over = c.i >= c.lc.Keep
+		c.parkKeys()
 	}
 	return true
+}
+
+// parkKeys, when the list just closed has 2 to Keep-1 elements and no
+// value fault, after lists of Keep elements in all, parks all its
+// elements but the first (the total's parking, keysCutter).
+func (c *keysCutter) parkKeys() {
+	if c.lc.Table == nil || c.over || c.dirty || c.twice || c.i < 2 || c.elems-c.i < c.lc.Keep {
+		return
+	}
+	c.keys.park(c.firstEnd, c.b[c.firstEnd:c.keepEnd])
+	c.drop(c.firstEnd, c.keepEnd)
+	c.dropped += c.keepEnd - c.firstEnd
 }
 
 // flush decodes and checks the run gathered: kept while the list has
@@ -308,8 +422,9 @@ func (c *keysCutter) flush() {
 	}
 	ok, clean := c.measure(c.b, c.run, echo)
 	c.runN = 0
+	c.dirty = c.dirty || !clean
 	if !ok {
-		c.state = kWhole
+		c.stop()
 		return
 	}
 	if keep || !clean {
@@ -363,7 +478,7 @@ func (c *keysCutter) flushNames() {
 	c.nRunN = 0
 	switch {
 	case !ok:
-		c.state = kWhole
+		c.stop()
 	case keep:
 		c.nKeepEnd = c.nRun.End
 	default:

@@ -9,7 +9,7 @@ import (
 	"slices"
 )
 
-// ErrParking says names a KeysCut parked could not be written or read
+// ErrParking says names or keys a KeysCut parked could not be written or read
 // back (a disk fault): the request has no answer but an internal error.
 var ErrParking = errors.New("oversize: parked names do not read back")
 
@@ -24,7 +24,9 @@ var ErrParking = errors.New("oversize: parked names do not read back")
 // server to 2.4 times the bytes of a 15 MB request alone and 1.9 eight
 // at once, over the memory test's bounds of 1.5 and 1; in a file, memory
 // does not depend on how well the names compress. Where no file can be
-// made, they are kept compressed in memory.
+// made, they are kept compressed in memory. A KeysCut's keys past Keep
+// in all are parked the same way, in a parking of their own, until the
+// body ends (keysCutter.parkKeys).
 type parking struct {
 	runs []parkedRun
 	zw   *flate.Writer // made at the first run parked, onto file or mem
@@ -125,6 +127,22 @@ func (p *parking) readBack() ([]byte, error) {
 		return nil, errors.Join(ErrParking, err)
 	}
 	return text, nil
+}
+
+// after moves the places of p's runs for the runs of q put back before
+// them (q's runs are at other places: in other lists of the body).
+func (p *parking) after(q *parking) {
+	if q.empty() {
+		return
+	}
+	for i := len(p.runs) - 1; i >= 0 && p.runs[i].at > q.runs[0].at; i-- {
+		at := p.runs[i].at // q's places are of the body without p's runs, as this is
+		for _, r := range q.runs {
+			if r.at < at {
+				p.runs[i].at += r.n
+			}
+		}
+	}
 }
 
 // letGo forgets the runs parked, and closes their file.

@@ -109,3 +109,32 @@ func BenchmarkParkingPutBack(b *testing.B) {
 		}
 	}
 }
+
+// TestParkingAfter: two parkings of one body, the second's runs taken
+// at places before, between and after the first's, go back whole when
+// the first goes back first and the second's places move for it (after).
+func TestParkingAfter(t *testing.T) {
+	whole := "a[1,2,3]b[4,5,55,555]c[6,7,8]d[9,10]e"
+	body := []byte(whole)
+	var first, second parking
+	take := func(p *parking, from, to string) {
+		at := strings.Index(string(body), from) + len(from)
+		end := strings.Index(string(body), to)
+		p.park(at, body[at:end])
+		body = append(body[:at], body[end:]...)
+	}
+	take(&second, "[1", "]b") // ",2,3", before the first's
+	take(&first, "[4", "]c")  // ",5,55,555", longer than the gap after it
+	take(&second, "[6", "]d") // ",7,8", between them
+	take(&first, "[9", "]e")  // ",10"
+	require.Equal(t, "a[1]b[4]c[6]d[9]e", string(body))
+	second.after(&first)
+	body, n, err := first.unpark(body)
+	require.NoError(t, err)
+	require.Equal(t, 12, n)
+	body, n, err = second.unpark(body)
+	require.NoError(t, err)
+	require.Equal(t, 8, n)
+	require.Equal(t, whole, string(body))
+	second.letGo()
+}

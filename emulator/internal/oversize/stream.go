@@ -60,6 +60,10 @@ type ListCut struct {
 	// object closes with its last List over Keep-1 elements and one
 	// Names list, dropped.
 	Names string
+	// Table, when not nil with Measurer, reports whether a key of
+	// Member's map is a table name (BatchGetItem's); with it, the lists
+	// past Keep elements in all are parked as KeysCut says.
+	Table func(name string) bool
 }
 
 // Filled tells in what the cut left out: the list's length (Fill), and
@@ -160,6 +164,7 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 	if lc.Measurer != nil {
 		kc := &keysCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, measure: lc.Measurer(), names: measureNames()}
 		defer kc.parked.letGo() // a body that stops or fails inside an object
+		defer kc.keys.letGo()
 		c = kc
 	} else if lc.Echoer != nil {
 		c = &mapCutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, echo: lc.Echoer(), names: map[string]*occurrence{}}

@@ -142,5 +142,5 @@ var (
 			}
 		},
 		Echoed: func(in any, echo []string) { in.(*BatchWriteItemInput).echo = echo }}
-	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys, Names: "AttributesToGet"}
+	batchGetCut = oversize.ListCut{Member: "RequestItems", List: "Keys", Keep: maxBatchGetKeys + 1, Size: 1024, Measurer: oversize.MeasureKeys, Names: "AttributesToGet", Table: tablespec.BatchTableName}
 )

@@ -28,15 +28,28 @@ import (
 // with a fault, an empty, repeated or too long name or null at a random
 // place, before or after Keys, with Keys again after it);
 // RequestItems
-// given again, null or in another case; a bad ReturnConsumedCapacity.
+// given again, null or in another case; a bad ReturnConsumedCapacity;
+// many tables of 100 keys or fewer, their total over 100, exactly 100 or
+// 101, some named twice or no table name, with few faults.
 func batchGetBody(r *rand.Rand) string {
+	many := false    // many tables: fewer faults, nulls and names
+	var counts []int // the next lists' lengths, when set
+
 	key := func(i int, pad string) string {
 		return fmt.Sprintf(`{"pk":{"S":"k%d%s"}}`, i, pad)
 	}
 	keys := func() string {
 		n := testkit.Pick(r, 0, 1, 60, 100, 101, 102, 150, 1500, 3000, 6000)
+		bad := r.IntN(10)
+		if many {
+			n = testkit.Pick(r, 1, 2, 3, 9, 50, 99, 100, 100, 0, 101)
+			bad = r.IntN(80)
+		}
+		if len(counts) > 0 {
+			n, counts = counts[0], counts[1:]
+		}
 		pad := testkit.Pick(r, "", strings.Repeat("x", 60), strings.Repeat("é€", 40), "<&>")
-		bad, at := r.IntN(10), r.IntN(n+1)
+		at := r.IntN(n + 1)
 		var b strings.Builder
 		b.WriteString("[")
 		for i := range n {
@@ -106,7 +119,11 @@ func batchGetBody(r *rand.Rand) string {
 		return b.String()
 	}
 	object := func() string {
-		switch r.IntN(12) {
+		special := r.IntN(12)
+		if many && r.IntN(10) > 0 {
+			special = 3
+		}
+		switch special {
 		case 0:
 			return "null"
 		case 1:
@@ -115,17 +132,18 @@ func batchGetBody(r *rand.Rand) string {
 			return `{"Keys":null}`
 		}
 		var members []string
-		if r.IntN(4) == 0 {
+		fewNames := !many || r.IntN(8) == 0
+		if r.IntN(4) == 0 && fewNames {
 			members = append(members, testkit.Pick(r, `"ConsistentRead":true`, `"ProjectionExpression":"pk"`, `"AttributesToGet":["pk","pk"]`, names()))
 		}
 		members = append(members, `"Keys":`+keys())
-		if r.IntN(3) == 0 {
+		if r.IntN(3) == 0 && fewNames {
 			members = append(members, names())
 		}
-		if r.IntN(6) == 0 {
+		if r.IntN(6) == 0 && (!many || r.IntN(12) == 0) {
 			members = append(members, testkit.Pick(r, `"Keys":`, `"keys":`)+keys())
 		}
-		if r.IntN(4) == 0 {
+		if r.IntN(4) == 0 && fewNames {
 			members = append(members, testkit.Pick(r, `"AttributesToGet":["pk"]`, `"ProjectionExpression":"pk"`, `"ExpressionAttributeNames":{"#a":"pk"}`, names()))
 		}
 		return "{" + strings.Join(members, ",") + "}"
@@ -133,6 +151,9 @@ func batchGetBody(r *rand.Rand) string {
 	table := func() string { return testkit.Pick(r, "tab0", "tab1", "tab2", "tab0", "t!0", "zz") }
 	requestItems := func() string {
 		var parts []string
+		if r.IntN(3) == 0 {
+			return manyTables(r, table, object, &many, &counts)
+		}
 		for range 1 + r.IntN(3) {
 			parts = append(parts, `"`+table()+`":`+object())
 		}
@@ -163,6 +184,40 @@ func batchGetBody(r *rand.Rand) string {
 	return body
 }
 
+// manyTables is a RequestItems map of 2 to 40 tables for batchGetBody:
+// their lists of random lengths, or lengths that sum to 100 or 101 with
+// a list of 101 or more after; some tables named again or from table.
+func manyTables(r *rand.Rand, table, object func() string, many *bool, counts *[]int) string {
+	*many = true
+	defer func() { *many, *counts = false, nil }()
+	tables := 2 + r.IntN(39)
+	if r.IntN(3) == 0 { // a total of 100 or 101, then maybe a list over 100
+		left := testkit.Pick(r, 100, 101)
+		for left > 0 {
+			n := min(left, 1+r.IntN(60))
+			*counts = append(*counts, n)
+			left -= n
+		}
+		if r.IntN(3) == 0 {
+			*counts = append(*counts, testkit.Pick(r, 1, 101, 150))
+		}
+		tables = len(*counts)
+	}
+	var parts []string
+	odd := 1 + 1000*r.IntN(2) // tables named again or from table: none in half the maps
+	for i := range tables {
+		name := fmt.Sprintf("m%03d", i)
+		switch r.IntN(30 * odd) {
+		case 0:
+			name = table()
+		case 1:
+			name = fmt.Sprintf("m%03d", r.IntN(i+1)) // named again
+		}
+		parts = append(parts, `"`+name+`":`+object())
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
 // TestBatchGetCutSameAnswer: a BatchGetItem whose Keys are cut as its
 // body arrives gets exactly the answer of the whole body decoded (the
 // prescans off), byte for byte, as does one cut in the body held whole
@@ -178,7 +233,7 @@ func TestBatchGetCutSameAnswer(t *testing.T) {
 	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 7))
 	cuts := map[string]int{}
-	for i := range 150 {
+	for i := range 200 {
 		body := batchGetBody(r)
 		requireSameCut(t, s, "BatchGetItem", body, r, fmt.Sprintf("case %d", i), cuts)
 		_, held := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
@@ -188,7 +243,7 @@ func TestBatchGetCutSameAnswer(t *testing.T) {
 		require.Equal(t, whole, held, "case %d, held whole: %.300s", i, body)
 	}
 	require.Greater(t, cuts["BatchGetItem"], 20, "too few requests were cut: the test misses them")
-	t.Logf("%d of 150 cut", cuts["BatchGetItem"])
+	t.Logf("%d of 200 cut", cuts["BatchGetItem"])
 }
 
 // TestBatchGetCutHoldsLittle: a BatchGetItem far over its 100 keys, cut
@@ -232,6 +287,9 @@ func FuzzBatchGetCut(f *testing.F) {
 	f.Add(false, uint16(4000), uint16(3999), "tab0", `{"pk":{"S":"a"}}`, `7`, `,"AttributesToGet":["a","a"]}}}`)
 	f.Add(false, uint16(3900), uint16(5), "x", `{"pk":{"S":"<&>"}}`, `null`, `,"Keys":[]},"tab0":{"Keys":[{"pk":{"S":"b"}}]}},"RequestItems":null}`)
 	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`, `{"pk":{"S":"a"}}`, `]`, `}}`)
+	// over 100 keys in all, no table over 100: the later tables' keys parked
+	f.Add(true, uint16(0), uint16(0), `{"RequestItems":{"tab0":{"Keys":[`+strings.Repeat(`{"pk":{"S":"a"}},`, 99)+`{}]},"tab1":{"Keys":[`,
+		`{"pk":{"S":"b"}},{"pk":{"S":"c"}}`, `]},"tab2":{"Keys":[{"pk":{"S":"d"}},{"pk":{"S":"e"}}]}`, `},"ReturnConsumedCapacity":"NONE"}`)
 	s := newTestService(f, Config{})
 	_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
@@ -340,17 +398,7 @@ func TestBatchGetNamesCut(t *testing.T) {
 	s := oversizeService(t, "tab0", "tab1")
 	_, out := doService(t, s, TargetPrefix+"PutItem", testkit.DefaultAuth, `{"TableName":"tab0","Item":{"pk":{"S":"k1"},"v":{"S":"x"},"w":{"S":"y"}}}`)
 	require.Equal(t, "{}", out)
-	keys := func(n int) string {
-		var b strings.Builder
-		b.WriteString(`"Keys":[`)
-		for i := range n {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"pk":{"S":"k%d"}}`, i+1)
-		}
-		return b.String() + "]"
-	}
+	keys := func(n int) string { return keysMember(1, n, "") }
 	names := func(n int, last string) string {
 		var b strings.Builder
 		b.WriteString(`"AttributesToGet":[`)
@@ -437,4 +485,86 @@ func FuzzBatchGetNamesCut(f *testing.F) {
 		r := rand.New(rand.NewPCG(uint64(n), uint64(at)))
 		requireSameCut(t, s, "BatchGetItem", b.String(), r, "fuzz", map[string]int{})
 	})
+}
+
+// TestBatchGetTotalCut: a BatchGetItem of many tables of 100 keys or
+// fewer, over 100 in all, is held as its first keys and one key a table
+// once the tables after them close (their total is the answer), and kept
+// whole when the total is 100, or when a table, its Keys or RequestItems
+// come again, a table is no table name, or a key has a fault: each gets
+// the whole body's answer, byte for byte.
+func TestBatchGetTotalCut(t *testing.T) {
+	s := oversizeService(t, "tab0")
+	pad := strings.Repeat("x", 200)
+	keys := func(n int) string { return keysMember(0, n, pad) }
+	names := `"AttributesToGet":[` + strings.Repeat(`"abcdefghijklmnopqrstuvwxyz",`, 3000) + `"v"]`
+	tables := func(n int, object func(i int) string) string {
+		var parts []string
+		for i := range n {
+			parts = append(parts, fmt.Sprintf(`"m%03d":{%s}`, i, object(i)))
+		}
+		return strings.Join(parts, ",")
+	}
+	plain := func(int) string { return keys(100) }
+	cases := []struct {
+		name, body string
+		cut        bool // the keys past the first 100 are let go
+	}{
+		{"over in total", `{"RequestItems":{` + tables(40, plain) + `}}`, true},
+		{"over in total, names before keys", `{"RequestItems":{` + tables(40, func(int) string { return names + "," + keys(100) }) + `},"ReturnConsumedCapacity":"TOTAL"}`, true},
+		{"a list over after", `{"RequestItems":{` + tables(40, plain) + `,"zzz":{` + keys(150) + `}}}`, true},
+		{"exactly 100", `{"RequestItems":{` + tables(2, func(int) string { return keys(50) }) + `}}`, false},
+		{"table again", `{"RequestItems":{` + tables(40, plain) + `,"m000":{` + keys(1) + `}}}`, false},
+		{"keys again", `{"RequestItems":{` + tables(40, func(i int) string {
+			if i == 39 {
+				return keys(100) + "," + keys(1)
+			}
+			return keys(100)
+		}) + `}}`, false},
+		{"keys in another case", `{"RequestItems":{` + tables(40, plain) + `,"m999":{"keys":[]}}}`, false},
+		{"request items again", `{"RequestItems":{` + tables(40, plain) + `},"RequestItems":{"m000":{` + keys(1) + `}}}`, false},
+		{"names before keys, put back", `{"RequestItems":{` + tables(40, func(int) string { return names + "," + keys(100) }) + `},"RequestItems":null}`, false},
+		{"no table name", `{"RequestItems":{` + tables(40, plain) + `,"t!0":{` + keys(1) + `}}}`, false},
+		{"a value fault", `{"RequestItems":{` + tables(40, func(i int) string {
+			if i == 20 {
+				return `"Keys":[{"pk":{"S":"a"}},{"pk":{"N":"x1"}}]`
+			}
+			return keys(100)
+		}) + `}}`, true},
+		{"a serialization fault", `{"RequestItems":{` + tables(40, func(i int) string {
+			if i == 39 {
+				return `"Keys":[{"pk":{"S":"a"}},{"pk":{"S":5}}]`
+			}
+			return keys(100)
+		}) + `}}`, false},
+	}
+	r := rand.New(rand.NewPCG(oversizeSeed(t), 9))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			requireSameCut(t, s, "BatchGetItem", tc.body, r, tc.name, map[string]int{})
+			var buf bytes.Buffer
+			_, cut, _, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
+			require.NoError(t, err)
+			if tc.cut {
+				require.Positive(t, cut.Elems)
+				require.Less(t, buf.Len(), len(tc.body)-35*99*len(pad), "the body kept: %d bytes of %d", buf.Len(), len(tc.body))
+			} else {
+				require.Greater(t, buf.Len(), len(tc.body)-(20<<10), "keys were let go: %d bytes kept of %d", buf.Len(), len(tc.body))
+			}
+		})
+	}
+}
+
+// keysMember is a Keys member of n keys, k and their numbers from from,
+// then pad.
+func keysMember(from, n int, pad string) string {
+	var b strings.Builder
+	b.WriteString(`"Keys":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"k%d%s"}}`, from+i, pad)
+	}
+	return b.String() + "]"
 }
