@@ -120,8 +120,9 @@ type keysCutter struct {
 	// The total's parking (ListCut.Table): the end of the list's first
 	// element, whether a run of it had a value fault; the keys parked;
 	// the RequestItems members and the object's Keys members (in any
-	// case) read, the tables' names hashed; twice says a name or member
-	// came twice or in another case, or a table is no table name, and
+	// case) read, the tables' names hashed; doubt says a name or member
+	// came twice or in another case, or a table is no table name (the
+	// total may not be the answer: nothing more is parked), and
 	// broken that the cutting stopped before the body's end: then the
 	// keys go back.
 	firstEnd       int
@@ -130,7 +131,7 @@ type keysCutter struct {
 	members, lists int
 	tables         []uint64
 	seed           maphash.Seed
-	twice, broken  bool
+	doubt, broken  bool
 }
 
 func (c *keysCutter) uncut() bool { return c.state == kWhole && c.dropped == 0 }
@@ -179,7 +180,7 @@ func (c *keysCutter) unparkIfWhole() {
 	if c.keys.empty() {
 		return
 	}
-	if c.broken || c.twice || c.err != nil || repeated(c.tables) {
+	if c.broken || c.doubt || c.err != nil || repeated(c.tables) {
 		c.putBack(&c.keys)
 		return
 	}
@@ -304,7 +305,7 @@ func (c *keysCutter) field(want string, o byte, in, after int) bool {
 }
 
 // note reads a member's name, in the state that read it, where the
-// total's parking depends on it (twice, tables).
+// total's parking depends on it (doubt, tables).
 func (c *keysCutter) note(name string) {
 	if c.lc.Table == nil {
 		return
@@ -313,18 +314,18 @@ func (c *keysCutter) note(name string) {
 	case kMember:
 		if strings.EqualFold(name, c.lc.Member) {
 			c.members++
-			c.twice = c.twice || c.members > 1 || name != c.lc.Member
+			c.doubt = c.doubt || c.members > 1 || name != c.lc.Member
 		}
 	case kTable:
 		if c.tables == nil {
 			c.seed = maphash.MakeSeed()
 		}
 		c.tables = append(c.tables, maphash.String(c.seed, name))
-		c.twice = c.twice || !c.lc.Table(name)
+		c.doubt = c.doubt || !c.lc.Table(name)
 	case kField:
 		if strings.EqualFold(name, c.lc.List) {
 			c.lists++
-			c.twice = c.twice || c.lists > 1 || name != c.lc.List
+			c.doubt = c.doubt || c.lists > 1 || name != c.lc.List
 		}
 	}
 }
@@ -402,7 +403,7 @@ func (c *keysCutter) element() bool {
 // value fault, after lists of Keep elements in all, parks all its
 // elements but the first (the total's parking, keysCutter).
 func (c *keysCutter) parkKeys() {
-	if c.lc.Table == nil || c.over || c.dirty || c.twice || c.i < 2 || c.elems-c.i < c.lc.Keep {
+	if c.lc.Table == nil || c.over || c.dirty || c.doubt || c.i < 2 || c.elems-c.i < c.lc.Keep {
 		return
 	}
 	c.keys.park(c.firstEnd, c.b[c.firstEnd:c.keepEnd])
