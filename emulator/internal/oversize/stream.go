@@ -81,6 +81,10 @@ func (lc *ListCut) Filled(in any, cut Cut) {
 type Cut struct {
 	Elems int // the list's length (0: nothing was cut); a map's, all its lists'
 	Len   int // the bytes of the body as it was sent
+	// Read says the body was read through the ListCut (Read, with no
+	// error): a Reduce of the body kept would cut nothing more, so the
+	// service runs none (a second copy of the body, to cut nothing).
+	Read bool
 	// Echo is a map cut's echo, when the answer is the one that echoes
 	// it (MapCut); in one piece, cut after MaxEchoBytes and a few bytes.
 	Echo []string
@@ -183,7 +187,9 @@ func (lc *ListCut) Read(buf *bytes.Buffer, r io.Reader, limit, want int64) (n in
 		c = &cutter{lc: lc, reading: reading{b: buf.Bytes()[:0]}, check: lc.Checker()}
 	}
 	defer func() { *buf = *bytes.NewBuffer(*c.body()) }()
-	return readCut(c, r, limit, want)
+	n, cut, more, err = readCut(c, r, limit, want)
+	cut.Read = err == nil
+	return n, cut, more, err
 }
 
 // bodyCutter is a reading of one body as it arrives: the bytes kept so

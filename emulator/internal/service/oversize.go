@@ -54,17 +54,31 @@ func prescanOf(name string) prescan {
 	if p, ok := featurePrescans[name]; ok {
 		return p
 	}
+	if prescanCuts(name) { // as ListCutOf, in the body held whole
+		return ListCutOf(name).Reduce
+	}
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
-	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
-		return ListCutOf(name).Reduce
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
 		}
 	}
 	return nil
+}
+
+// prescanCuts reports whether operation name's prescan is only its
+// ListCut's Reduce, which a body read through that ListCut as it arrived
+// (Cut.Read) has had already: run again, it cut nothing and held a copy
+// of the body (a TransactWriteItems of one 4 MB item: 4 MB, in buffers
+// of 8 MB).
+func prescanCuts(name string) bool {
+	switch name {
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem":
+		return true
+	}
+	return false
 }
 
 // prescanBatchGet cuts each AttributesToGet after its first repeat (not

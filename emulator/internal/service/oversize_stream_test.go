@@ -179,7 +179,7 @@ func TestListCutHoldsLittle(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, more)
 	require.Equal(t, int64(len(body)), n2)
-	require.Equal(t, Cut{Elems: n, Len: len(body)}, cut)
+	require.Equal(t, Cut{Elems: n, Len: len(body), Read: true}, cut)
 	require.Less(t, buf.Cap(), 256<<10, "the body kept: %d bytes of %d", buf.Len(), len(body))
 	require.True(t, strings.HasSuffix(buf.String(), `],"ReturnConsumedCapacity":"TOTAL"}`))
 	t.Logf("%d bytes kept as %d (a buffer of %d)", len(body), buf.Len(), buf.Cap())
