@@ -146,6 +146,17 @@ func (lc *ListCut) Reduce(body []byte) (reduced []byte, fill func(any)) {
 	return buf.Bytes(), func(in any) { lc.Filled(in, cut) }
 }
 
+// Again is Reduce for the service's prescan of a body the edge may have
+// read through lc already (cut.Read): that one has nothing more to cut,
+// and a Reduce would only read it into a second buffer, a copy of the
+// body (of a 4 MB TransactWriteItems of one item: buffers of 8 MB).
+func (lc *ListCut) Again(body []byte, cut Cut) (reduced []byte, fill func(any)) {
+	if cut.Read {
+		return nil, nil
+	}
+	return lc.Reduce(body)
+}
+
 // readChunk is how much of the body a read asks for: what the body holds
 // beyond its kept part is at most a run and a chunk.
 const readChunk = 32 << 10

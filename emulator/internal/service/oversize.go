@@ -19,10 +19,11 @@ import (
 // PartiQL feature registers its own for BatchExecuteStatement and
 // ExecuteTransaction (Prescan).
 
-// prescan reads a request's raw body before it is decoded. It returns
-// the body to decode instead (nil: the body as it is) and what to set in
-// the decoded input (nil: nothing).
-type prescan func(body []byte) (reduced []byte, fill func(in any))
+// prescan reads a request's raw body before it is decoded, and what the
+// edge cut of it as it arrived (nothing: cut.Elems 0). It returns the
+// body to decode instead (nil: the body as it is) and what to set in the
+// decoded input (nil: nothing).
+type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
 // prescanOff, set by a test, decodes every body whole (the answer
 // prescans must give).
@@ -45,7 +46,7 @@ func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
 	if featurePrescans == nil {
 		featurePrescans = map[string]prescan{}
 	}
-	featurePrescans[name] = func(body []byte) ([]byte, func(any)) { return reduce(body), nil }
+	featurePrescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
 }
 
 // prescanOf returns the prescan of operation name (nil: its body is
@@ -54,36 +55,22 @@ func prescanOf(name string) prescan {
 	if p, ok := featurePrescans[name]; ok {
 		return p
 	}
-	if prescanCuts(name) { // as ListCutOf, in the body held whole
-		return ListCutOf(name).Reduce
-	}
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
+		return ListCutOf(name).Again
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
-		return func(b []byte) ([]byte, func(any)) {
+		return func(b []byte, _ Cut) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
 		}
 	}
 	return nil
 }
 
-// prescanCuts reports whether operation name's prescan is only its
-// ListCut's Reduce, which a body read through that ListCut as it arrived
-// (Cut.Read) has had already: run again, it cut nothing and held a copy
-// of the body (a TransactWriteItems of one 4 MB item: 4 MB, in buffers
-// of 8 MB).
-func prescanCuts(name string) bool {
-	switch name {
-	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem":
-		return true
-	}
-	return false
-}
-
 // prescanBatchGet cuts each AttributesToGet after its first repeat (not
 // beside a bad table name), then Keys far over 100 as ListCutOf does.
-func prescanBatchGet(body []byte) ([]byte, func(any)) {
+func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, tablespec.BatchTableName)
 	if cut != nil {
 		body = cut

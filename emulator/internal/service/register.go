@@ -94,7 +94,6 @@ type opHandler struct {
 	name                             string
 	data                             bool                          // a data-plane operation
 	pre                              prescan                       // prescanOf(name); nil: none
-	preCuts                          bool                          // pre is ListCutOf(name)'s Reduce: not run again on a body read through it
 	get                              func() any                    // a new or pooled *In
 	put                              func(any)                     // gives a pooled *In back; nil: not pooled
 	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
@@ -110,7 +109,7 @@ func newOpHandler(name string, in, out reflect.Type) *opHandler {
 		opShapes = map[string]OpShape{}
 	}
 	opShapes[name] = OpShape{In: in, Out: out}
-	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name), preCuts: prescanCuts(name)}
+	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
 }
 
 func (h *opHandler) implements(in, out any) {
@@ -141,8 +140,8 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	var fill func(any)
 	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
 		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
-	} else if h.pre != nil && !prescanOff.Load() && !(cut.Read && h.preCuts) {
-		if reduced, f := h.pre(body); reduced != nil {
+	} else if h.pre != nil && !prescanOff.Load() {
+		if reduced, f := h.pre(body, cut); reduced != nil {
 			body, fill = reduced, f // a list far over its limit (oversize.go)
 		}
 	}
