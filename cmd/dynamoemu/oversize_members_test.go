@@ -57,7 +57,11 @@ import (
 // eight at once since; its bound is the 4 the project aims at). The
 // same list through BatchWriteItem, TransactWriteItems, UpdateItem's
 // value and ExecuteStatement's parameter measured 6.9-7.0, 5.4, 7.9 and
-// 4.0 alone (docs/server.md).
+// 4.0 alone (docs/server.md). BatchWriteItem's and TransactWriteItems'
+// went to 2.3-2.4 and 2.3 alone (1.6-1.7 and 1.5-1.7 eight at once) once
+// a body read through its ListCut was neither grown past its size nor
+// reduced again, and a large run of a map cut was decoded in place; their
+// bound is the 4 the project aims at.
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
@@ -113,10 +117,10 @@ func TestOversizedMembers(t *testing.T) {
 		{"ItemList", "PutItem", 400, "Item size has exceeded the maximum allowed size", 4, func(n int) string {
 			return `{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}`
 		}},
-		{"ItemList/BatchWriteItem", "BatchWriteItem", 400, "Item size has exceeded the maximum allowed size", 9, func(n int) string {
+		{"ItemList/BatchWriteItem", "BatchWriteItem", 400, "Item size has exceeded the maximum allowed size", 4, func(n int) string {
 			return `{"RequestItems":{"tab":[{"PutRequest":{"Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}}]}}`
 		}},
-		{"ItemList/TransactWriteItems", "TransactWriteItems", 400, "Item size has exceeded the maximum allowed size", 7, func(n int) string {
+		{"ItemList/TransactWriteItems", "TransactWriteItems", 400, "Item size has exceeded the maximum allowed size", 4, func(n int) string {
 			return `{"TransactItems":[{"Put":{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}}]}`
 		}},
 		{"ItemList/UpdateItem", "UpdateItem", 400, "Item size to update has exceeded the maximum allowed size", 10, func(n int) string {

@@ -61,10 +61,14 @@
 //     element and parks the rest until the body ends, let go when the
 //     map is refused for its total whatever its elements are
 //     (keyscut.go says why the answer is the whole body's).
+//   - Again: Reduce for the service's prescan of a body that may have
+//     been read through its ListCut already (Cut.Read), which has
+//     nothing more to cut.
 //   - DecodeAlone, DecodeClean, DecodeRun: decode a run of elements as
 //     the only elements of their list, for those functions (DecodeClean
 //     fails on a value fault too, for an operation that reports one
-//     before its count; DecodeRun tells both).
+//     before its count; DecodeRun tells both, and decodes a large run
+//     where it is in a reading's own buffer instead of a copy).
 //
 // The answer is the one the whole body gets (the service's
 // TestOversizeSameAnswer and FuzzOversizePrescan); what a request costs

@@ -78,10 +78,43 @@ func DecodeClean(body []byte, e wire.Span, pre, post string, in any) bool {
 }
 
 // DecodeRun is DecodeAlone that also reports whether the elements have
-// no value fault (clean).
+// no value fault (clean). body is a reading's own (a cutter's, for
+// MapCut and KeysCut): a run past twice maxRunBytes (a run of one
+// large element) is decoded where it is (decodeInPlace), not copied.
 func DecodeRun(body []byte, e wire.Span, pre, post string, in any) (ok, clean bool) {
-	deferred, err := decodeAlone(body, e, pre, post, in)
+	var deferred *wire.Deferred
+	var err error
+	if e.End-e.Start > 2*maxRunBytes && e.Start >= len(pre) && e.End+len(post) <= cap(body) && len(pre) <= maxWrap && len(post) <= maxWrap {
+		deferred, err = decodeInPlace(body, e, pre, post, in)
+	} else {
+		deferred, err = decodeAlone(body, e, pre, post, in)
+	}
 	return err == nil, err == nil && deferred == nil
+}
+
+// maxWrap is the longest pre or post decodeInPlace writes around a run.
+const maxWrap = 48
+
+// decodeInPlace is decodeAlone without the copy: pre and post are
+// written over the bytes just before and after the run (those after it
+// may be past len(body), within its capacity: bytes not yet read), which
+// are put back once it is decoded; the decoder writes nothing into its
+// input and what it returns holds no view of it (runBodies). A
+// BatchWriteItem of one 4 MB item held a copy of it, in a buffer of its
+// own, beside the body.
+func decodeInPlace(body []byte, e wire.Span, pre, post string, in any) (*wire.Deferred, error) {
+	from, to := e.Start-len(pre), e.End+len(post)
+	b := body[:to]
+	var before, after [maxWrap]byte
+	copy(before[:], b[from:e.Start])
+	copy(after[:], b[e.End:to])
+	copy(b[from:], pre)
+	copy(b[e.End:], post)
+	defer func() {
+		copy(b[from:e.Start], before[:])
+		copy(b[e.End:to], after[:])
+	}()
+	return wire.DecodeRequestDeferred(b[from:to], in)
 }
 
 func decodeAlone(body []byte, e wire.Span, pre, post string, in any) (*wire.Deferred, error) {

@@ -19,10 +19,11 @@ import (
 // PartiQL feature registers its own for BatchExecuteStatement and
 // ExecuteTransaction (Prescan).
 
-// prescan reads a request's raw body before it is decoded. It returns
-// the body to decode instead (nil: the body as it is) and what to set in
-// the decoded input (nil: nothing).
-type prescan func(body []byte) (reduced []byte, fill func(in any))
+// prescan reads a request's raw body before it is decoded, and what the
+// edge cut of it as it arrived (nothing: cut.Elems 0). It returns the
+// body to decode instead (nil: the body as it is) and what to set in the
+// decoded input (nil: nothing).
+type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
 // prescanOff, set by a test, decodes every body whole (the answer
 // prescans must give).
@@ -45,7 +46,7 @@ func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
 	if featurePrescans == nil {
 		featurePrescans = map[string]prescan{}
 	}
-	featurePrescans[name] = func(body []byte) ([]byte, func(any)) { return reduce(body), nil }
+	featurePrescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
 }
 
 // prescanOf returns the prescan of operation name (nil: its body is
@@ -58,9 +59,9 @@ func prescanOf(name string) prescan {
 	case "BatchGetItem":
 		return prescanBatchGet
 	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
-		return ListCutOf(name).Reduce
+		return ListCutOf(name).Again
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
-		return func(b []byte) ([]byte, func(any)) {
+		return func(b []byte, _ Cut) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
 		}
 	}
@@ -69,7 +70,7 @@ func prescanOf(name string) prescan {
 
 // prescanBatchGet cuts each AttributesToGet after its first repeat (not
 // beside a bad table name), then Keys far over 100 as ListCutOf does.
-func prescanBatchGet(body []byte) ([]byte, func(any)) {
+func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, tablespec.BatchTableName)
 	if cut != nil {
 		body = cut

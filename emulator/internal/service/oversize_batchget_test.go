@@ -266,7 +266,7 @@ func TestBatchGetCutHoldsLittle(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, more)
 	require.Equal(t, int64(len(body)), n2)
-	require.Equal(t, Cut{Elems: n, Len: len(body)}, cut)
+	require.Equal(t, Cut{Elems: n, Len: len(body), Read: true}, cut)
 	require.Less(t, buf.Cap(), 256<<10, "the body kept: %d bytes of %d", buf.Len(), len(body))
 	require.True(t, strings.HasSuffix(buf.String(), `],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`))
 	var kept BatchGetItemInput

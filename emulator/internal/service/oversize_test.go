@@ -258,7 +258,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"} {
 		for i := range 40 {
 			body := oversizeBody(r, op)
-			if b, _ := prescanOf(op)([]byte(body)); b != nil {
+			if b, _ := prescanOf(op)([]byte(body), Cut{}); b != nil {
 				reduced++
 			}
 			requireSameWithoutPrescan(t, s, op, body, i)
@@ -312,7 +312,7 @@ func TestOversizeReduced(t *testing.T) {
 		}) + `]}`,
 	}
 	for op, body := range bodies {
-		reduced, _ := prescanOf(op)([]byte(body))
+		reduced, _ := prescanOf(op)([]byte(body), Cut{})
 		require.NotNil(t, reduced, op)
 		most := 64 << 10
 		if op == "BatchGetItem" { // the keys its echo shows (64 KB), to the end of their run
@@ -345,7 +345,7 @@ func FuzzOversizePrescan(f *testing.F) {
 	f.Cleanup(func() { oversize.Every.Store(false) })
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		op := ops[int(which)%len(ops)]
-		_, _ = prescanOf(op)([]byte(body)) // never a panic
+		_, _ = prescanOf(op)([]byte(body), Cut{}) // never a panic
 		prescanOff.Store(false)
 		res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
 		prescanOff.Store(true)
@@ -423,7 +423,7 @@ func TestOversizeExecuteTransaction(t *testing.T) {
 	require.NotNil(t, pre, "ExecuteTransaction has no prescan")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reduced, fill := pre([]byte(tc.body))
+			reduced, fill := pre([]byte(tc.body), Cut{})
 			require.Nil(t, fill)
 			require.Equal(t, tc.reduced, reduced != nil, "got reduced %v, want %v", reduced != nil, tc.reduced)
 			if reduced != nil {

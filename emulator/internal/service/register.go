@@ -141,7 +141,7 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
 		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
 	} else if h.pre != nil && !prescanOff.Load() {
-		if reduced, f := h.pre(body); reduced != nil {
+		if reduced, f := h.pre(body, cut); reduced != nil {
 			body, fill = reduced, f // a list far over its limit (oversize.go)
 		}
 	}
