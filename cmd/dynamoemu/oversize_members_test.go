@@ -57,7 +57,10 @@ import (
 // eight at once since; its bound is the 4 the project aims at). The
 // same list through BatchWriteItem, TransactWriteItems, UpdateItem's
 // value and ExecuteStatement's parameter measured 6.9-7.0, 5.4, 7.9 and
-// 4.0 alone (docs/server.md).
+// 4.0 alone (docs/server.md); UpdateItem's 7.8-8.0 (bound 10) before
+// a value's list proven over the item size limit was kept as a stand-in
+// while the update names it (2.1 alone and 1.3 eight at once since; its
+// bound is the 4 the project aims at).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
@@ -119,7 +122,7 @@ func TestOversizedMembers(t *testing.T) {
 		{"ItemList/TransactWriteItems", "TransactWriteItems", 400, "Item size has exceeded the maximum allowed size", 7, func(n int) string {
 			return `{"TransactItems":[{"Put":{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}}]}`
 		}},
-		{"ItemList/UpdateItem", "UpdateItem", 400, "Item size to update has exceeded the maximum allowed size", 10, func(n int) string {
+		{"ItemList/UpdateItem", "UpdateItem", 400, "Item size to update has exceeded the maximum allowed size", 4, func(n int) string {
 			return `{"TableName":"tab","Key":{"pk":{"S":"b"}},"UpdateExpression":"SET l = :l","ExpressionAttributeValues":{":l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}`
 		}},
 		{"ItemList/ExecuteStatement", "ExecuteStatement", 400, "Item size has exceeded the maximum allowed size", 5, func(n int) string {
