@@ -1,6 +1,7 @@
 package service
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -136,4 +137,58 @@ func updateCutService(t *testing.T) *Service {
 		}
 	}
 	return s
+}
+
+// statementCutBody is an ExecuteStatement whose parameters hold one or
+// two lists about the limit: an INSERT's attribute, its key, a nested
+// place, a WHERE clause's operand, an UPDATE's value, too few or extra
+// parameters, a missing table, bad syntax.
+func statementCutBody(r *rand.Rand) string {
+	table := []string{"tab0", "tab0", "tab0", "gsi0", "missing"}[r.IntN(5)]
+	stmt := []string{
+		`INSERT INTO "%s" VALUE {'pk':'n%d','l':?}`, `INSERT INTO "%s" VALUE {'pk':'n%d','l':?}`,
+		`INSERT INTO "%s" VALUE {'pk':'n%d','g':?}`, `INSERT INTO "%s" VALUE {'pk':?,'l':'n%d'}`,
+		`INSERT INTO "%s" VALUE {'pk':'n%d','m':{'x':?}}`, `INSERT INTO "%s" VALUE {'pk':'n%d','l':?,'l2':?}`,
+		`INSERT INTO "%s" VALUE {'pk':'k0','l':?}`, `SELECT * FROM "%s" WHERE pk = 'k%d' AND l = ?`,
+		`UPDATE "%s" SET l = ? WHERE pk = 'k%d'`, `DELETE FROM "%s" WHERE pk = 'k%d' AND l = ?`,
+		`INSERT INTO "%s" VALUE {'pk':'n%d','l':?`}[r.IntN(11)]
+	if strings.Count(stmt, "%") == 2 {
+		stmt = fmt.Sprintf(stmt, table, r.IntN(1000))
+	} else {
+		stmt = fmt.Sprintf(stmt, table)
+	}
+	params := []string{updateCutList(r)}
+	for range r.IntN(3) {
+		params = append(params, []string{updateCutList(r), `{"S":"x"}`}[r.IntN(2)])
+	}
+	b, _ := json.Marshal(stmt)
+	return `{"Statement":` + string(b) + `,"Parameters":[` + strings.Join(params, ",") + `]}`
+}
+
+// TestStatementCutSameAnswer: an ExecuteStatement whose parameters hold
+// a list cut over the item size limit gets the same answer as with the
+// list held whole.
+func TestStatementCutSameAnswer(t *testing.T) {
+	cut, held := updateCutService(t), updateCutService(t) // the same writes on each
+	rounds := 20
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
+		rounds = 100
+	}
+	if lease.Checked() { // the race detector: a round takes seconds
+		rounds = 3
+	}
+	r := rand.New(rand.NewPCG(oversizeSeed(t), 12))
+	tooLarge := 0
+	for i := range rounds {
+		body := statementCutBody(r)
+		_, got := doService(t, cut, TargetPrefix+"ExecuteStatement", testkit.DefaultAuth, body)
+		was := wire.SetItemCut(false)
+		_, want := doService(t, held, TargetPrefix+"ExecuteStatement", testkit.DefaultAuth, body)
+		wire.SetItemCut(was)
+		require.Equal(t, want, got, "case %d: %.300s", i, body)
+		if strings.Contains(got, apierr.MsgItemTooLarge) {
+			tooLarge++
+		}
+	}
+	t.Logf("%d of %d refused for their size", tooLarge, rounds)
 }
