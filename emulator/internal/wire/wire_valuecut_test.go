@@ -124,7 +124,8 @@ func TestValueCutSameAnswer(t *testing.T) {
 }
 
 // FuzzValueCut: any element, among n strings of 200 bytes (the limit is
-// passed at 2,037), decodes to the same values with the cut on and off.
+// passed at 2,037), decodes to the same values and parameters with the
+// cut on and off.
 func FuzzValueCut(f *testing.F) {
 	for i, s := range cutElems {
 		f.Add(s, 1900+20*i)
@@ -135,5 +136,80 @@ func FuzzValueCut(f *testing.F) {
 		n = min(max(n, 0), 3000)
 		checkValueCutSameAnswer(t, `{"ExpressionAttributeValues":{":l":{"L":[`+strings.Repeat(filler, n)+elem+`]}}}`)
 		checkValueCutSameAnswer(t, fmt.Sprintf(`{"ExpressionAttributeValues":{":a":%s,":l":{"L":[%s,%s{"N":"1"}]}},"Key":{"pk":%s}}`, elem, elem, strings.Repeat(filler, n), elem))
+		checkParamsCutSameAnswer(t, fmt.Sprintf(`[%s,{"L":[%s%s]}]`, elem, strings.Repeat(filler, n), elem))
 	})
+}
+
+// statementRequest has ExecuteStatement's Parameters (cut).
+type statementRequest struct {
+	Parameters Params
+}
+
+// checkParamsCutSameAnswer decodes the values of body as Parameters
+// with the cut on and off: the same error and deferred fault, and the
+// same values once the cut lists are decoded again. It reports how many
+// were cut.
+func checkParamsCutSameAnswer(t *testing.T, params string) int {
+	t.Helper()
+	body := `{"Parameters":` + params + `}`
+	decode := func(on bool) (statementRequest, *Deferred, error) {
+		was := SetItemCut(on)
+		defer SetItemCut(was)
+		var in statementRequest
+		def, err := DecodeRequestDeferred([]byte(body), &in)
+		return in, def, err
+	}
+	got, gotDef, gotErr := decode(true)
+	want, wantDef, wantErr := decode(false)
+	requireSameDecode(t, body, gotDef, wantDef, gotErr, wantErr)
+	if wantErr != nil {
+		return 0
+	}
+	require.Equal(t, want.Parameters.Len(), got.Parameters.Len())
+	require.Equal(t, want.Parameters.Given(), got.Parameters.Given())
+	vals := make([]storage.Value, len(got.Parameters.Kept()))
+	cuts := 0
+	for i, v := range got.Parameters.Kept() {
+		vals[i] = v.Value
+		if IsCut(v.Value) {
+			cuts++
+			require.Equal(t, ValueDepth(want.Parameters.Kept()[i].Value), ValueDepth(v.Value), "%.300s", body)
+		}
+	}
+	UncutEach(vals)
+	require.Equal(t, len(want.Parameters.Kept()), len(vals))
+	for i, w := range want.Parameters.Kept() {
+		require.Equal(t, w.Value, vals[i], "%d: %.300s", i, body)
+	}
+	return cuts
+}
+
+// TestParamsCutSameAnswer: ExecuteStatement's Parameters whose lists are
+// cut once over the limit decode to the same answer, and UncutEach gives
+// back the very values.
+func TestParamsCutSameAnswer(t *testing.T) {
+	rounds := 20
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
+		rounds = 200
+	}
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 14))
+	cuts := 0
+	for range rounds {
+		n := 100_000 + rng.IntN(110_000)
+		rare := []int{1 << 30, 100_000, 1000, 5}[rng.IntN(4)]
+		params := []string{cutList(rng, n, rare), `{"S":"x"}`}
+		if rng.IntN(3) == 0 {
+			params = append(params, cutList(rng, n/2, rare))
+		}
+		rng.Shuffle(len(params), func(i, j int) { params[i], params[j] = params[j], params[i] })
+		list := "[" + strings.Join(params, ",") + "]"
+		if rng.IntN(10) == 0 {
+			list = list[:len(list)-1-rng.IntN(10)]
+		}
+		cuts += checkParamsCutSameAnswer(t, list)
+	}
+	require.Positive(t, cuts, "no list was cut: the test misses the cut")
+	t.Logf("%d lists cut in %d rounds", cuts, rounds)
 }
