@@ -101,7 +101,7 @@ func TestUpdateCutSameAnswer(t *testing.T) {
 		rounds = 100
 	}
 	if lease.Checked() { // the race detector: a round takes seconds
-		rounds = 3
+		rounds = 2
 	}
 	r := rand.New(rand.NewPCG(oversizeSeed(t), 11))
 	tooLarge := 0
@@ -175,7 +175,7 @@ func TestStatementCutSameAnswer(t *testing.T) {
 		rounds = 100
 	}
 	if lease.Checked() { // the race detector: a round takes seconds
-		rounds = 3
+		rounds = 2
 	}
 	r := rand.New(rand.NewPCG(oversizeSeed(t), 12))
 	tooLarge := 0
