@@ -95,7 +95,16 @@ func updateCutBody(r *rand.Rand) string {
 // whole (random requests about the limit, with other faults, on tables
 // whose items they change alike).
 func TestUpdateCutSameAnswer(t *testing.T) {
-	cut, held := updateCutService(t), updateCutService(t) // the same writes on each
+	cutSameAnswer(t, "UpdateItem", updateCutBody, 11, apierr.MsgUpdatedItemTooLarge)
+}
+
+// cutSameAnswer sends random requests of op (body makes them, on a
+// random stream seeded with the oversize seed and stream) to a service
+// with the cut and one without (wire.SetItemCut), whose tables the
+// requests change alike, and requires the same answers; it counts those
+// refused with message refused.
+func cutSameAnswer(t *testing.T, op string, body func(*rand.Rand) string, stream uint64, refused string) {
+	cut, held := updateCutService(t), updateCutService(t)
 	rounds := 20
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
 		rounds = 100
@@ -103,20 +112,20 @@ func TestUpdateCutSameAnswer(t *testing.T) {
 	if lease.Checked() { // the race detector: a round takes seconds
 		rounds = 2
 	}
-	r := rand.New(rand.NewPCG(oversizeSeed(t), 11))
-	tooLarge := 0
+	r := rand.New(rand.NewPCG(oversizeSeed(t), stream))
+	n := 0
 	for i := range rounds {
-		body := updateCutBody(r)
-		_, got := doService(t, cut, TargetPrefix+"UpdateItem", testkit.DefaultAuth, body)
+		b := body(r)
+		_, got := doService(t, cut, TargetPrefix+op, testkit.DefaultAuth, b)
 		was := wire.SetItemCut(false)
-		_, want := doService(t, held, TargetPrefix+"UpdateItem", testkit.DefaultAuth, body)
+		_, want := doService(t, held, TargetPrefix+op, testkit.DefaultAuth, b)
 		wire.SetItemCut(was)
-		require.Equal(t, want, got, "case %d: %.300s", i, body)
-		if strings.Contains(got, apierr.MsgUpdatedItemTooLarge) {
-			tooLarge++
+		require.Equal(t, want, got, "case %d: %.300s", i, b)
+		if strings.Contains(got, refused) {
+			n++
 		}
 	}
-	t.Logf("%d of %d refused for their size", tooLarge, rounds)
+	t.Logf("%d of %d refused for their size", n, rounds)
 }
 
 // updateCutService is a service with the tables of updateCutBody and
@@ -169,26 +178,5 @@ func statementCutBody(r *rand.Rand) string {
 // a list cut over the item size limit gets the same answer as with the
 // list held whole.
 func TestStatementCutSameAnswer(t *testing.T) {
-	cut, held := updateCutService(t), updateCutService(t) // the same writes on each
-	rounds := 20
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-		rounds = 100
-	}
-	if lease.Checked() { // the race detector: a round takes seconds
-		rounds = 2
-	}
-	r := rand.New(rand.NewPCG(oversizeSeed(t), 12))
-	tooLarge := 0
-	for i := range rounds {
-		body := statementCutBody(r)
-		_, got := doService(t, cut, TargetPrefix+"ExecuteStatement", testkit.DefaultAuth, body)
-		was := wire.SetItemCut(false)
-		_, want := doService(t, held, TargetPrefix+"ExecuteStatement", testkit.DefaultAuth, body)
-		wire.SetItemCut(was)
-		require.Equal(t, want, got, "case %d: %.300s", i, body)
-		if strings.Contains(got, apierr.MsgItemTooLarge) {
-			tooLarge++
-		}
-	}
-	t.Logf("%d of %d refused for their size", tooLarge, rounds)
+	cutSameAnswer(t, "ExecuteStatement", statementCutBody, 12, apierr.MsgItemTooLarge)
 }

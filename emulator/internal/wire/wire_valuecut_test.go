@@ -18,24 +18,14 @@ type updateRequest struct {
 	ExpressionAttributeValues UpdateValues
 }
 
-// decodeValueCut decodes body into an updateRequest with the cut on or
-// off.
-func decodeValueCut(body string, on bool) (updateRequest, *Deferred, error) {
-	was := SetItemCut(on)
-	defer SetItemCut(was)
-	var in updateRequest
-	def, err := DecodeRequestDeferred([]byte(body), &in)
-	return in, def, err
-}
-
 // checkValueCutSameAnswer decodes body with the cut on and off: the
 // same error and deferred fault, the same key, each stand-in as deep as
 // its list and as large by the 2 MB limit's measure, and the same values
 // once the cut lists are decoded again. It reports how many were cut.
 func checkValueCutSameAnswer(t *testing.T, body string) int {
 	t.Helper()
-	got, gotDef, gotErr := decodeValueCut(body, true)
-	want, wantDef, wantErr := decodeValueCut(body, false)
+	got, gotDef, gotErr := decodeCutAs[updateRequest](body, true)
+	want, wantDef, wantErr := decodeCutAs[updateRequest](body, false)
 	requireSameDecode(t, body, gotDef, wantDef, gotErr, wantErr)
 	if wantErr != nil {
 		return 0
@@ -74,11 +64,7 @@ func checkValueCutSameAnswer(t *testing.T, body string) int {
 // the limit, at times nested in another value, faults of values before
 // and after them, bad syntax.
 func valueCutBody(rng *rand.Rand) string {
-	n := 100_000 + rng.IntN(110_000)
-	if rng.IntN(6) == 0 {
-		n = 200 + rng.IntN(400)
-	}
-	rare := []int{1 << 30, 100_000, 1000, 5}[rng.IntN(4)]
+	n, rare := cutShape(rng)
 	values := []string{`":l":` + cutList(rng, n, rare), `":s":{"S":"x"}`}
 	switch rng.IntN(6) {
 	case 0:
@@ -108,16 +94,22 @@ func valueCutBody(rng *rand.Rand) string {
 // Uncut gives back the very values (random lists about the limit, faults
 // of values, bad syntax), and some are cut.
 func TestValueCutSameAnswer(t *testing.T) {
+	cutRounds(t, 13, func(rng *rand.Rand) int { return checkValueCutSameAnswer(t, valueCutBody(rng)) })
+}
+
+// cutRounds runs round (30 times, 300 with DYNAMOEMU_HEAVY_TESTS) on a
+// random stream of its own, and requires that the rounds cut a list.
+func cutRounds(t *testing.T, stream uint64, round func(*rand.Rand) (cuts int)) {
 	rounds := 30
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
 		rounds = 300
 	}
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 13))
+	rng := rand.New(rand.NewPCG(seed, stream))
 	cuts := 0
 	for range rounds {
-		cuts += checkValueCutSameAnswer(t, valueCutBody(rng))
+		cuts += round(rng)
 	}
 	require.Positive(t, cuts, "no list was cut: the test misses the cut")
 	t.Logf("%d lists cut in %d rounds", cuts, rounds)
@@ -152,15 +144,8 @@ type statementRequest struct {
 func checkParamsCutSameAnswer(t *testing.T, params string) int {
 	t.Helper()
 	body := `{"Parameters":` + params + `}`
-	decode := func(on bool) (statementRequest, *Deferred, error) {
-		was := SetItemCut(on)
-		defer SetItemCut(was)
-		var in statementRequest
-		def, err := DecodeRequestDeferred([]byte(body), &in)
-		return in, def, err
-	}
-	got, gotDef, gotErr := decode(true)
-	want, wantDef, wantErr := decode(false)
+	got, gotDef, gotErr := decodeCutAs[statementRequest](body, true)
+	want, wantDef, wantErr := decodeCutAs[statementRequest](body, false)
 	requireSameDecode(t, body, gotDef, wantDef, gotErr, wantErr)
 	if wantErr != nil {
 		return 0
@@ -188,17 +173,8 @@ func checkParamsCutSameAnswer(t *testing.T, params string) int {
 // cut once over the limit decode to the same answer, and UncutEach gives
 // back the very values.
 func TestParamsCutSameAnswer(t *testing.T) {
-	rounds := 20
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-		rounds = 200
-	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 14))
-	cuts := 0
-	for range rounds {
-		n := 100_000 + rng.IntN(110_000)
-		rare := []int{1 << 30, 100_000, 1000, 5}[rng.IntN(4)]
+	cutRounds(t, 14, func(rng *rand.Rand) int {
+		n, rare := cutShape(rng)
 		params := []string{cutList(rng, n, rare), `{"S":"x"}`}
 		if rng.IntN(3) == 0 {
 			params = append(params, cutList(rng, n/2, rare))
@@ -208,8 +184,6 @@ func TestParamsCutSameAnswer(t *testing.T) {
 		if rng.IntN(10) == 0 {
 			list = list[:len(list)-1-rng.IntN(10)]
 		}
-		cuts += checkParamsCutSameAnswer(t, list)
-	}
-	require.Positive(t, cuts, "no list was cut: the test misses the cut")
-	t.Logf("%d lists cut in %d rounds", cuts, rounds)
+		return checkParamsCutSameAnswer(t, list)
+	})
 }
