@@ -61,8 +61,8 @@ import (
 // a value's list proven over the item size limit was kept as a stand-in
 // while the update names it (1.9-2.1 alone and 1.3-1.4 eight at once
 // since; its bound is the 4 the project aims at), ExecuteStatement's
-// 4.0-4.1 (bound 5) before an INSERT's parameter was cut alike (1.9 alone
-// and 1.3 eight at once since; bound 4).
+// 4.0-4.1 (bound 5) before an INSERT's parameter was cut alike (1.8-1.9
+// alone and 1.3-1.5 eight at once since; bound 4).
 func TestOversizedMembers(t *testing.T) {
 	skipUnderRace(t)
 	const bodyBytes = 4 << 20
