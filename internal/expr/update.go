@@ -263,6 +263,15 @@ func (u *Update) String() string {
 // compiled update may serve many requests): do not modify them.
 func (u *Update) UpdatedPaths() []Path { return u.paths }
 
+// Values returns the values the update's actions name, by slot (none
+// for a nil update). The slice is the update's own: do not modify it.
+func (u *Update) Values() []storage.Value {
+	if u == nil {
+		return nil
+	}
+	return u.vals
+}
+
 // Attributes returns the distinct top-level attribute names the update
 // targets, in source order (used to reject updates of key attributes).
 // The slice is shared (made once per compiled program): do not modify it.

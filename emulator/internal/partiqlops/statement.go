@@ -130,6 +130,12 @@ func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatem
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := st.(*partiql.Insert); !ok {
+		// A list cut over the item size limit stays cut only in an
+		// INSERT's item, measured before anything reads it
+		// (wire_valuecut.go).
+		wire.UncutEach(params)
+	}
 	return runStatement(c, st, *in.Statement, params, stmtOptions{
 		consistent: in.ConsistentRead != nil && *in.ConsistentRead,
 		limit:      limitOf(in.Limit),

@@ -24,7 +24,7 @@ type recycler interface{ recycle() }
 func (in *UpdateItemInput) recycle() {
 	wire.RecycleItem(in.Key)
 	wire.RecycleNames(in.ExpressionAttributeNames)
-	wire.RecycleValues(in.ExpressionAttributeValues)
+	wire.RecycleValues(wire.ExpressionValues(in.ExpressionAttributeValues))
 	in.Key, in.ExpressionAttributeNames, in.ExpressionAttributeValues = nil, nil, nil
 }
 

@@ -138,7 +138,7 @@ type UpdateItemInput struct {
 	UpdateExpression                    *string                         `json:"UpdateExpression"`
 	ConditionExpression                 *string                         `json:"ConditionExpression"`
 	ExpressionAttributeNames            wire.ExpressionNames            `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.ExpressionValues           `json:"ExpressionAttributeValues"`
+	ExpressionAttributeValues           wire.UpdateValues               `json:"ExpressionAttributeValues"`
 	AttributeUpdates                    map[string]AttributeValueUpdate `json:"AttributeUpdates"`
 	Expected                            *expr.LegacyExpected            `json:"Expected"`
 	ConditionalOperator                 string                          `json:"ConditionalOperator"`
@@ -491,17 +491,27 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := updateItemConstraints(in); err != nil {
 		return nil, err
 	}
-	upd, cond, err := writeExprs{
-		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
+	w := writeExprs{
+		names: in.ExpressionAttributeNames, values: wire.ExpressionValues(in.ExpressionAttributeValues),
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
-	}.compile()
+	}
+	upd, cond, err := w.compile()
 	if err != nil {
 		return nil, apierr.UpdateItemEnvelope(err)
 	}
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
+	}
+	// A list cut over the item size limit stays cut only when the update
+	// names it: it is then refused for its size before anything reads it
+	// (wire_valuecut.go). Else it is decoded again; compiling reads only
+	// its kind, so compiling again answers as before.
+	if wire.Uncut(w.values, upd.Values(), len(t.meta.Load().Vectors) > 0) {
+		if upd, cond, err = w.compile(); err != nil {
+			return nil, apierr.UpdateItemEnvelope(err)
+		}
 	}
 	key, err := t.keyFromKeyParam(in.Key.Item())
 	if err != nil {
@@ -637,28 +647,9 @@ func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
 		return nil
 	}
 	for _, name := range upd.Attributes() {
-		if v, ok := item[name]; ok && valueDepth(v) > wire.MaxValueDepth {
+		if v, ok := item[name]; ok && wire.ValueDepth(v) > wire.MaxValueDepth {
 			return apierr.Validation(apierr.MsgUpdateNesting)
 		}
 	}
 	return nil
-}
-
-// valueDepth is the nesting level of v's deepest value: a scalar or set is
-// level 1, each enclosing list or map adds one.
-func valueDepth(v storage.Value) int {
-	deepest := 0
-	switch v.Kind() {
-	case storage.KindL:
-		for _, e := range v.List() {
-			deepest = max(deepest, valueDepth(e))
-		}
-	case storage.KindM:
-		for _, e := range v.Map() {
-			deepest = max(deepest, valueDepth(e))
-		}
-	default:
-		return 1
-	}
-	return deepest + 1
 }

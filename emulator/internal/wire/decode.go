@@ -274,6 +274,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
+	case reflect.TypeFor[UpdateValues]():
+		return decodeUpdateValues
 	case reflect.TypeFor[expr.NameList]():
 		return decodeNameList
 	case reflect.TypeFor[KeyConditions]():

@@ -40,7 +40,11 @@
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
 //     it are never built); wire_compact.go: an ExpressionAttributeValues
 //     map of more entries than expressions can name, kept as its text and
-//     sorted offsets (CompactValues, an expr.ValueTable).
+//     sorted offsets (CompactValues, an expr.ValueTable);
+//     wire_valuecut.go: UpdateItem's values (UpdateValues) and
+//     ExecuteStatement's Parameters keep no list proven over the item
+//     size limit until its use is known to be refused for its size
+//     (Uncut and UncutEach decode it again otherwise).
 //   - wire_names.go: AttributesToGet's names read into an expr.NameList,
 //     offsets into the body; wire_params.go: ExecuteStatement's
 //     Parameters, every value checked and the first KeptParams kept

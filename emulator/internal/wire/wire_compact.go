@@ -130,7 +130,7 @@ func decodeCompactValues(d *reqDecoder) (ExpressionValues, bool) {
 	start := d.pos
 	// The values' strings are views of the body: this pass keeps none.
 	body := d.bodyText()
-	probe := decoder{data: d.data, pos: start, text: body}
+	probe := decoder{data: d.data, pos: start, text: body, cutValues: d.cutValues}
 	var w Witnesses[storage.Value]
 	size, err := probe.values(nil, &w)
 	if err != nil || probe.verr != nil || probe.olderForm || size > MaxSubstitutionBytes ||
@@ -218,8 +218,11 @@ func compactOf(v storage.Value) *CompactValues {
 	l := v.List()
 	text := l[0].Str()
 	size, _ := strconv.Atoi(l[2].Str())
-	return &CompactValues{text: text, data: unsafe.Slice(unsafe.StringData(text), len(text)), offs: l[1].Str(), size: size}
+	return &CompactValues{text: text, data: bytesOf(text), offs: l[1].Str(), size: size}
 }
+
+// bytesOf is the bytes of s, not a copy: nothing may write them.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // CompilerValues is what the compiler reads of a request's values
 // (SplitValues).

@@ -299,6 +299,7 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 	if d.peek() != '[' {
 		return storage.Value{}, d.listTypeError()
 	}
+	start := d.pos
 	d.pos++
 	elems := []storage.Value{}
 	if d.peek() == ']' {
@@ -308,12 +309,15 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 	var cut *cutHash // this list is over the item size limit (wire_itemcut.go)
 	for i := 0; ; i++ {
 		if i == longList {
-			if lvl != 1 || !d.written || d.probing {
+			if lvl != 1 || !(d.written || d.cutValues) || d.probing {
 				elems = slices.Grow(elems, d.elementsLeft(lvl))
 			} else if over, left := d.listOver(lvl, elems); !over {
 				elems = slices.Grow(elems, left)
 			} else {
 				cut = newCutHash(elems)
+				if d.cutValues {
+					cut = newValueCut(elems, start)
+				}
 				elems = nil
 				d.drop++
 			}
@@ -338,6 +342,9 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 			d.pos++
 			if cut != nil {
 				d.drop--
+				if cut.value {
+					return cut.valueStandIn(d.bodyText()[cut.start:d.pos]), nil
+				}
 				return cut.standIn(), nil
 			}
 			return storage.L(elems), nil

@@ -20,7 +20,11 @@ type ExpressionValues map[string]storage.Value
 // that is whole JSON but holds a malformed value is kept, and the error
 // returned is a *ValueError: the request decoder records it and goes on
 // (see Deferred).
-func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
+func (x *ExpressionValues) UnmarshalJSON(data []byte) error { return x.unmarshal(data, false) }
+
+// unmarshal is UnmarshalJSON, cutting the lists over the item size
+// limit when cut is set (UpdateValues).
+func (x *ExpressionValues) unmarshal(data []byte, cut bool) error {
 	d := decoder{data: data}
 	if d.peek() == 'n' && d.consumeLiteral("null") {
 		*x = nil
@@ -34,7 +38,7 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 		// Measure first, keeping nothing (JSON is never shorter than what
 		// it measures, so a shorter map needs no such pass).
 		var w Witnesses[storage.Value]
-		size, verr, err := decodeValues(data, nil, &w)
+		size, verr, err := decodeValues(data, nil, &w, cut)
 		if err != nil {
 			return err
 		}
@@ -52,7 +56,7 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 		entries = w.Seen()
 	}
 	out := ExpressionValues(valueMap(entries)) // may be reused (wire_recycle.go)
-	_, verr, err := decodeValues(data, out, nil)
+	_, verr, err := decodeValues(data, out, nil, cut)
 	if err != nil {
 		return err
 	}
@@ -62,10 +66,11 @@ func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
 
 // decodeValues reads an ExpressionAttributeValues object into out, or,
 // with out nil, only validates and measures its entries and shows them to
-// w. It returns their size and the first validation error of a value
-// (verr); err is a syntax or serialization error.
-func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value]) (size int, verr, err error) {
-	d := decoder{data: data}
+// w, cutting its lists over the item size limit when cut is set. It
+// returns their size and the first validation error of a value (verr);
+// err is a syntax or serialization error.
+func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value], cut bool) (size int, verr, err error) {
+	d := decoder{data: data, cutValues: cut}
 	d.skipSpace()
 	if size, err = d.values(out, w); err != nil {
 		return 0, nil, err
@@ -113,7 +118,7 @@ func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (siz
 				if d.verr != before {
 					d.verr = inExprValue(d.verr, name)
 				}
-				size += len(name) + storage.ValueSize(v)
+				size += len(name) + cutValueSize(v)
 				if out != nil {
 					out[name] = v
 				} else {
@@ -146,7 +151,7 @@ func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (siz
 func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
 	if len(d.data)-d.pos >= compactMinBytes() && d.peek() == '{' && depth < maxJSONDepth {
 		if m, ok := decodeCompactValues(d); ok { // many entries (wire_compact.go)
-			v.Set(reflect.ValueOf(m))
+			v.Set(reflect.ValueOf(m).Convert(v.Type()))
 			return nil
 		}
 	}
@@ -165,7 +170,7 @@ func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
 		d.pos = start
 		return decodeUnmarshaler(d, v, depth)
 	}
-	v.Set(reflect.ValueOf(out))
+	v.Set(reflect.ValueOf(out).Convert(v.Type()))
 	if verr != nil {
 		d.deferValue(verr)
 	}

@@ -59,6 +59,11 @@ type cutHash struct {
 	crc uint32
 	n   int    // elements hashed
 	buf []byte // an element's JSON
+	// value: the list is an expression value (wire_valuecut.go), which
+	// hashes nothing: it counts the list's size and depth, and keeps
+	// where its text starts.
+	value              bool
+	start, size, depth int
 }
 
 // newCutHash starts the hash of a list whose first elements are kept.
@@ -73,6 +78,11 @@ func newCutHash(kept []storage.Value) *cutHash {
 // add hashes the list's next element (its JSON gathered, hashed 4 KB
 // at a time).
 func (h *cutHash) add(v storage.Value) {
+	if h.value {
+		h.size += 1 + storage.ValueSize(v)
+		h.depth = max(h.depth, ValueDepth(v))
+		return
+	}
 	if h.n > 0 {
 		h.buf = append(h.buf, ',')
 	}

@@ -21,9 +21,14 @@ type putRequest struct {
 
 // decodeCut decodes body into a putRequest with the cut on or off.
 func decodeCut(body string, on bool) (putRequest, *Deferred, error) {
+	return decodeCutAs[putRequest](body, on)
+}
+
+// decodeCutAs decodes body into a T with the cut on or off.
+func decodeCutAs[T any](body string, on bool) (T, *Deferred, error) {
 	was := SetItemCut(on)
 	defer SetItemCut(was)
-	var in putRequest
+	var in T
 	def, err := DecodeRequestDeferred([]byte(body), &in)
 	return in, def, err
 }
@@ -88,14 +93,20 @@ func cutList(rng *rand.Rand, n, rare int) string {
 	return list
 }
 
-// cutBody is a request with an item whose list is about the limit
-// (within a few percent either way), with other faults at times.
-func cutBody(rng *rand.Rand) string {
-	n := 100_000 + rng.IntN(110_000)
+// cutShape is a list's length about the limit (at times a short one)
+// and how rare its other elements are, for cutList.
+func cutShape(rng *rand.Rand) (n, rare int) {
+	n = 100_000 + rng.IntN(110_000)
 	if rng.IntN(6) == 0 {
 		n = 200 + rng.IntN(400)
 	}
-	rare := []int{1 << 30, 100_000, 1000, 5}[rng.IntN(4)]
+	return n, []int{1 << 30, 100_000, 1000, 5}[rng.IntN(4)]
+}
+
+// cutBody is a request with an item whose list is about the limit
+// (within a few percent either way), with other faults at times.
+func cutBody(rng *rand.Rand) string {
+	n, rare := cutShape(rng)
 	attrs := []string{`"pk":{"S":"k"}`, `"l":` + cutList(rng, n, rare)}
 	switch rng.IntN(6) {
 	case 0:

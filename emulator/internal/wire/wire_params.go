@@ -45,6 +45,8 @@ func decodeParams(d *reqDecoder, v reflect.Value, depth int) error {
 	vals := reflect.ValueOf(&p.vals).Elem()
 	var scratch AttributeValue
 	sv := reflect.ValueOf(&scratch).Elem()
+	d.cutValues = itemCut.Load() // a list over the item size limit (wire_valuecut.go)
+	defer func() { d.cutValues = false }()
 	n, err := d.readList(depth, func(i, left int) error {
 		if i >= KeptParams {
 			scratch = AttributeValue{}

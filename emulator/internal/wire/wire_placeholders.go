@@ -155,7 +155,7 @@ func namesSize(m map[string]string) int {
 func valuesSize(m map[string]storage.Value) int {
 	n := 0
 	for k, v := range m {
-		n += len(k) + storage.ValueSize(v)
+		n += len(k) + cutValueSize(v) // a cut list's own size
 	}
 	return n
 }

@@ -46,6 +46,10 @@ type decoder struct {
 	// copied out of the body.
 	written, probing bool
 	drop             int
+	// cutValues: UpdateItem's ExpressionAttributeValues are decoded,
+	// whose lists over the item size limit are cut as an item's are
+	// (wire_valuecut.go).
+	cutValues bool
 }
 
 // maxBodyText is the largest request whose items share one string of the
