@@ -100,7 +100,7 @@ func TestItemCutSameAnswer(t *testing.T) {
 	require.Equal(t, maxItemBytes, wire.MaxItemBytes, "the limit the decoder cuts at is the one the writes check")
 	s, held := oversizeService(t, "tab0"), oversizeService(t, "tab0") // the cut's, the whole item's: the same writes
 	rounds := 30
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !raceEnabled {
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !testkit.RaceEnabled {
 		rounds = 300 // under the race detector a round takes seconds: 300 ran past go test's 10 minutes
 	}
 	r := rand.New(rand.NewPCG(oversizeSeed(t), 9))

@@ -108,7 +108,7 @@ func cutSameAnswer(t *testing.T, op string, body func(*rand.Rand) string, stream
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
 		rounds = 100
 	}
-	if raceEnabled { // an UpdateItem's round took 17 s under the race detector
+	if testkit.RaceEnabled { // an UpdateItem's round took 17 s under the race detector
 		rounds = 1
 	}
 	r := rand.New(rand.NewPCG(oversizeSeed(t), stream))

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/internal/lease"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -138,7 +138,7 @@ func cutBody(rng *rand.Rand) string {
 // syntax, keys never cut), and some are cut.
 func TestItemCutSameAnswer(t *testing.T) {
 	rounds := 40
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !lease.Checked() {
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !testkit.RaceEnabled {
 		rounds = 400 // not under the race detector: there 400 ran past go test's 10 minutes
 	}
 	seed := rand.Uint64()

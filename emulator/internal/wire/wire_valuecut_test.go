@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/internal/lease"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -103,7 +103,7 @@ func TestValueCutSameAnswer(t *testing.T) {
 // random stream of its own, and requires that the rounds cut a list.
 func cutRounds(t *testing.T, stream uint64, round func(*rand.Rand) (cuts int)) {
 	rounds := 30
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !lease.Checked() {
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !testkit.RaceEnabled {
 		rounds = 300
 	}
 	seed := rand.Uint64()
