@@ -142,7 +142,7 @@ func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (siz
 
 // setValues sets v, an ExpressionValues or an UpdateValues, to m: by
 // their pointers, where reflect's Convert would link its conversions
-// (9.5 kB of the binary) for this one.
+// for this one (24,576 bytes of the shipped binary).
 func setValues(v reflect.Value, m ExpressionValues) {
 	switch p := v.Addr().Interface().(type) {
 	case *UpdateValues:
