@@ -314,9 +314,10 @@ func (d *decoder) list(lvl int) (storage.Value, error) {
 			} else if over, left := d.listOver(lvl, elems); !over {
 				elems = slices.Grow(elems, left)
 			} else {
-				cut = newCutHash(elems)
 				if d.cutValues {
 					cut = newValueCut(elems, start)
+				} else {
+					cut = newCutHash(elems)
 				}
 				elems = nil
 				d.drop++

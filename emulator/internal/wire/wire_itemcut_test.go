@@ -3,13 +3,11 @@ package wire
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -137,23 +135,12 @@ func cutBody(rng *rand.Rand) string {
 // about the limit, faults of values before and after the cut, bad
 // syntax, keys never cut), and some are cut.
 func TestItemCutSameAnswer(t *testing.T) {
-	rounds := 40
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !testkit.RaceEnabled {
-		rounds = 400 // not under the race detector: there 400 ran past go test's 10 minutes
-	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 5))
-	cuts, i := 0, 0
-	// Past rounds, on until one is cut (3 of 40 are, on average): at
-	// most ten times as many.
-	for ; i < rounds || cuts == 0 && i < 10*rounds; i++ {
+	cutRounds(t, 5, 40, func(rng *rand.Rand) int { // 3 of 40 are cut, on average
 		if checkCutSameAnswer(t, cutBody(rng)) {
-			cuts++
+			return 1
 		}
-	}
-	require.Positive(t, cuts, "no item was cut: the test misses them")
-	t.Logf("%d of %d cut", cuts, i)
+		return 0
+	})
 }
 
 // TestItemCutStandIn: a list of 300,000 small numbers is cut to the

@@ -95,23 +95,22 @@ func valueCutBody(rng *rand.Rand) string {
 // Uncut gives back the very values (random lists about the limit, faults
 // of values, bad syntax), and some are cut.
 func TestValueCutSameAnswer(t *testing.T) {
-	cutRounds(t, 13, func(rng *rand.Rand) int { return checkValueCutSameAnswer(t, valueCutBody(rng)) })
+	cutRounds(t, 13, 30, func(rng *rand.Rand) int { return checkValueCutSameAnswer(t, valueCutBody(rng)) })
 }
 
-// cutRounds runs round (30 times, 300 with DYNAMOEMU_HEAVY_TESTS without
-// the race detector, under which 300 would take minutes) on a
-// random stream of its own, and on until a list is cut (at most ten
-// times as many), and requires that the rounds cut a list.
-func cutRounds(t *testing.T, stream uint64, round func(*rand.Rand) (cuts int)) {
-	rounds := 30
+// cutRounds runs round rounds times (ten times as many with
+// DYNAMOEMU_HEAVY_TESTS, but not under the race detector, where 400 ran
+// past go test's 10 minutes) on a random stream of its own, and on until
+// a list is cut (at most ten times as many), and requires that the
+// rounds cut a list.
+func cutRounds(t *testing.T, stream uint64, rounds int, round func(*rand.Rand) (cuts int)) {
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" && !testkit.RaceEnabled {
-		rounds = 300
+		rounds *= 10
 	}
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, stream))
 	cuts, i := 0, 0
-	// Past rounds, on until a list is cut: at most ten times as many.
 	for ; i < rounds || cuts == 0 && i < 10*rounds; i++ {
 		cuts += round(rng)
 	}
@@ -177,7 +176,7 @@ func checkParamsCutSameAnswer(t *testing.T, params string) int {
 // cut once over the limit decode to the same answer, and UncutEach gives
 // back the very values.
 func TestParamsCutSameAnswer(t *testing.T) {
-	cutRounds(t, 14, func(rng *rand.Rand) int {
+	cutRounds(t, 14, 30, func(rng *rand.Rand) int {
 		n, rare := cutShape(rng)
 		params := []string{cutList(rng, n, rare), `{"S":"x"}`}
 		if rng.IntN(3) == 0 {
