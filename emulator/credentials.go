@@ -25,6 +25,10 @@ import (
 //     service dynamodb, as `curl --aws-sigv4 aws:amz:us-east-1:dynamodb
 //     --user KEY:SECRET` signs), or "Authorization: Bearer TOKEN" with one
 //     of Options.AdminTokens;
+//   - Lambda's event source mapping API on the same port
+//     (/2015-03-31/event-source-mappings) needs a signature by a listed
+//     key scoped to the service lambda (as the AWS CLI and the SDKs'
+//     Lambda clients sign), or an admin token (stream_handlers.go);
 //   - the console's files (a page, styles and scripts: no data) load
 //     without credentials; the page then asks for an access key and its
 //     secret and signs every call it makes, in the browser;

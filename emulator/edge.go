@@ -11,6 +11,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -50,7 +51,10 @@ import (
 //
 // The emulator's own paths, everything under /dynamoemu/, go to its
 // router (routes.go) behind the admin guard (httpedge/adminguard.go) and, with
-// Options.Credentials, the admin credentials (credentials.go).
+// Options.Credentials, the admin credentials (credentials.go). Lambda's
+// event source mapping API (/2015-03-31/event-source-mappings) goes behind
+// the same origin guard (httpedge.LambdaGuard), then, with
+// Options.Credentials, Lambda's signature check (stream_handlers.go).
 
 // ownPrefix is the path under which the emulator serves its own
 // endpoints: admin, conventions, the console.
@@ -117,7 +121,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 			own().ServeHTTP(&answerDeadline{ResponseWriter: w, e: e}, r) // server.go: the write timeout from the answer
 		case isLambdaPath(r.URL.Path):
 			if err := httpedge.LambdaGuard(&e.cors, r); err != nil { // no web page makes a mapping
-				e.serveRefused(w, r, err)
+				lambdaesm.WriteRefusal(w, err) // in Lambda's shape
 				return
 			}
 			e.serveLambda(w, r) // stream_handlers.go: Lambda's event source mapping API

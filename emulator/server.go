@@ -16,6 +16,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
@@ -84,6 +85,18 @@ type Options struct {
 	// next retry waits twice as long, up to 60 times this. 0 means
 	// lambdaesm.DefaultRetryBackoff (1 s); tests set a millisecond.
 	StreamRetryBackoff time.Duration
+	// StreamHandlerFileDir is the directory a stream handler's (an event
+	// source mapping's) file:// on-failure destination may append to: a
+	// mapping whose destination is another file, or any file when this
+	// is "", is refused (InvalidParameterValueException), whoever makes
+	// it (cmd/dynamoemu's -streamHandlerFileDir; docs/stream-handlers.md).
+	StreamHandlerFileDir string
+	// StreamHandlerRemote lets a mapping's Endpoint and http(s)
+	// on-failure destination name a host other than loopback (localhost,
+	// 127.0.0.1, ::1); without it such a mapping is refused. The default
+	// Lambda endpoint (SetLambdaEndpoint) is the program's own and may be
+	// anywhere (cmd/dynamoemu's -streamHandlerRemote).
+	StreamHandlerRemote bool
 	// StreamRetentionBytes bounds the bytes of every stream's records
 	// together (images included): past it the oldest records go before
 	// their retention ends, and readers before them get
@@ -201,6 +214,11 @@ func (o Options) Validate() error {
 	}
 	if o.StreamRetryBackoff < 0 {
 		return fmt.Errorf("emulator: StreamRetryBackoff %v is negative", o.StreamRetryBackoff)
+	}
+	if o.StreamHandlerFileDir != "" {
+		if _, err := lambdaesm.CleanFileDir(o.StreamHandlerFileDir); err != nil {
+			return fmt.Errorf("emulator: StreamHandlerFileDir: %w", err)
+		}
 	}
 	if o.StreamRetention < 0 {
 		return fmt.Errorf("emulator: StreamRetention %v is negative", o.StreamRetention)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 )
 
 // Streams that call a handler: Lambda's event source mappings over the
@@ -180,12 +182,41 @@ func (e *Emulator) EventSourceMappings() []EventSourceMappingStatus {
 // isLambdaPath reports whether path is Lambda's event source mapping API.
 func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.APIPrefix) }
 
-// serveLambda serves Lambda's event source mapping API. Its requests'
-// signatures are not read: the mappings are the emulator's, not a
-// namespace's.
+// serveLambda serves Lambda's event source mapping API. The mappings
+// are the emulator's, not a namespace's, but a mapping sends a table's
+// records to its function and its on-failure destination, so with
+// Options.Credentials every request needs credentials, as Lambda's API
+// does: a SigV4 signature by a listed key scoped to the service lambda
+// (as the AWS CLI's and the SDKs' Lambda clients sign), or one of
+// Options.AdminTokens (as the admin endpoints take it; the npm
+// package's createEventSourceMapping sends it). A refusal is Lambda's
+// answer (lambdaesm.WriteRefusal). With Options.IAM, each call of a key
+// with an identity is decided as IAM's lambda:CreateEventSourceMapping,
+// lambda:ListEventSourceMappings, ... (lambdaesm.Guard) with the IAM
+// stage's evaluator (iam.Authorize); a token, or a key without an
+// identity, acts as the account's root.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
-	e.esm().ServeHTTP(w, r)
+	var g *lambdaesm.Guard
+	if e.keys != nil {
+		c, err := e.keys.Auth(r, sigv4.ServiceLambda, lambdaesm.MaxAPIBody)
+		if err != nil {
+			lambdaesm.WriteRefusal(w, err)
+			return
+		}
+		if c != nil && e.iam != nil {
+			if id := e.iam.identity(c.KeyID()); id != nil {
+				g = &lambdaesm.Guard{Region: c.Region(), Allow: func(op, resource, function string) error {
+					var keys map[string][]string
+					if function != "" {
+						keys = map[string][]string{"lambda:functionarn": {function}}
+					}
+					return iam.Authorize(id, "lambda:"+op, resource, keys)
+				}}
+			}
+		}
+	}
+	e.esm().Serve(w, r, g)
 }
 
 // LoadServerless reads a Serverless Framework service file

@@ -8,14 +8,31 @@ package emulator
 // (emulator/internal/lambdaesm/persist.go), as Lambda keeps a mapping
 // until it is deleted.
 
+import (
+	"fmt"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+)
+
 // esmStateName is the store's state holding the event source mappings.
 const esmStateName = "eventsourcemappings"
 
-// initStreamHandlers sets the stream handlers' retry backoff and, with
-// a store, puts back the saved mappings and saves each change.
+// initStreamHandlers sets the stream handlers' retry backoff and what
+// they may reach and, with a store, puts back the saved mappings (each
+// checked as a new one: one the options no longer allow is left out,
+// with a warning) and saves each change.
 func (e *Emulator) initStreamHandlers() error {
 	m := e.esm()
 	m.SetRetryBackoff(e.opts.StreamRetryBackoff)
+	t := lambdaesm.Targets{Remote: e.opts.StreamHandlerRemote}
+	if e.opts.StreamHandlerFileDir != "" {
+		dir, err := lambdaesm.CleanFileDir(e.opts.StreamHandlerFileDir)
+		if err != nil {
+			return fmt.Errorf("StreamHandlerFileDir: %w", err)
+		}
+		t.FileDir = dir
+	}
+	m.SetTargets(t)
 	if e.store == nil {
 		return nil
 	}
@@ -24,7 +41,10 @@ func (e *Emulator) initStreamHandlers() error {
 		return err
 	}
 	if b != nil {
-		n, err := m.Restore(b)
+		n, refused, err := m.Restore(b)
+		for _, why := range refused {
+			e.log.Warn(why)
+		}
 		if err != nil {
 			return err
 		}

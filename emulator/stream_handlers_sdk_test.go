@@ -332,11 +332,13 @@ func TestStreamHandlerRetriesThenOnFailure(t *testing.T) {
 	}
 }
 
-// TestStreamHandlerOnFailureFile: a file:// destination gets each
-// invocation record as a line.
+// TestStreamHandlerOnFailureFile: a file:// destination in the
+// directory Options.StreamHandlerFileDir names gets each invocation
+// record as a line.
 func TestStreamHandlerOnFailureFile(t *testing.T) {
-	env := newHandlerEnv(t, failOn("x"))
-	path := filepath.Join(t.TempDir(), "failures.jsonl")
+	dir := t.TempDir()
+	env := newHandlerEnvWith(t, emulator.Options{StreamHandlerFileDir: dir}, failOn("x"))
+	path := filepath.Join(dir, "failures.jsonl")
 	env.mapping(t, func(m *emulator.EventSourceMapping) {
 		m.MaximumRetryAttempts = aws.Int64(0)
 		m.OnFailureDestination = aws.String("file://" + path)

@@ -101,6 +101,8 @@ type config struct {
 	eventSourceMappings     string          // -eventSourceMappings: a mappings file
 	serverless              string          // -serverless: a serverless.yml whose stream events become mappings
 	streamRetryBackoff      time.Duration   // -streamRetryBackoff: a stream handler's wait before its first retry
+	streamHandlerFileDir    string          // -streamHandlerFileDir: where file:// on-failure destinations may write
+	streamHandlerRemote     bool            // -streamHandlerRemote: mappings may call hosts other than loopback
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -145,6 +147,8 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.lambdaEndpoint, "lambdaEndpoint", "", "the Lambda endpoint stream handlers are invoked at (POST URL/2015-03-31/functions/NAME/invocations; serverless-offline's lambda port, e.g. http://localhost:3002)")
 	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
 	fs.DurationVar(&c.streamRetryBackoff, "streamRetryBackoff", 0, "how long a stream handler waits before retrying a failed batch the first time (0: 1s); each next retry waits twice as long, up to 60 times this (tests: 1ms)")
+	fs.StringVar(&c.streamHandlerFileDir, "streamHandlerFileDir", "", "let stream handlers' file:// on-failure destinations append to files in this directory (default: a mapping with a file:// destination is refused, whoever makes it)")
+	fs.BoolVar(&c.streamHandlerRemote, "streamHandlerRemote", false, "let stream handlers' Endpoint and http(s) on-failure destinations name hosts other than loopback (default: such a mapping is refused; -lambdaEndpoint may name any host)")
 	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
 	fs.StringVar(&c.consistency, "consistency", "", `"fuzz:SEED": consistency fuzzing, GSI reads, eventually consistent reads and stream records lag by seeded random amounts within a second and every stale read is reported at GET /dynamoemu/consistency (docs/consistency.md); "strong" or "": off (default: $DYNAMOEMU_CONSISTENCY)`)
@@ -227,6 +231,8 @@ func (c config) options(log *slog.Logger) emulator.Options {
 		ApproximateVectors:      c.approximateVectors,
 		Consistency:             c.consistency,
 		StreamRetryBackoff:      c.streamRetryBackoff,
+		StreamHandlerFileDir:    c.streamHandlerFileDir,
+		StreamHandlerRemote:     c.streamHandlerRemote,
 	}
 	switch {
 	case c.ddbLocal:

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // Lambda's REST API for event source mappings (API version
@@ -21,72 +23,146 @@ import (
 //	DELETE /2015-03-31/event-source-mappings/{UUID}  DeleteEventSourceMapping (202)
 //
 // Errors are Lambda's REST shape: the status, X-Amzn-ErrorType and
-// {"Type":"User","message":...}.
+// {"Type":"User","message":...}. The emulator's edge authenticates a
+// request first (with Options.Credentials: a signature scoped to the
+// service lambda, or an admin token; WriteRefusal answers a refusal),
+// and Serve asks its Guard (the IAM policy mode) about each call before
+// it acts. What a mapping may reach is checked whatever made it
+// (targets.go).
 
 // APIPrefix is the path of the mappings' collection.
 const APIPrefix = "/2015-03-31/event-source-mappings"
 
-// maxAPIBody bounds a request body.
-const maxAPIBody = 256 << 10
+// MaxAPIBody bounds a request body.
+const MaxAPIBody = 256 << 10
 
-// ServeHTTP serves the event source mapping operations.
-func (m *Manager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// The IAM actions of the operations (Lambda's "Resources and conditions
+// for Lambda actions": the action is the operation's name after
+// "lambda:").
+const (
+	OpCreate = "CreateEventSourceMapping"
+	OpList   = "ListEventSourceMappings"
+	OpGet    = "GetEventSourceMapping"
+	OpUpdate = "UpdateEventSourceMapping"
+	OpDelete = "DeleteEventSourceMapping"
+)
+
+// Guard decides each call of the API before it acts (the emulator's IAM
+// policy mode). Allow gets the operation (OpCreate, ...), the resource
+// the call is authorized on and the ARN of the function the mapping
+// invokes, for the condition key lambda:FunctionArn ("" for
+// ListEventSourceMappings, or when the request names none). The
+// resource is "*" for Create and List, which act on no mapping yet, and
+// the mapping's ARN (arn:aws:lambda:REGION:ACCOUNT:event-source-mapping:UUID)
+// for Get, Update and Delete: Lambda's permissions reference restricts
+// those to a mapping by its ARN, and lets lambda:FunctionArn restrict
+// Create, Update and Delete by function. Region is the request's: the
+// region of a mapping that does not exist (or of a new one's function
+// without an EventSourceArn). A nil Guard allows every call.
+type Guard struct {
+	Region string
+	Allow  func(op, resource, function string) error
+}
+
+// allow asks the guard about a call.
+func (g *Guard) allow(op, resource, function string) error {
+	if g == nil || g.Allow == nil {
+		return nil
+	}
+	return g.Allow(op, resource, function)
+}
+
+// where is the region and account of a mapping whose stream ARN is arn
+// (the request's region and the emulator's account without one).
+func (g *Guard) where(arn string) (region, account string) {
+	if region, account = arnParts(arn); region != "" {
+		return region, account
+	}
+	if g != nil && g.Region != "" {
+		return g.Region, defaultAccount
+	}
+	return defaultRegion, defaultAccount
+}
+
+// The region and account of the ARNs of a mapping with no stream yet
+// (the emulator's, as DynamoDB Local's).
+const (
+	defaultRegion  = "us-east-1"
+	defaultAccount = "000000000000"
+)
+
+// functionARN is the ARN of the function called name in region and
+// account ("" for a name that is no function's).
+func functionARN(region, account, name string) string {
+	if name = functionName(name); name == "" {
+		return ""
+	}
+	return "arn:aws:lambda:" + region + ":" + account + ":function:" + name
+}
+
+// ServeHTTP serves the event source mapping operations, every call
+// allowed.
+func (m *Manager) ServeHTTP(w http.ResponseWriter, r *http.Request) { m.Serve(w, r, nil) }
+
+// Serve serves the event source mapping operations, each call decided
+// by g first (nil: allowed).
+func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 	rest := strings.TrimPrefix(r.URL.Path, APIPrefix)
 	rest = strings.Trim(rest, "/")
 	switch {
 	case rest == "" && r.Method == http.MethodPost:
 		var s Spec
-		if err := readSpec(r, &s); err != nil {
+		perr := readSpec(r, &s)
+		region, account := g.where(str(s.EventSourceArn))
+		if err := g.allow(OpCreate, "*", functionARN(region, account, str(s.FunctionName))); err != nil {
 			writeAPIError(w, err)
+			return
+		}
+		if perr != nil {
+			writeAPIError(w, perr)
 			return
 		}
 		s.UUID = nil
 		c, err := m.Create(&s)
 		answer(w, http.StatusAccepted, c, err)
 	case rest == "" && r.Method == http.MethodGet:
-		q := r.URL.Query()
-		list := m.List(q.Get("EventSourceArn"), q.Get("FunctionName"))
-		start := 0
-		if mk := q.Get("Marker"); mk != "" {
-			n, err := strconv.Atoi(mk)
-			if err != nil || n < 0 || n > len(list) {
-				writeAPIError(w, invalidParameter("Invalid Marker: "+mk))
-				return
-			}
-			start = n
+		if err := g.allow(OpList, "*", ""); err != nil {
+			writeAPIError(w, err)
+			return
 		}
-		limit := 100
-		if mi := q.Get("MaxItems"); mi != "" {
-			n, err := strconv.Atoi(mi)
-			if err != nil || n < 1 || n > 10000 {
-				writeAPIError(w, invalidParameter("Invalid MaxItems: "+mi))
-				return
-			}
-			limit = n
-		}
-		out := struct {
-			EventSourceMappings []Configuration
-			NextMarker          string `json:",omitempty"`
-		}{EventSourceMappings: list[start:]}
-		if len(out.EventSourceMappings) > limit {
-			out.EventSourceMappings = out.EventSourceMappings[:limit]
-			out.NextMarker = strconv.Itoa(start + limit)
-		}
-		answer(w, http.StatusOK, out, nil)
+		m.serveList(w, r)
 	case rest != "" && !strings.Contains(rest, "/"):
+		resource, function, source := m.resourceOf(rest, g)
 		switch r.Method {
 		case http.MethodGet:
+			if err := g.allow(OpGet, resource, function); err != nil {
+				writeAPIError(w, err)
+				return
+			}
 			c, err := m.Get(rest)
 			answer(w, http.StatusOK, c, err)
 		case http.MethodPut:
 			var s Spec
-			if err := readSpec(r, &s); err != nil {
+			perr := readSpec(r, &s)
+			if s.FunctionName != nil { // the function the mapping is to invoke
+				region, account := g.where(source)
+				function = functionARN(region, account, *s.FunctionName)
+			}
+			if err := g.allow(OpUpdate, resource, function); err != nil {
 				writeAPIError(w, err)
+				return
+			}
+			if perr != nil {
+				writeAPIError(w, perr)
 				return
 			}
 			c, err := m.Update(rest, &s)
 			answer(w, http.StatusAccepted, c, err)
 		case http.MethodDelete:
+			if err := g.allow(OpDelete, resource, function); err != nil {
+				writeAPIError(w, err)
+				return
+			}
 			c, err := m.Delete(rest)
 			answer(w, http.StatusAccepted, c, err)
 		default:
@@ -97,9 +173,53 @@ func (m *Manager) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// resourceOf is the resource a call about mapping uuid is authorized on
+// (its ARN), its function's ARN and its stream's ("" when there is no
+// such mapping).
+func (m *Manager) resourceOf(uuid string, g *Guard) (resource, function, source string) {
+	if c, err := m.Get(uuid); err == nil {
+		return c.EventSourceMappingArn, c.FunctionArn, c.EventSourceArn
+	}
+	region, account := g.where("")
+	return "arn:aws:lambda:" + region + ":" + account + ":event-source-mapping:" + uuid, "", ""
+}
+
+// serveList answers ListEventSourceMappings.
+func (m *Manager) serveList(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	list := m.List(q.Get("EventSourceArn"), q.Get("FunctionName"))
+	start := 0
+	if mk := q.Get("Marker"); mk != "" {
+		n, err := strconv.Atoi(mk)
+		if err != nil || n < 0 || n > len(list) {
+			writeAPIError(w, invalidParameter("Invalid Marker: "+mk))
+			return
+		}
+		start = n
+	}
+	limit := 100
+	if mi := q.Get("MaxItems"); mi != "" {
+		n, err := strconv.Atoi(mi)
+		if err != nil || n < 1 || n > 10000 {
+			writeAPIError(w, invalidParameter("Invalid MaxItems: "+mi))
+			return
+		}
+		limit = n
+	}
+	out := struct {
+		EventSourceMappings []Configuration
+		NextMarker          string `json:",omitempty"`
+	}{EventSourceMappings: list[start:]}
+	if len(out.EventSourceMappings) > limit {
+		out.EventSourceMappings = out.EventSourceMappings[:limit]
+		out.NextMarker = strconv.Itoa(start + limit)
+	}
+	answer(w, http.StatusOK, out, nil)
+}
+
 func readSpec(r *http.Request, s *Spec) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxAPIBody+1))
-	if err != nil || len(body) > maxAPIBody {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxAPIBody+1))
+	if err != nil || len(body) > MaxAPIBody {
 		return invalidParameter("The request body could not be read")
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
@@ -122,17 +242,59 @@ func answer(w http.ResponseWriter, status int, v any, err error) {
 	_, _ = w.Write(b)
 }
 
-// writeAPIError writes an error as Lambda's REST API does.
+// writeAPIError writes an error as Lambda's REST API does: the
+// status, X-Amzn-ErrorType and {"Type":"User","message":...}; a refusal
+// of the request's authentication or authorization as WriteRefusal.
 func writeAPIError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
+		if _, ok := apierr.Classify(err); ok {
+			WriteRefusal(w, err)
+			return
+		}
 		ae = &apiError{typ: "ServiceException", status: 500, msg: err.Error()}
 	}
-	b, _ := json.Marshal(map[string]string{"Type": "User", "message": ae.msg})
+	writeError(w, ae.status, ae.typ, map[string]string{"Type": "User", "message": ae.msg})
+}
+
+// writeError writes an error answer: status, type and body.
+func writeError(w http.ResponseWriter, status int, typ string, body map[string]string) {
+	b, _ := json.Marshal(body)
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Amzn-ErrorType", ae.typ)
-	w.WriteHeader(ae.status)
+	w.Header().Set("X-Amzn-ErrorType", typ)
+	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// WriteRefusal answers a request of the API that the server refuses
+// before it acts, err an error of apierr's (internal/sigv4's signature
+// checks, the IAM policy mode's denial, the edge's origin and content
+// type checks), as Lambda answers such requests: 403 for a missing,
+// incomplete or invalid signature, an unknown key and a denial (Lambda's
+// "Common Errors"; its answers to unsigned and unknown-key requests,
+// MissingAuthenticationTokenException "Missing Authentication Token" and
+// UnrecognizedClientException "The security token included in the
+// request is invalid.", are recorded in public issue threads, e.g.
+// brefphp/bref#1250 and iann0036/iamlive#58), with X-Amzn-ErrorType;
+// the body is {"message":...}, and {"Message":...} for
+// AccessDeniedException, as Lambda's answer to a denied call has it
+// (danilop/LambdAuth#37).
+func WriteRefusal(w http.ResponseWriter, err error) {
+	ae, _ := apierr.Classify(err)
+	if ae == nil {
+		writeAPIError(w, err)
+		return
+	}
+	status, key, msg := ae.Class.Status, "message", ae.Msg
+	switch ae.Class {
+	case apierr.ErrMissingAuthenticationToken:
+		status, msg = http.StatusForbidden, "Missing Authentication Token"
+	case apierr.ErrIncompleteSignature, apierr.ErrInvalidSignature, apierr.ErrUnrecognizedClient:
+		status = http.StatusForbidden
+	case apierr.ErrAccessDenied, apierr.ErrForbidden:
+		status, key = http.StatusForbidden, "Message"
+	}
+	writeError(w, status, ae.Class.Name, map[string]string{key: msg})
 }
 
 // ErrorStatus returns the HTTP status and Lambda error type of an error

@@ -7,8 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -397,23 +397,20 @@ func invocationRecord(s service.Stream, st settings, recs []item, condition stri
 }
 
 // sendFailure delivers an invocation record to a destination: a
-// file:// URL gets it as a line, an http(s):// URL as a POST; an ARN
-// (an SQS queue, an SNS topic) keeps it in memory only.
+// file:// URL gets it as a line (inside the operator's directory,
+// targets.go), an http(s):// URL as a POST; an ARN (an SQS queue, an
+// SNS topic) keeps it in memory only.
 func (m *Manager) sendFailure(dest string, rec []byte) error {
+	t := m.targetsNow()
 	switch {
 	case dest == "":
 		return nil
-	case len(dest) > 7 && dest[:7] == "file://":
-		f, err := os.OpenFile(dest[7:], os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
+	case strings.HasPrefix(dest, "file://"):
+		return t.appendFile(dest, append(rec, '\n'))
+	case strings.HasPrefix(dest, "http://"), strings.HasPrefix(dest, "https://"):
+		if err := t.checkURL(dest, "The on-failure destination"); err != nil {
 			return err
 		}
-		_, err = f.Write(append(rec, '\n'))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	case len(dest) > 7 && (dest[:7] == "http://" || len(dest) > 8 && dest[:8] == "https://"):
 		resp, err := m.client.Post(dest, "application/json", bytes.NewReader(rec))
 		if err != nil {
 			return err

@@ -28,7 +28,7 @@ var managers service.ServiceState[Manager]
 func (Feature) Register(r service.Registrar) {
 	managers = service.NewServiceState(r, func(s *service.Service) *Manager {
 		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{},
-			client: &http.Client{Timeout: 15 * time.Minute}}
+			client: &http.Client{Timeout: 15 * time.Minute, CheckRedirect: noRedirect}}
 	})
 }
 
@@ -54,6 +54,7 @@ type Manager struct {
 	saver    func([]byte)     // hears the mappings after each change (persist.go), or nil
 	pending  map[string]saved // saved mappings of files, by origin, until their file makes them again
 	backoff  time.Duration    // the wait before a failed batch's first retry (SetRetryBackoff)
+	targets  Targets          // what mappings may reach (targets.go)
 	// hadMappings: the last save (or the restored state) held a mapping,
 	// so a save with none must replace it.
 	hadMappings bool
@@ -100,6 +101,9 @@ func (m *Manager) Create(s *Spec) (Configuration, error) { return m.create(s, ""
 func (m *Manager) create(s *Spec, origin string, sv *saved) (Configuration, error) {
 	var st settings
 	if err := st.apply(s, true); err != nil {
+		return Configuration{}, err
+	}
+	if err := m.targetsNow().check(&st); err != nil {
 		return Configuration{}, err
 	}
 	id := newUUID()
@@ -382,6 +386,11 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// noRedirect is the invoking client's CheckRedirect: Lambda's Invoke
+// API does not redirect, and a redirect followed would send the records
+// where the mapping's checked URL does not name (targets.go).
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func trimSlash(s string) string {
 	for len(s) > 0 && s[len(s)-1] == '/' {

@@ -392,6 +392,9 @@ func (mp *mapping) update(s *Spec) error {
 	if err := st.apply(s, false); err != nil {
 		return err
 	}
+	if err := mp.mgr.targetsNow().check(&st); err != nil {
+		return err
+	}
 	mp.mu.Lock()
 	mp.st = st
 	mp.modified = mp.mgr.svc.Now()

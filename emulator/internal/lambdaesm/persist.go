@@ -111,16 +111,18 @@ func (mp *mapping) saved() saved {
 
 // Restore makes again the mappings data (a save's) holds: those made
 // through the API at once, those made from a file when the file makes
-// them again. It returns how many it made.
-func (m *Manager) Restore(data []byte) (int, error) {
+// them again. It returns how many it made, and why each mapping whose
+// Endpoint or destination the targets no longer allow (targets.go) was
+// left out: such a mapping is checked as a new one is, and dropped at
+// the next save.
+func (m *Manager) Restore(data []byte) (n int, refused []string, err error) {
 	var set savedSet
 	if err := json.Unmarshal(data, &set); err != nil {
-		return 0, fmt.Errorf("the saved event source mappings: %w", err)
+		return 0, nil, fmt.Errorf("the saved event source mappings: %w", err)
 	}
 	m.mu.Lock()
 	m.hadMappings = len(set.Mappings) > 0
 	m.mu.Unlock()
-	n := 0
 	for i := range set.Mappings {
 		sv := set.Mappings[i]
 		if sv.Origin != "" {
@@ -133,11 +135,15 @@ func (m *Manager) Restore(data []byte) (int, error) {
 			continue
 		}
 		if _, err := m.create(&sv.Spec, "", &sv); err != nil {
-			return n, fmt.Errorf("the saved event source mapping %s: %w", str(sv.Spec.UUID), err)
+			if IsRefusedTarget(err) {
+				refused = append(refused, "the saved event source mapping "+str(sv.Spec.UUID)+" was not made again: "+err.Error())
+				continue
+			}
+			return n, refused, fmt.Errorf("the saved event source mapping %s: %w", str(sv.Spec.UUID), err)
 		}
 		n++
 	}
-	return n, nil
+	return n, refused, nil
 }
 
 // createFrom makes a mapping of a file's entry: kind names the file's

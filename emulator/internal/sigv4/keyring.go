@@ -49,10 +49,18 @@ type Check struct {
 // KeyID is the access key id that signed the request.
 func (c *Check) KeyID() string { return c.scope.KeyID }
 
+// Region is the region of the credential that signed the request.
+func (c *Check) Region() string { return c.scope.Region }
+
 // Begin runs the checks of r's authentication that need no body (steps 1
-// to 9 of signature.go); with api, r is an API call, whose X-Amz-Target
-// must be signed (step 6b).
+// to 9 of signature.go) for DynamoDB's API; with api, r is an API call,
+// whose X-Amz-Target must be signed (step 6b).
 func (k *Keyring) Begin(r *http.Request, api bool) (*Check, error) {
+	return k.begin(r, api, ServiceDynamoDB)
+}
+
+// begin is Begin for a request to service.
+func (k *Keyring) begin(r *http.Request, api bool, service string) (*Check, error) {
 	auth := authorization(r)
 	q := r.URL.Query()
 	_, inQuery := q[QAlgorithm]
@@ -69,7 +77,7 @@ func (k *Keyring) Begin(r *http.Request, api bool) (*Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, scope, err := CheckAuth(a, k.Now())
+	_, scope, err := CheckAuth(a, k.Now(), service)
 	if err != nil {
 		return nil, err
 	}
@@ -106,32 +114,44 @@ func (k *Keyring) Finish(c *Check, r *http.Request, sum [sha256.Size]byte) (Cred
 const maxAdminSignedBody = 1 << 20
 
 // AdminAuth checks the credentials of r, a request to an admin endpoint:
-// a bearer token of the keyring's, or a signature by a listed key.
-// A signed request's body is read (and replaced by a reader of the same
-// bytes) to be hashed.
+// a bearer token of the keyring's, or a signature by a listed key for
+// DynamoDB (Auth).
 func (k *Keyring) AdminAuth(r *http.Request) error {
+	_, err := k.Auth(r, ServiceDynamoDB, maxAdminSignedBody)
+	return err
+}
+
+// Auth checks the credentials of r, a request to one of the server's
+// own endpoints or to Lambda's API on its port: a bearer token of the
+// keyring's (nil Check), or a signature scoped to service by a listed
+// key (its Check: the key and region). A signed request's body, up to
+// maxBody bytes (RequestEntityTooLarge past it), is read (and replaced
+// by a reader of the same bytes) to be hashed.
+func (k *Keyring) Auth(r *http.Request, service string, maxBody int64) (*Check, error) {
 	if tok, ok := CutBearer(authorization(r)); ok {
 		for _, t := range k.tokens {
 			if subtle.ConstantTimeCompare([]byte(tok), t) == 1 {
-				return nil
+				return nil, nil
 			}
 		}
-		return apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSecurityTokenInvalid)
+		return nil, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSecurityTokenInvalid)
 	}
-	c, err := k.Begin(r, false)
+	c, err := k.begin(r, false, service)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxAdminSignedBody+1))
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return apierr.Serialization("")
+		return nil, apierr.Serialization("")
 	}
-	if len(body) > maxAdminSignedBody {
-		return apierr.RequestEntityTooLarge()
+	if int64(len(body)) > maxBody {
+		return nil, apierr.RequestEntityTooLarge()
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	_, err = k.Finish(c, r, sha256.Sum256(body))
-	return err
+	if _, err := k.Finish(c, r, sha256.Sum256(body)); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // CutBearer returns the token of an Authorization value of the Bearer

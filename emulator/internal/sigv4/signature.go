@@ -53,9 +53,10 @@ import (
 //     after step 8.
 //  7. An algorithm other than AWS4-HMAC-SHA256, then a credential of other
 //     than five parts: IncompleteSignatureException.
-//  8. The credential's region, service (dynamodb), terminator
-//     (aws4_request) and date (the request's): InvalidSignatureException,
-//     every failing sentence in one message.
+//  8. The credential's region, service (dynamodb; lambda for Lambda's
+//     event source mapping API, Keyring.Auth), terminator (aws4_request)
+//     and date (the request's): InvalidSignatureException, every failing
+//     sentence in one message.
 //  9. An access key id the server does not know:
 //     UnrecognizedClientException.
 //  10. The signature: InvalidSignatureException with the canonical string
@@ -75,8 +76,14 @@ import (
 // sigAlgorithm is the only algorithm AWS's DynamoDB accepts.
 const sigAlgorithm = "AWS4-HMAC-SHA256"
 
-// sigService is the signing name of DynamoDB and DynamoDB Streams.
-const sigService = "dynamodb"
+// The signing names of the services whose requests the server checks.
+const (
+	// ServiceDynamoDB signs DynamoDB's and DynamoDB Streams' API and the
+	// admin endpoints.
+	ServiceDynamoDB = "dynamodb"
+	// ServiceLambda signs Lambda's API (its event source mappings).
+	ServiceLambda = "lambda"
+)
 
 // sigTerminator ends a credential scope.
 const sigTerminator = "aws4_request"
@@ -189,10 +196,11 @@ func (s Scope) String() string {
 	return s.date + "/" + s.Region + "/" + s.service + "/" + s.terminator
 }
 
-// CheckAuth runs steps 4 to 8 on a: the date against now, host among the
-// signed headers, the algorithm, the credential's form and scope. It
-// returns the request's time and the credential's parts.
-func CheckAuth(a Auth, now time.Time) (time.Time, Scope, error) {
+// CheckAuth runs steps 4 to 8 on a, a request to service (its signing
+// name, ServiceDynamoDB or ServiceLambda): the date against now, host
+// among the signed headers, the algorithm, the credential's form and
+// scope. It returns the request's time and the credential's parts.
+func CheckAuth(a Auth, now time.Time, service string) (time.Time, Scope, error) {
 	t, err := time.Parse(DateLayout, a.date)
 	if err != nil || len(a.date) != len(DateLayout) {
 		return time.Time{}, Scope{}, apierr.New(apierr.ErrIncompleteSignature, fmt.Sprintf(apierr.MsgDateFormat, a.date))
@@ -221,8 +229,8 @@ func CheckAuth(a Auth, now time.Time) (time.Time, Scope, error) {
 	if !validRegion(s.Region) {
 		fmt.Fprintf(&msg, apierr.MsgScopeRegion, s.Region)
 	}
-	if s.service != sigService {
-		fmt.Fprintf(&msg, apierr.MsgScopeService, sigService)
+	if s.service != service {
+		fmt.Fprintf(&msg, apierr.MsgScopeService, service)
 	}
 	if s.terminator != sigTerminator {
 		fmt.Fprintf(&msg, apierr.MsgScopeTerminator, s.terminator)

@@ -124,7 +124,7 @@ func TestCheckAuth(t *testing.T) {
 			msg: "Credential should be scoped to a valid region, not ''. "},
 	}
 	for _, tt := range tests {
-		_, _, err := CheckAuth(tt.a, sigNow)
+		_, _, err := CheckAuth(tt.a, sigNow, ServiceDynamoDB)
 		if tt.class == nil {
 			require.NoError(t, err, tt.name)
 			continue
@@ -155,7 +155,7 @@ func FuzzParseAuthorization(f *testing.F) {
 		if a.credential == "" || a.signature == "" || a.signedHeaders == "" || a.date == "" {
 			t.Fatalf("parsed %+v from %q without its parts", a, auth)
 		}
-		if _, _, err := CheckAuth(a, sigNow); err != nil {
+		if _, _, err := CheckAuth(a, sigNow, ServiceDynamoDB); err != nil {
 			if _, ok := apierr.Classify(err); !ok {
 				t.Fatalf("unclassified error %v", err)
 			}

@@ -141,3 +141,20 @@ func afterTable(arn string) string {
 	}
 	return rest
 }
+
+// Authorize decides action (a service's, "lambda:GetEventSourceMapping")
+// on resource for the identity id, with the request's condition keys
+// keys (lower case) beside the principal's, against the identity's
+// policies alone: the emulator keeps no resource-based policy but the
+// tables'. It is how the policy mode decides the calls of Lambda's
+// event source mapping API on the emulator's port
+// (emulator/stream_handlers.go), with the same evaluator and the same
+// AccessDeniedException as DynamoDB's.
+func Authorize(id *Identity, action, resource string, keys map[string][]string) error {
+	r := &iampolicy.Request{Principal: &id.Principal, Action: action, Resource: resource, Context: map[string][]string{}}
+	for k, v := range keys {
+		r.Context[k] = v
+	}
+	principalKeys(r.Context, &id.Principal)
+	return decide(r, id.Policies, nil)
+}

@@ -98,10 +98,10 @@ function amzDate(t) {
  * signature of the request (method, path and query, headers, body) when
  * the server verifies them, else SigV4's shape with a signature of zeros.
  */
-export function authHeaders({ method = "POST", url = config.apiPath, headers = {}, body = "" } = {}, t = new Date()) {
+export function authHeaders({ method = "POST", url = config.apiPath, headers = {}, body = "", service = "dynamodb" } = {}, t = new Date()) {
   if (config.signatures) {
     return sign({ method, url, host: location.host, headers, body, accessKey: namespace.accessKey,
-      secret: namespace.secret, region: namespace.region, now: t });
+      secret: namespace.secret, region: namespace.region, service, now: t });
   }
   const [stamp, date] = amzDate(t);
   return {
@@ -170,12 +170,17 @@ const LAMBDA_PATH = "/2015-03-31/event-source-mappings";
 
 /**
  * lambda calls Lambda's event source mapping API (path below it:
- * "/UUID"), guarded as the admin endpoints are (JSON, same origin).
+ * "/UUID"), guarded as the admin endpoints are (JSON, same origin);
+ * with signatures, signed for the service lambda, as Lambda's clients sign.
  */
-export function lambda(method, path, body) { return ownCall(LAMBDA_PATH + path, method, LAMBDA_PATH + path, body); }
+export function lambda(method, path, body) { return ownCall(LAMBDA_PATH + path, method, LAMBDA_PATH + path, body, "lambda"); }
 
-/** ownCall calls one of the server's own endpoints at url (not the DynamoDB API); label names it in the activity. */
-async function ownCall(url, method, label, body) {
+/**
+ * ownCall calls one of the server's own endpoints at url (not the
+ * DynamoDB API); label names it in the activity, service is the signing
+ * name with signatures.
+ */
+async function ownCall(url, method, label, body, service = "dynamodb") {
   const init = { method, cache: "no-store", headers: {} };
   if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
@@ -183,7 +188,7 @@ async function ownCall(url, method, label, body) {
   }
   if (config.signatures) {
     // A server with -credentials takes admin calls signed by one of its keys.
-    Object.assign(init.headers, authHeaders({ method, url, headers: { ...init.headers }, body: init.body || "" }));
+    Object.assign(init.headers, authHeaders({ method, url, headers: { ...init.headers }, body: init.body || "", service }));
   }
   const started = performance.now();
   let res;
@@ -196,7 +201,7 @@ async function ownCall(url, method, label, body) {
   let out = {};
   try { out = text ? JSON.parse(text) : {}; } catch { out = { message: text }; }
   record({ op: `${method} ${label}`, status: res.status, ms: performance.now() - started, error: res.ok ? undefined : String(out.__type || res.status).split("#").pop() });
-  if (!res.ok) throw new ApiError(String(out.__type || `HTTP ${res.status}`).split("#").pop(), out.message || out.Message || text, res.status);
+  if (!res.ok) throw new ApiError(String(out.__type || res.headers.get("x-amzn-errortype") || `HTTP ${res.status}`).split("#").pop(), out.message || out.Message || text, res.status);
   return out;
 }
 
