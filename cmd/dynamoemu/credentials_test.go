@@ -131,6 +131,38 @@ func TestRunCredentials(t *testing.T) {
 	require.Equal(t, 200, admin("admin-token-0123456789"))
 	require.Equal(t, 400, admin(""))
 
+	// Lambda's event source mapping API: signed for lambda, as the AWS
+	// CLI's lambda commands sign, or refused with Lambda's 403.
+	mapping := func(key, secret, service string) (int, string) {
+		body := []byte(`{"TableName":"orders","FunctionName":"fn","StartingPosition":"LATEST"}`)
+		req, err := http.NewRequest(http.MethodPost, base+"/2015-03-31/event-source-mappings/", bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		if key != "" {
+			sum := sha256.Sum256(body)
+			require.NoError(t, v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: key, SecretAccessKey: secret},
+				req, hex.EncodeToString(sum[:]), service, "us-east-1", time.Now()))
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		return res.StatusCode, res.Header.Get("X-Amzn-ErrorType")
+	}
+	for _, tc := range []struct {
+		key, secret, service string
+		status               int
+		typ                  string
+	}{
+		{"", "", "", 403, "MissingAuthenticationTokenException"},
+		{"AKIAME", "team-secret-1", "lambda", 403, "InvalidSignatureException"},
+		{"AKIAME", "my-secret", "dynamodb", 403, "InvalidSignatureException"},
+		{"AKIAME", "my-secret", "lambda", 202, ""},
+	} {
+		status, typ := mapping(tc.key, tc.secret, tc.service)
+		require.Equal(t, tc.status, status, tc)
+		require.Equal(t, tc.typ, typ, tc)
+	}
+
 	port := addr[strings.LastIndexByte(addr, ':')+1:]
 	require.NoError(t, run([]string{"-healthcheck", "-port", port}, io.Discard, io.Discard, nil), "a server with -credentials is healthy")
 	require.Contains(t, logs.String(), "signatures=true")

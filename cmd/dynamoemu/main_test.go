@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -90,6 +93,25 @@ func TestCORSOption(t *testing.T) {
 	if got := (config{}).options(nil).CORSOrigins; got != nil {
 		t.Fatalf("no -cors: got %q", got)
 	}
+}
+
+// TestStreamHandlerTargetFlags: -streamHandlerFileDir and
+// -streamHandlerRemote reach the emulator's options, off by default; a
+// directory that does not exist stops the server before it listens.
+func TestStreamHandlerTargetFlags(t *testing.T) {
+	dir := t.TempDir()
+	c, err := parseFlags([]string{"-streamHandlerFileDir", dir, "-streamHandlerRemote"}, io.Discard)
+	require.NoError(t, err)
+	opts := c.options(nil)
+	require.Equal(t, dir, opts.StreamHandlerFileDir)
+	require.True(t, opts.StreamHandlerRemote)
+	c, err = parseFlags(nil, io.Discard)
+	require.NoError(t, err)
+	opts = c.options(nil)
+	require.Empty(t, opts.StreamHandlerFileDir)
+	require.False(t, opts.StreamHandlerRemote)
+	err = run([]string{"-port", "0", "-streamHandlerFileDir", filepath.Join(dir, "missing")}, io.Discard, io.Discard, nil)
+	require.ErrorContains(t, err, "StreamHandlerFileDir")
 }
 
 func TestHelp(t *testing.T) {

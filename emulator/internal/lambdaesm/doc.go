@@ -19,7 +19,8 @@
 //	deliver.go  invoking, retries, bisecting, partial failures, the on-failure record
 //	filter.go   the event filtering pattern language
 //	config.go   the API's shapes, defaults, ranges and checks
-//	api.go      Lambda's REST API for the mappings
+//	api.go      Lambda's REST API for the mappings, each call decided by a Guard (IAM)
+//	targets.go  what a mapping may reach: loopback endpoints, files in the operator's directory
 //	file.go     the mappings file
 //	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v3), variables resolved
 //	window.go   tumbling windows: the state, the window's final invocation
