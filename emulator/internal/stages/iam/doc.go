@@ -15,7 +15,10 @@
 // internal/iampolicy, and refuses a denied use with AWS's
 // AccessDeniedException. CheckCall (control.go) decides each call of
 // the control plane and the Streams API the same way, on the ARN of the
-// table, stream or backup it names, before the operation validates it. A request without an identity is not
+// table, stream or backup it names, before the operation validates it.
+// Authorize (control.go) decides an action of another service, Lambda's
+// event source mapping API on the emulator's port, with the same
+// evaluator and denial. A request without an identity is not
 // evaluated: the stage is a Switch, on only while an emulator of the
 // process has the policy mode on (Enable).
 //
