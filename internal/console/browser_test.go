@@ -882,8 +882,10 @@ func waitScale(d time.Duration) time.Duration {
 // TestConsoleSignedInBrowser: against a server that verifies signatures
 // (emulator.Options.Credentials, dynamoemu -credentials) the page asks for
 // the key's secret at start and signs every call in the browser: the API
-// (a table created and shown) and the admin endpoints (the clock). A wrong
-// secret shows AWS's InvalidSignatureException.
+// (a table created and shown), the admin endpoints (the clock) and
+// Lambda's event source mapping API, signed for lambda (a stream handler
+// created, listed and deleted). A wrong secret shows AWS's
+// InvalidSignatureException.
 func TestConsoleSignedInBrowser(t *testing.T) {
 	exe := findChromium()
 	if exe == "" {
@@ -913,9 +915,27 @@ func TestConsoleSignedInBrowser(t *testing.T) {
 	b.press('c')
 	b.wait("the create dialog", `document.querySelector("dialog[open] h2")?.textContent === "Create a table"`)
 	b.do("type the table name", chromedp.SendKeys(chromedp.CSS(`dialog[open] input[aria-label="Table name"]`), "Signed"))
+	b.fill(`dialog[open] select[aria-label="Stream"]`, "NEW_IMAGE") // for the stream handler below
 	b.click("Create table", inDialog("Create table"))
 	b.wait("the overview", `document.documentElement.dataset.route === "#/t/Signed/overview" && document.querySelector(".stats") !== null`)
 	b.shot("signed-table", "with -credentials: the table created and described by signed calls from the page")
+
+	b.nav('h', "#/handlers")
+	b.wait("no handlers", `document.querySelector("main .empty h3")?.textContent === "No stream handlers"`)
+	_ = eval[bool](b, `(document.querySelector("main details.mapping-form").open = true, true)`)
+	b.fill(`main input[aria-label="Handler table"]`, "Signed")
+	b.fill(`main input[aria-label="Function name"]`, "indexer")
+	b.click("Create", button("Create"))
+	b.wait("the signed mapping", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("indexer")`)
+	if st := s.emu.EventSourceMappings(); len(st) != 1 {
+		t.Fatalf("after a signed Create the mappings are %+v, want one", st)
+	}
+	b.clickMapping("Delete…")
+	b.click("Delete (confirm)", inDialog("Delete"))
+	b.wait("no handlers again", `!document.querySelector("dialog[open]") && document.querySelector("main .empty h3")?.textContent === "No stream handlers"`)
+	if st := s.emu.EventSourceMappings(); len(st) != 0 {
+		t.Errorf("after a signed Delete the mappings are %+v, want none", st)
+	}
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("page errors: %v", errs)
 	}
