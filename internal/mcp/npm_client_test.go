@@ -21,7 +21,8 @@ import (
 // SDK's client (@modelcontextprotocol/sdk from npm, its version pinned by
 // the committed package-lock.json) lists the tools and calls three of
 // them over streamable HTTP, with the bearer token, and over stdio,
-// starting `dynamoemu mcp`. CI runs it (.ci/run) after npm ci in
+// starting `dynamoemu mcp`; over both, a call nested 1,001 levels deep
+// and one of 20 MB fail at once and the session goes on. CI runs it (.ci/run) after npm ci in
 // testdata/npmclient; without MCP_NPM_TEST it does not run.
 func TestNPMClient(t *testing.T) {
 	if os.Getenv("MCP_NPM_TEST") == "" {
@@ -67,6 +68,7 @@ func TestNPMClient(t *testing.T) {
 			Transport string
 			Tools     int
 			Calls     []string
+			Refused   []string
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(line), &summary), "the summary line: %q", line)
@@ -77,6 +79,7 @@ func TestNPMClient(t *testing.T) {
 		require.Equal(t, want, s.Transport)
 		require.Equal(t, len(srv.tools), s.Tools, "%s: the tools listed", want)
 		require.Len(t, s.Calls, 3)
+		require.Equal(t, []string{"1,001 levels", "20 MB"}, s.Refused, "%s: the messages too deep and too large failed their calls at once", want)
 	}
 	// The HTTP session's calls reached this emulator.
 	var tables struct{ TableNames []string }

@@ -2,7 +2,8 @@
 // agent's host drives it: over streamable HTTP with a bearer token
 // (MCP_URL, MCP_TOKEN) and over stdio, starting `dynamoemu mcp`
 // (DYNAMOEMU_BIN). Each session lists the tools and calls three of them,
-// and checks that a bad input is a tool error. The first line printed is
+// checks that a bad input is a tool error, and that a message too deep
+// or too large fails its call and leaves the session serving. The first line printed is
 // a JSON summary that internal/mcp/npm_client_test.go reads.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -43,8 +44,28 @@ async function session(label, transport) {
 
 	const bad = await client.callTool({ name: "get_item", arguments: { TableName: table, Key: { pk: { S: "ORDER#1" } } } });
 	check(bad.isError && bad.content[0].text.includes("ValidationException"), `${label}: a key without its sort key was taken: ${JSON.stringify(bad)}`);
+
+	// Messages the server cannot take (nested 1,001 levels deep, 20 MB:
+	// over the 4 MiB of HTTP and the 16 MiB of stdio) fail the call at
+	// once, not at the client's timeout, and the session goes on.
+	let deep = 1;
+	for (let i = 0; i < 1000; i++) deep = { a: deep };
+	const refused = [];
+	for (const [what, args] of [["1,001 levels", { x: deep }], ["20 MB", { TableName: table, Item: { pk: { S: "x".repeat(20_000_000) } } }]]) {
+		let err;
+		try {
+			await client.callTool({ name: "put_item", arguments: args }, undefined, { timeout: 60_000 });
+		} catch (e) {
+			err = e;
+		}
+		check(err !== undefined, `${label}: ${what}: the call was taken`);
+		check(err.code !== -32001, `${label}: ${what}: the call timed out instead of failing: ${err.message}`);
+		const after = await client.listTools();
+		check(after.tools.length === tools.length, `${label}: ${what}: tools/list after it listed ${after.tools.length}`);
+		refused.push(what);
+	}
 	await client.close();
-	return { transport: label, tools: tools.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException" };
+	return { transport: label, tools: tools.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException", refused };
 }
 
 const sessions = [];
