@@ -51,6 +51,14 @@ func newESMEnv(t *testing.T) *esmEnv {
 	return &esmEnv{Env: e, m: m, arn: d.Table.LatestStreamArn}
 }
 
+// stream is the table's stream.
+func (e *esmEnv) stream() service.Stream {
+	e.T.Helper()
+	s, ok := e.m.findStream(e.arn, e.Clock.Now())
+	require.True(e.T, ok)
+	return s
+}
+
 // put writes the item id with the extra attributes attrs (DynamoDB JSON
 // members, "" for none).
 func (e *esmEnv) put(id, attrs string) {
