@@ -222,9 +222,21 @@ func TestDeleteStopsACall(t *testing.T) {
 // up says which, where it is and its last error.
 func TestDrainNamesAStuckMapping(t *testing.T) {
 	e := newESMEnv(t)
-	e.fn(func(int, event) ([]byte, error) { return nil, errors.New("always") })
+	failed := make(chan struct{}, 1)
+	e.fn(func(int, event) ([]byte, error) {
+		select {
+		case failed <- struct{}{}:
+		default:
+		}
+		return nil, errors.New("always")
+	})
 	id := e.create(nil) // retried until the records expire
 	e.puts("a")
+	select {
+	case <-failed:
+	case <-time.After(scaled(time.Minute)):
+		t.Fatal("the function was not called")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	err := e.m.Drain(ctx)

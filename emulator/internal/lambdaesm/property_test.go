@@ -172,7 +172,7 @@ func newHandler(sc scenario) *handler {
 
 // answer is the answer to an invocation of the records batch (indices),
 // whose sequence numbers are seqs, and what it means.
-func (h *handler) answer(batch []int, seqs func(int) string) (body string, err error, out outcome, from int) {
+func (h *handler) answer(batch []int, seqs func(int) string) (body string, out outcome, from int, err error) {
 	failing := -1 // the failing record of the batch first in it
 	var named []string
 	for pos, i := range batch {
@@ -185,7 +185,7 @@ func (h *handler) answer(batch []int, seqs func(int) string) (body string, err e
 		}
 	}
 	if failing < 0 {
-		return successBodies[h.rng.IntN(len(successBodies))], nil, outSuccess, 0
+		return successBodies[h.rng.IntN(len(successBodies))], outSuccess, 0, nil
 	}
 	list := func(items []string) string {
 		items = slices.Clone(items)
@@ -204,27 +204,27 @@ func (h *handler) answer(batch []int, seqs func(int) string) (body string, err e
 	}
 	switch style {
 	case styleError:
-		return list(named), errors.New("function error"), outFuncErr, 0
+		return list(named), outFuncErr, 0, errors.New("function error")
 	case styleReport:
-		return list(named), nil, ifReported(outPartial), failing
+		return list(named), ifReported(outPartial), failing, nil
 	case styleEvery:
 		all := make([]string, len(batch))
 		for pos, i := range batch {
 			all[pos] = `{"itemIdentifier":` + strconv.Quote(seqs(i)) + `}`
 		}
-		return list(all), nil, ifReported(outPartial), 0
+		return list(all), ifReported(outPartial), 0, nil
 	case styleEmptyID:
-		return list(append(named, `{"itemIdentifier":""}`)), nil, ifReported(outWhole), 0
+		return list(append(named, `{"itemIdentifier":""}`)), ifReported(outWhole), 0, nil
 	case styleNullID:
-		return list(append(named, `{"itemIdentifier":null}`)), nil, ifReported(outWhole), 0
+		return list(append(named, `{"itemIdentifier":null}`)), ifReported(outWhole), 0, nil
 	case styleBadKey:
-		return `{"batchItemFailures":[{"foo":` + strconv.Quote(seqs(batch[failing])) + `}]}`, nil, ifReported(outWhole), 0
+		return `{"batchItemFailures":[{"foo":` + strconv.Quote(seqs(batch[failing])) + `}]}`, ifReported(outWhole), 0, nil
 	case styleNumberID:
-		return `{"batchItemFailures":[{"itemIdentifier":123}]}`, nil, ifReported(outWhole), 0
+		return `{"batchItemFailures":[{"itemIdentifier":123}]}`, ifReported(outWhole), 0, nil
 	case styleUnknownID:
-		return list(append(named, `{"itemIdentifier":"`+seqText(1<<62)+`"}`)), nil, ifReported(outWhole), 0
+		return list(append(named, `{"itemIdentifier":"`+seqText(1<<62)+`"}`)), ifReported(outWhole), 0, nil
 	default: // styleNotJSON
-		return `failed: ` + seqs(batch[failing]), nil, ifReported(outWhole), 0
+		return `failed: ` + seqs(batch[failing]), ifReported(outWhole), 0, nil
 	}
 }
 
@@ -284,7 +284,7 @@ func model(sc scenario) (trace, handled) {
 				return
 			}
 			tr.Calls = append(tr.Calls, slices.Clone(recs))
-			_, _, out, from := h.answer(recs, seqs)
+			_, out, from, _ := h.answer(recs, seqs)
 			clock += int64(sc.step)
 			invokes++
 			lastOut = out
@@ -339,7 +339,7 @@ func runMapping(t *testing.T, sc scenario) (trace, Status) {
 			seqOf[i] = ev.seq(id)
 		}
 		tr.Calls = append(tr.Calls, recs)
-		body, err, _, _ := h.answer(recs, func(i int) string { return seqOf[i] })
+		body, _, _, err := h.answer(recs, func(i int) string { return seqOf[i] })
 		e.Clock.Advance(time.Duration(sc.step) * time.Second)
 		return []byte(body), err
 	})
