@@ -2,6 +2,7 @@ package lambdaesm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -387,18 +389,18 @@ func readItemFailures(body []byte, recs []item) (itemReport, string) {
 }
 
 // indexOfSequence is the index of the record of recs whose SequenceNumber
-// (as the event holds it) is id, or -1.
+// (as the event writes it: 21 digits at least) is id, or -1. A batch's
+// records are in sequence order.
 func indexOfSequence(recs []item, id string) int {
 	seq, ok := streamlog.ParseSequenceNumber(id)
-	if !ok {
+	if !ok || streamlog.FormatSequenceNumber(seq) != id {
 		return -1
 	}
-	for i, r := range recs {
-		if r.seq == seq && streamlog.FormatSequenceNumber(r.seq) == id {
-			return i
-		}
+	i, found := slices.BinarySearchFunc(recs, seq, func(r item, seq uint64) int { return cmp.Compare(r.seq, seq) })
+	if !found {
+		return -1
 	}
-	return -1
+	return i
 }
 
 // discard sends recs' invocation record to the on-failure destination.

@@ -2,6 +2,7 @@ package lambdaesm
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -156,4 +157,29 @@ func FuzzReadItemFailures(f *testing.F) {
 			t.Fatalf("kind %d", r.kind)
 		}
 	})
+}
+
+// TestReadItemFailuresLargeBatch: a batch of BatchSize's largest,
+// 10,000 records, every one reported in reverse order: the lowest
+// counts.
+func TestReadItemFailuresLargeBatch(t *testing.T) {
+	recs := make([]item, maxBatchSize)
+	var b strings.Builder
+	b.WriteString(`{"batchItemFailures":[`)
+	for i := range recs {
+		recs[i].seq = uint64(1000 + 3*i) // a lane's records: in order, not consecutive
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		b.WriteString(`{"itemIdentifier":"` + seqText(recs[i].seq) + `"}`)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+	}
+	b.WriteString(`]}`)
+	got, _ := readItemFailures([]byte(b.String()), recs)
+	require.Equal(t, itemReport{kind: reportFrom, from: 0}, got)
+	got, _ = readItemFailures([]byte(`{"batchItemFailures":[{"itemIdentifier":"`+seqText(1000+3*5000+1)+`"}]}`), recs)
+	require.Equal(t, reportWhole, got.kind, "between two records of the lane")
+	got, _ = readItemFailures([]byte(`{"batchItemFailures":[{"itemIdentifier":"`+seqText(1000+3*9999)+`"}]}`), recs)
+	require.Equal(t, itemReport{kind: reportFrom, from: 9999}, got)
 }
