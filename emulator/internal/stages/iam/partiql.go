@@ -1,0 +1,204 @@
+package iam
+
+import (
+	"sync"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/internal/access"
+	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
+
+// A PartiQL request's condition keys, per statement: the stage parses
+// the request's statements (the PartiQL feature's inputs give them,
+// Bindings) and reads the one the use is of: the statement on the use's
+// table (and index) that does what the use does, and, of several such
+// (a batch, a transaction), the one whose key is the use's. Its
+// attributes are the names its SELECT list (every one for SELECT *),
+// WHERE clause, ORDER BY, SET and REMOVE actions and INSERTed item
+// name; its dynamodb:Select is SPECIFIC_ATTRIBUTES for a SELECT list,
+// else as a Query's default; its dynamodb:ReturnValues, an UPDATE's or
+// DELETE's RETURNING.
+
+// statements is a PartiQL request's input.
+type statements interface{ Bindings() []lower.Binding }
+
+// statementOf is one statement of a request, parsed.
+type statementOf struct {
+	b  lower.Binding
+	st partiql.Statement
+}
+
+// statement sets the keys of the statement of in the use u is of.
+func (f *useFacts) statement(u *service.TableUse, in statements) {
+	var cands []statementOf
+	for _, b := range in.Bindings() {
+		if st := parsedStatement(b.Src); st != nil && statementIsOf(st, u) {
+			cands = append(cands, statementOf{b, st})
+		}
+	}
+	if len(cands) > 1 {
+		cands = ofKey(cands, u)
+	}
+	f.attrsSet = true
+	if u.Op() == "ExecuteTransaction" {
+		f.enclosing = "ExecuteTransaction"
+	}
+	if actionOf(u.Op(), u.Access()) == "PartiQLSelect" {
+		full := !u.Key().Partition.IsValid() && u.Parts() == nil
+		f.fullScan = map[bool]string{true: "true", false: "false"}[full]
+	}
+	for _, c := range cands {
+		f.statementNames(u, c)
+	}
+}
+
+// statementNames adds the names, Select and ReturnValues of c.
+func (f *useFacts) statementNames(u *service.TableUse, c statementOf) {
+	switch s := c.st.(type) {
+	case *partiql.Select:
+		for _, x := range s.Projection {
+			f.partiqlNames(x)
+		}
+		f.partiqlNames(s.Where)
+		for _, o := range s.OrderBy {
+			f.partiqlNames(o.Path)
+		}
+		f.read(u, nil, !s.Star)
+	case *partiql.Exists:
+		f.partiqlNames(s.Query.Where)
+	case *partiql.Insert:
+		if item, err := lower.LowerInsert(c.b, s, u.Table().Schema()); err == nil {
+			f.a.item(item)
+		}
+	case *partiql.Update:
+		for _, a := range s.Actions {
+			f.partiqlNames(a.Path)
+			f.partiqlNames(a.Value)
+		}
+		f.partiqlNames(s.Where)
+		f.rv = returning(s.Returning)
+	case *partiql.Delete:
+		f.partiqlNames(s.Where)
+		f.rv = returning(s.Returning)
+	}
+}
+
+// partiqlNames adds the top-level name of every path of x.
+func (f *useFacts) partiqlNames(x partiql.Expr) {
+	partiql.Walk(x, func(e partiql.Expr) bool {
+		if p, ok := e.(*partiql.Path); ok && len(p.Elems) > 0 && !p.Elems[0].IsIndex {
+			f.a.add(p.Elems[0].Name.Text)
+		}
+		return true
+	})
+}
+
+// returning is dynamodb:ReturnValues of a RETURNING clause (nil: NONE).
+func returning(r *partiql.Returning) string {
+	if r == nil {
+		return "NONE"
+	}
+	which := "UPDATED_"
+	if r.Which == partiql.ALL {
+		which = "ALL_"
+	}
+	if r.Image == partiql.OLD {
+		return which + "OLD"
+	}
+	return which + "NEW"
+}
+
+// statementIsOf reports whether st is on the use's table (and index)
+// and does what the use does: a SELECT or EXISTS reads, an INSERT puts,
+// an UPDATE updates, a DELETE deletes.
+func statementIsOf(st partiql.Statement, u *service.TableUse) bool {
+	var target partiql.Target
+	var does bool
+	switch s := st.(type) {
+	case *partiql.Select:
+		target, does = s.From, !u.Write()
+	case *partiql.Exists:
+		target, does = s.Query.From, !u.Write()
+	case *partiql.Insert:
+		target, does = s.Into, u.Access() == access.Put
+	case *partiql.Update:
+		target, does = s.Table, u.Access() == access.Update
+	case *partiql.Delete:
+		target, does = s.From, u.Access() == access.Delete
+	}
+	index := ""
+	if target.Index != nil {
+		index = target.Index.Text
+	}
+	return does && target.Table.Text == u.Table().Info().Name && index == u.Index()
+}
+
+// ofKey are the statements of cands whose key is the use's (all of
+// them when none can be told by its key).
+func ofKey(cands []statementOf, u *service.TableUse) []statementOf {
+	var out []statementOf
+	for _, c := range cands {
+		if key := statementKey(c, u.Table().Schema()); key != nil && keyIs(u, key) {
+			out = append(out, c)
+		}
+	}
+	if out == nil {
+		return cands
+	}
+	return out
+}
+
+// statementKey is the key (or item) a single-item statement names (nil:
+// none, or it does not lower).
+func statementKey(c statementOf, ks storage.KeySchema) storage.Item {
+	switch s := c.st.(type) {
+	case *partiql.Select:
+		if g, err := lower.LowerTxGet(c.b, s, ks); err == nil {
+			return g.Key
+		}
+	case *partiql.Exists:
+		if d, err := lower.LowerExists(c.b, s, ks); err == nil {
+			return d.Key
+		}
+	case *partiql.Insert:
+		if it, err := lower.LowerInsert(c.b, s, ks); err == nil {
+			return it
+		}
+	case *partiql.Update:
+		if up, err := lower.LowerUpdate(c.b, s, ks); err == nil {
+			return up.Key
+		}
+	case *partiql.Delete:
+		if d, err := lower.LowerDelete(c.b, s, ks); err == nil {
+			return d.Key
+		}
+	}
+	return nil
+}
+
+// stmts caches statements parsed, by text (nil: it does not parse): a
+// bounded map behind a leaf lock, as the policies' cache.
+var stmts struct {
+	mu sync.Mutex // guards m
+	m  map[string]partiql.Statement
+}
+
+// parsedStatement is the statement text parsed (nil: it does not).
+func parsedStatement(text string) partiql.Statement {
+	stmts.mu.Lock()
+	defer stmts.mu.Unlock()
+	if st, ok := stmts.m[text]; ok {
+		return st
+	}
+	st, err := partiql.Parse(text)
+	if err != nil {
+		st = nil
+	}
+	if stmts.m == nil || len(stmts.m) >= maxCached {
+		stmts.m = map[string]partiql.Statement{}
+	}
+	stmts.m[text] = st
+	return st
+}
