@@ -1,6 +1,8 @@
 package iam
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -16,8 +18,9 @@ import (
 // table (and index) that does what the use does, and, of several such
 // (a batch, a transaction), the one whose key is the use's. Its
 // attributes are the names its SELECT list (every one for SELECT *),
-// WHERE clause, ORDER BY, SET and REMOVE actions and INSERTed item
-// name; its dynamodb:Select is SPECIFIC_ATTRIBUTES for a SELECT list,
+// WHERE clause (but its key conditions, which name the key as a Key or
+// KeyConditionExpression does), ORDER BY, SET and REMOVE actions and
+// INSERTed item name; its dynamodb:Select is SPECIFIC_ATTRIBUTES for a SELECT list,
 // else as a Query's default; its dynamodb:ReturnValues, an UPDATE's or
 // DELETE's RETURNING.
 
@@ -56,18 +59,19 @@ func (f *useFacts) statement(u *service.TableUse, in statements) {
 
 // statementNames adds the names, Select and ReturnValues of c.
 func (f *useFacts) statementNames(u *service.TableUse, c statementOf) {
+	keys := keyNames(u)
 	switch s := c.st.(type) {
 	case *partiql.Select:
 		for _, x := range s.Projection {
 			f.partiqlNames(x)
 		}
-		f.partiqlNames(s.Where)
+		f.whereNames(s.Where, keys)
 		for _, o := range s.OrderBy {
 			f.partiqlNames(o.Path)
 		}
 		f.read(u, nil, !s.Star)
 	case *partiql.Exists:
-		f.partiqlNames(s.Query.Where)
+		f.whereNames(s.Query.Where, keys)
 	case *partiql.Insert:
 		if item, err := lower.LowerInsert(c.b, s, u.Table().Schema()); err == nil {
 			f.a.item(item)
@@ -77,10 +81,10 @@ func (f *useFacts) statementNames(u *service.TableUse, c statementOf) {
 			f.partiqlNames(a.Path)
 			f.partiqlNames(a.Value)
 		}
-		f.partiqlNames(s.Where)
+		f.whereNames(s.Where, keys)
 		f.rv = returning(s.Returning)
 	case *partiql.Delete:
-		f.partiqlNames(s.Where)
+		f.whereNames(s.Where, keys)
 		f.rv = returning(s.Returning)
 	}
 }
@@ -93,6 +97,83 @@ func (f *useFacts) partiqlNames(x partiql.Expr) {
 		}
 		return true
 	})
+}
+
+// whereNames adds the names of a WHERE clause but those of its key
+// conditions: the conjuncts of its top-level AND that compare a key
+// attribute of keys with values (=, <, <=, >, >=, BETWEEN, IN,
+// begins_with).
+func (f *useFacts) whereNames(where partiql.Expr, keys []string) {
+	for _, c := range conjuncts(where, nil) {
+		if !keyCondition(c, keys) {
+			f.partiqlNames(c)
+		}
+	}
+}
+
+// conjuncts appends the operands of x's top-level ANDs to out.
+func conjuncts(x partiql.Expr, out []partiql.Expr) []partiql.Expr {
+	switch e := x.(type) {
+	case nil:
+		return out
+	case *partiql.Paren:
+		return conjuncts(e.X, out)
+	case *partiql.Binary:
+		if e.Op == partiql.AND {
+			return conjuncts(e.Y, conjuncts(e.X, out))
+		}
+	}
+	return append(out, x)
+}
+
+// keyCondition reports whether x tests a key attribute of keys against
+// values alone.
+func keyCondition(x partiql.Expr, keys []string) bool {
+	key := func(e partiql.Expr) bool {
+		p, ok := e.(*partiql.Path)
+		return ok && len(p.Elems) == 1 && !p.Elems[0].IsIndex && slices.Contains(keys, p.Elems[0].Name.Text)
+	}
+	values := func(es ...partiql.Expr) bool {
+		for _, e := range es {
+			has := false
+			partiql.Walk(e, func(n partiql.Expr) bool {
+				_, p := n.(*partiql.Path)
+				has = has || p
+				return !has
+			})
+			if has {
+				return false
+			}
+		}
+		return true
+	}
+	switch e := x.(type) {
+	case *partiql.Binary:
+		switch e.Op {
+		case partiql.EQ, partiql.LT, partiql.LE, partiql.GT, partiql.GE:
+			return key(e.X) && values(e.Y)
+		}
+	case *partiql.Between:
+		return !e.Not && key(e.X) && values(e.Lo, e.Hi)
+	case *partiql.In:
+		return !e.Not && key(e.X) && values(append(append([]partiql.Expr(nil), e.Elems...), e.Right)...)
+	case *partiql.Call:
+		return strings.EqualFold(e.Fun, "begins_with") && len(e.Args) == 2 && key(e.Args[0]) && values(e.Args[1])
+	}
+	return false
+}
+
+// keyNames are the key attributes of the table the use is of, and of
+// the index it reads.
+func keyNames(u *service.TableUse) []string {
+	ks := u.Table().Schema()
+	out := []string{ks.Partition.Name, ks.Sort.Name}
+	if x := indexOf(u); x != nil {
+		for _, e := range x.KeySchema {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 // returning is dynamodb:ReturnValues of a RETURNING clause (nil: NONE).
