@@ -373,9 +373,9 @@ func TestIAMGuideGameRole(t *testing.T) {
 	})
 }
 
-// TestIAMGuideExample1: "1: Grant permissions that limit access to
+// TestIAMGuidePartitionKeyValue: "1: Grant permissions that limit access to
 // items with a specific partition key value", and its read-only form.
-func TestIAMGuideExample1(t *testing.T) {
+func TestIAMGuidePartitionKeyValue(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	actions := `"dynamodb:GetItem","dynamodb:BatchGetItem","dynamodb:Query","dynamodb:PutItem","dynamodb:UpdateItem","dynamodb:DeleteItem","dynamodb:BatchWriteItem"`
 	doc := func(sid, actions string) string {
@@ -417,9 +417,9 @@ func TestIAMGuideExample1(t *testing.T) {
 	})
 }
 
-// example2 is example 2's policy with its actions and operator (the
+// specificAttributes is example 2's policy with its actions and operator (the
 // page's variations change both).
-func example2(actions, op string, withRV bool) string {
+func specificAttributes(actions, op string, withRV bool) string {
 	rv := ""
 	if withRV {
 		rv = `,"dynamodb:ReturnValues":["NONE","UPDATED_OLD","UPDATED_NEW"]`
@@ -434,12 +434,12 @@ func example2(actions, op string, withRV bool) string {
 			"` + op + `":{` + sel + rv + `}}}]}`
 }
 
-// TestIAMGuideExample2: "2: Grant permissions that limit access to
+// TestIAMGuideSpecificAttributes: "2: Grant permissions that limit access to
 // specific attributes in a table", and the page's read-only and
 // write-only variations.
-func TestIAMGuideExample2(t *testing.T) {
+func TestIAMGuideSpecificAttributes(t *testing.T) {
 	g := newGuideIAMEnv(t)
-	g.use(t, example2(`"dynamodb:UpdateItem","dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEqualsIfExists", true))
+	g.use(t, specificAttributes(`"dynamodb:UpdateItem","dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEqualsIfExists", true))
 	visible := []string{"UserId", "TopScore"}
 	check(t, visible, []guideCase{
 		// "The following permissions policy allows access to only two
@@ -481,7 +481,7 @@ func TestIAMGuideExample2(t *testing.T) {
 	// list of allowed actions. [...] You can also change
 	// StringEqualsIfExists to StringEquals because the Select parameter
 	// always has a value (ALL_ATTRIBUTES, unless otherwise specified)."
-	g.use(t, example2(`"dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEquals", false))
+	g.use(t, specificAttributes(`"dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEquals", false))
 	check(t, visible, []guideCase{
 		{"read only: GetItem TopScore", g.getItem(amazonID, "TopScore"), true, "GetItem"},
 		{"read only: BatchGetItem TopScore", g.batchGet(amazonID, "TopScore"), true, "BatchGetItem"},
@@ -496,7 +496,7 @@ func TestIAMGuideExample2(t *testing.T) {
 	// change StringEqualsIfExists to StringEquals because the
 	// ReturnValues parameter always has a value (NONE unless otherwise
 	// specified)."
-	g.use(t, example2(`"dynamodb:UpdateItem"`, "StringEquals", true))
+	g.use(t, specificAttributes(`"dynamodb:UpdateItem"`, "StringEquals", true))
 	check(t, visible, []guideCase{
 		{"write only: UpdateItem TopScore", g.update(amazonID, "TopScore", "", ""), true, "UpdateItem"},
 		{"write only: UpdateItem ReturnValues UPDATED_NEW", g.update(amazonID, "TopScore", "", types.ReturnValueUpdatedNew), true, "UpdateItem"},
@@ -505,9 +505,9 @@ func TestIAMGuideExample2(t *testing.T) {
 	})
 }
 
-// TestIAMGuideExample3: "3: Grant permissions to prevent updates on
+// TestIAMGuidePreventUpdates: "3: Grant permissions to prevent updates on
 // certain attributes".
-func TestIAMGuideExample3(t *testing.T) {
+func TestIAMGuidePreventUpdates(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	g.use(t, `{"Version":"2012-10-17","Statement":[{"Sid":"PreventUpdatesOnCertainAttributes","Effect":"Allow",
 		"Action":["dynamodb:UpdateItem"],"Resource":"arn:aws:dynamodb:us-west-2:123456789012:table/GameScores",
@@ -536,9 +536,9 @@ func TestIAMGuideExample3(t *testing.T) {
 	})
 }
 
-// TestIAMGuideExample4: "4: Grant permissions to query only projected
+// TestIAMGuideIndexProjection: "4: Grant permissions to query only projected
 // attributes in an index", both of its policies.
-func TestIAMGuideExample4(t *testing.T) {
+func TestIAMGuideIndexProjection(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	g.use(t, `{"Version":"2012-10-17","Statement":[{"Sid":"QueryOnlyProjectedIndexAttributes","Effect":"Allow",
 		"Action":["dynamodb:Query"],"Resource":["arn:aws:dynamodb:us-west-2:123456789012:table/GameScores/index/TopScoreDateTimeIndex"],
@@ -575,9 +575,9 @@ func TestIAMGuideExample4(t *testing.T) {
 	})
 }
 
-// TestIAMGuideExample5: "5: Grant permissions to limit access to
+// TestIAMGuideAttributesAndKeyValues: "5: Grant permissions to limit access to
 // certain attributes and partition key values".
-func TestIAMGuideExample5(t *testing.T) {
+func TestIAMGuideAttributesAndKeyValues(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	g.use(t, `{"Version":"2012-10-17","Statement":[{"Sid":"LimitAccessToCertainAttributesAndKeyValues","Effect":"Allow",
 		"Action":["dynamodb:UpdateItem","dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem"],
@@ -622,7 +622,7 @@ func TestIAMGuideExample5(t *testing.T) {
 // conditional write or scan filter").
 func TestIAMGuideHiddenNotTested(t *testing.T) {
 	g := newGuideIAMEnv(t)
-	g.use(t, example2(`"dynamodb:UpdateItem","dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEqualsIfExists", true))
+	g.use(t, specificAttributes(`"dynamodb:UpdateItem","dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem","dynamodb:Scan"`, "StringEqualsIfExists", true))
 	for _, cond := range []string{"PersonalDetails = :v", "PersonalDetails <> :v"} { // one true, one false
 		_, err := g.update(amazonID, "TopScore", cond, "")()
 		var ae smithy.APIError
@@ -973,11 +973,11 @@ func TestIAMGuideCognito(t *testing.T) {
 	})
 }
 
-// TestIAMGuideIAMSpecificAttributes: the IAM User Guide's "Amazon
+// TestIAMGuideUserGuideAttributes: the IAM User Guide's "Amazon
 // DynamoDB: Allows access to specific attributes": "The dynamodb:Select
 // requirement prevents the API action from returning any attributes
 // that aren't allowed, such as from an index projection."
-func TestIAMGuideIAMSpecificAttributes(t *testing.T) {
+func TestIAMGuideUserGuideAttributes(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	g.use(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
 		"Action":["dynamodb:GetItem","dynamodb:BatchGetItem","dynamodb:Query","dynamodb:PutItem","dynamodb:UpdateItem","dynamodb:DeleteItem","dynamodb:BatchWriteItem"],

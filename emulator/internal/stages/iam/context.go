@@ -6,8 +6,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -184,15 +184,15 @@ func (f *useFacts) txWrite(u *service.TableUse, in *service.TransactWriteItemsIn
 	for _, a := range in.TransactItems {
 		var rvoccf *string
 		switch {
-		case a.Put != nil && sameTable(a.Put.TableName, t) && keyIs(u, a.Put.Item) && u.Access() == access.Put:
+		case a.Put != nil && sameTable(a.Put.TableName, t) && keyIs(u, a.Put.Item) && u.Access() == insights.Put:
 			f.a.item(a.Put.Item)
 			f.a.condition("ConditionExpression", a.Put.ConditionExpression, a.Put.ExpressionAttributeNames)
 			rvoccf = a.Put.ReturnValuesOnConditionCheckFailure
-		case a.Update != nil && sameTable(a.Update.TableName, t) && keyIs(u, a.Update.Key) && u.Access() == access.Update:
+		case a.Update != nil && sameTable(a.Update.TableName, t) && keyIs(u, a.Update.Key) && u.Access() == insights.Update:
 			f.a.update(a.Update.UpdateExpression, a.Update.ExpressionAttributeNames)
 			f.a.condition("ConditionExpression", a.Update.ConditionExpression, a.Update.ExpressionAttributeNames)
 			rvoccf = a.Update.ReturnValuesOnConditionCheckFailure
-		case a.Delete != nil && sameTable(a.Delete.TableName, t) && keyIs(u, a.Delete.Key) && u.Access() == access.Delete:
+		case a.Delete != nil && sameTable(a.Delete.TableName, t) && keyIs(u, a.Delete.Key) && u.Access() == insights.Delete:
 			f.a.condition("ConditionExpression", a.Delete.ConditionExpression, a.Delete.ExpressionAttributeNames)
 			rvoccf = a.Delete.ReturnValuesOnConditionCheckFailure
 		case a.ConditionCheck != nil && sameTable(a.ConditionCheck.TableName, t) && keyIs(u, a.ConditionCheck.Key) && !u.Write():

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/internal/access"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -203,11 +203,11 @@ func statementIsOf(st partiql.Statement, u *service.TableUse) bool {
 	case *partiql.Exists:
 		target, does = s.Query.From, !u.Write()
 	case *partiql.Insert:
-		target, does = s.Into, u.Access() == access.Put
+		target, does = s.Into, u.Access() == insights.Put
 	case *partiql.Update:
-		target, does = s.Table, u.Access() == access.Update
+		target, does = s.Table, u.Access() == insights.Update
 	case *partiql.Delete:
-		target, does = s.From, u.Access() == access.Delete
+		target, does = s.From, u.Access() == insights.Delete
 	}
 	index := ""
 	if target.Index != nil {
