@@ -117,6 +117,11 @@ func TestCheckKeys(t *testing.T) {
 	guide := parse(`{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${www.amazon.com:user_id}"]}}`)
 	require.ErrorContains(t, CheckKeys(guide, nil), `"www.amazon.com:user_id"`)
 	require.NoError(t, CheckKeys(guide, map[string]string{"www.amazon.com:user_id": "amzn1.account.A"}))
+	// Another service's key is absent from DynamoDB's requests, as on
+	// AWS, and set by that service's decider.
+	require.NoError(t, CheckKeys(parse(`{"StringEquals":{"lambda:FunctionArn":"arn:aws:lambda:us-east-1:000000000000:function:f"}}`), nil))
+	require.ErrorContains(t, CheckKeys(parse(`{"StringEquals":{"dynamodb:FirstPartitionKeyValues":"x"}}`), nil), "FirstPartitionKeyValues")
+	require.ErrorContains(t, CheckKeys(parse(`{"StringEquals":{"accounts.google.com:sub":"x"}}`), nil), "accounts.google.com:sub")
 	require.True(t, Sets("AWS:SourceIp"))
 	require.False(t, Sets("aws:CurrentTime"))
 }

@@ -15,7 +15,11 @@ import (
 // So a policy naming one is refused when it is loaded, with its name,
 // unless the identity gives the key's value (Identity.Keys: a web
 // identity's ${www.amazon.com:user_id}, which the developer guide's
-// examples use).
+// examples use). The keys checked are the global ones (aws:), DynamoDB's
+// and a web identity provider's (a dotted prefix: www.amazon.com:,
+// cognito-identity.amazonaws.com:); another service's key (lambda:,
+// s3:) is absent from DynamoDB's requests on AWS too, and set by the
+// decider of that service's actions.
 
 // dataKeys are DynamoDB's condition keys the stage sets on the data
 // plane (docs/iam.md: which request sets which).
@@ -58,12 +62,19 @@ func Sets(k string) bool {
 	return false
 }
 
+// otherService reports whether k is another service's condition key:
+// its prefix is neither aws, dynamodb nor a web identity provider's.
+func otherService(k string) bool {
+	prefix, _, ok := strings.Cut(strings.ToLower(k), ":")
+	return ok && prefix != "" && prefix != "aws" && prefix != "dynamodb" && !strings.Contains(prefix, ".")
+}
+
 // CheckKeys returns an error naming the first condition key or policy
-// variable p names that the stage does not set and given (an
-// identity's keys, lower case) does not hold.
+// variable p names that the stage does not set, given (an identity's
+// keys, lower case) does not hold, and that is not another service's.
 func CheckKeys(p *iampolicy.Policy, given map[string]string) error {
 	for _, k := range p.Keys() {
-		if _, ok := given[strings.ToLower(k)]; ok || Sets(k) {
+		if _, ok := given[strings.ToLower(k)]; ok || Sets(k) || otherService(k) {
 			continue
 		}
 		return fmt.Errorf("condition key %q is not one the emulator sets (docs/iam.md lists them); give its value in the identity's keys", k)
@@ -77,7 +88,22 @@ func CheckKeys(p *iampolicy.Policy, given map[string]string) error {
 // the request's (aws:RequestedRegion, aws:SecureTransport,
 // aws:SourceIp), aws:ResourceAccount, and the identity's own keys.
 func globalKeys(ctx map[string][]string, c service.Call, req *request) {
-	p := &req.id.Principal
+	principalKeys(ctx, &req.id.Principal)
+	ctx["aws:requestedregion"] = []string{c.Region()}
+	ctx["aws:securetransport"] = []string{fmt.Sprint(req.from.Secure)}
+	if req.from.SourceIP != "" {
+		ctx["aws:sourceip"] = []string{req.from.SourceIP}
+	}
+	ctx["aws:resourceaccount"] = []string{c.Account()}
+	for k, v := range req.id.Keys {
+		ctx[k] = []string{v}
+	}
+}
+
+// principalKeys puts the principal's global condition keys in ctx:
+// aws:PrincipalArn, aws:PrincipalAccount, aws:PrincipalType,
+// aws:username, aws:userid, aws:PrincipalTag/KEY.
+func principalKeys(ctx map[string][]string, p *iampolicy.Principal) {
 	ctx["aws:principalarn"] = []string{p.ARN}
 	if a := p.Account(); a != "" {
 		ctx["aws:principalaccount"] = []string{a}
@@ -91,15 +117,6 @@ func globalKeys(ctx map[string][]string, c service.Call, req *request) {
 	ctx["aws:userid"] = []string{p.UserID}
 	for k, v := range p.Tags {
 		ctx["aws:principaltag/"+strings.ToLower(k)] = []string{v}
-	}
-	ctx["aws:requestedregion"] = []string{c.Region()}
-	ctx["aws:securetransport"] = []string{fmt.Sprint(req.from.Secure)}
-	if req.from.SourceIP != "" {
-		ctx["aws:sourceip"] = []string{req.from.SourceIP}
-	}
-	ctx["aws:resourceaccount"] = []string{c.Account()}
-	for k, v := range req.id.Keys {
-		ctx[k] = []string{v}
 	}
 }
 
