@@ -906,10 +906,12 @@ func TestIAMGuideTransactions(t *testing.T) {
 	})
 }
 
-// TestIAMGuideABAC: the developer guide's "Examples for using ABAC
-// with DynamoDB tables and indexes", example 1: "This policy allows the
-// PutItem action on the table when the tag key and value attached to
-// the table matches with the tags specified in the policy."
+// TestIAMGuideABAC: the developer guide's "Using ABAC with DynamoDB
+// tables and indexes" (abac-implementation-ddb-tables.html): "The
+// following example policy allows users to put or update items in
+// tables if these tables contain the tag key-value pair: "environment":
+// "staging". If a table doesn't have the specified tag key-value pair,
+// these actions are denied."
 func TestIAMGuideABAC(t *testing.T) {
 	g := newGuideIAMEnv(t)
 	g.use(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:PutItem","dynamodb:UpdateItem"],
@@ -930,6 +932,51 @@ func TestIAMGuideABAC(t *testing.T) {
 		Tags: []types.Tag{{Key: aws.String("environment"), Value: aws.String("staging")}}})
 	require.NoError(t, err)
 	check(t, nil, []guideCase{{"PutItem on a table tagged since", put("table01"), true, "PutItem"}})
+}
+
+// TestIAMGuideStreamsABAC: the developer guide's streams ABAC examples
+// 2 ("Allow tagging a stream using aws:RequestTag": "Because the tag
+// key-value pair of "CostCenter": "12345" is present in the TagResource
+// request, the inline policy allows the action") and 3 ("Deny stream
+// access unless a specific tag is present": with Streams ABAC, "the tag
+// key Department is evaluated against the condition-based tag key
+// CostCenter" and the Deny applies), with Streams ABAC on. The emulator
+// tags no stream: a call IAM lets through is answered
+// ResourceNotFoundException by the tagging operation, never
+// AccessDeniedException.
+func TestIAMGuideStreamsABAC(t *testing.T) {
+	g := newGuideIAMEnv(t)
+	out, err := g.root.UpdateTable(ctxBG, &dynamodb.UpdateTableInput{TableName: aws.String("Music"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}})
+	require.NoError(t, err)
+	stream := aws.ToString(out.TableDescription.LatestStreamArn)
+	tag := func(key, value string) func() ([]map[string]types.AttributeValue, error) {
+		return func() ([]map[string]types.AttributeValue, error) {
+			_, err := g.user.TagResource(ctxBG, &dynamodb.TagResourceInput{ResourceArn: aws.String(stream),
+				Tags: []types.Tag{{Key: aws.String(key), Value: aws.String(value)}}})
+			var nf *types.ResourceNotFoundException
+			if errors.As(err, &nf) {
+				return nil, nil // past IAM: the emulator tags no stream
+			}
+			return nil, err
+		}
+	}
+	g.use(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:TagResource"],
+		"Resource":"arn:aws:dynamodb:*:*:table/*/stream/*","Condition":{"StringEquals":{"aws:RequestTag/CostCenter":"12345"}}}]}`)
+	check(t, nil, []guideCase{
+		{"RequestTag: CostCenter 12345", tag("CostCenter", "12345"), true, "TagResource"},
+		{"RequestTag: CostCenter 999", tag("CostCenter", "999"), false, "TagResource"},
+		{"RequestTag: Department", tag("Department", "Engineering"), false, "TagResource"},
+	})
+	require.NoError(t, g.e.SetIAMPolicies(&IAMPolicies{Identities: []IAMIdentity{{AccessKeyID: gamerKey, ARN: gamerARN, Policies: []json.RawMessage{
+		json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"dynamodb:*","Resource":"*"}]}`),
+		json.RawMessage(`{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":["dynamodb:TagResource"],
+			"Resource":"arn:aws:dynamodb:*:*:table/*/stream/*","Condition":{"Null":{"aws:TagKeys":"false"},
+			"ForAllValues:StringNotEquals":{"aws:TagKeys":"CostCenter"}}}]}`)}}}}))
+	check(t, nil, []guideCase{
+		{"TagKeys: Department", tag("Department", "Engineering"), false, "TagResource"},
+		{"TagKeys: CostCenter", tag("CostCenter", "1"), true, "TagResource"},
+	})
 }
 
 // TestIAMGuideCognito: the IAM User Guide's "Amazon DynamoDB: Allows

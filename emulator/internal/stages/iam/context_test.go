@@ -136,3 +136,19 @@ func TestEnable(t *testing.T) {
 	off()
 	require.Equal(t, before, enabled.Load())
 }
+
+// TestRequestTags: a call's Tags are aws:RequestTag/KEY and
+// aws:TagKeys, its TagKeys aws:TagKeys; a call with neither sets none.
+func TestRequestTags(t *testing.T) {
+	str := func(s string) *string { return &s }
+	ctx := map[string][]string{}
+	requestTags(ctx, &service.CreateTableInput{Tags: []service.Tag{{Key: str("CostCenter"), Value: str("12345")}, {Key: str("team"), Value: str("a")}}})
+	require.Equal(t, map[string][]string{"aws:requesttag/costcenter": {"12345"}, "aws:requesttag/team": {"a"}, "aws:tagkeys": {"CostCenter", "team"}}, ctx)
+	ctx = map[string][]string{}
+	requestTags(ctx, &struct{ TagKeys []string }{TagKeys: []string{"team"}})
+	require.Equal(t, map[string][]string{"aws:tagkeys": {"team"}}, ctx)
+	ctx = map[string][]string{}
+	requestTags(ctx, &service.CreateTableInput{})
+	requestTags(ctx, nil)
+	require.Empty(t, ctx)
+}

@@ -16,7 +16,8 @@ import (
 // resource the ARN the call is about. It runs once per call, before the
 // operation validates its input (service.CallChecker), as AWS
 // authorizes before it validates. The condition keys are the global
-// ones (keys.go) and, when the table exists, its tags
+// ones (keys.go), the tags the call gives (aws:RequestTag/KEY,
+// aws:TagKeys) and, when the table exists, its tags
 // (aws:ResourceTag/KEY); the resource-based policies, the table's (or
 // its stream's).
 
@@ -70,6 +71,7 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 	res, table, stream := controlResource(c, kind, in)
 	r := &iampolicy.Request{Principal: &req.id.Principal, Action: "dynamodb:" + op, Resource: res, Context: map[string][]string{}}
 	globalKeys(r.Context, c, req)
+	requestTags(r.Context, in)
 	var rps []*iampolicy.Policy
 	if table != "" && kind != onBackup {
 		if t, ok := c.Table(table); ok {

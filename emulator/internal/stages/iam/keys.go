@@ -2,6 +2,7 @@ package iam
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -32,12 +33,13 @@ var dataKeys = []string{
 // request it decides (aws:SourceIp when the client's address is known).
 var globalNames = []string{
 	"aws:PrincipalArn", "aws:PrincipalAccount", "aws:PrincipalType", "aws:username", "aws:userid",
-	"aws:RequestedRegion", "aws:SecureTransport", "aws:SourceIp", "aws:ResourceAccount",
+	"aws:RequestedRegion", "aws:SecureTransport", "aws:SourceIp", "aws:ResourceAccount", "aws:TagKeys",
 }
 
 // taggedPrefixes are the keys the stage sets one per tag: the
-// principal's, the table's (its indexes inherit them).
-var taggedPrefixes = []string{"aws:principaltag/", "aws:resourcetag/"}
+// principal's, the table's (its indexes inherit them), a request's
+// (CreateTable's, TagResource's).
+var taggedPrefixes = []string{"aws:principaltag/", "aws:resourcetag/", "aws:requesttag/"}
 
 // known holds dataKeys and globalNames, lower case.
 var known = func() map[string]bool {
@@ -148,5 +150,35 @@ func principalType(arn string) string {
 func resourceTags(ctx map[string][]string, t service.Table) {
 	for _, tag := range t.Tags() {
 		ctx["aws:resourcetag/"+strings.ToLower(tag.Key)] = []string{tag.Value}
+	}
+}
+
+// requestTags puts the tags a control-plane call gives in ctx:
+// aws:RequestTag/KEY and aws:TagKeys for CreateTable's and
+// TagResource's Tags, aws:TagKeys for UntagResource's TagKeys (the
+// developer guide's ABAC examples 2 and 3).
+func requestTags(ctx map[string][]string, in any) {
+	v := reflect.ValueOf(in)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	if f := v.FieldByName("Tags"); f.IsValid() && f.CanInterface() {
+		if tags, ok := f.Interface().([]service.Tag); ok && tags != nil {
+			keys := []string{}
+			for _, t := range tags {
+				k := deref(t.Key)
+				ctx["aws:requesttag/"+strings.ToLower(k)] = []string{deref(t.Value)}
+				keys = append(keys, k)
+			}
+			ctx["aws:tagkeys"] = keys
+		}
+	}
+	if f := v.FieldByName("TagKeys"); f.IsValid() && f.CanInterface() {
+		if keys, ok := f.Interface().([]string); ok && keys != nil {
+			ctx["aws:tagkeys"] = append([]string{}, keys...)
+		}
 	}
 }
