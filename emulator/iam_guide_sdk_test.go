@@ -1089,3 +1089,41 @@ func TestIAMGlobalKeys(t *testing.T) {
 
 // gN is a number attribute value.
 func gN(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// TestIAMPartiQLConcurrent: PartiQL requests of an identity decided at
+// once: the stage's statement cache (a leaf lock) and each request's
+// statements parsed once (sync.Once), under the race detector.
+func TestIAMPartiQLConcurrent(t *testing.T) {
+	g := newGuideIAMEnv(t)
+	g.use(t, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:PartiQLSelect"],
+		"Resource":["arn:aws:dynamodb:us-west-2:123456789012:table/GameScores"],
+		"Condition":{"ForAllValues:StringEquals":{"dynamodb:Attributes":["UserId","TopScore"]}}}]}`)
+	own := `WHERE UserId = '` + amazonID + `' AND GameTitle = '` + meteor + `'`
+	other := `WHERE UserId = '` + otherPlayer + `' AND GameTitle = '` + meteor + `'`
+	errs := make(chan error, 8)
+	for w := range 8 {
+		go func() {
+			var err error
+			for i := 0; i < 10 && err == nil; i++ {
+				if (w+i)%2 == 0 {
+					_, err = g.partiqlTx(`SELECT TopScore FROM "GameScores" `+own, `SELECT UserId FROM "GameScores" `+other)()
+				} else {
+					_, err = g.partiqlBatch(`SELECT TopScore FROM "GameScores" `+own, `SELECT TopScore FROM "GameScores" `+other)()
+				}
+				if err == nil {
+					_, err = g.partiqlBatch(`SELECT Wins FROM "GameScores" ` + own)()
+					var ae smithy.APIError
+					if errors.As(err, &ae) && ae.ErrorCode() == "AccessDeniedException" {
+						err = nil
+					} else {
+						err = errors.Join(errors.New("a SELECT of Wins was not denied"), err)
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-errs)
+	}
+}

@@ -55,9 +55,10 @@ type useFacts struct {
 	fullScan  string
 }
 
-// useKeys puts the condition keys of the use u in r.
-func useKeys(r *iampolicy.Request, u *service.TableUse) {
-	f := factsOf(u)
+// useKeys puts the condition keys of the use u, of req's request, in
+// r.
+func useKeys(r *iampolicy.Request, u *service.TableUse, req *request) {
+	f := factsOf(u, req)
 	if f.attrsSet {
 		r.Context["dynamodb:attributes"] = append([]string{}, f.a.list...)
 		if f.a.every {
@@ -77,7 +78,7 @@ func useKeys(r *iampolicy.Request, u *service.TableUse) {
 }
 
 // factsOf reads the keys of the use u from its request's input.
-func factsOf(u *service.TableUse) *useFacts {
+func factsOf(u *service.TableUse, req *request) *useFacts {
 	f := &useFacts{}
 	t := u.Table()
 	switch in := u.Call().Input().(type) {
@@ -134,7 +135,7 @@ func factsOf(u *service.TableUse) *useFacts {
 			}
 		}
 	case statements:
-		f.statement(u, in)
+		f.statement(u, req, in)
 	}
 	return f
 }

@@ -22,7 +22,8 @@
 // evaluated: the stage is a Switch, on only while an emulator of the
 // process has the policy mode on (Enable).
 //
-// The stage keeps no state per request; the parsed resource policies
-// and PartiQL statements are cached by text (bounded maps, each behind
-// a mutex, a leaf lock).
+// The stage keeps no state of its own per request: a request's context
+// carries its PartiQL statements once parsed and keyed (sync.Once, read
+// by the request's uses). The parsed resource policies and statements
+// are cached by text (bounded maps, each behind a mutex, a leaf lock).
 package iam

@@ -27,18 +27,32 @@ import (
 // statements is a PartiQL request's input.
 type statements interface{ Bindings() []lower.Binding }
 
-// statementOf is one statement of a request, parsed.
+// statementOf is one statement of a request, parsed (st nil: it does
+// not parse), and the key it names, read once it is asked for.
 type statementOf struct {
-	b  lower.Binding
-	st partiql.Statement
+	b     lower.Binding
+	st    partiql.Statement
+	keyed sync.Once
+	key   storage.Item
+}
+
+// statementsOf are the statements of req's request, in, parsed once per
+// request: the uses of a transaction of n statements ask n times.
+func (req *request) statementsOf(in statements) []*statementOf {
+	req.parsed.Do(func() {
+		for _, b := range in.Bindings() {
+			req.stmts = append(req.stmts, &statementOf{b: b, st: parsedStatement(b.Src)})
+		}
+	})
+	return req.stmts
 }
 
 // statement sets the keys of the statement of in the use u is of.
-func (f *useFacts) statement(u *service.TableUse, in statements) {
-	var cands []statementOf
-	for _, b := range in.Bindings() {
-		if st := parsedStatement(b.Src); st != nil && statementIsOf(st, u) {
-			cands = append(cands, statementOf{b, st})
+func (f *useFacts) statement(u *service.TableUse, req *request, in statements) {
+	var cands []*statementOf
+	for _, c := range req.statementsOf(in) {
+		if c.st != nil && statementIsOf(c.st, u) {
+			cands = append(cands, c)
 		}
 	}
 	if len(cands) > 1 {
@@ -58,7 +72,7 @@ func (f *useFacts) statement(u *service.TableUse, in statements) {
 }
 
 // statementNames adds the names, Select and ReturnValues of c.
-func (f *useFacts) statementNames(u *service.TableUse, c statementOf) {
+func (f *useFacts) statementNames(u *service.TableUse, c *statementOf) {
 	keys := keyNames(u)
 	switch s := c.st.(type) {
 	case *partiql.Select:
@@ -218,10 +232,12 @@ func statementIsOf(st partiql.Statement, u *service.TableUse) bool {
 
 // ofKey are the statements of cands whose key is the use's (all of
 // them when none can be told by its key).
-func ofKey(cands []statementOf, u *service.TableUse) []statementOf {
-	var out []statementOf
+func ofKey(cands []*statementOf, u *service.TableUse) []*statementOf {
+	var out []*statementOf
+	ks := u.Table().Schema()
 	for _, c := range cands {
-		if key := statementKey(c, u.Table().Schema()); key != nil && keyIs(u, key) {
+		c.keyed.Do(func() { c.key = statementKey(c, ks) })
+		if c.key != nil && keyIs(u, c.key) {
 			out = append(out, c)
 		}
 	}
@@ -231,9 +247,9 @@ func ofKey(cands []statementOf, u *service.TableUse) []statementOf {
 	return out
 }
 
-// statementKey is the key (or item) a single-item statement names (nil:
-// none, or it does not lower).
-func statementKey(c statementOf, ks storage.KeySchema) storage.Item {
+// statementKey is the key (or item) a single-item statement names on
+// the table of key schema ks (nil: none, or it does not lower).
+func statementKey(c *statementOf, ks storage.KeySchema) storage.Item {
 	switch s := c.st.(type) {
 	case *partiql.Select:
 		if g, err := lower.LowerTxGet(c.b, s, ks); err == nil {

@@ -34,10 +34,13 @@ type Origin struct {
 	Secure   bool   // the request came over TLS
 }
 
-// request is what a request's context carries for the stage.
+// request is what a request's context carries for the stage: who and
+// where from, and its PartiQL statements once parsed (statementsOf).
 type request struct {
-	id   *Identity
-	from Origin
+	id     *Identity
+	from   Origin
+	parsed sync.Once
+	stmts  []*statementOf
 }
 
 // identityKey is the context key of a request's *request.
@@ -96,7 +99,7 @@ func (Stage) Begin(u *service.TableUse) error {
 	if u.Index() != "" {
 		r.Resource += "/index/" + u.Index()
 	}
-	useKeys(r, u)
+	useKeys(r, u, req)
 	if keys := batchKeys(c.Input(), t); keys != nil {
 		r.Context["dynamodb:leadingkeys"] = keys
 	} else if keys := leadingKeys(u); keys != nil {
