@@ -36,8 +36,16 @@ var (
 	matchOps   = append(slices.Clone(explainOps), "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems")
 )
 
-// usesOf returns the uses request req of operation op makes.
+// usesOf returns the uses request req of operation op makes. A member
+// the operation does not take, at any depth, is refused as a call of
+// the operation refuses it: a misspelt KeyConditionExpression would be
+// judged as a Scan.
 func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]use, error) {
+	if slices.Contains(matchOps, op) {
+		if err := s.eng.checkMembers(op, req); err != nil {
+			return nil, err
+		}
+	}
 	tables := map[string]*tableDesc{}
 	table := func(name string) (*tableDesc, error) {
 		if d := tables[name]; d != nil {
