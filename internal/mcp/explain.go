@@ -57,7 +57,7 @@ func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]
 		d, err := s.describe(ctx, name)
 		var ae *apiError
 		if errors.As(err, &ae) && ae.Type == "ResourceNotFoundException" {
-			if dd, _ := s.design(); designTable(dd, name) != nil {
+			if dd, _ := s.liveDesign(); designTable(dd, name) != nil {
 				d, err = designTable(dd, name), nil
 			}
 		}
@@ -325,7 +325,7 @@ func (s *Server) explain(ctx context.Context, op string, req json.RawMessage) (*
 	if u.q.Access != insights.Scan {
 		ex.Key = keyText(u.q.Key)
 	}
-	if d, err := s.design(); err == nil && d != nil {
+	if d, err := s.liveDesign(); err == nil && d != nil {
 		mv := d.Match(&u.q)
 		ex.Pattern = &mv
 		ex.Nearest = nearestPattern(d, mv, req)

@@ -168,6 +168,21 @@ func (s *Server) design() (*insights.Design, error) {
 	return insights.ParseDesign(src)
 }
 
+// liveDesign returns the design as the namespace's report holds it now
+// (insights.Design.Live): the table name and patterns the traffic gave
+// it, so that design_match and explain say what the report files a
+// request under; nil without a design.
+func (s *Server) liveDesign() (*insights.Design, error) {
+	d, err := s.design()
+	if err != nil || d == nil {
+		return d, err
+	}
+	if rep := s.namespaceReport(); rep != nil {
+		return d.Live(rep.Design), nil
+	}
+	return d.Live(nil), nil
+}
+
 // namespaceReport returns the report of the server's namespace (the only
 // one with SharedDB), or nil.
 func (s *Server) namespaceReport() *emulator.AccessReport {
@@ -413,7 +428,7 @@ func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, er
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
-	d, err := s.design()
+	d, err := s.liveDesign()
 	if err != nil {
 		return nil, err
 	}
