@@ -172,6 +172,10 @@ func (p *Pattern) servedBy() string {
 	return what
 }
 
+// Condition renders the pattern's key condition as a design writes it:
+// "pk = USER#{userId} and sk begins_with POST#".
+func (p *Pattern) Condition() string { return p.conditionText() }
+
 // conditionText renders the pattern's key condition as a design writes
 // it.
 func (p *Pattern) conditionText() string {

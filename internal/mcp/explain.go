@@ -328,7 +328,7 @@ func (s *Server) explain(ctx context.Context, op string, req json.RawMessage) (*
 	if d, err := s.liveDesign(); err == nil && d != nil {
 		mv := d.Match(&u.q)
 		ex.Pattern = &mv
-		ex.Nearest = nearestPattern(d, mv, req)
+		ex.Nearest = nearestPattern(d, u, mv, req)
 	} else {
 		ex.Notes = append(ex.Notes, "no design is set: design_set (or the server's -design) makes explain say which access pattern the request serves")
 	}

@@ -448,7 +448,7 @@ func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, er
 	var matches []match
 	for _, u := range uses {
 		mv := d.Match(&u.q)
-		matches = append(matches, match{mv, nearestPattern(d, mv, in.Request)})
+		matches = append(matches, match{mv, nearestPattern(d, u, mv, in.Request)})
 	}
 	if len(matches) == 0 {
 		return nil, inputErrorf("the request names no item or table to match")
