@@ -135,7 +135,7 @@ func (s *Server) groupTools() []*tool {
 	names := append(ToolGroupNames()[1:], AllToolGroups)
 	return []*tool{{name: "enable_tools", title: "List more tools",
 		schema: schema{props: []prop{{name: "groups", typ: "array", desc: "the groups to list: " + strings.Join(names, ", ")}}, required: []string{"groups"}},
-		desc:   `Lists the tools of more groups from now on (the server then sends notifications/tools/list_changed): ` + groupsDesc() + `. Answers the tools each group adds. Example: {"groups": ["snapshots"]}.`,
+		desc:   `Lists the tools of more groups from now on, in this session (the server sends notifications/tools/list_changed); the instructions say what each group holds. Answers the tools added. Example: {"groups": ["snapshots"]}.`,
 		run: func(_ context.Context, args json.RawMessage) (any, error) {
 			var in struct{ Groups []string }
 			if err := decode(args, &in); err != nil {
@@ -157,15 +157,6 @@ func (s *Server) groupTools() []*tool {
 			}
 			return out, nil
 		}}}
-}
-
-// groupsDesc names each group other than core and what it holds.
-func groupsDesc() string {
-	var parts []string
-	for _, g := range toolGroups[1:] {
-		parts = append(parts, g.name+" ("+g.what+")")
-	}
-	return strings.Join(parts, "; ")
 }
 
 // listedGroups names the groups the server lists.
