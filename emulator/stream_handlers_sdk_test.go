@@ -228,8 +228,9 @@ func TestStreamHandlerBisect(t *testing.T) {
 }
 
 // TestStreamHandlerPartialBatchFailure: with ReportBatchItemFailures the
-// retry starts at the failed record of lowest sequence number; an empty
-// itemIdentifier fails the whole batch; an empty list is a success.
+// retry starts at the failed record of lowest sequence number, the first
+// record included; an empty itemIdentifier, or an answer that is not
+// JSON, fails the whole batch; an empty list is a success.
 func TestStreamHandlerPartialBatchFailure(t *testing.T) {
 	seqOf := func(iv invocation, id string) string {
 		for _, r := range iv.Records {
@@ -250,6 +251,10 @@ func TestStreamHandlerPartialBatchFailure(t *testing.T) {
 		{"an empty itemIdentifier fails the batch", func(invocation) string {
 			return `{"batchItemFailures":[{"itemIdentifier":""}]}`
 		}, [][]string{{"a", "b", "c", "d", "e"}, {"a", "b", "c", "d", "e"}}},
+		{"the first record: retried whole", func(iv invocation) string {
+			return `{"batchItemFailures":[{"itemIdentifier":"` + seqOf(iv, "a") + `"}]}`
+		}, [][]string{{"a", "b", "c", "d", "e"}, {"a", "b", "c", "d", "e"}}},
+		{"not JSON fails the batch", func(invocation) string { return `done` }, [][]string{{"a", "b", "c", "d", "e"}, {"a", "b", "c", "d", "e"}}},
 		{"an empty list is a success", func(invocation) string { return `{"batchItemFailures":[]}` }, [][]string{{"a", "b", "c", "d", "e"}}},
 		{"a null answer is a success", func(invocation) string { return `null` }, [][]string{{"a", "b", "c", "d", "e"}}},
 	}
@@ -270,6 +275,71 @@ func TestStreamHandlerPartialBatchFailure(t *testing.T) {
 			}
 			env.drain(t)
 			require.Equal(t, tc.want, env.h.batches())
+		})
+	}
+}
+
+// TestStreamHandlerBatchSizeOneReports: with BatchSize 1 a report always
+// names the batch's first record. A record reported twice is delivered a
+// third time; one reported on every try is given up on after
+// MaximumRetryAttempts retries, its invocation record (functionError
+// null: the function answered) sent to the destination, and the
+// mapping's status counts it.
+func TestStreamHandlerBatchSizeOneReports(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reports int // how many tries of "a" are reported (-1: all)
+		calls   int
+		discard int
+	}{
+		{"reported twice", 2, 3, 0},
+		{"reported on every try", -1, 3, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var tries int
+			env := newHandlerEnv(t, func(_ int, iv invocation) reply {
+				if iv.ids()[0] != "a" {
+					return reply{body: `{"batchItemFailures":[]}`}
+				}
+				tries++
+				if tc.reports < 0 || tries <= tc.reports {
+					return reply{body: `{"batchItemFailures":[{"itemIdentifier":"` + iv.Records[0].Dynamodb.SequenceNumber + `"}]}`}
+				}
+				return reply{body: `{"batchItemFailures":[]}`}
+			})
+			id := env.mapping(t, func(m *emulator.EventSourceMapping) {
+				m.BatchSize = aws.Int64(1)
+				m.FunctionResponseTypes = []string{"ReportBatchItemFailures"}
+				m.MaximumRetryAttempts = aws.Int64(2)
+				m.OnFailureDestination = aws.String(env.h.url + "/failures")
+			})
+			env.put(t, "a", nil)
+			env.put(t, "b", nil)
+			env.drain(t)
+			want := make([][]string, tc.calls, tc.calls+1)
+			for i := range want {
+				want[i] = []string{"a"}
+			}
+			require.Equal(t, append(want, []string{"b"}), env.h.batches())
+			docs := env.h.failureDocs()
+			require.Len(t, docs, tc.discard)
+			var st emulator.EventSourceMappingStatus
+			for _, s := range env.e.EventSourceMappings() {
+				if s.UUID == id {
+					st = s
+				}
+			}
+			require.EqualValues(t, tc.discard, st.Discarded)
+			if tc.discard == 0 {
+				return
+			}
+			rc := docs[0]["responseContext"].(map[string]any)
+			require.Contains(t, rc, "functionError")
+			require.Nil(t, rc["functionError"])
+			require.EqualValues(t, 3, docs[0]["requestContext"].(map[string]any)["approximateInvokeCount"])
+			require.Equal(t, env.h.invocations()[0].Records[0].Dynamodb.SequenceNumber,
+				docs[0]["DDBStreamBatchInfo"].(map[string]any)["startSequenceNumber"])
+			require.Contains(t, st.LastError, "RetryAttemptsExhausted")
 		})
 	}
 }
@@ -317,7 +387,7 @@ func TestStreamHandlerRetriesThenOnFailure(t *testing.T) {
 			require.Equal(t, "$LATEST", resp["executedVersion"])
 			require.EqualValues(t, max(tc.rep.status, 200), resp["statusCode"])
 			require.Equal(t, "1.0", doc["version"])
-			_, err := time.Parse(time.RFC3339, doc["timestamp"].(string))
+			_, err := time.Parse("2006-01-02T15:04:05.000Z", doc["timestamp"].(string)) // milliseconds, as the guide's example
 			require.NoError(t, err)
 			info := doc["DDBStreamBatchInfo"].(map[string]any)
 			require.Equal(t, seq, info["startSequenceNumber"])
@@ -325,7 +395,7 @@ func TestStreamHandlerRetriesThenOnFailure(t *testing.T) {
 			require.EqualValues(t, 1, info["batchSize"])
 			require.Equal(t, env.arn, info["streamArn"])
 			require.True(t, strings.HasPrefix(info["shardId"].(string), "shardId-"), info["shardId"])
-			_, err = time.Parse(time.RFC3339, info["approximateArrivalOfFirstRecord"].(string))
+			_, err = time.Parse("2006-01-02T15:04:05Z", info["approximateArrivalOfFirstRecord"].(string)) // seconds, as the guide's example
 			require.NoError(t, err)
 			require.Equal(t, info["approximateArrivalOfFirstRecord"], info["approximateArrivalOfLastRecord"])
 		})

@@ -62,7 +62,7 @@ var featurePackages = map[string][]string{
 		"ExecuteTransactionOutput", "ParameterizedStatement", "BatchStatementRequest", "BatchStatementResponse",
 		"BatchStatementError", "stmtCache", "parseStatement", "runStatement", "planInsert", "planUpdate", "planDelete",
 		"planExists", "projectColumns", "batchFaultCode", "itemRuleError", "capacityTotals"},
-	"emulator/internal/lambdaesm": {"deliverFrom", "invocationRecord", "batchItemFailures",
+	"emulator/internal/lambdaesm": {"deliverFrom", "invocationRecord", "readItemFailures",
 		"parsePattern", "filterSet", "DrainError", "LoadFile", "drainTarget", "tableStream"},
 	"emulator/internal/contributorinsights": {"updateContributorInsights", "describeContributorInsights", "listContributorInsights",
 		"ciTarget", "UpdateContributorInsightsInput", "DescribeContributorInsightsInput", "ListContributorInsightsInput",

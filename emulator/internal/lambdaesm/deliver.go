@@ -2,11 +2,14 @@ package lambdaesm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,26 +19,52 @@ import (
 )
 
 // A batch's delivery with Lambda's error handling for streams ("Error
-// handling" and "Reporting batch item failures" in Lambda's DynamoDB
-// guide): a function error retries the batch until
-// MaximumRetryAttempts retries failed (-1: until the records expire)
-// or its oldest record is older than MaximumRecordAgeInSeconds; with
-// BisectBatchOnFunctionError a failed batch of more than one record is
-// split in two and each half delivered in turn, which does not count as
-// a retry; with ReportBatchItemFailures the function's batchItemFailures
-// make the retry start at the failed record of lowest sequence number.
-// A batch given up on goes to the on-failure destination as its
-// invocation record (its records are not in it), and the checkpoint
-// moves past it.
+// handling" and "Configuring partial batch response" in Lambda's
+// DynamoDB guide): a batch that failed is retried until
+// MaximumRetryAttempts retries failed (-1: until the records expire) or
+// its oldest record is older than MaximumRecordAgeInSeconds. A failure is
+// a function error, or, with ReportBatchItemFailures, an answer that
+// reports failed records (the retry starts at the reported record of
+// lowest sequence number: a partial failure, which counts as a retry) or
+// that the guide makes a complete failure (readItemFailures). With
+// BisectBatchOnFunctionError a batch of more than one record that failed
+// whole is split in two and each half delivered in turn, which does not
+// count as a retry; a partial failure is not split further ("the batch is
+// bisected at the returned sequence number and Lambda retries only the
+// remaining records"). A batch given up on goes to the on-failure
+// destination as its invocation record (its records are not in it), and
+// the checkpoint moves past it.
 
 // result is one invocation's outcome.
 type result struct {
-	ok         bool   // the function returned without an error
-	status     int    // the Invoke API's HTTP status (200 for a Go function)
-	funcError  string // X-Amz-Function-Error ("Unhandled"), or ""
-	body       []byte // the function's answer
-	err        string // what went wrong, for the status and the drain
-	restartIdx int    // with ok: the index the batch restarts at (0: none failed)
+	ok        bool       // the function returned without an error
+	report    itemReport // with ok and ReportBatchItemFailures: what the answer says of the records
+	status    int        // the Invoke API's HTTP status (200 for a Go function)
+	funcError string     // X-Amz-Function-Error ("Unhandled"), or ""
+	body      []byte     // the function's answer
+	err       string     // what went wrong, for the status and the drain
+}
+
+// done reports whether the invocation handled every record of its batch.
+func (r result) done() bool { return r.ok && r.report.kind == reportNone }
+
+// partial reports whether the records before r.report.from were handled
+// and the others failed (from may be 0: the first record failed).
+func (r result) partial() bool { return r.ok && r.report.kind == reportFrom }
+
+// reportKind is what a StreamsEventResponse says of its batch.
+type reportKind uint8
+
+const (
+	reportNone  reportKind = iota // no record failed: a complete success
+	reportFrom                    // the records from itemReport.from on failed
+	reportWhole                   // the answer makes the whole batch a failure
+)
+
+// itemReport is a StreamsEventResponse read against its batch.
+type itemReport struct {
+	kind reportKind
+	from int // with reportFrom: the index of the reported record of lowest sequence number
 }
 
 // The wait between retries of a failed batch. Lambda's guides say a
@@ -79,13 +108,14 @@ func backoffFor(first time.Duration, retries int64) time.Duration {
 }
 
 func (mp *mapping) deliver(s service.Stream, st settings, recs []item) {
-	mp.deliverFrom(s, st, recs, 0, 0)
+	mp.deliverFrom(s, st, recs, 0)
 }
 
-// deliverFrom delivers recs after retries retries and invokes
-// invocations of them.
-func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retries int64, invokes int) {
+// deliverFrom delivers recs, a batch (or a half of one) after retries
+// retries.
+func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retries int64) {
 	var last result
+	invokes := 0 // of this batch: its approximateInvokeCount
 	for len(recs) > 0 {
 		if mp.stopped() {
 			return
@@ -107,15 +137,15 @@ func (mp *mapping) deliverFrom(s service.Stream, st settings, recs []item, retri
 		}
 		last = mp.invoke(s, st, recs)
 		invokes++
-		if last.ok && last.restartIdx == 0 {
+		switch {
+		case last.done():
 			return
-		}
-		if last.ok { // a partial failure: the records before the first failed one are done
-			recs = recs[last.restartIdx:]
-		} else if st.bisect && len(recs) > 1 {
+		case last.partial(): // the records before the reported one are done
+			recs = recs[last.report.from:]
+		case st.bisect && len(recs) > 1:
 			h := len(recs) / 2
-			mp.deliverFrom(s, st, recs[:h], retries, 0)
-			mp.deliverFrom(s, st, recs[h:], retries, 0)
+			mp.deliverFrom(s, st, recs[:h], retries)
+			mp.deliverFrom(s, st, recs[h:], retries)
 			return
 		}
 		retries++
@@ -148,11 +178,14 @@ func (mp *mapping) invoke(s service.Stream, st settings, recs []item) result {
 		}
 	}
 	if res.ok && st.reportItems {
-		res.restartIdx, res.ok = batchItemFailures(res.body, recs)
-		if !res.ok {
-			res.err = "the function's batchItemFailures name no record of the batch"
-		} else if res.restartIdx > 0 {
-			res.err = "the function reported batch item failures"
+		var why string
+		res.report, why = readItemFailures(res.body, recs)
+		switch res.report.kind {
+		case reportWhole:
+			res.err = "the function's answer fails the whole batch: " + why
+		case reportFrom:
+			res.err = "the function reported batch item failures: the retry starts at sequence number " +
+				streamlog.FormatSequenceNumber(recs[res.report.from].seq)
 		}
 	}
 	mp.count(recs, res)
@@ -232,7 +265,7 @@ func (mp *mapping) count(recs []item, res result) {
 	if len(recs) > 0 {
 		mp.iterAge = now - recs[len(recs)-1].at
 	}
-	if res.ok && res.restartIdx == 0 {
+	if res.done() {
 		mp.lastResult = "OK"
 	} else {
 		mp.funcErrs++
@@ -278,45 +311,96 @@ func trimBody(b []byte) []byte {
 	return b
 }
 
-// batchItemFailures reads a StreamsEventResponse: the index of the
-// failed record of lowest sequence number (0 and true: none failed),
-// or false when the answer makes the whole batch a failure (an
-// itemIdentifier empty, null, or of no record of the batch).
-func batchItemFailures(body []byte, recs []item) (int, bool) {
-	var resp struct {
-		BatchItemFailures []map[string]any `json:"batchItemFailures"`
+// readItemFailures reads a function's answer as a StreamsEventResponse
+// ({"batchItemFailures":[{"itemIdentifier":"<SequenceNumber>"}]}) against
+// its batch, by the rules of "Success and failure conditions" in Lambda's
+// guide ("Configuring partial batch response with DynamoDB and Lambda"):
+//
+//   - "Lambda treats a batch as a complete success if you return any of
+//     the following: An empty batchItemFailure list; A null
+//     batchItemFailure list; An empty EventResponse; A null
+//     EventResponse". An answer that is JSON but no object ([], "", a
+//     number) is no report either: AWS takes [] and "" as successes
+//     (LocalStack's tests recorded against AWS), and so an object without
+//     the member batchItemFailures (names are matched exactly).
+//   - "Lambda treats a batch as a complete failure if you return any of
+//     the following: An empty string itemIdentifier; A null
+//     itemIdentifier; An itemIdentifier with a bad key name". So is an
+//     itemIdentifier that is not a string (AWS fails the batch for 123,
+//     and for an entry whose only key is "foo"), one that is no record's
+//     SequenceNumber in the batch (as the guide says of SQS's message IDs),
+//     an entry or a list of another type, and an answer that is not JSON
+//     (the guide lists it for SQS, says nothing of it for streams; taken
+//     as a failure, so no record is lost).
+//   - "If the batchItemFailures array contains multiple items, Lambda uses
+//     the record with the lowest sequence number as the checkpoint.
+//     Lambda then retries all records starting from that checkpoint."
+//
+// why says what made the batch a complete failure.
+func readItemFailures(body []byte, recs []item) (itemReport, string) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return itemReport{}, "" // an empty EventResponse
 	}
-	if len(bytes.TrimSpace(body)) == 0 || json.Unmarshal(body, &resp) != nil {
-		return 0, true // no answer, or not an object: a complete success
-	}
-	idx := -1
-	for _, f := range resp.BatchItemFailures {
-		id, ok := f["itemIdentifier"].(string)
-		if !ok || id == "" {
-			return 0, false
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(body, &resp); err != nil {
+		if json.Valid(body) {
+			return itemReport{}, "" // null, a list, a string, a number: no report
 		}
-		seq, ok := streamlog.ParseSequenceNumber(id)
+		return itemReport{kind: reportWhole}, "the answer is not JSON"
+	}
+	list, ok := resp["batchItemFailures"]
+	if !ok || string(list) == "null" {
+		return itemReport{}, ""
+	}
+	var entries []json.RawMessage
+	if json.Unmarshal(list, &entries) != nil {
+		return itemReport{kind: reportWhole}, "batchItemFailures is not a list"
+	}
+	from := -1
+	for _, e := range entries {
+		var entry map[string]json.RawMessage
+		if json.Unmarshal(e, &entry) != nil || entry == nil {
+			return itemReport{kind: reportWhole}, "an entry of batchItemFailures is not an object: " + string(trimBody(e))
+		}
+		raw, ok := entry["itemIdentifier"]
 		if !ok {
-			return 0, false
+			return itemReport{kind: reportWhole}, "an entry of batchItemFailures has no itemIdentifier: " + string(trimBody(e))
 		}
-		found := -1
-		for i, r := range recs {
-			if r.seq == seq {
-				found = i
-				break
-			}
+		var id string
+		if json.Unmarshal(raw, &id) != nil || string(raw) == "null" {
+			return itemReport{kind: reportWhole}, "an itemIdentifier is not a string: " + string(trimBody(raw))
 		}
+		if id == "" {
+			return itemReport{kind: reportWhole}, "an itemIdentifier is empty"
+		}
+		found := indexOfSequence(recs, id)
 		if found < 0 {
-			return 0, false
+			return itemReport{kind: reportWhole}, "the itemIdentifier " + strconv.Quote(string(trimBody([]byte(id)))) + " is the SequenceNumber of no record of the batch"
 		}
-		if idx < 0 || found < idx {
-			idx = found
+		if from < 0 || found < from {
+			from = found
 		}
 	}
-	if idx < 0 {
-		return 0, true
+	if from < 0 {
+		return itemReport{}, "" // an empty list
 	}
-	return idx, true
+	return itemReport{kind: reportFrom, from: from}, ""
+}
+
+// indexOfSequence is the index of the record of recs whose SequenceNumber
+// (as the event writes it: 21 digits at least) is id, or -1. A batch's
+// records are in sequence order.
+func indexOfSequence(recs []item, id string) int {
+	seq, ok := streamlog.ParseSequenceNumber(id)
+	if !ok || streamlog.FormatSequenceNumber(seq) != id {
+		return -1
+	}
+	i, found := slices.BinarySearchFunc(recs, seq, func(r item, seq uint64) int { return cmp.Compare(r.seq, seq) })
+	if !found {
+		return -1
+	}
+	return i
 }
 
 // discard sends recs' invocation record to the on-failure destination.
@@ -324,6 +408,11 @@ func (mp *mapping) discard(s service.Stream, st settings, recs []item, condition
 	rec := invocationRecord(s, st, recs, condition, invokes, last, mp.mgr.svc.Now())
 	mp.mu.Lock()
 	mp.discarded += int64(len(recs))
+	mp.lastErr = fmt.Sprintf("%d records discarded (%s after %d invocations), sequence numbers %s to %s",
+		len(recs), condition, invokes, streamlog.FormatSequenceNumber(recs[0].seq), streamlog.FormatSequenceNumber(recs[len(recs)-1].seq))
+	if last.err != "" {
+		mp.lastErr += "; the last: " + last.err
+	}
 	mp.failures = append(mp.failures, rec)
 	if len(mp.failures) > maxKeptFailures {
 		mp.failures = mp.failures[len(mp.failures)-maxKeptFailures:]
@@ -341,7 +430,13 @@ func (mp *mapping) discard(s service.Stream, st settings, recs []item, condition
 }
 
 // invocationRecord is the document Lambda sends an on-failure
-// destination for a DynamoDB stream's discarded batch.
+// destination for a DynamoDB stream's discarded batch, in the shape of
+// the guide's example ("Retaining discarded batches for a DynamoDB event
+// source"): its timestamp to the millisecond ("2019-11-14T00:13:49.717Z"),
+// the records' approximate arrivals to the second, as their
+// ApproximateCreationDateTime is ("2019-11-14T00:13:19Z"), and
+// responseContext.functionError "Unhandled" for a function error, null
+// for a failure the function reported (as AWS sends it).
 func invocationRecord(s service.Stream, st settings, recs []item, condition string, invokes int, last result, now time.Time) []byte {
 	type requestContext struct {
 		RequestID              string `json:"requestId"`
@@ -350,9 +445,9 @@ func invocationRecord(s service.Stream, st settings, recs []item, condition stri
 		ApproximateInvokeCount int    `json:"approximateInvokeCount"`
 	}
 	type responseContext struct {
-		StatusCode      int    `json:"statusCode"`
-		ExecutedVersion string `json:"executedVersion"`
-		FunctionError   string `json:"functionError,omitempty"`
+		StatusCode      int     `json:"statusCode"`
+		ExecutedVersion string  `json:"executedVersion"`
+		FunctionError   *string `json:"functionError"` // null when the function returned (a failure it reported)
 	}
 	type batchInfo struct {
 		ShardID                         string `json:"shardId"`
@@ -386,11 +481,15 @@ func invocationRecord(s service.Stream, st settings, recs []item, condition stri
 		},
 	}
 	if invokes > 0 {
-		fe := last.funcError
-		if fe == "" && !last.ok {
-			fe = "Unhandled"
+		rc := &responseContext{StatusCode: last.status, ExecutedVersion: "$LATEST"}
+		if !last.ok {
+			fe := last.funcError
+			if fe == "" {
+				fe = "Unhandled"
+			}
+			rc.FunctionError = &fe
 		}
-		doc.ResponseContext = &responseContext{StatusCode: last.status, ExecutedVersion: "$LATEST", FunctionError: fe}
+		doc.ResponseContext = rc
 	}
 	b, _ := json.Marshal(doc)
 	return b
