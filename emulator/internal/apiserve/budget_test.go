@@ -3,6 +3,7 @@ package apiserve
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
 // TestBudgetShares: a large body waits its turn for the budget; a small
@@ -80,39 +82,85 @@ func waitQueued(t *testing.T, b *Budget) {
 }
 
 // TestBodyReaderProof: a large body's reader charges its announced size
-// only once its first proofBytes have arrived, and hands the reader of
-// the body (httpedge.ReadAtMost, as readBody reads) no more than those
-// before; the buffers grown meanwhile stay within the first charge.
+// only once its first proofBytes have arrived, and hands the body's
+// readers (httpedge.ReadAtMost, and a ListCut's, as readBody reads them)
+// no more than those before: the buffers they grow meanwhile stay within
+// the first charge.
 func TestBodyReaderProof(t *testing.T) {
 	var b Budget
 	b.Init(64 << 20)
-	const size = 4 << 20
-	body := strings.Repeat("x", size)
+	var body strings.Builder
+	body.WriteString(`{"RequestItems":{"tab":[`)
+	for i := 0; body.Len() < 4<<20; i++ {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		fmt.Fprintf(&body, `{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
+	}
+	body.WriteString("]}}")
+	size := int64(body.Len())
 	ctx := context.Background()
-	h, ok := b.admit(ctx, size)
-	require.True(t, ok)
-	require.Equal(t, int64(firstCharge), h.main)
-	pr, pw := io.Pipe()
-	br := &bodyReader{r: pr, b: &b, ctx: ctx, full: size, held: h.main}
-	go func() {
-		_, _ = io.WriteString(pw, body[:proofBytes-1])
-		_ = pw.Close()
-	}()
-	var buf bytes.Buffer
-	n, err := httpedge.ReadAtMost(&buf, br, size+1, size+1)
-	require.NoError(t, err)
-	require.Equal(t, int64(proofBytes-1), n)
-	require.LessOrEqual(t, int64(buf.Cap()), int64(firstCharge))
-	used, _ := b.Reserved()
-	require.Equal(t, int64(firstCharge), used, "a body short of its proof holds its first charge")
+	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
+		"ReadAtMost": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+			return httpedge.ReadAtMost(buf, r, size+1, size+1)
+		},
+		"ListCut": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+			n, _, _, err := service.ListCutOf("BatchWriteItem").Read(buf, r, size+1, size+1)
+			return n, err
+		},
+	}
+	for name, read := range readers {
+		t.Run(name, func(t *testing.T) {
+			// The body stops short of its proof, then just at it: its
+			// buffers, as large as the room offered to each read (the
+			// one after the proof's last byte included), stay within the
+			// first charge; the one at its proof is charged its size.
+			for _, sent := range []int{proofBytes - 1, proofBytes} {
+				h, ok := b.admit(ctx, size)
+				require.True(t, ok)
+				require.Equal(t, hold{main: firstCharge}, h)
+				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size, held: h.main}
+				rec := &roomRecorder{r: br}
+				var buf bytes.Buffer
+				buf.Grow(initialBodyBytes) // as readBody does
+				_, _ = read(&buf, rec)
+				t.Logf("%d bytes sent: buffers of %d bytes", sent, rec.most)
+				require.LessOrEqual(t, rec.most, int64(firstCharge), "the buffers outgrow the first charge")
+				used, _ := b.Reserved()
+				if sent < proofBytes {
+					require.Equal(t, int64(firstCharge), used, "a body short of its proof holds its first charge")
+				} else {
+					require.Equal(t, size, used, "a body at its proof is charged its size")
+				}
+				b.release(hold{main: br.held})
+			}
 
-	br = &bodyReader{r: strings.NewReader(body), b: &b, ctx: ctx, full: size, held: 0}
-	buf = bytes.Buffer{}
-	n, err = httpedge.ReadAtMost(&buf, br, size+1, size+1)
-	require.NoError(t, err)
-	require.Equal(t, int64(size), n)
-	require.Equal(t, int64(size), br.held, "a proven body is charged its size")
-	require.LessOrEqual(t, int64(buf.Cap()), int64(size+1))
+			// The whole body: charged its size once proven.
+			h, _ := b.admit(ctx, size)
+			br := &bodyReader{r: strings.NewReader(body.String()), b: &b, ctx: ctx, full: size, held: h.main}
+			var buf bytes.Buffer
+			buf.Grow(initialBodyBytes)
+			n, err := read(&buf, br)
+			require.NoError(t, err)
+			require.Equal(t, size, n)
+			require.Equal(t, size, br.held, "a proven body is charged its size")
+			b.release(hold{main: br.held})
+		})
+	}
+}
+
+// roomRecorder records the most bytes read and room offered at once: the
+// size of the buffers its reader grew.
+type roomRecorder struct {
+	r          io.Reader
+	read, most int64
+}
+
+func (rr *roomRecorder) Read(p []byte) (int, error) {
+	rr.most = max(rr.most, rr.read+int64(len(p)))
+	n, err := rr.r.Read(p)
+	rr.read += int64(n)
+	return n, err
 }
 
 // TestPaceCutsStalledBody: a body that stops arriving is cut once it
