@@ -2,6 +2,7 @@ package apiserve
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -83,7 +84,9 @@ func (p *pacer) begin(pace Pace, conn deadliner) {
 	}
 	p.pace, p.conn = pace, conn
 	p.start.Store(time.Now().UnixNano())
-	p.timer = time.AfterFunc(pace.Grace, p.check)
+	// Armed once set, so that check, which resets it, sees it.
+	p.timer = time.AfterFunc(math.MaxInt64, p.check)
+	p.timer.Reset(pace.Grace)
 }
 
 // arrived notes that the body has received read bytes in all.
