@@ -3,7 +3,7 @@
 // http.Handler: the Emulator's, or the service's test handler), the
 // Authorization headers (DefaultAuth, Auth, Credential), reading answers
 // (ErrorType, ErrorOf, JSONEqual, MustUnmarshal), sizing heavy tests
-// (FullSize, RaceEnabled), catching hangs (WaitOrDump), a clock only the
+// (FullSize, RaceEnabled), catching hangs (WaitOrDump; Deadlines, a deadline per request), a clock only the
 // test moves (Clock), the live heap (LiveHeap), fixtures (Item240), and
 // the random workload and replay checks of the tests that prove the
 // commit hook complete (RandomWrite, RandomCreateTable,
@@ -15,6 +15,7 @@
 //   - json.go: reading answers.
 //   - size.go, race_on.go, race_off.go: FullSize and RaceEnabled.
 //   - hang.go: WaitOrDump.
+//   - deadline.go: Deadlines, Stacks, Scaled.
 //   - clock.go: Clock.
 //   - heap.go: LiveHeap.
 //   - fixtures.go: items.
