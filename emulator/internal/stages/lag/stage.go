@@ -202,7 +202,7 @@ func (Stage) ViewRead(u *service.TableUse) {
 	if v.kind == ViewTable && u.Index() != "" {
 		keys[1] = "" // an LSI's sort key is not the table's
 	}
-	f.reportLocked(StaleRead{N: n, Op: u.Op(), Table: v.table, Index: u.Index(), View: v.kind,
+	f.reportLocked(StaleRead{N: n, Op: u.Op(), Namespace: t.Space().ID(), Table: v.table, Index: u.Index(), View: v.kind,
 		Key: condJSON(keys, kc), At: u.Call().Now(), Missed: missed})
 }
 
@@ -285,7 +285,7 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 		}
 	}
 	if len(missed) > 0 {
-		f.reportLocked(StaleRead{N: n, Op: op, Table: v.table, View: ViewStream, At: c.Now(), Missed: missed})
+		f.reportLocked(StaleRead{N: n, Op: op, Namespace: t.Space().ID(), Table: v.table, View: ViewStream, At: c.Now(), Missed: missed})
 	}
 	return nil
 }
