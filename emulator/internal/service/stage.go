@@ -28,13 +28,9 @@ type Stage interface {
 	// Begin puts the use u to the stage before storage is touched. An
 	// error refuses the use with it (an error of AWS's).
 	Begin(u *TableUse) error
-	// End tells the stage what the use did (o.Refused: it was refused by
-	// this stage or one before it). It is called once per Begin, and on
-	// the stage that refused the use. It may run under storage's locks
-	// (a batch's items end inside the batch's transaction), so it takes
-	// only leaves of the lock order (doc.go, "Locks"): never table.mu,
-	// storage's locks, or a lock of its own that is held while one of
-	// them is taken.
+	// End tells the stage what the use did (o.Refused: refused by it or a
+	// stage before it), once per Begin and on the stage that refused the
+	// use. It may run under storage's locks: it takes leaves only (doc.go).
 	End(u *TableUse, o Outcome)
 }
 
