@@ -113,6 +113,12 @@ func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, 
 // confined to one partition to the stages' KeyGuards.
 func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
 
+// GuardIndex puts a read of one partition of t's secondary index x (its
+// partition key value) to the stages' KeyGuards.
+func (c Call) GuardIndex(t Table, x *tablespec.IndexDef, partition storage.Value) error {
+	return c.c.guardIndex(t.t, x, partition)
+}
+
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.
 func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.Item, error) {
@@ -186,7 +192,7 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 			return nil, storage.ErrNoWrite
 		}
 		if wc != NoWriteCheck {
-			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, CreateOnly: w.Insert, tx: tx}); err != nil {
+			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, Cond: w.Condition, CreateOnly: w.Insert, tx: tx}); err != nil {
 				return nil, err
 			}
 		}

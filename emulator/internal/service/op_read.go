@@ -279,12 +279,10 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	if x != nil {
+	if x != nil && x.Multi() {
 		if err := c.guardScan(t, x.Name); err != nil {
 			return nil, err
 		}
-	}
-	if x != nil && x.Multi() {
 		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
@@ -297,9 +295,12 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
 	if x == nil {
-		if err := c.guardQuery(t, kc); err != nil {
-			return nil, err
-		}
+		err = c.guardQuery(t, kc)
+	} else {
+		err = c.guardIndex(t, x, kc.Partition)
+	}
+	if err != nil {
+		return nil, err
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {

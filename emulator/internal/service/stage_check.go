@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -41,14 +42,17 @@ type DefinitionChecker interface {
 
 // KeyGuard is a Stage that also checks what a request touches by key, before the stages' Begin,
 // where AWS's validation order puts it (an error refuses the request): GuardKey each key of t it
-// touches (a partition's alone for a read of one), GuardRead next each key a read names whole
-// (GetItem, BatchGetItem, TransactGetItems, a Query's sort key equality), GuardScan a read not
-// confined to one partition (a Scan, index "", or a read of a secondary or vector index); none of
-// t's when GuardsKeys is false (asked once per definition, and at Table.Reask).
+// touches (a partition's alone for a read of one, a local secondary index's too), GuardRead next
+// each key a read names whole (GetItem, BatchGetItem, TransactGetItems, a Query's sort key
+// equality), GuardIndex the partition a read of one global secondary index partition names (its
+// partition key value), GuardScan a read not confined to one partition (a Scan, index "", or a
+// read of a multi-attribute key or vector index); none of t's when GuardsKeys is false (asked
+// once per definition, and at Table.Reask).
 type KeyGuard interface {
 	GuardsKeys(t Table) bool
 	GuardKey(c Call, t Table, k storage.Key) error
 	GuardRead(c Call, t Table, k storage.Key) error
+	GuardIndex(c Call, t Table, index string, partition storage.Value) error
 	GuardScan(c Call, t Table, index string) error
 }
 
@@ -103,9 +107,11 @@ const (
 
 // Write is one item write a WriteChecker checks: Old the item replaced
 // and New the item stored (nil: none, a delete); Condition and Names the
-// request's ConditionExpression and names (nil: none), CreateOnly a
-// write that creates only (PartiQL INSERT); Position where it sits in
-// its request, as AWS names a member ("": alone).
+// request's ConditionExpression and names (nil: none), Cond the
+// condition as compiled (nil: none; a PartiQL statement's WHERE clause
+// has no text), CreateOnly a write that creates only (PartiQL INSERT);
+// Position where it sits in its request, as AWS names a member ("":
+// alone).
 type Write struct {
 	Table      Table
 	Op         WriteOp
@@ -113,6 +119,7 @@ type Write struct {
 	Old, New   storage.Item
 	Condition  *string
 	Names      map[string]string
+	Cond       *expr.Condition
 	CreateOnly bool
 	Position   string
 	tx         *storage.WriteTx // the write's storage transaction (nil: none)
@@ -252,6 +259,21 @@ func (c *call) guardQuery(t *table, kc *expr.KeyCondition) error {
 	return c.guardRead(t, part, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
 }
 
+// guardIndex puts a read of one partition of t's secondary index x to
+// the KeyGuards: a local index's partition is the table's (guardKey),
+// a global index's its own (GuardIndex).
+func (c *call) guardIndex(t *table, x *tablespec.IndexDef, partition storage.Value) error {
+	if x.Local {
+		return c.guardKey(t, storage.Key{Partition: partition})
+	}
+	for _, g := range t.stages().guards {
+		if err := g.GuardIndex(Call{c: c}, Table{t: t}, x.Name, partition); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // guardScan puts a read of t not confined to one partition to the
 // KeyGuards.
 func (c *call) guardScan(t *table, index string) error {
@@ -370,12 +392,12 @@ func (c *call) storeChecked(t *table, key storage.Key, item storage.Item, cond *
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
-		w := Write{Table: Table{t: t}, Op: WritePut, Key: key, Old: cur, New: item, Condition: text, Names: names, tx: tx}
+		w := Write{Table: Table{t: t}, Op: WritePut, Key: key, Old: cur, New: item, Condition: text, Names: names, Cond: cond, tx: tx}
 		if item == nil {
 			if cur == nil {
 				return nil, storage.ErrNoWrite
 			}
-			w.Op, w.Condition, w.Names = WriteDelete, nil, nil // a delete's rules read no condition
+			w.Op, w.Condition, w.Names, w.Cond = WriteDelete, nil, nil, nil // a delete's rules read no condition
 		}
 		if err := c.checkWrite(&w); err != nil {
 			return nil, err
@@ -421,8 +443,8 @@ func checkTransactWrites(c *call, tx *storage.WriteTx, acts []*txAction) error {
 			op = WriteDelete
 		}
 		old, _ := tx.Get(a.t.data, a.key)
-		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx,
-			Condition: a.checked.text, Names: a.checked.names, Position: fmt.Sprintf("TransactItems[%d]", i)})
+		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx, Cond: a.cond,
+			Condition: a.checked.text, Names: a.checked.names, CreateOnly: a.insert, Position: fmt.Sprintf("TransactItems[%d]", i)})
 	}
 	return b.settle()
 }

@@ -145,6 +145,17 @@ func (Stage) GuardRead(c service.Call, t service.Table, k storage.Key) error {
 	return p.CheckRead(req(c), t.Info().Name, k)
 }
 
+// GuardIndex is the tenant guard for a Query of a global secondary
+// index: the index partition it reads must name the caller's tenant
+// (rule B10, as rule B16 keeps index keys).
+func (Stage) GuardIndex(c service.Call, t service.Table, index string, partition storage.Value) error {
+	p := policies.Load(t)
+	if p == nil {
+		return nil
+	}
+	return p.GuardIndex(req(c), t.Info().Name, index, partition)
+}
+
 // GuardScan is the tenant guard for a read not confined to one
 // partition.
 func (Stage) GuardScan(c service.Call, t service.Table, index string) error {
