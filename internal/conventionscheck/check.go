@@ -214,30 +214,52 @@ func checkTable(ctx context.Context, db *client, rules *conventions.Rules, name 
 	if err != nil {
 		return nil, false, err
 	}
-	vs = append(vs, checkItems(rules, name, p, ks, items)...)
+	vs = append(vs, checkItems(rules, name, p, ks, indexKeys(desc), items)...)
 	for _, v := range vs {
 		fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", v.Table, v.Rule, v.Severity, v.Key, v.Message)
 	}
 	return vs, true, nil
 }
 
+// indexKeys are the partition key attributes of a described table's
+// global secondary indexes (rule B16).
+func indexKeys(desc shapes.TableDescription) []conventions.IndexKey {
+	var out []conventions.IndexKey
+	for _, g := range desc.GlobalSecondaryIndexes {
+		for _, e := range g.KeySchema {
+			if e.KeyType == "HASH" {
+				out = append(out, conventions.IndexKey{Index: g.IndexName, Attr: e.AttributeName})
+				break
+			}
+		}
+	}
+	return out
+}
+
 // checkItems runs the rules on a table's stored items as if each were
 // written now: a command row as a guarded create (so B5 asks for its
 // previous version among the items), a sequence row as an update of
 // itself, and a latest item together with the item it copies (rule L1;
-// other items are not asked for a latest item of their own).
-func checkItems(rules *conventions.Rules, name string, p conventions.Policy, ks storage.KeySchema, items []storage.Item) []conventions.Violation {
+// other items are not asked for a latest item of their own). The tenants
+// known to rule B16 are those of the table's partition keys.
+func checkItems(rules *conventions.Rules, name string, p conventions.Policy, ks storage.KeySchema, ixs []conventions.IndexKey, items []storage.Item) []conventions.Violation {
 	keys := make(map[conventions.Key]storage.Item, len(items))
+	tenants := map[string]bool{}
 	for _, it := range items {
-		keys[keyOf(ks, it)] = it
+		k := keyOf(ks, it)
+		keys[k] = it
+		if tenant, err := p.TenantOf(k.PK); err == nil {
+			tenants[strings.ToLower(tenant)] = true
+		}
 	}
 	exists := func(pk, sk string) bool { _, ok := keys[conventions.Key{PK: pk, SK: sk}]; return ok }
+	known := func(tenant string) bool { return tenants[strings.ToLower(tenant)] }
 	plain := p
 	plain.Latest = ""
 	names := conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}
 	write := func(k conventions.Key, it storage.Item) conventions.Write {
 		w := conventions.Write{Table: name, Policy: plain, Op: conventions.OpPut, Key: k, Names: names,
-			New: it, NotExistsCondition: true, Exists: exists}
+			New: it, NotExistsCondition: true, Exists: exists, IndexKeys: ixs, KnownTenant: known}
 		if p.Roles.Has(conventions.RoleSequences) {
 			w.Op, w.Old = conventions.OpUpdate, it
 		}

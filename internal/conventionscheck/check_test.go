@@ -269,3 +269,33 @@ func TestCheckCounterAtZero(t *testing.T) {
 	require.True(t, strings.HasPrefix(lines[0], "local-demo-sequences\tA8\terror\tpk=\"SEQ#tenant001\" sk=\"ORDER#2026\"\tseq 0 is not a whole number of at least 1"), lines[0])
 	require.Equal(t, "1 violations in 1 tables: 1 errors, 0 warnings", lines[1])
 }
+
+// TestCheckIndexTenant: the check judges rule B16 on stored items too,
+// the tenants known being those of the table's partition keys: an mbc
+// row whose index key names acme (CATEGORY#mbc#acme) is reported beside
+// acme's own rows; CATEGORY#mbc#toys is the item's own.
+func TestCheckIndexTenant(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("products"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("categoryKey"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("category-index"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("categoryKey"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}})
+	require.NoError(t, err)
+	for _, row := range [][3]string{{"PRODUCT#mbc", "p1", "CATEGORY#mbc#toys"}, {"PRODUCT#acme", "p2", "CATEGORY#acme#toys"}, {"PRODUCT#mbc", "p3", "CATEGORY#mbc#acme"}} {
+		_, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("products"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: row[0]}, "sk": &types.AttributeValueMemberS{Value: row[1]},
+			"categoryKey": &types.AttributeValueMemberS{Value: row[2]}}})
+		require.NoError(t, err)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"products","role":"keys"}]}`), 0o600))
+	var out, errOut bytes.Buffer
+	err = Run(t.Context(), []string{"check", "--endpoint", url, "--config", cfg}, &out, &errOut)
+	require.ErrorIs(t, err, ErrViolations)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	require.True(t, strings.HasPrefix(lines[0], "products\tB16\terror\tpk=\"PRODUCT#mbc\" sk=\"p3\"\tindex category-index's partition key categoryKey \"CATEGORY#mbc#acme\" names tenant \"acme\""), lines[0])
+}
