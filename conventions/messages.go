@@ -37,7 +37,7 @@ const (
 	msgSeqKind     = "seq is %s, not a Number"
 	msgSeqPut      = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n%s"
 	msgSeqStart    = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)%s"
-	msgSeqBelowOne = "seq %s is not a whole number of at least 1: if_not_exists(seq, 0) + 1 issues 1 first, and a counter goes only up (or back to 1)"
+	msgSeqBelowOne = "seq %s is not a whole number of at least 1: if_not_exists(seq, 0) + 1 gives 1 first, and a counter goes only up (or back to 1)"
 	msgSeqStep     = "seq goes from %s to %s; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
 
 	// A9

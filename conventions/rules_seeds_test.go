@@ -185,7 +185,7 @@ func TestRulesUserTenantAnyCase(t *testing.T) {
 }
 
 // TestRulesCounterBelowOne is rule A8. The framework's increment,
-// if_not_exists(seq, 0) + 1, issues 1 first; the master package skips a
+// if_not_exists(seq, 0) + 1, gives 1 first; the master package skips a
 // counter at 0 ("Skipping sequence copy: JCCI sequence is 0").
 func TestRulesCounterBelowOne(t *testing.T) {
 	r := seedRules(t)

@@ -180,19 +180,25 @@ func (env *convEnv) productsTable() {
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("categoryKey"), AttributeType: types.ScalarAttributeTypeS}},
+			{AttributeName: aws.String("categoryKey"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("createdAt"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
 			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("category-index"),
 			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("categoryKey"), KeyType: types.KeyTypeHash}},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("created-index"),
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("createdAt"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
 	})
 	require.NoError(env.t, err)
 }
 
 func product(tenant, id, category string) map[string]av {
-	return map[string]av{"pk": s("PRODUCT#" + tenant), "sk": s(id), "categoryKey": s(category), "tenantCode": s(tenant)}
+	return map[string]av{"pk": s("PRODUCT#" + tenant), "sk": s(id), "categoryKey": s(category), "tenantCode": s(tenant),
+		"createdAt": s("2026-11-22T11:00:00.000Z")}
 }
 
 // TestConventionsSeedIndexTenant: the guide isolates tenants by their
@@ -203,7 +209,7 @@ func product(tenant, id, category string) map[string]av {
 // A tenant's caller may Query the index partition that names its tenant
 // (CATEGORY#mbc#toys, by x-tenant-code mbc), by the Query API or PartiQL,
 // while both tenants write at once (rule B10); not another tenant's, nor
-// the index as a whole. An index key naming another tenant
+// the index as a whole; a local index's partition is its table's. An index key naming another tenant
 // (CATEGORY#mbc#acme on an mbc row) is refused (rule B16): a LeadingKeys
 // pattern *#acme would hand it to acme.
 func TestConventionsSeedIndexTenant(t *testing.T) {
@@ -248,6 +254,15 @@ func TestConventionsSeedIndexTenant(t *testing.T) {
 	require.NoError(t, err, "the same read by PartiQL")
 	require.Len(t, sel.Items, 4)
 	env.wantNoViolations()
+
+	// A local index's partition is the table's: judged as its key.
+	byCreated := func(pk string) error {
+		_, err := mbc.Query(env.ctx, &dynamodb.QueryInput{TableName: aws.String("products"), IndexName: aws.String("created-index"),
+			KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: map[string]av{":p": s(pk)}})
+		return err
+	}
+	require.NoError(t, byCreated("PRODUCT#mbc"))
+	refusedWith(t, byCreated("PRODUCT#acme"), "AccessDeniedException", "[conventions B10]", `caller tenant "mbc" may not use tenant "acme"`)
 
 	_, err = query(mbc, "CATEGORY#acme#toys")
 	refusedWith(t, err, "AccessDeniedException", "[conventions B10]", `caller tenant "mbc" may not query index category-index's partition "CATEGORY#acme#toys"`)

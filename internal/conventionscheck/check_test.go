@@ -244,7 +244,7 @@ func TestCheckNothingChecked(t *testing.T) {
 
 // TestCheckCounterAtZero: a sequences row stored with seq 0 (written
 // behind the rules' back) is reported by rule A8: the framework's
-// increment, if_not_exists(seq, 0) + 1, issues 1 first, and the master
+// increment, if_not_exists(seq, 0) + 1, gives 1 first, and the master
 // package's copy skips a counter at 0 ("Skipping sequence copy: JCCI
 // sequence is 0"). Counters at 1 and further up pass.
 func TestCheckCounterAtZero(t *testing.T) {

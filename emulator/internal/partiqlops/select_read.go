@@ -91,17 +91,17 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 // each partition it reads (of the table, or of the index it reads), or
 // the whole table or index when it scans.
 func (plan *selectPlan) guard(c service.Call) error {
-	index := ""
-	if plan.x != nil {
-		index = plan.x.Name
-	}
-	if (len(plan.kcs) == 0 && !plan.none) || (plan.x != nil && plan.x.Multi()) {
-		return c.GuardScan(plan.t, index)
+	if !plan.none && (len(plan.kcs) == 0 || plan.x != nil && plan.x.Multi()) {
+		index := ""
+		if plan.x != nil {
+			index = plan.x.Name
+		}
+		return c.GuardScan(plan.t, index, storage.Value{})
 	}
 	for _, kc := range plan.kcs {
 		var err error
 		if plan.x != nil {
-			err = c.GuardIndex(plan.t, plan.x, kc.Partition)
+			err = c.GuardScan(plan.t, plan.x.Name, kc.Partition)
 		} else {
 			err = c.GuardKey(plan.t, storage.Key{Partition: kc.Partition})
 		}

@@ -109,15 +109,9 @@ func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, 
 	return c.c.beginRead(t.t, x, kc, parts, acc, filter)
 }
 
-// GuardScan puts a read of t (or of its index; "": the table) not
-// confined to one partition to the stages' KeyGuards.
-func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
-
-// GuardIndex puts a read of one partition of t's secondary index x (its
-// partition key value) to the stages' KeyGuards.
-func (c Call) GuardIndex(t Table, x *tablespec.IndexDef, partition storage.Value) error {
-	return c.c.guardIndex(t.t, x, partition)
-}
+// GuardScan puts a read of t (or of its index; "": the table) not confined to one of t's
+// partitions to the stages' KeyGuards, with the index partition it reads (invalid: none).
+func (c Call) GuardScan(t Table, x string, p storage.Value) error { return c.c.guardScan(t.t, x, p) }
 
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.

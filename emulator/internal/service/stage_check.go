@@ -3,7 +3,6 @@ package service
 import (
 	"fmt"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -42,18 +41,15 @@ type DefinitionChecker interface {
 
 // KeyGuard is a Stage that also checks what a request touches by key, before the stages' Begin,
 // where AWS's validation order puts it (an error refuses the request): GuardKey each key of t it
-// touches (a partition's alone for a read of one, a local secondary index's too), GuardRead next
-// each key a read names whole (GetItem, BatchGetItem, TransactGetItems, a Query's sort key
-// equality), GuardIndex the partition a read of one global secondary index partition names (its
-// partition key value), GuardScan a read not confined to one partition (a Scan, index "", or a
-// read of a multi-attribute key or vector index); none of t's when GuardsKeys is false (asked
-// once per definition, and at Table.Reask).
+// touches (a partition's alone for a read of one), GuardRead next each key a read names whole
+// (GetItem, BatchGetItem, TransactGetItems, a Query's sort key equality), GuardScan a read not
+// confined to one of t's partitions (a Scan, index "", a read of a secondary or vector index, with
+// the index partition a Query names: invalid for none); none of t's when GuardsKeys is false.
 type KeyGuard interface {
 	GuardsKeys(t Table) bool
 	GuardKey(c Call, t Table, k storage.Key) error
 	GuardRead(c Call, t Table, k storage.Key) error
-	GuardIndex(c Call, t Table, index string, partition storage.Value) error
-	GuardScan(c Call, t Table, index string) error
+	GuardScan(c Call, t Table, index string, partition storage.Value) error
 }
 
 // WriteCheck is how a WriteChecker checks a table's writes: not at all;
@@ -107,11 +103,9 @@ const (
 
 // Write is one item write a WriteChecker checks: Old the item replaced
 // and New the item stored (nil: none, a delete); Condition and Names the
-// request's ConditionExpression and names (nil: none), Cond the
-// condition as compiled (nil: none; a PartiQL statement's WHERE clause
-// has no text), CreateOnly a write that creates only (PartiQL INSERT);
-// Position where it sits in its request, as AWS names a member ("":
-// alone).
+// request's ConditionExpression and names (nil: none) and Cond as compiled (a PartiQL WHERE
+// clause has no text), CreateOnly a write that creates only (PartiQL INSERT); Position where it
+// sits in its request, as AWS names a member ("": alone).
 type Write struct {
 	Table      Table
 	Op         WriteOp
@@ -249,36 +243,23 @@ func (c *call) guardRead(t *table, part, k storage.Key) error {
 	return nil
 }
 
-// guardQuery puts a Query of t (of an index: guardScan) to the
-// KeyGuards: its partition, and the key its sort key equality names.
-func (c *call) guardQuery(t *table, kc *expr.KeyCondition) error {
+// guardQuery puts a Query of t to the KeyGuards: its partition, and the
+// key its sort key equality names; of t's index (""; none), guardScan.
+func (c *call) guardQuery(t *table, index string, kc *expr.KeyCondition) error {
 	part := storage.Key{Partition: kc.Partition}
-	if kc.Sort.Op != storage.SortEQ {
+	if index != "" {
+		return c.guardScan(t, index, kc.Partition)
+	} else if kc.Sort.Op != storage.SortEQ {
 		return c.guardKey(t, part)
 	}
 	return c.guardRead(t, part, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
 }
 
-// guardIndex puts a read of one partition of t's secondary index x to
-// the KeyGuards: a local index's partition is the table's (guardKey),
-// a global index's its own (GuardIndex).
-func (c *call) guardIndex(t *table, x *tablespec.IndexDef, partition storage.Value) error {
-	if x.Local {
-		return c.guardKey(t, storage.Key{Partition: partition})
-	}
-	for _, g := range t.stages().guards {
-		if err := g.GuardIndex(Call{c: c}, Table{t: t}, x.Name, partition); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // guardScan puts a read of t not confined to one partition to the
-// KeyGuards.
-func (c *call) guardScan(t *table, index string) error {
+// KeyGuards (partition: the index partition it reads, or invalid).
+func (c *call) guardScan(t *table, index string, partition storage.Value) error {
 	for _, g := range t.stages().guards {
-		if err := g.GuardScan(Call{c: c}, Table{t: t}, index); err != nil {
+		if err := g.GuardScan(Call{c: c}, Table{t: t}, index, partition); err != nil {
 			return err
 		}
 	}
