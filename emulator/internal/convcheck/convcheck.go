@@ -47,6 +47,7 @@ type State struct {
 	log     *slog.Logger
 	design  func() *insights.Design // the service's declared design (nil: none)
 	tenants tenants                 // the tenants known (rule B16, the index guard)
+	known   func(string) bool       // tenants.known, made once: a method value per write allocates
 }
 
 // New makes the layer of a configuration (nil: none); design returns
@@ -64,6 +65,7 @@ func New(cfg *conventions.Config, log *slog.Logger, design func() *insights.Desi
 		log.Info("conventions entry", "match", e.Match, "roles", e.Roles, "mode", e.Mode)
 	}
 	st := &State{cfg: c, rules: rules, report: conventions.NewReport(0), log: log, design: design}
+	st.known = st.tenants.known
 	for _, t := range c.CommonTenants {
 		st.tenants.add(t)
 	}
@@ -285,7 +287,7 @@ func (tp *Policy) ofCall(r Req, w conventions.Write) conventions.Write {
 		w.CallerTenant = tenant
 	}
 	_, w.CrossTenant = tp.st.cfg.CallerTenant(r.AccessKey, r.TenantHdr)
-	w.Now, w.KnownTenant = r.Now, tp.st.tenants.known
+	w.Now, w.KnownTenant = r.Now, tp.st.known
 	if tp.P.Design && tp.st.design != nil {
 		if d := tp.st.design(); d != nil && d.Declares(w.Table) {
 			table := w.Table
@@ -464,7 +466,7 @@ func (tp *Policy) GuardIndex(r Req, table, index string, partition storage.Value
 	if !ok {
 		return nil
 	}
-	return tp.deny(r, tp.st.rules.CheckIndexTenant(table, tp.P, tenant, index, partition.Str(), tp.st.tenants.known))
+	return tp.deny(r, tp.st.rules.CheckIndexTenant(table, tp.P, tenant, index, partition.Str(), tp.st.known))
 }
 
 // guardedTenant returns the tenant the caller is bound to, false when it is
