@@ -279,12 +279,10 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	if x != nil {
-		if err := c.guardScan(t, x.Name); err != nil {
+	if x != nil && x.Multi() {
+		if err := c.guardScan(t, x.Name, storage.Value{}); err != nil {
 			return nil, err
 		}
-	}
-	if x != nil && x.Multi() {
 		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
@@ -296,10 +294,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
-	if x == nil {
-		if err := c.guardQuery(t, kc); err != nil {
-			return nil, err
-		}
+	if err := c.guardQuery(t, optString(in.IndexName), kc); err != nil {
+		return nil, err
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {
@@ -463,7 +459,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.guardScan(t, ""); err != nil {
+	if err := c.guardScan(t, "", storage.Value{}); err != nil {
 		return nil, err
 	}
 
