@@ -685,8 +685,13 @@ func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.K
 	if err != nil {
 		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
 	}
+	if !ks.HasSort() {
+		// AWS refuses it whichever partition it names: a partition of
+		// such a table holds one item, and nothing follows it.
+		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyNoSortKey, ks.Partition.Name, expr.DescribeValue(k.Partition))
+	}
 	samePartition := storage.Equal(k.Partition, kc.Partition)
-	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
+	if kc.Sort.Op == storage.SortAny {
 		if !samePartition {
 			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOutside)
 		}
