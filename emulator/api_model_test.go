@@ -140,6 +140,10 @@ type amDef struct {
 	ttl      string            // the TTL attribute while enabled
 	tags     map[string]string // the table's tags
 	changing bool              // an index change under way
+	lsi      bool              // the LSI byNL (pk, n): tables with a sort key only
+	restored bool              // restored from a backup: its items are unknown to the workers
+	pitr     bool              // point-in-time recovery enabled
+	insights bool              // contributor insights enabled
 }
 
 // The GSIs the controller adds and deletes: byG on g, byGN on g and n.
@@ -165,6 +169,7 @@ type amItem struct {
 // amWorkerTable is a worker's model of its items in one table.
 type amWorkerTable struct {
 	gen   int
+	rest  bool                // keys not in items are unknown (a restored table), not absent
 	items map[string]*amItem  // by key (pk + "|" + sk)
 	trail map[string][]string // by key: the last changes of its model, for failure reports
 }
@@ -375,7 +380,7 @@ func (c *amController) step(s *amSlot) {
 			c.create(s)
 		}
 	case amActive:
-		switch k := c.rng.IntN(20); {
+		switch k := c.rng.IntN(22); {
 		case k < 3:
 			c.delete(s)
 		case k < 7:
@@ -392,6 +397,12 @@ func (c *amController) step(s *amSlot) {
 			c.listTables()
 		case k < 16:
 			c.readStream(s)
+		case k < 17:
+			c.backupRestore(s)
+		case k < 18:
+			c.pitrChange(s)
+		case k < 19:
+			c.insightsChange(s)
 		default:
 			c.describe(s)
 		}
@@ -441,6 +452,13 @@ func (c *amController) create(s *amSlot) {
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN})
 	}
 	def := &amDef{gen: gen, sort: sortKey, gsis: map[string]bool{}, tags: map[string]string{"gen": strconv.Itoa(gen)}}
+	if sortKey && c.rng.IntN(3) == 0 { // an LSI: only at creation
+		in.LocalSecondaryIndexes = []types.LocalSecondaryIndex{{IndexName: aws.String("byNL"),
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("n"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("n"), AttributeType: types.ScalarAttributeTypeN})
+		def.lsi = true
+	}
 	if c.rng.IntN(3) == 0 { // a GSI from the start
 		in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{amGSI("byG")}
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS})
@@ -537,6 +555,9 @@ func (c *amController) checkDescription(s *amSlot, d *types.TableDescription) {
 	if !slices.Equal(gsis, want) {
 		r.fail("control", "DescribeTable %s: GSIs %v, the model has %v", s.name, gsis, want)
 	}
+	if got := len(d.LocalSecondaryIndexes) == 1; got != def.lsi {
+		r.fail("control", "DescribeTable %s: LSI %v, the model %v", s.name, got, def.lsi)
+	}
 	if got := len(d.KeySchema) == 2; got != def.sort {
 		r.fail("control", "DescribeTable %s: sort key %v, the model %v", s.name, got, def.sort)
 	}
@@ -569,6 +590,22 @@ func (c *amController) describe(s *amSlot) {
 	}
 	if got != def.ttl {
 		r.fail("control", "DescribeTimeToLive %s: %q, the model %q", s.name, got, def.ttl)
+	}
+	cb, err := r.db().DescribeContinuousBackups(r.ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(s.name)})
+	if err != nil {
+		r.fail("control", "DescribeContinuousBackups %s: %v", s.name, err)
+		return
+	}
+	if got := cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus == types.PointInTimeRecoveryStatusEnabled; got != def.pitr {
+		r.fail("control", "DescribeContinuousBackups %s: point-in-time recovery %v, the model %v", s.name, got, def.pitr)
+	}
+	ci, err := r.db().DescribeContributorInsights(r.ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String(s.name)})
+	if err != nil {
+		r.fail("control", "DescribeContributorInsights %s: %v", s.name, err)
+		return
+	}
+	if got := ci.ContributorInsightsStatus == types.ContributorInsightsStatusEnabled; got != def.insights {
+		r.fail("control", "DescribeContributorInsights %s: %s, the model %v", s.name, ci.ContributorInsightsStatus, def.insights)
 	}
 	tags, err := r.db().ListTagsOfResource(r.ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: out.Table.TableArn})
 	if err != nil {
@@ -921,6 +958,115 @@ func (c *amController) readStream(s *amSlot) {
 	}
 }
 
+// backupRestore backs s up and restores the backup under the name of a
+// slot with no table: the restored table has s's keys and indexes, no
+// stream, TTL, tags, point-in-time recovery or contributor insights
+// (API_RestoreTableFromBackup; the developer guide's "Restoring a
+// DynamoDB table from a backup": those are set up again by hand), and
+// items no worker knows yet.
+func (c *amController) backupRestore(s *amSlot) {
+	r := c.r
+	src := s.def.Load()
+	b, err := r.db().CreateBackup(r.ctx, &dynamodb.CreateBackupInput{TableName: aws.String(s.name), BackupName: aws.String("backup" + strconv.Itoa(c.gen))})
+	if err != nil {
+		r.fail("control", "CreateBackup %s: %v", s.name, err)
+		return
+	}
+	arn := b.BackupDetails.BackupArn
+	for try := 0; b.BackupDetails.BackupStatus != types.BackupStatusAvailable; try++ {
+		d, err := r.db().DescribeBackup(r.ctx, &dynamodb.DescribeBackupInput{BackupArn: arn})
+		if err != nil || try > 2000 {
+			r.fail("control", "DescribeBackup of %s: %v", s.name, err)
+			return
+		}
+		b.BackupDetails.BackupStatus = d.BackupDescription.BackupDetails.BackupStatus
+		time.Sleep(time.Millisecond)
+	}
+	defer func() {
+		if _, err := r.db().DeleteBackup(r.ctx, &dynamodb.DeleteBackupInput{BackupArn: arn}); err != nil {
+			r.fail("control", "DeleteBackup of %s: %v", s.name, err)
+		}
+	}()
+	var to *amSlot
+	for _, d := range r.slots {
+		if d.exist.Load().phase == amAbsent {
+			to = d
+			break
+		}
+	}
+	if to == nil {
+		return
+	}
+	c.gen++
+	gen := c.gen
+	c.setExist(to, amChanging, gen)
+	out, err := r.db().RestoreTableFromBackup(r.ctx, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String(to.name), BackupArn: arn})
+	if err != nil {
+		r.fail("control", "RestoreTableFromBackup of %s to %s: %v", s.name, to.name, err)
+		return
+	}
+	c.created++
+	gsis := map[string]bool{}
+	for g := range src.gsis {
+		gsis[g] = true
+	}
+	to.def.Store(&amDef{gen: gen, sort: src.sort, lsi: src.lsi, gsis: gsis, tags: map[string]string{}, restored: true})
+	r.note("control", "%s restored from a backup of %s (generation %d)", to.name, s.name, gen)
+	if r.mode.delay == 0 && out.TableDescription.TableStatus == types.TableStatusActive {
+		c.setExist(to, amActive, gen)
+		return
+	}
+	c.setExist(to, amCreating, gen)
+	c.waitActive(to)
+	c.setExist(to, amActive, gen)
+}
+
+// pitrChange turns point-in-time recovery on or off.
+func (c *amController) pitrChange(s *amSlot) {
+	r := c.r
+	on := !s.def.Load().pitr
+	out, err := r.db().UpdateContinuousBackups(r.ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(s.name),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(on)}})
+	if err != nil {
+		r.fail("control", "UpdateContinuousBackups %s %v: %v", s.name, on, err)
+		return
+	}
+	want := map[bool]types.PointInTimeRecoveryStatus{true: types.PointInTimeRecoveryStatusEnabled, false: types.PointInTimeRecoveryStatusDisabled}[on]
+	if got := out.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus; got != want {
+		r.fail("control", "UpdateContinuousBackups %s %v: %s", s.name, on, got)
+	}
+	editDef(s, func(d *amDef) { d.pitr = on })
+}
+
+// insightsChange turns contributor insights on or off (ENABLING or
+// DISABLING for the transient delay).
+func (c *amController) insightsChange(s *amSlot) {
+	r := c.r
+	on := !s.def.Load().insights
+	action := map[bool]types.ContributorInsightsAction{true: types.ContributorInsightsActionEnable, false: types.ContributorInsightsActionDisable}[on]
+	if _, err := r.db().UpdateContributorInsights(r.ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String(s.name), ContributorInsightsAction: action}); err != nil {
+		r.fail("control", "UpdateContributorInsights %s %v: %v", s.name, on, err)
+		return
+	}
+	editDef(s, func(d *amDef) { d.insights = on })
+	for try := 0; ; try++ {
+		out, err := r.db().DescribeContributorInsights(r.ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String(s.name)})
+		if err != nil {
+			r.fail("control", "DescribeContributorInsights %s: %v", s.name, err)
+			return
+		}
+		st := out.ContributorInsightsStatus
+		if on && st == types.ContributorInsightsStatusEnabled || !on && st == types.ContributorInsightsStatusDisabled {
+			return
+		}
+		if st != types.ContributorInsightsStatusEnabling && st != types.ContributorInsightsStatusDisabling || try > 2000 {
+			r.fail("control", "DescribeContributorInsights %s after turning it %v: %s", s.name, on, st)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // settle waits for nothing under way: the controller leaves every
 // change settled when it stops, so this only checks it.
 func (c *amController) settle() {
@@ -961,6 +1107,27 @@ type amWorker struct {
 
 func (w *amWorker) who() string { return "worker" + strconv.Itoa(w.id) }
 
+// consistent is a read's ConsistentRead: true, false or absent. The
+// emulator's eventually consistent reads see every write at once (no lag
+// configured), so the model checks them as strongly consistent ones.
+func (w *amWorker) consistent() *bool {
+	switch w.rng.IntN(3) {
+	case 0:
+		return aws.Bool(true)
+	case 1:
+		return aws.Bool(false)
+	}
+	return nil
+}
+
+// tableName is a request's TableName for s: its name, or its ARN.
+func (w *amWorker) tableName(s *amSlot) *string {
+	if w.rng.IntN(5) == 0 {
+		return aws.String("arn:aws:dynamodb:" + emulatortest.Region + ":000000000000:table/" + s.name)
+	}
+	return aws.String(s.name)
+}
+
 // trace names a change of the model by the operation that made it.
 func (w *amWorker) trace(op string) string { return fmt.Sprintf("%s (ver %d)", op, w.ver) }
 
@@ -986,7 +1153,7 @@ func (w *amWorker) model(s *amSlot, gen int) *amWorkerTable {
 		w.r.note(w.who(), "%s model from generation %d to %d", s.name, m.gen, gen)
 	}
 	if m == nil || m.gen != gen {
-		m = &amWorkerTable{gen: gen, items: map[string]*amItem{}, trail: map[string][]string{}}
+		m = &amWorkerTable{gen: gen, items: map[string]*amItem{}, trail: map[string][]string{}, rest: s.def.Load().restored && s.def.Load().gen == gen}
 		w.tables[s.name] = m
 	}
 	return m
@@ -1071,7 +1238,7 @@ func (w *amWorker) written(o *amOp, keys []string, err error) {
 }
 
 func (w *amWorker) step(s *amSlot) {
-	switch k := w.rng.IntN(20); {
+	switch k := w.rng.IntN(23); {
 	case k < 4:
 		w.put(s)
 	case k < 7:
@@ -1094,6 +1261,10 @@ func (w *amWorker) step(s *amSlot) {
 		w.transactWrite(s)
 	case k < 19:
 		w.transactGet(s)
+	case k < 20:
+		w.queryLSI(s)
+	case k < 22:
+		w.partiQL(s)
 	default:
 		w.describe(s)
 	}
@@ -1161,7 +1332,7 @@ func (m *amWorkerTable) current(k string) *amItem {
 	if it := m.items[k]; it != nil {
 		return it
 	}
-	return &amItem{known: true}
+	return &amItem{known: !m.rest}
 }
 
 func (w *amWorker) put(s *amSlot) {
@@ -1172,7 +1343,7 @@ func (w *amWorker) put(s *amSlot) {
 	pk, sk, k := w.key(o.def)
 	o.key = k
 	av, it := w.newItem(pk, sk)
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.name), Item: av, ReturnValues: types.ReturnValueAllOld}
+	in := &dynamodb.PutItemInput{TableName: w.tableName(s), Item: av, ReturnValues: types.ReturnValueAllOld}
 	conditional := w.rng.IntN(3) == 0
 	if conditional {
 		in.ConditionExpression = aws.String("attribute_not_exists(pk)")
@@ -1214,7 +1385,7 @@ func (w *amWorker) update(s *amSlot) {
 	o.key = k
 	w.ver++
 	data := strconv.Itoa(w.rng.IntN(1000))
-	in := &dynamodb.UpdateItemInput{TableName: aws.String(s.name), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllNew,
+	in := &dynamodb.UpdateItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllNew,
 		UpdateExpression:         aws.String("SET #v = :v, #d = :d, #w = :w ADD #n :one"),
 		ExpressionAttributeNames: map[string]string{"#v": "ver", "#d": "data", "#w": "w", "#n": "n"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberN{Value: strconv.Itoa(w.ver)},
@@ -1263,7 +1434,7 @@ func (w *amWorker) deleteItem(s *amSlot) {
 		return
 	}
 	pk, sk, k := w.key(o.def)
-	out, err := w.r.db().DeleteItem(w.r.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.name), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllOld})
+	out, err := w.r.db().DeleteItem(w.r.ctx, &dynamodb.DeleteItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllOld})
 	w.end(o)
 	if !w.checkFound(o, "DeleteItem", err) {
 		w.written(o, []string{k}, err)
@@ -1296,7 +1467,7 @@ func (w *amWorker) get(s *amSlot) {
 		return
 	}
 	pk, sk, k := w.key(o.def)
-	out, err := w.r.db().GetItem(w.r.ctx, &dynamodb.GetItemInput{TableName: aws.String(s.name), Key: amKeyAV(pk, sk), ConsistentRead: aws.Bool(true)})
+	out, err := w.r.db().GetItem(w.r.ctx, &dynamodb.GetItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ConsistentRead: w.consistent()})
 	w.end(o)
 	if !w.checkFound(o, "GetItem", err) {
 		return
@@ -1320,7 +1491,7 @@ func (w *amWorker) batchGet(s *amSlot) {
 		if o.def.gen == 0 {
 			return
 		}
-		ka := types.KeysAndAttributes{ConsistentRead: aws.Bool(true)}
+		ka := types.KeysAndAttributes{ConsistentRead: w.consistent()}
 		seen := map[string]bool{}
 		for range 3 {
 			pk, sk, k := w.key(o.def)
@@ -1468,7 +1639,7 @@ func (w *amWorker) query(s *amSlot) {
 	forward := w.rng.IntN(2) == 0
 	var got []map[string]types.AttributeValue
 	var err error
-	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: aws.String(s.name), ConsistentRead: aws.Bool(true),
+	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), ConsistentRead: w.consistent(),
 		KeyConditionExpression:    aws.String("pk = :p"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: pk}},
 		ScanIndexForward:          aws.Bool(forward), Limit: aws.Int32(int32(1 + w.rng.IntN(3)))})
@@ -1529,11 +1700,16 @@ func (w *amWorker) compareSet(o *amOp, op string, got []map[string]types.Attribu
 		if !match(k) {
 			w.r.fail(w.who(), "%s on %s: answered %s, which it does not match", op, o.s.name, k)
 		}
-		if it := m.items[k]; it == nil || it.known && !it.present {
+		if it := m.current(k); it.known && !it.present {
 			w.r.fail(w.who(), "%s on %s: answered %s %s, absent in the model (its changes: %v)", op, o.s.name, k, g, m.trail[k])
 		}
 	}
-	for k, it := range m.items { // what was unknown is known now
+	for k, g := range gotItems { // what was unknown is known now
+		if it := m.current(k); !it.known {
+			m.set(k, g, w.trace("compareSet"))
+		}
+	}
+	for k, it := range m.items {
 		if match(k) && !it.known {
 			if g := gotItems[k]; g != nil {
 				m.set(k, g, w.trace("compareSet"))
@@ -1569,7 +1745,7 @@ func (w *amWorker) queryGSI(s *amSlot) {
 	g := fmt.Sprintf("w%d-g%d", w.id, w.rng.IntN(2))
 	var got []map[string]types.AttributeValue
 	var err error
-	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: aws.String(s.name), IndexName: aws.String(index),
+	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String(index),
 		KeyConditionExpression:    aws.String("g = :g"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: g}},
 		Limit:                     aws.Int32(int32(1 + w.rng.IntN(4)))})
@@ -1612,8 +1788,8 @@ func (w *amWorker) queryGSI(s *amSlot) {
 	}
 	for _, av := range got {
 		k := amModelKey(av, def.sort)
-		it := m.items[k]
-		if it != nil && !it.known {
+		it := m.current(k)
+		if !it.known {
 			continue
 		}
 		if !match(k) || !it.same(amItemOf(av)) {
@@ -1633,7 +1809,7 @@ func (w *amWorker) scan(s *amSlot) {
 	var got []map[string]types.AttributeValue
 	var err error
 	for seg := range segments {
-		in := &dynamodb.ScanInput{TableName: aws.String(s.name), ConsistentRead: aws.Bool(true), Limit: aws.Int32(int32(2 + w.rng.IntN(6))),
+		in := &dynamodb.ScanInput{TableName: w.tableName(s), ConsistentRead: w.consistent(), Limit: aws.Int32(int32(2 + w.rng.IntN(6))),
 			FilterExpression: aws.String("#w = :w"), ExpressionAttributeNames: map[string]string{"#w": "w"},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":w": &types.AttributeValueMemberS{Value: strconv.Itoa(w.id)}}}
 		if segments > 1 {
@@ -1659,7 +1835,9 @@ func (w *amWorker) scan(s *amSlot) {
 		w.r.fail(w.who(), "Scan %s: %v", s.name, err)
 		return
 	}
-	w.compareSet(o, "Scan", got, func(string) bool { return true }, w.model(s, o.e0.gen), false)
+	m := w.model(s, o.e0.gen)
+	w.compareSet(o, "Scan", got, func(string) bool { return true }, m, false)
+	m.rest = false // every key of the worker is known now
 }
 
 // transactWrite writes two of the worker's items, or fails whole when a
@@ -1681,12 +1859,12 @@ func (w *amWorker) transactWrite(s *amSlot) {
 	it.ver = ver
 	av["ver"] = &types.AttributeValueMemberN{Value: strconv.Itoa(ver)}
 	cond := w.rng.IntN(2) == 0
-	check := &types.ConditionCheck{TableName: aws.String(s.name), Key: amKeyAV(pk2, sk2), ConditionExpression: aws.String("attribute_exists(pk)")}
+	check := &types.ConditionCheck{TableName: w.tableName(s), Key: amKeyAV(pk2, sk2), ConditionExpression: aws.String("attribute_exists(pk)")}
 	if !cond {
 		check.ConditionExpression = aws.String("attribute_not_exists(pk)")
 	}
 	_, err := w.r.db().TransactWriteItems(w.r.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		{Put: &types.Put{TableName: aws.String(s.name), Item: av}}, {ConditionCheck: check}}})
+		{Put: &types.Put{TableName: w.tableName(s), Item: av}}, {ConditionCheck: check}}})
 	w.end(o)
 	if !w.checkFound(o, "TransactWriteItems", err) {
 		w.written(o, []string{k1}, err)
@@ -1734,7 +1912,7 @@ func (w *amWorker) transactGet(s *amSlot) {
 		return // one item twice: ValidationException
 	}
 	out, err := w.r.db().TransactGetItems(w.r.ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
-		{Get: &types.Get{TableName: aws.String(s.name), Key: amKeyAV(pk1, sk1)}}, {Get: &types.Get{TableName: aws.String(s.name), Key: amKeyAV(pk2, sk2)}}}})
+		{Get: &types.Get{TableName: w.tableName(s), Key: amKeyAV(pk1, sk1)}}, {Get: &types.Get{TableName: w.tableName(s), Key: amKeyAV(pk2, sk2)}}}})
 	w.end(o)
 	if !w.checkFound(o, "TransactGetItems", err) {
 		return
@@ -1747,12 +1925,140 @@ func (w *amWorker) transactGet(s *amSlot) {
 	w.read(o, "TransactGetItems", k2, amItemOf(out.Responses[1].Item))
 }
 
+// queryLSI reads one of the worker's partitions on the LSI byNL: its
+// items in n order.
+func (w *amWorker) queryLSI(s *amSlot) {
+	o := w.begin(s)
+	if !o.def.lsi {
+		return
+	}
+	pk, _, _ := w.key(o.def)
+	var got []map[string]types.AttributeValue
+	var err error
+	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String("byNL"), ConsistentRead: w.consistent(),
+		KeyConditionExpression:    aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: pk}},
+		Limit:                     aws.Int32(int32(1 + w.rng.IntN(3)))})
+	for p.HasMorePages() {
+		var page *dynamodb.QueryOutput
+		if page, err = p.NextPage(w.r.ctx); err != nil {
+			break
+		}
+		got = append(got, page.Items...)
+	}
+	w.end(o)
+	if !w.checkFound(o, "Query byNL", err) {
+		return
+	}
+	if err != nil {
+		w.r.fail(w.who(), "Query byNL %s %s: %v", s.name, pk, err)
+		return
+	}
+	for i := 1; i < len(got); i++ {
+		if amItemOf(got[i-1]).n > amItemOf(got[i]).n {
+			w.r.fail(w.who(), "Query byNL on %s: out of n order", s.name)
+			break
+		}
+	}
+	w.compareSet(o, "LSI query "+pk, got, func(k string) bool { return strings.HasPrefix(k, pk+"|") }, w.model(s, o.e0.gen), false)
+}
+
+// partiQL runs one of SELECT, INSERT, UPDATE and DELETE on one of the
+// worker's keys with ExecuteStatement: INSERT of an item that exists is
+// DuplicateItemException, UPDATE of one that does not
+// ConditionalCheckFailedException, DELETE of one that does not nothing.
+func (w *amWorker) partiQL(s *amSlot) {
+	o := w.begin(s)
+	if o.def.gen == 0 {
+		return
+	}
+	pk, sk, k := w.key(o.def)
+	o.key = k
+	where := "pk = ?"
+	params := []types.AttributeValue{&types.AttributeValueMemberS{Value: pk}}
+	if sk >= 0 {
+		where += " AND sk = ?"
+		params = append(params, &types.AttributeValueMemberN{Value: strconv.Itoa(sk)})
+	}
+	table := `"` + s.name + `"`
+	kind := w.rng.IntN(4)
+	var stmt string
+	var it *amItem
+	switch kind {
+	case 0:
+		stmt = "SELECT * FROM " + table + " WHERE " + where
+	case 1:
+		var av map[string]types.AttributeValue
+		av, it = w.newItem(pk, sk)
+		delete(av, "g")
+		it.g = ""
+		stmt = "INSERT INTO " + table + " VALUE {'pk': ?, 'w': ?, 'n': ?, 'ver': ?, 'data': ?"
+		params = []types.AttributeValue{av["pk"], av["w"], av["n"], av["ver"], av["data"]}
+		if sk >= 0 {
+			stmt += ", 'sk': ?"
+			params = append(params, av["sk"])
+		}
+		stmt += "}"
+	case 2:
+		w.ver++
+		stmt = "UPDATE " + table + " SET ver = ? WHERE " + where
+		params = append([]types.AttributeValue{&types.AttributeValueMemberN{Value: strconv.Itoa(w.ver)}}, params...)
+	default:
+		stmt = "DELETE FROM " + table + " WHERE " + where
+	}
+	out, err := w.r.db().ExecuteStatement(w.r.ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(stmt), Parameters: params,
+		ConsistentRead: aws.Bool(kind == 0 && w.rng.IntN(2) == 0)})
+	w.end(o)
+	if !w.checkFound(o, "ExecuteStatement", err) {
+		if kind > 0 {
+			w.written(o, []string{k}, err)
+		}
+		return
+	}
+	m := w.model(s, o.e0.gen)
+	old := m.current(k)
+	var dup *types.DuplicateItemException
+	var ccf *types.ConditionalCheckFailedException
+	switch {
+	case kind == 0 && err == nil:
+		var got *amItem
+		switch len(out.Items) {
+		case 0:
+			got = &amItem{known: true}
+		case 1:
+			got = amItemOf(out.Items[0])
+		default:
+			w.r.fail(w.who(), "%s on %s: %d items", stmt, k, len(out.Items))
+			return
+		}
+		w.read(o, "SELECT", k, got)
+	case kind == 1 && errors.As(err, &dup) && (!old.known || old.present):
+		m.set(k, &amItem{known: false}, w.trace("partiQL")) // there, whatever it is
+	case kind == 1 && err == nil && (!old.known || !old.present):
+		m.set(k, it, w.trace("partiQL"))
+	case kind == 2 && errors.As(err, &ccf) && (!old.known || !old.present):
+		m.set(k, &amItem{known: true}, w.trace("partiQL"))
+	case kind == 2 && err == nil && (!old.known || old.present):
+		if !old.known {
+			m.set(k, &amItem{known: false}, w.trace("partiQL"))
+			break
+		}
+		up := *old
+		up.ver = w.ver
+		m.set(k, &up, w.trace("partiQL"))
+	case kind == 3 && err == nil:
+		m.set(k, &amItem{known: true}, w.trace("partiQL"))
+	default:
+		w.r.fail(w.who(), "%s on %s %s (the model %s): %v", stmt, s.name, k, old, err)
+	}
+}
+
 // describe: DescribeTable of a table the model has ACTIVE answers it
 // (ACTIVE, or UPDATING during an index change); of one gone,
 // ResourceNotFoundException.
 func (w *amWorker) describe(s *amSlot) {
 	o := w.begin(s)
-	out, err := w.r.db().DescribeTable(w.r.ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.name)})
+	out, err := w.r.db().DescribeTable(w.r.ctx, &dynamodb.DescribeTableInput{TableName: w.tableName(s)})
 	w.end(o)
 	phase, stable := o.stable()
 	switch {
