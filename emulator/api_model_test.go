@@ -454,7 +454,7 @@ func (c *amController) create(s *amSlot) {
 	def := &amDef{gen: gen, sort: sortKey, gsis: map[string]bool{}, tags: map[string]string{"gen": strconv.Itoa(gen)}}
 	if sortKey && c.rng.IntN(3) == 0 { // an LSI: only at creation
 		in.LocalSecondaryIndexes = []types.LocalSecondaryIndex{{IndexName: aws.String("byNL"),
-			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("n"), KeyType: types.KeyTypeRange}},
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("n"), KeyType: types.KeyTypeRange}},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}
 		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("n"), AttributeType: types.ScalarAttributeTypeN})
 		def.lsi = true
