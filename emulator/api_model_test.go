@@ -202,13 +202,16 @@ type amRun struct {
 	fails  atomic.Int32
 	client atomic.Pointer[amClients]
 
+	restored sync.Map // generation -> true: a table restored from a backup
+
 	histMu sync.Mutex
 	hist   []amEvent // the last events, a ring
 	histAt int
 }
 
 type amClients struct {
-	db      *dynamodb.Client
+	db      *dynamodb.Client   // the controller's
+	workers []*dynamodb.Client // each worker's, with its own connections
 	streams *dynamodbstreams.Client
 }
 
@@ -244,7 +247,7 @@ func runAPIModel(t *testing.T, m amMode) {
 	perRound := int64(m.ops / m.rounds)
 	for round := range m.rounds {
 		srv := amStart(t, opts)
-		r.client.Store(amClientsFor(srv.url))
+		r.client.Store(amClientsFor(srv.url, m.seed+uint64(round)))
 		if round > 0 {
 			ctl.verifyAll(workers) // what the restart kept: all of it
 		}
@@ -282,18 +285,69 @@ func amStop(t *testing.T, s *amServer) {
 	s.e.Close()
 }
 
-func amClientsFor(url string) *amClients {
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: amWorkers + 2}}
+func amClientsFor(url string, seed uint64) *amClients {
 	creds := credentials.NewStaticCredentialsProvider("AKIAMODEL", "secret", "")
-	return &amClients{
-		db: dynamodb.New(dynamodb.Options{Region: emulatortest.Region, BaseEndpoint: aws.String(url), Credentials: creds,
-			HTTPClient: hc, Retryer: emulatortest.ConnectionRetryer()}),
-		streams: dynamodbstreams.New(dynamodbstreams.Options{Region: emulatortest.Region, BaseEndpoint: aws.String(url), Credentials: creds,
-			HTTPClient: hc, Retryer: emulatortest.ConnectionRetryer()}),
+	client := func(split bool, i uint64) (*dynamodb.Client, *http.Client) {
+		tr := &http.Transport{MaxIdleConnsPerHost: 2}
+		if split {
+			var conns atomic.Uint64
+			d := &net.Dialer{}
+			tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				c, err := d.DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &amSplitConn{Conn: c, rng: rand.New(rand.NewPCG(seed, i<<32|conns.Add(1)))}, nil
+			}
+		}
+		hc := &http.Client{Transport: tr}
+		return dynamodb.New(dynamodb.Options{Region: emulatortest.Region, BaseEndpoint: aws.String(url), Credentials: creds,
+			HTTPClient: hc, Retryer: emulatortest.ConnectionRetryer()}), hc
 	}
+	db, hc := client(false, 0)
+	out := &amClients{db: db, streams: dynamodbstreams.New(dynamodbstreams.Options{Region: emulatortest.Region, BaseEndpoint: aws.String(url),
+		Credentials: creds, HTTPClient: hc, Retryer: emulatortest.ConnectionRetryer()})}
+	for w := range amWorkers {
+		c, _ := client(w%2 == 1, uint64(w)+1)
+		out.workers = append(out.workers, c)
+	}
+	return out
+}
+
+// amSplitConn writes some requests in pieces, a little apart, as clients
+// whose HTTP layer writes the head and the body, or parts of the head,
+// separately do: the server then reads a head over several reads.
+type amSplitConn struct {
+	net.Conn
+	rng *rand.Rand
+}
+
+func (c *amSplitConn) Write(b []byte) (int, error) {
+	if len(b) < 2 || c.rng.IntN(3) > 0 {
+		return c.Conn.Write(b)
+	}
+	n := 0
+	for len(b) > 0 {
+		cut := 1 + c.rng.IntN(len(b))
+		m, err := c.Conn.Write(b[:cut])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b = b[cut:]
+		time.Sleep(time.Duration(c.rng.IntN(50)) * time.Microsecond)
+	}
+	return n, nil
 }
 
 func (r *amRun) db() *dynamodb.Client { return r.client.Load().db }
+
+// isRestored reports whether generation gen is a table restored from a
+// backup (the controller says so before it asks for it).
+func (r *amRun) isRestored(gen int) bool {
+	_, ok := r.restored.Load(gen)
+	return ok
+}
 
 // take claims one operation of the budget.
 func (r *amRun) take() bool { return r.left.Add(-1) >= 0 && r.fails.Load() == 0 }
@@ -999,6 +1053,7 @@ func (c *amController) backupRestore(s *amSlot) {
 	}
 	c.gen++
 	gen := c.gen
+	r.restored.Store(gen, true)
 	c.setExist(to, amChanging, gen)
 	out, err := r.db().RestoreTableFromBackup(r.ctx, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String(to.name), BackupArn: arn})
 	if err != nil {
@@ -1107,6 +1162,9 @@ type amWorker struct {
 
 func (w *amWorker) who() string { return "worker" + strconv.Itoa(w.id) }
 
+// db is the worker's client.
+func (w *amWorker) db() *dynamodb.Client { return w.r.client.Load().workers[w.id] }
+
 // consistent is a read's ConsistentRead: true, false or absent. The
 // emulator's eventually consistent reads see every write at once (no lag
 // configured), so the model checks them as strongly consistent ones.
@@ -1153,7 +1211,7 @@ func (w *amWorker) model(s *amSlot, gen int) *amWorkerTable {
 		w.r.note(w.who(), "%s model from generation %d to %d", s.name, m.gen, gen)
 	}
 	if m == nil || m.gen != gen {
-		m = &amWorkerTable{gen: gen, items: map[string]*amItem{}, trail: map[string][]string{}, rest: s.def.Load().restored && s.def.Load().gen == gen}
+		m = &amWorkerTable{gen: gen, items: map[string]*amItem{}, trail: map[string][]string{}, rest: w.r.isRestored(gen)}
 		w.tables[s.name] = m
 	}
 	return m
@@ -1348,7 +1406,7 @@ func (w *amWorker) put(s *amSlot) {
 	if conditional {
 		in.ConditionExpression = aws.String("attribute_not_exists(pk)")
 	}
-	out, err := w.r.db().PutItem(w.r.ctx, in)
+	out, err := w.db().PutItem(w.r.ctx, in)
 	w.end(o)
 	if !w.checkFound(o, "PutItem", err) {
 		w.written(o, []string{k}, err)
@@ -1395,7 +1453,7 @@ func (w *amWorker) update(s *amSlot) {
 	if conditional {
 		in.ConditionExpression = aws.String("attribute_exists(pk)")
 	}
-	out, err := w.r.db().UpdateItem(w.r.ctx, in)
+	out, err := w.db().UpdateItem(w.r.ctx, in)
 	w.end(o)
 	if !w.checkFound(o, "UpdateItem", err) {
 		w.written(o, []string{k}, err)
@@ -1434,7 +1492,7 @@ func (w *amWorker) deleteItem(s *amSlot) {
 		return
 	}
 	pk, sk, k := w.key(o.def)
-	out, err := w.r.db().DeleteItem(w.r.ctx, &dynamodb.DeleteItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllOld})
+	out, err := w.db().DeleteItem(w.r.ctx, &dynamodb.DeleteItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ReturnValues: types.ReturnValueAllOld})
 	w.end(o)
 	if !w.checkFound(o, "DeleteItem", err) {
 		w.written(o, []string{k}, err)
@@ -1467,7 +1525,7 @@ func (w *amWorker) get(s *amSlot) {
 		return
 	}
 	pk, sk, k := w.key(o.def)
-	out, err := w.r.db().GetItem(w.r.ctx, &dynamodb.GetItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ConsistentRead: w.consistent()})
+	out, err := w.db().GetItem(w.r.ctx, &dynamodb.GetItemInput{TableName: w.tableName(s), Key: amKeyAV(pk, sk), ConsistentRead: w.consistent()})
 	w.end(o)
 	if !w.checkFound(o, "GetItem", err) {
 		return
@@ -1503,7 +1561,7 @@ func (w *amWorker) batchGet(s *amSlot) {
 		}
 		req[o.s.name] = ka
 	}
-	out, err := w.r.db().BatchGetItem(w.r.ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
+	out, err := w.db().BatchGetItem(w.r.ctx, &dynamodb.BatchGetItemInput{RequestItems: req})
 	for _, o := range ops {
 		w.end(o)
 	}
@@ -1598,7 +1656,7 @@ func (w *amWorker) batchWrite(s *amSlot) {
 		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
 		puts[k] = it
 	}
-	out, err := w.r.db().BatchWriteItem(w.r.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.name: reqs}})
+	out, err := w.db().BatchWriteItem(w.r.ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.name: reqs}})
 	w.end(o)
 	apply := func(m *amWorkerTable) {
 		if err != nil {
@@ -1639,7 +1697,7 @@ func (w *amWorker) query(s *amSlot) {
 	forward := w.rng.IntN(2) == 0
 	var got []map[string]types.AttributeValue
 	var err error
-	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), ConsistentRead: w.consistent(),
+	p := dynamodb.NewQueryPaginator(w.db(), &dynamodb.QueryInput{TableName: w.tableName(s), ConsistentRead: w.consistent(),
 		KeyConditionExpression:    aws.String("pk = :p"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: pk}},
 		ScanIndexForward:          aws.Bool(forward), Limit: aws.Int32(int32(1 + w.rng.IntN(3)))})
@@ -1745,7 +1803,7 @@ func (w *amWorker) queryGSI(s *amSlot) {
 	g := fmt.Sprintf("w%d-g%d", w.id, w.rng.IntN(2))
 	var got []map[string]types.AttributeValue
 	var err error
-	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String(index),
+	p := dynamodb.NewQueryPaginator(w.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String(index),
 		KeyConditionExpression:    aws.String("g = :g"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: g}},
 		Limit:                     aws.Int32(int32(1 + w.rng.IntN(4)))})
@@ -1815,7 +1873,7 @@ func (w *amWorker) scan(s *amSlot) {
 		if segments > 1 {
 			in.Segment, in.TotalSegments = aws.Int32(int32(seg)), aws.Int32(int32(segments))
 		}
-		p := dynamodb.NewScanPaginator(w.r.db(), in)
+		p := dynamodb.NewScanPaginator(w.db(), in)
 		for p.HasMorePages() {
 			var page *dynamodb.ScanOutput
 			if page, err = p.NextPage(w.r.ctx); err != nil {
@@ -1863,7 +1921,7 @@ func (w *amWorker) transactWrite(s *amSlot) {
 	if !cond {
 		check.ConditionExpression = aws.String("attribute_not_exists(pk)")
 	}
-	_, err := w.r.db().TransactWriteItems(w.r.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+	_, err := w.db().TransactWriteItems(w.r.ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 		{Put: &types.Put{TableName: w.tableName(s), Item: av}}, {ConditionCheck: check}}})
 	w.end(o)
 	if !w.checkFound(o, "TransactWriteItems", err) {
@@ -1911,7 +1969,7 @@ func (w *amWorker) transactGet(s *amSlot) {
 	if k1 == k2 {
 		return // one item twice: ValidationException
 	}
-	out, err := w.r.db().TransactGetItems(w.r.ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+	out, err := w.db().TransactGetItems(w.r.ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
 		{Get: &types.Get{TableName: w.tableName(s), Key: amKeyAV(pk1, sk1)}}, {Get: &types.Get{TableName: w.tableName(s), Key: amKeyAV(pk2, sk2)}}}})
 	w.end(o)
 	if !w.checkFound(o, "TransactGetItems", err) {
@@ -1935,7 +1993,7 @@ func (w *amWorker) queryLSI(s *amSlot) {
 	pk, _, _ := w.key(o.def)
 	var got []map[string]types.AttributeValue
 	var err error
-	p := dynamodb.NewQueryPaginator(w.r.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String("byNL"), ConsistentRead: w.consistent(),
+	p := dynamodb.NewQueryPaginator(w.db(), &dynamodb.QueryInput{TableName: w.tableName(s), IndexName: aws.String("byNL"), ConsistentRead: w.consistent(),
 		KeyConditionExpression:    aws.String("pk = :p"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: pk}},
 		Limit:                     aws.Int32(int32(1 + w.rng.IntN(3)))})
@@ -2006,7 +2064,7 @@ func (w *amWorker) partiQL(s *amSlot) {
 	default:
 		stmt = "DELETE FROM " + table + " WHERE " + where
 	}
-	out, err := w.r.db().ExecuteStatement(w.r.ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(stmt), Parameters: params,
+	out, err := w.db().ExecuteStatement(w.r.ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(stmt), Parameters: params,
 		ConsistentRead: aws.Bool(kind == 0 && w.rng.IntN(2) == 0)})
 	w.end(o)
 	if !w.checkFound(o, "ExecuteStatement", err) {
@@ -2058,7 +2116,7 @@ func (w *amWorker) partiQL(s *amSlot) {
 // ResourceNotFoundException.
 func (w *amWorker) describe(s *amSlot) {
 	o := w.begin(s)
-	out, err := w.r.db().DescribeTable(w.r.ctx, &dynamodb.DescribeTableInput{TableName: w.tableName(s)})
+	out, err := w.db().DescribeTable(w.r.ctx, &dynamodb.DescribeTableInput{TableName: w.tableName(s)})
 	w.end(o)
 	phase, stable := o.stable()
 	switch {
@@ -2077,7 +2135,7 @@ func (w *amWorker) describe(s *amSlot) {
 func (w *amWorker) verifyTable(s *amSlot) {
 	o := w.begin(s)
 	var got []map[string]types.AttributeValue
-	p := dynamodb.NewScanPaginator(w.r.db(), &dynamodb.ScanInput{TableName: aws.String(s.name), ConsistentRead: aws.Bool(true),
+	p := dynamodb.NewScanPaginator(w.db(), &dynamodb.ScanInput{TableName: aws.String(s.name), ConsistentRead: aws.Bool(true),
 		FilterExpression: aws.String("#w = :w"), ExpressionAttributeNames: map[string]string{"#w": "w"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":w": &types.AttributeValueMemberS{Value: strconv.Itoa(w.id)}}})
 	for p.HasMorePages() {
