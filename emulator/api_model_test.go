@@ -197,9 +197,10 @@ type amRun struct {
 	mode   amMode
 	slots  [amSlots]*amSlot
 	ctx    context.Context
-	left   atomic.Int64 // operations left
-	done   atomic.Int64 // operations answered
-	fails  atomic.Int32
+	left   atomic.Int64  // operations left
+	done   atomic.Int64  // operations answered
+	fails  *atomic.Int32 // the failures of every namespace of the run
+	key    string        // the access key: the namespace
 	client atomic.Pointer[amClients]
 
 	restored sync.Map // generation -> true: a table restored from a backup
@@ -222,13 +223,34 @@ type amServer struct {
 	url string
 }
 
+// amSpaces is how many namespaces (access keys) each run uses at once,
+// each with its own controller, workers and tables of the same names.
+const amSpaces = 2
+
+// amSpace is one namespace's model in a run.
+type amSpace struct {
+	r       *amRun
+	ctl     *amController
+	workers []*amWorker
+}
+
 func runAPIModel(t *testing.T, m amMode) {
-	r := &amRun{t: t, mode: m, ctx: context.Background(), hist: make([]amEvent, 2000)}
-	for i := range r.slots {
-		s := &amSlot{name: fmt.Sprintf("model%d", i)}
-		s.exist.Store(&amExist{phase: amAbsent})
-		s.def.Store(&amDef{})
-		r.slots[i] = s
+	var fails atomic.Int32
+	spaces := make([]*amSpace, amSpaces)
+	for i := range spaces {
+		r := &amRun{t: t, mode: m, ctx: context.Background(), hist: make([]amEvent, 2000), key: fmt.Sprintf("AKIAMODEL%d", i), fails: &fails}
+		for j := range r.slots {
+			s := &amSlot{name: fmt.Sprintf("model%d", j)}
+			s.exist.Store(&amExist{phase: amAbsent})
+			s.def.Store(&amDef{})
+			r.slots[j] = s
+		}
+		seed := m.seed + uint64(i)<<40
+		sp := &amSpace{r: r, ctl: &amController{r: r, rng: rand.New(rand.NewPCG(seed, 0))}}
+		for w := range amWorkers {
+			sp.workers = append(sp.workers, &amWorker{r: r, id: w, rng: rand.New(rand.NewPCG(seed, uint64(w)+1)), tables: map[string]*amWorkerTable{}})
+		}
+		spaces[i] = sp
 	}
 	var dir string
 	if m.persist {
@@ -239,33 +261,39 @@ func runAPIModel(t *testing.T, m amMode) {
 		opts.Persist.Durability = emulator.DurabilityNone // the restarts close the store: nothing is lost
 		opts.Persist.CompactBytes = 64 << 10              // the log folded often, while requests run
 	}
-	workers := make([]*amWorker, amWorkers)
-	for w := range workers {
-		workers[w] = &amWorker{r: r, id: w, rng: rand.New(rand.NewPCG(m.seed, uint64(w)+1)), tables: map[string]*amWorkerTable{}}
-	}
-	ctl := &amController{r: r, rng: rand.New(rand.NewPCG(m.seed, 0))}
-	perRound := int64(m.ops / m.rounds)
+	perRound := int64(m.ops / m.rounds / amSpaces)
 	for round := range m.rounds {
 		srv := amStart(t, opts)
-		r.client.Store(amClientsFor(srv.url, m.seed+uint64(round)))
-		if round > 0 {
-			ctl.verifyAll(workers) // what the restart kept: all of it
-		}
-		r.left.Store(perRound)
 		var wg sync.WaitGroup
-		for _, w := range workers {
-			wg.Go(w.run)
+		for _, sp := range spaces {
+			r := sp.r
+			r.client.Store(amClientsFor(srv.url, m.seed+uint64(round), r.key))
+			r.left.Store(perRound)
+			wg.Go(func() {
+				if round > 0 {
+					sp.ctl.verifyAll(sp.workers) // what the restart kept: all of it
+				}
+				var inner sync.WaitGroup
+				for _, w := range sp.workers {
+					inner.Go(w.run)
+				}
+				inner.Go(sp.ctl.run)
+				inner.Wait()
+			})
 		}
-		wg.Go(ctl.run)
 		wg.Wait()
-		ctl.settle()
-		ctl.verifyAll(workers)
+		for _, sp := range spaces {
+			sp.ctl.settle()
+			sp.ctl.verifyAll(sp.workers)
+		}
 		amStop(t, srv)
-		if r.fails.Load() > 0 {
+		if fails.Load() > 0 {
 			break
 		}
 	}
-	t.Logf("%s: %d operations answered, %d tables created", m.name, r.done.Load(), ctl.created)
+	for _, sp := range spaces {
+		t.Logf("%s, %s: %d operations answered, %d tables created", m.name, sp.r.key, sp.r.done.Load(), sp.ctl.created)
+	}
 }
 
 func amStart(t *testing.T, opts emulator.Options) *amServer {
@@ -285,8 +313,8 @@ func amStop(t *testing.T, s *amServer) {
 	s.e.Close()
 }
 
-func amClientsFor(url string, seed uint64) *amClients {
-	creds := credentials.NewStaticCredentialsProvider("AKIAMODEL", "secret", "")
+func amClientsFor(url string, seed uint64, key string) *amClients {
+	creds := credentials.NewStaticCredentialsProvider(key, "secret", "")
 	client := func(split bool, i uint64) (*dynamodb.Client, *http.Client) {
 		tr := &http.Transport{MaxIdleConnsPerHost: 2}
 		if split {
@@ -382,7 +410,7 @@ func (r *amRun) fail(who, format string, args ...any) {
 	if len(lines) > 40 {
 		lines = lines[len(lines)-40:]
 	}
-	r.t.Errorf("%s: %s: %s\nthe events on its table before it:\n%s", r.mode.name, who, msg, strings.Join(lines, ""))
+	r.t.Errorf("%s, %s: %s: %s\nthe events on its table before it:\n%s", r.mode.name, r.key, who, msg, strings.Join(lines, ""))
 }
 
 // amCode is the error code of err ("" for none).
