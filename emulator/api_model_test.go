@@ -216,11 +216,15 @@ type amClients struct {
 	streams *dynamodbstreams.Client
 }
 
-// amServer is one emulator served over HTTP.
+// amServer is one emulator served over HTTP, with its TTL sweeper
+// running as cmd/dynamoemu runs it (every item's exp is in 2100: it
+// deletes none, it only reads the tables meanwhile).
 type amServer struct {
-	e   *emulator.Emulator
-	srv *emulator.Server
-	url string
+	e    *emulator.Emulator
+	srv  *emulator.Server
+	url  string
+	stop context.CancelFunc
+	done chan struct{}
 }
 
 // amSpaces is how many namespaces (access keys) each run uses at once,
@@ -304,11 +308,19 @@ func amStart(t *testing.T, opts emulator.Options) *amServer {
 	require.NoError(t, err)
 	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
 	go func() { _ = srv.Serve(ln) }()
-	return &amServer{e: e, srv: srv, url: "http://" + ln.Addr().String()}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.RunTTLSweeper(ctx, 2*time.Millisecond)
+	}()
+	return &amServer{e: e, srv: srv, url: "http://" + ln.Addr().String(), stop: stop, done: done}
 }
 
 func amStop(t *testing.T, s *amServer) {
 	t.Helper()
+	s.stop()
+	<-s.done
 	require.NoError(t, s.srv.Close())
 	s.e.Close()
 }
