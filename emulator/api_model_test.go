@@ -65,7 +65,7 @@ import (
 func TestAPIModel(t *testing.T) {
 	total := 3000
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-		total = 20000
+		total = 10000
 	}
 	if v := os.Getenv("DYNAMOEMU_MODEL_OPS"); v != "" {
 		n, err := strconv.Atoi(v)
