@@ -61,7 +61,9 @@ import (
 // (-dbPath) with restarts between rounds. The seed is logged;
 // DYNAMOEMU_MODEL_SEED replays one (the interleaving of the goroutines
 // still differs from run to run), DYNAMOEMU_MODEL_OPS sets how many
-// operations it runs in all (docs/contributing.md: the long run).
+// operations it runs in all (docs/contributing.md: the long run) and
+// DYNAMOEMU_MODEL_DELAY the transient states' length (15ms; the
+// server's -delayTransientStatuses keeps them 500ms).
 func TestAPIModel(t *testing.T) {
 	total := 3000
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
@@ -82,10 +84,16 @@ func TestAPIModel(t *testing.T) {
 		require.NoError(t, err, "DYNAMOEMU_MODEL_SEED")
 	}
 	t.Logf("seed %d (DYNAMOEMU_MODEL_SEED=%d replays it), %d operations", seed, seed, total)
+	delay := 15 * time.Millisecond
+	if v := os.Getenv("DYNAMOEMU_MODEL_DELAY"); v != "" { // cmd/dynamoemu's is 500ms
+		var err error
+		delay, err = time.ParseDuration(v)
+		require.NoError(t, err, "DYNAMOEMU_MODEL_DELAY")
+	}
 	modes := []amMode{
 		{name: "instant", rounds: 1},
-		{name: "transient", delay: 15 * time.Millisecond, rounds: 1},
-		{name: "persisted", delay: 15 * time.Millisecond, persist: true, rounds: 4},
+		{name: "transient", delay: delay, rounds: 1},
+		{name: "persisted", delay: delay, persist: true, rounds: 4},
 	}
 	for i, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
