@@ -18,38 +18,68 @@ import (
 
 // The table catalog of a Namespace: its storage.DB holds the tables
 // (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and ns.tables holds the emulator's tables in name
-// order, each wrapping its storage table. ns.mu guards only that list (a
-// leaf of the lock order in doc.go: nothing is locked while it is held);
-// each table keeps its own definition (an immutable snapshot, changed
-// under table.mu through changeMeta, the one funnel that records it) and
-// storage.Table guards its items, so a long Scan never blocks
-// CreateTable.
+// catalog_record.go), and its tables list holds the emulator's tables in
+// name order, each wrapping its storage table. catalog.mu guards only
+// that list (a leaf of the lock order in doc.go: nothing is locked while
+// it is held); each table keeps its own definition (an immutable
+// snapshot, changed under table.mu through changeMeta, the one funnel
+// that records it) and storage.Table guards its items, so a long Scan
+// never blocks CreateTable.
+//
+// A namespace holds its catalog under one pointer (Namespace.cat), so
+// that forks share one (go-memdb's snapshot: a new struct holding the
+// same root): a catalog made of a snapshot is frozen, read by every fork
+// of that snapshot and changed by none, its tables restored from the
+// snapshot without copying a thing (storage.DB.RestoreTable) in a DB
+// that refuses every change. A namespace's first change gives it a
+// catalog of its own (Namespace.own, ns_snapshot.go), filled from the
+// snapshot the same way; items, indexes and definitions stay shared,
+// copy-on-write, by storage.
+
+// catalog is a namespace's tables: see above.
+type catalog struct {
+	db       *storage.DB
+	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
+	tables   []*table        // in name order (findLocked)
+	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
+
+	// frozen is set on a shared catalog: nothing changes it (its DB
+	// refuses every change) and no namespace owns it. snap is the
+	// snapshot the forks holding it were forked from (nil for the empty
+	// catalog, namespaces.empty), forks how many namespaces hold it
+	// (guarded by namespaces.mu), and its tables belong to reader, a
+	// namespace no request reaches that keeps no state: the one the
+	// stages are asked about the tables in (Table.Space).
+	frozen bool
+	snap   *storage.Snapshot
+	forks  int
+	reader *Namespace
+}
+
+// getTable returns the namespace's table called name, or nil.
+func (ns *Namespace) getTable(name string) *table { return ns.cat.Load().getTable(name) }
 
 // getTable returns the table called name, or nil.
-func (ns *Namespace) getTable(name string) *table {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	if i, ok := ns.findLocked(name); ok {
-		return ns.tables[i]
+func (c *catalog) getTable(name string) *table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if i, ok := c.findLocked(name); ok {
+		return c.tables[i]
 	}
 	return nil
 }
 
 // findLocked returns where the table called name is, or would go, in
-// ns.tables (a slice in name order: a map's least is 200 B); ns.mu held.
-func (ns *Namespace) findLocked(name string) (int, bool) {
-	return slices.BinarySearchFunc(ns.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
+// c.tables (a slice in name order: a map's least is 200 B); c.mu held.
+func (c *catalog) findLocked(name string) (int, bool) {
+	return slices.BinarySearchFunc(c.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
 }
 
-// registered returns ns, or for a namespace nobody has created anything
-// in (see Namespace.home) the registered namespace of its key, which it
-// registers now.
-func (ns *Namespace) registered() *Namespace {
-	if ns.home != nil {
-		return ns.home.get(ns.homeKey)
-	}
-	return ns
+// allTables returns the catalog's tables.
+func (c *catalog) allTables() []*table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.tables)
 }
 
 // createTable creates t in the namespace's DB with its definition m and
@@ -58,8 +88,8 @@ func (ns *Namespace) registered() *Namespace {
 // when a table of that name exists, and with the hook's error when the
 // record is refused (nothing is created then).
 func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) error {
-	ns = ns.registered()
-	st, err := ns.db.CreateTable(storage.TableDef{
+	c := ns.own()
+	st, err := c.db.CreateTable(storage.TableDef{
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
@@ -74,45 +104,48 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) err
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return err
 	}
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(c, t, st, m, s)
 	return err
 }
 
 // publishTable attaches t to its storage table st (item collection
-// tracking for LSIs, stream s as the observer; zero: none) and puts it in the
-// catalog, replacing a table of that name still being deleted: st's DB
-// has just accepted the name, so no other live table has it.
-func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
+// tracking for LSIs, stream s as the observer; zero: none) and puts it in
+// catalog c, ns's (or the one being made for it), replacing a table of
+// that name still being deleted: st's DB has just accepted the name, so
+// no other live table has it.
+func (ns *Namespace) publishTable(c *catalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)
 	if !s.IsZero() {
 		t.attachStreamLocked(s)
 	}
-	ns.mu.Lock()
-	defer ns.mu.Unlock()
-	if i, ok := ns.findLocked(t.name); ok {
-		ns.tables[i] = t
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.findLocked(t.name); ok {
+		c.tables[i] = t
 	} else {
-		ns.tables = slices.Insert(ns.tables, i, t)
+		c.tables = slices.Insert(c.tables, i, t)
 	}
 }
 
 // removeTable deletes t from the catalog if it is still there (a
 // concurrent DeleteTable + CreateTable must not remove the new table).
 func (ns *Namespace) removeTable(t *table) {
-	ns.mu.Lock()
-	defer ns.mu.Unlock()
-	if i, ok := ns.findLocked(t.name); ok && ns.tables[i] == t {
-		ns.tables = slices.Delete(ns.tables, i, i+1)
+	c := ns.cat.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
+		c.tables = slices.Delete(c.tables, i, i+1)
 	}
 }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
 func (ns *Namespace) tableNames() []string {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	names := make([]string, len(ns.tables))
-	for i, t := range ns.tables {
+	c := ns.cat.Load()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	names := make([]string, len(c.tables))
+	for i, t := range c.tables {
 		names[i] = t.name
 	}
 	return names
@@ -141,7 +174,7 @@ type table struct {
 	id        string // TableId, a UUID
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
-	ns        *Namespace       // the registered namespace whose DB holds data
+	ns        *Namespace       // the namespace whose catalog holds it (a shared catalog's reader)
 
 	// meta is the table's definition; never nil once the table is
 	// published. A *tableMeta, once stored, is never modified: load it
@@ -260,10 +293,10 @@ func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error
 // table that belongs to no DB (tests make some) records nothing.
 func (t *table) recordLocked(old, m *tableMeta) error {
 	switch {
-	case t.ns == nil || t.ns.db == nil || old.status == statusDeleting:
+	case t.ns == nil || old.status == statusDeleting:
 		return nil
 	case m.status == statusDeleting:
-		return t.ns.db.DropTable(t.name)
+		return t.ns.cat.Load().db.DropTable(t.name)
 	}
 	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
 }
@@ -312,8 +345,8 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 		name = n
 	}
 	t := c.ns.getTable(name)
-	if t != nil && c.ns.home != nil && t.watchers() != nil { // a fork's view, which a stage watches: the fork is made
-		c.ns = c.ns.registered()
+	if t != nil && t.ns != c.ns && t.watchers() != nil { // a fork's shared table, which a stage watches: the fork gets its own
+		c.ns.own()
 		t = c.ns.getTable(name)
 	}
 	if t == nil {

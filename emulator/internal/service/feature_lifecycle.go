@@ -34,8 +34,11 @@ type Definer interface {
 	Defined(old, d Definition)
 }
 
-// Closer is a feature told when the service closes, once per namespace:
-// its files made durable and closed.
+// Closer is a feature or a stage told when a namespace is gone: the
+// service closes (once per namespace: its files made durable and
+// closed), a branch is dropped (Service.Fork), or the last fork holding
+// a shared catalog lets go of it (its tables' Space is then the
+// catalog's reader): what it keeps of the namespace outside it is to go.
 type Closer interface {
 	Closed(s Space)
 }

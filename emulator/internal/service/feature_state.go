@@ -29,15 +29,18 @@ func NewState[T any](r Registrar) State[T] {
 	return State[T]{i: len(stateMakers) - 1}
 }
 
-// Of returns the state in the request's namespace. A namespace nobody
-// has created anything in keeps nothing: it gets a zero T that nothing
-// keeps (use Kept to keep what the request adds).
+// Of returns the state in the request's namespace. A namespace that does
+// not own its catalog (nobody has created anything in it, or a fork not
+// changed yet) keeps nothing: it gets a zero T that nothing keeps (use
+// Kept to keep what the request adds).
 func (s State[T]) Of(c Call) *T { return s.in(c.c.ns) }
 
-// Kept returns the state in the request's namespace, registering the
-// namespace first if nobody has created anything in it yet (as adding a
-// table does).
-func (s State[T]) Kept(c Call) *T { return s.in(c.c.ns.registered()) }
+// Kept returns the state in the request's namespace, which gets its own
+// catalog first if it has none yet (as adding a table does).
+func (s State[T]) Kept(c Call) *T {
+	c.c.ns.own()
+	return s.in(c.c.ns)
+}
 
 // In returns the state in the namespace s.
 func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
@@ -56,17 +59,13 @@ func (s State[T]) in(ns *Namespace) *T {
 	return v.Load().(*T)
 }
 
-// slot returns the state's slot in ns, or in the registered namespace of
-// its key (Namespace.home): while none, an empty one nothing keeps.
+// slot returns the state's slot in ns: while ns has no states (it does
+// not own its catalog), an empty one nothing keeps.
 func (s State[T]) slot(ns *Namespace) *atomic.Value {
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		defer ns.home.mu.RUnlock()
-		if ns = ns.home.byKey[ns.homeKey]; ns == nil {
-			return new(atomic.Value)
-		}
+	if states := ns.states.Load(); states != nil {
+		return &(*states)[s.i]
 	}
-	return &ns.states[s.i]
+	return new(atomic.Value)
 }
 
 // Loader is a feature that puts back state kept on disk when its
@@ -91,14 +90,14 @@ func (c Call) Space() Space { return Space{ns: c.c.ns} }
 func (s Space) Persisted() bool { return s.ns.persisted() }
 
 // MetaKeys returns the keys of the namespace's DB metadata.
-func (s Space) MetaKeys() []string { return s.ns.registered().db.MetaKeys() }
+func (s Space) MetaKeys() []string { return s.ns.cat.Load().db.MetaKeys() }
 
 // Meta returns the DB metadata under key (nil: none).
-func (s Space) Meta(key string) []byte { return s.ns.registered().db.Meta(key) }
+func (s Space) Meta(key string) []byte { return s.ns.cat.Load().db.Meta(key) }
 
-// SetMeta sets the DB metadata under key (nil: deletes it), registering
-// the namespace first if nobody has created anything in it yet.
-func (s Space) SetMeta(key string, v []byte) error { return s.ns.registered().db.SetMeta(key, v) }
+// SetMeta sets the DB metadata under key (nil: deletes it), in the
+// namespace's own catalog (made first if it has none yet).
+func (s Space) SetMeta(key string, v []byte) error { return s.ns.own().db.SetMeta(key, v) }
 
 // Log is the service's logger.
 func (s Space) Log() *slog.Logger { return s.ns.svc.log }

@@ -2,10 +2,12 @@ package service
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -15,21 +17,35 @@ import (
 // (arn:aws:dynamodb:REGION:000000000000:table/NAME).
 const defaultAccountID = "000000000000"
 
-// Namespace is one isolated database: its storage.DB (the tables, their
-// items and their definitions, and the one commit hook through which every
-// change of them leaves it) and the emulator's catalog of those tables.
-// DynamoDB Local keeps one per access key id + region; with SharedDB there
-// is one for everyone. The control-plane operations (op_tables.go) own the
-// catalog and may extend this struct and table.
+// Namespace is one isolated database: DynamoDB Local keeps one per access
+// key id + region; with SharedDB there is one for everyone. Its tables
+// hang off one pointer, its catalog (catalog.go): a storage.DB (the
+// tables, their items and their definitions, and the one commit hook
+// through which every change of them leaves it) and the emulator's tables
+// over it. A namespace is the one of its key from its first use on (a
+// request never holds a stand-in): it is kept (namespaces.byKey) once it
+// holds something, and until then held by the requests using it alone.
+// A fork (Service.Fork) is a namespace holding a catalog every fork of
+// the same snapshot shares, read only, until its first change gives it
+// its own (own: copy-on-write, ns_snapshot.go). The control-plane
+// operations (op_tables.go) own the catalog and may extend this struct
+// and table.
 type Namespace struct {
 	key    string // "AKID/region", or "shared": the namespace's ID
+	nk     nsKey  // the key that selects it
 	region string // region that created it; "" for the shared namespace
 	svc    *Service
-	db     *storage.DB // nil while home is set
 
-	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   []*table        // in name order (catalog.go, findLocked)
-	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
+	// cat is the namespace's catalog: a shared one (frozen) until its
+	// first change, its own from then on (own). It is replaced whole,
+	// never changed back to a shared one.
+	cat atomic.Pointer[catalog]
+	// ownMu serializes own's copy of a shared catalog (first in the lock
+	// order: doc.go). dropped, guarded by namespaces.mu, is set when the
+	// namespace is dropped (Service.Fork with no snapshot): a request
+	// still using it keeps it to itself.
+	ownMu   sync.Mutex
+	dropped bool
 
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
@@ -38,55 +54,50 @@ type Namespace struct {
 	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
-	states []atomic.Value // the features' per-namespace states, each made at its first use (feature_state.go)
-
-	// home is set for a namespace nobody has created anything in yet: it
-	// has no tables and is registered in home only when a table is added
-	// (addTable), so reads with ever new access keys keep nothing.
-	home    *namespaces
-	homeKey nsKey
+	// states are the features' per-namespace states, each made at its
+	// first use (feature_state.go); nil until the namespace owns its
+	// catalog: a namespace nobody has changed keeps none.
+	states atomic.Pointer[[]atomic.Value]
 }
 
-// newNamespace returns the namespace of ID key, with its DB: a new one
-// (with the hook n.hooks gives), or the one n.dbs opens (persistence,
-// which may load tables into it). It returns false when n.dbs failed:
-// the namespace is then not to be registered; its DB refuses every
-// change with the cause (persistence.go).
-func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, svc: n.svc, states: make([]atomic.Value, len(stateMakers))}
+// newCatalog makes ns's own catalog, empty, with its DB: a new one (with
+// the hook n.hooks gives), or the one n.dbs opens (persistence, which may
+// load tables into it), with the features' hooks in front. It returns
+// false when n.dbs failed: the catalog's DB then refuses every change
+// with the cause (persistence.go), and ns is not to keep it.
+func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
 		var err error
-		if db, err = n.dbs(key); err != nil {
-			n.svc.log.Error("cannot open the namespace's data", "namespace", key, "err", err)
-			ns.db = storage.NewDB(failingHook{err})
-			return ns, false
+		if db, err = n.dbs(ns.key); err != nil {
+			n.svc.log.Error("cannot open the namespace's data", "namespace", ns.key, "err", err)
+			return &catalog{db: storage.NewDB(failingHook{err})}, false
 		}
 	case n.hooks != nil:
-		db = storage.NewDB(n.hooks(key))
+		db = storage.NewDB(n.hooks(ns.key))
 	default:
 		db = storage.NewDB(nil)
 	}
-	// Point-in-time recovery sees every record, in front of whatever
-	// hook the DB has (the store's log, a test's recorder).
 	if n.svc.cfg.ApproximateVectors {
 		// Tables made or loaded from now on build their vector indexes
 		// as HNSW graphs at once; a store built those it loaded so
 		// already (persist.Options.VectorIndexes), which this keeps.
 		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
 	}
-	ns.db = db
+	ns.states.CompareAndSwap(nil, new(make([]atomic.Value, len(stateMakers))))
+	// Point-in-time recovery sees every record, in front of whatever
+	// hook the DB has (the store's log, a test's recorder).
 	for _, h := range hookers {
 		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
 	}
 	for _, o := range openers {
 		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
 	}
-	if sc := n.svc.sidecars.Lookup(key); sc != nil {
+	if sc := n.svc.sidecars.Lookup(ns.key); sc != nil {
 		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go
 	}
-	return ns, true
+	return &catalog{db: db}, true
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
@@ -126,9 +137,10 @@ func (s *Service) keyOf(id string) (nsKey, bool) {
 
 // DB returns the namespace's storage.DB (its tables, their items and
 // definitions, and its commit hook): for persistence and backups, which
-// read and snapshot it, and for tests. A namespace nobody has created
-// anything in is registered first.
-func (ns *Namespace) DB() *storage.DB { return ns.registered().db }
+// read and snapshot it, and for tests. A namespace that does not own its
+// catalog yet (a fork, or one nobody has created anything in) gets its
+// own first.
+func (ns *Namespace) DB() *storage.DB { return ns.own().db }
 
 // Region is the region whose requests select this namespace; for a shared
 // namespace it is empty: use the request's region (call.region) for ARNs.
@@ -148,13 +160,28 @@ type namespaces struct {
 	// instead (persistence.go). Immutable after New.
 	dbs func(id string) (*storage.DB, error)
 
-	mu sync.RWMutex // guards byKey and forks; a leaf of the lock order (doc.go)
-	// byKey maps access key id + region (or shared) to its namespace.
+	// empty is the catalog of every namespace nobody has created
+	// anything in: no table, and a DB that refuses every change.
+	// Immutable after New.
+	empty *catalog
+
+	mu sync.RWMutex // guards byKey, idle, shared and catalog.forks; a leaf of the lock order (doc.go)
+	// byKey maps access key id + region (or shared) to its namespace:
+	// the namespaces that hold something, and the forks.
 	byKey map[nsKey]*Namespace
-	// forks are the namespaces forked and not used yet, made at their
-	// first use (Service.Fork, ns_snapshot.go).
-	forks map[nsKey]*fork
-	views map[*storage.Snapshot]*view // the forks' views, by snapshot
+	// idle are the namespaces in use that hold nothing yet, held weakly:
+	// every request of a key gets the same one while any holds it, and
+	// one that nothing holds goes, leaving nothing (reads with ever new
+	// access keys keep nothing).
+	idle map[nsKey]weak.Pointer[Namespace]
+	// shared are the catalogs the forks share, by snapshot (ns_snapshot.go).
+	shared map[*storage.Snapshot]*catalog
+}
+
+// init makes n's maps and its empty catalog.
+func (n *namespaces) init() {
+	n.byKey, n.idle, n.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
+	n.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
 }
 
 // nsKey selects a namespace: the shared one, or one access key id +
@@ -166,66 +193,99 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// lookup returns the namespace for k: the registered one, or else an
-// empty, unregistered one that registers itself when a table is added to
-// it (see Namespace.home). Reads never create a namespace; a read (an
-// operation in sharedReads) of a fork not made reads its view.
+// lookup returns the namespace of k: the one kept, the one in use, or a
+// new one holding nothing, kept only once something is made in it
+// (own). Unless read (an operation readOnly names), a fork's first
+// request gives it its own catalog, since the request may change it.
 func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
-	ns, f := n.byKey[k], n.forks[k]
-	n.mu.RUnlock()
-	if f != nil && read {
-		return f.view.reader(n, k, f.snap)
-	} else if f != nil {
-		return n.made(k, f)
-	}
-	if ns != nil {
-		return ns
-	}
-	ns = &Namespace{key: k.keyString(), region: k.region, svc: n.svc, home: n}
-	ns.homeKey = k
-	return ns
-}
-
-// get returns the namespace for k, creating it on first use. The access
-// key and region are copied, so the namespace does not keep the request
-// header they were cut from.
-func (n *namespaces) get(k nsKey) *Namespace {
-	if ns := n.lookup(k, false); ns.home == nil {
-		return ns
-	}
-	n.mu.Lock()
-	if f := n.forks[k]; f != nil { // forked meanwhile
-		n.mu.Unlock()
-		return n.made(k, f)
-	}
-	defer n.mu.Unlock()
 	ns := n.byKey[k]
 	if ns == nil {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-		id, region := k.keyString(), k.region
-		if k.shared {
-			region = ""
+		ns = n.idle[k].Value()
+	}
+	n.mu.RUnlock()
+	if ns == nil {
+		ns = n.use(k)
+	}
+	if !read {
+		if c := ns.cat.Load(); c.frozen && c.snap != nil {
+			ns.own()
 		}
-		var ok bool
-		if ns, ok = n.newNamespace(id, region); !ok {
-			return ns // not registered: the next use tries again
-		}
-		n.byKey[k] = ns
 	}
 	return ns
 }
 
-// all returns every namespace created so far.
+// use returns the namespace of k, making one holding nothing when there
+// is none, held weakly (idle) until something is made in it. The access
+// key and region are copied, so the namespace does not keep the request
+// header they were cut from.
+func (n *namespaces) use(k nsKey) *Namespace {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if ns := n.byKey[k]; ns != nil {
+		return ns
+	}
+	if ns := n.idle[k].Value(); ns != nil {
+		return ns
+	}
+	ns := n.newNamespace(k, n.empty)
+	w := weak.Make(ns)
+	n.idle[ns.nk] = w
+	runtime.AddCleanup(ns, func(k nsKey) {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if n.idle[k] == w {
+			delete(n.idle, k)
+		}
+	}, ns.nk)
+	return ns
+}
+
+// newNamespace returns a namespace of k holding catalog c. The access
+// key and region are copied.
+func (n *namespaces) newNamespace(k nsKey, c *catalog) *Namespace {
+	k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+	ns := &Namespace{key: k.keyString(), nk: k, region: k.region, svc: n.svc}
+	if k.shared {
+		ns.region = ""
+	}
+	ns.cat.Store(c)
+	return ns
+}
+
+// keep keeps ns, which holds something now, under its key, unless it was
+// dropped. It is the namespace of its key: a namespace in use is the one
+// lookup gives every request of the key (idle).
+func (n *namespaces) keep(ns *Namespace) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if ns.dropped || n.byKey[ns.nk] != nil {
+		return
+	}
+	n.byKey[ns.nk] = ns
+	delete(n.idle, ns.nk)
+}
+
+// get returns the namespace of k, owning its catalog: created on first
+// use, a fork given its own catalog.
+func (n *namespaces) get(k nsKey) *Namespace {
+	ns := n.lookup(k, true)
+	ns.own()
+	return ns
+}
+
+// all returns every namespace kept (forks included).
 func (n *namespaces) all() []*Namespace {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	return slices.Collect(maps.Values(n.byKey))
 }
 
-// allTables returns the namespace's tables.
-func (ns *Namespace) allTables() []*table {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	return slices.Clone(ns.tables)
+// owned returns every namespace that owns its catalog: the ones whose
+// tables may change (a fork's shared tables never do).
+func (n *namespaces) owned() []*Namespace {
+	return slices.DeleteFunc(n.all(), func(ns *Namespace) bool { return ns.cat.Load().frozen })
 }
+
+// allTables returns the namespace's tables.
+func (ns *Namespace) allTables() []*table { return ns.cat.Load().allTables() }

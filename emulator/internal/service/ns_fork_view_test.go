@@ -29,15 +29,15 @@ func TestForkReadsHoldNothing(t *testing.T) {
 		require.Contains(t, forkServe(t, s, key, "ListTables", `{}`), `"TableNames":["tbl","untouched"]`)
 		require.NotNil(t, s.Forked(key+"/us-east-1"), "a read makes no branch")
 	}
-	require.Len(t, s.dbs.all(), 1, "only the base is made")
+	require.Len(t, s.dbs.owned(), 1, "only the base owns its catalog")
 	s.dbs.mu.RLock()
-	require.Len(t, s.dbs.views, 1, "the forks share one view")
+	require.Len(t, s.dbs.shared, 1, "the forks share one catalog")
 	s.dbs.mu.RUnlock()
 
 	// A write makes its branch alone, with what the fork holds.
 	forkServe(t, s, "b0", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"mine"}}}`)
 	require.Nil(t, s.Forked("b0/us-east-1"))
-	require.Len(t, s.dbs.all(), 2)
+	require.Len(t, s.dbs.owned(), 2)
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "mine"))
 	require.Equal(t, `{}`, forkGet(t, s, "base", "mine"))
 
@@ -46,8 +46,8 @@ func TestForkReadsHoldNothing(t *testing.T) {
 	}
 	s.dbs.mu.RLock()
 	defer s.dbs.mu.RUnlock()
-	require.Empty(t, s.dbs.views, "the view goes with its last fork")
-	require.Empty(t, s.dbs.forks)
+	require.Empty(t, s.dbs.shared, "the shared catalog goes with its last fork")
+	require.Len(t, s.dbs.byKey, 1, "only the base is left")
 }
 
 // TestForkViewRaces: forks, reads, first writes of forks and writes of

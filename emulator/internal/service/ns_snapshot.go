@@ -3,8 +3,6 @@ package service
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -16,35 +14,59 @@ import (
 // rewind drops the tables that changed (deletion protection
 // notwithstanding), restores the snapshot's under their names and
 // TableIds without copying items (DB.RestoreTable) and rebuilds each as
-// a replay does (catalog_apply.go). What it keeps and what it costs:
-// docs/backups.md, "Snapshots" and "Branches". Not atomic against
-// requests to the same namespace running meanwhile.
+// a replay does (catalog_apply.go).
+//
+// A fork is a namespace holding the shared catalog of its snapshot
+// (catalog.go): made once per snapshot, with the snapshot's tables
+// restored in a DB that refuses every change, and held by every fork of
+// it, so a fork of an unchanged base is a new Namespace holding the same
+// pointer (storage gives one snapshot again while the base does not
+// change: storage.DB.Snapshot). Reads of a fork read that catalog; its
+// first change, or a read of a table a stage watches (the stages keep
+// state per table), gives it a catalog of its own filled the same way
+// (own), and the shared one goes with the last fork holding it. What it
+// keeps and what it costs: docs/backups.md, "Snapshots" and "Branches".
+// Not atomic against requests to the same namespace running meanwhile.
+
+// errShared refuses a change of a shared catalog's DB: nothing changes
+// one (a namespace gets its own catalog first), so this is a bug caught.
+var errShared = errors.New("service: a change of a catalog forks share")
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
 // emulator's snapshots keep them: emulator/snapshots.go). A fork not
-// used yet gives its own.
+// changed yet gives the snapshot it was forked from.
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
-	spaces := s.dbs.forked()
+	spaces := map[string]*storage.Snapshot{}
 	for _, ns := range s.dbs.all() {
-		spaces[ns.key] = ns.db.Snapshot(nil)
+		spaces[ns.key] = ns.snapshot()
 	}
 	return spaces
 }
 
-// RewindAll rewinds every namespace to its snapshot in spaces; one that
-// has none (made since) is emptied. A namespace not made yet is forked
-// from its snapshot (Fork), not made.
-func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
-	for key := range s.dbs.forked() {
-		if err := s.Fork(key, spaces[key]); err != nil {
-			return err
-		}
+// snapshot returns a snapshot of ns's tables: the one a fork not changed
+// yet was forked from, or its DB's.
+func (ns *Namespace) snapshot() *storage.Snapshot {
+	if c := ns.cat.Load(); c.frozen {
+		return c.snap
 	}
+	return ns.cat.Load().db.Snapshot(nil)
+}
+
+// RewindAll rewinds every namespace to its snapshot in spaces; one that
+// has none (made since) is emptied, and a fork not changed yet is
+// forked again from its snapshot (Fork), or dropped.
+func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
-		if err := ns.rewind(spaces[ns.key]); err != nil {
+		var err error
+		if ns.cat.Load().frozen {
+			err = s.Fork(ns.key, spaces[ns.key])
+		} else {
+			err = ns.rewind(spaces[ns.key])
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -58,114 +80,170 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	return nil
 }
 
-// fork is a namespace forked (Fork) and not used yet: a map entry and
-// its snapshot, which its base's DB gives every fork while the base does
-// not change. Its reads read its view; its first other use makes it as
-// a rewind fills an empty namespace, and callers meanwhile wait
-// (docs/backups.md, "Branches").
-type fork struct {
-	snap *storage.Snapshot
-	once sync.Once
-	ns   *Namespace // made by once
-	view *view      // what its reads share with the other forks of snap
-}
-
-// view is a namespace filled from snapshot at a fork's first read, read by its forks till made.
-type view struct {
-	once  sync.Once
-	ns    *Namespace
-	forks int // guarded by namespaces.mu
-}
-
-// reader returns for fork k an unregistered namespace (Namespace.home) holding v's tables.
-func (v *view) reader(n *namespaces, k nsKey, snap *storage.Snapshot) *Namespace {
-	v.once.Do(func() {
-		v.ns, _ = n.newNamespace("view", k.region)
-		_ = v.ns.rewind(snap) // no persistence: never refused
-	})
-	return &Namespace{key: k.keyString(), region: k.region, svc: n.svc, db: v.ns.db, tables: v.ns.tables, home: n, homeKey: k}
-}
-
-// unfork drops fork k, and its view with its last fork; n.mu held.
-func (n *namespaces) unfork(k nsKey) {
-	if f := n.forks[k]; f != nil {
-		delete(n.forks, k)
-		if f.view.forks--; f.view.forks == 0 {
-			delete(n.views, f.snap)
-		}
-	}
-}
-
-// Fork makes namespace id hold exactly the tables of snap (nil: none),
-// as a rewind does, for the emulator's branches: at the namespace's first
-// use, unless it is made already or its records are due now (persistence,
-// Config.Hooks).
+// Fork makes namespace id hold exactly the tables of snap, for the
+// emulator's branches: a new namespace of id holding snap's shared
+// catalog, in place of the one id had, which is dropped with everything
+// it holds (nil snap: only that). When records are due now (persistence,
+// Config.Hooks), the namespace owns its catalog at once instead and is
+// rewound to snap (nil: emptied), so that the fork is on disk.
 func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	k, ok := s.keyOf(id)
 	if !ok {
 		return fmt.Errorf("no namespace %q", id)
 	}
 	n := &s.dbs
-	n.mu.Lock()
-	if n.byKey[k] != nil || n.dbs != nil || n.hooks != nil {
-		n.mu.Unlock()
+	if n.dbs != nil || n.hooks != nil {
 		return n.get(k).rewind(snap)
 	}
-	defer n.mu.Unlock()
-	n.unfork(k)
+	var c *catalog
 	if snap != nil {
-		v := n.views[snap]
-		if v == nil {
-			v = &view{}
-			n.views[snap] = v
-		}
-		v.forks++
-		n.forks[k] = &fork{snap: snap, view: v}
+		c = n.sharedOf(snap, k.region)
+	}
+	n.mu.Lock()
+	old := n.byKey[k]
+	if old == nil {
+		old = n.idle[k].Value()
+	}
+	delete(n.byKey, k)
+	delete(n.idle, k)
+	if c != nil {
+		ns := n.newNamespace(k, c)
+		n.byKey[ns.nk] = ns
+	}
+	var shared *catalog
+	if old != nil {
+		old.dropped = true
+		shared = n.releaseLocked(old.cat.Load())
+	}
+	n.mu.Unlock()
+	switch {
+	case shared != nil:
+		shared.reader.closed()
+	case old != nil && !old.cat.Load().frozen:
+		old.closed()
 	}
 	return nil
 }
 
-// Forked returns the snapshot of namespace id when it is a fork not used
-// yet, else nil: what it holds, read without making it.
+// closed tells the features and stages that keep something of ns
+// (Closer) that it is gone: the service closed, a branch dropped, a
+// shared catalog let go by its last fork.
+func (ns *Namespace) closed() {
+	for _, c := range closers {
+		c.Closed(Space{ns: ns}) // their files made durable and closed, their state forgotten (feature_lifecycle.go)
+	}
+}
+
+// sharedOf returns the shared catalog of snap, made now if no fork holds
+// one, held by one more fork.
+func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
+	n.mu.Lock()
+	if c := n.shared[snap]; c != nil {
+		c.forks++
+		n.mu.Unlock()
+		return c
+	}
+	n.mu.Unlock()
+	c := n.freeze(snap, region) // with no lock held: it restores every table
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if made := n.shared[snap]; made != nil { // by another fork meanwhile
+		c = made
+	} else {
+		n.shared[snap] = c
+	}
+	c.forks++
+	return c
+}
+
+// freeze makes the shared catalog of snap: its tables restored (O(1)
+// each) in a DB no change reaches, belonging to a reader namespace of
+// region that no request reaches and that keeps no state.
+func (n *namespaces) freeze(snap *storage.Snapshot, region string) *catalog {
+	c := &catalog{db: storage.NewDB(nil), frozen: true, snap: snap}
+	c.reader = &Namespace{region: region, svc: n.svc}
+	c.reader.cat.Store(c)
+	if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
+		n.svc.log.Error("cannot fill a shared catalog", "err", err)
+	}
+	c.db.WrapHook(func(storage.Hook) storage.Hook { return failingHook{errShared} })
+	return c
+}
+
+// releaseLocked lets go of c, the catalog of a namespace dropped or given
+// its own, and returns c when no fork holds it any more (its reader is to
+// be closed); n.mu is held.
+func (n *namespaces) releaseLocked(c *catalog) *catalog {
+	if !c.frozen || c.snap == nil {
+		return nil // a namespace's own, or the empty one
+	}
+	if c.forks--; c.forks > 0 {
+		return nil
+	}
+	if n.shared[c.snap] == c {
+		delete(n.shared, c.snap)
+	}
+	return c
+}
+
+// own returns ns's own catalog, made at the first call of a namespace
+// holding a shared one (copy-on-write): empty for a namespace nobody has
+// created anything in, filled for a fork as a rewind fills an empty
+// namespace (its tables restored in O(1) each, then its catalog, streams
+// and per-namespace state). The namespace is kept from then on. Other
+// callers wait for that one making; readers meanwhile read the shared
+// catalog, which the own one replaces once filled.
+func (ns *Namespace) own() *catalog {
+	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
+		return c // its own, or a shared catalog's reader, which changes nothing (errShared)
+	}
+	ns.ownMu.Lock()
+	defer ns.ownMu.Unlock()
+	old := ns.cat.Load()
+	if !old.frozen {
+		return old
+	}
+	n := &ns.svc.dbs
+	c, ok := n.newCatalog(ns)
+	if !ok {
+		return c // refusing every change; the next use tries again
+	}
+	if old.snap != nil {
+		if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
+			ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
+		}
+	}
+	n.mu.Lock()
+	ns.cat.Store(c)
+	var shared *catalog
+	if !ns.dropped {
+		shared = n.releaseLocked(old)
+		if n.byKey[ns.nk] == nil {
+			n.byKey[ns.nk] = ns
+			delete(n.idle, ns.nk)
+		}
+	}
+	n.mu.Unlock()
+	if shared != nil {
+		shared.reader.closed()
+	}
+	return c
+}
+
+// Forked returns the snapshot of namespace id when it is a fork not
+// changed yet, else nil: what it holds, read without giving it its own
+// catalog.
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
 	s.dbs.mu.RLock()
-	defer s.dbs.mu.RUnlock()
-	if f := s.dbs.forks[k]; f != nil {
-		return f.snap
+	ns := s.dbs.byKey[k]
+	s.dbs.mu.RUnlock()
+	if ns != nil {
+		if c := ns.cat.Load(); c.frozen {
+			return c.snap
+		}
 	}
 	return nil
-}
-
-// forked returns the snapshots of the forks not used yet, by namespace ID.
-func (n *namespaces) forked() map[string]*storage.Snapshot {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	out := make(map[string]*storage.Snapshot, len(n.forks))
-	for k, f := range n.forks {
-		out[k.keyString()] = f.snap
-	}
-	return out
-}
-
-// made returns the namespace of fork f of key k (copied), made at the
-// first call and registered in f's place unless f was forked again since.
-func (n *namespaces) made(k nsKey, f *fork) *Namespace {
-	f.once.Do(func() {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
-		if err := ns.rewind(f.snap); err != nil {
-			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
-		}
-		n.mu.Lock()
-		if n.forks[k] == f {
-			n.unfork(k)
-			n.byKey[k] = ns
-		}
-		n.mu.Unlock()
-		f.ns = ns
-	})
-	return f.ns
 }
 
 // rewind makes ns hold exactly the tables of snap (nil: none). A table
@@ -174,10 +252,10 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 // as it is, with its stream's records and its point-in-time history;
 // the others are dropped and restored.
 func (ns *Namespace) rewind(snap *storage.Snapshot) error {
-	ns = ns.registered()
+	c := ns.own()
 	now := ns.svc.clock()
 	kept := map[string]bool{}
-	for _, t := range ns.allTables() {
+	for _, t := range c.allTables() {
 		if snap != nil {
 			if ts := snap.Table(t.name); ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive {
 				kept[t.name] = true
@@ -200,11 +278,11 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	}
 	// Tables of the DB outside the catalog (none, unless a change
 	// failed half way): dropped too.
-	for _, st := range ns.db.Tables() {
+	for _, st := range c.db.Tables() {
 		if kept[st.Name()] {
 			continue
 		}
-		if err := ns.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
+		if err := c.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
 			return err
 		}
 	}
@@ -212,15 +290,22 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	if snap == nil {
 		return nil
 	}
+	return ns.restore(c, snap, kept)
+}
+
+// restore restores the tables of snap but those in kept into c, ns's
+// catalog or the one being made for it, under their names and TableIds,
+// sharing what they hold (DB.RestoreTable), and publishes each.
+func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string]bool) error {
 	for _, ts := range snap.Tables() {
 		if kept[ts.Name()] {
 			continue
 		}
-		st, err := ns.db.RestoreTable(ts.Name(), ts.ID(), ts)
+		st, err := c.db.RestoreTable(ts.Name(), ts.ID(), ts)
 		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return err
 		}
-		if err := ns.publishStored(st); err != nil {
+		if err := ns.publishStored(c, st); err != nil {
 			return err
 		}
 	}

@@ -79,7 +79,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
+	s.dbs.init()
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -96,9 +96,7 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Close() {
 	s.tokens.Close()
 	for _, ns := range s.dbs.all() {
-		for _, c := range closers {
-			c.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
-		}
+		ns.closed()
 	}
 }
 
@@ -111,7 +109,7 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
 	fn   opFunc
-	read bool // a fork not made answers it from its view (ns_snapshot.go)
+	read bool // a fork not changed yet answers it from the catalog forks share (ns_snapshot.go)
 }
 
 // Lookup returns the operation an X-Amz-Target names, or
@@ -124,7 +122,8 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	return Operation{Name: name, fn: fn, read: readOnly(name)}, nil
 }
 
-// readOnly: what a fork not made answers from its view (ns_snapshot.go).
+// readOnly: what a fork not changed yet answers from the catalog forks
+// share (ns_snapshot.go).
 // A switch: a string search cost GetItem ~300 instructions (callgrind).
 func readOnly(name string) bool {
 	switch name {
@@ -184,7 +183,8 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 }
 
 // namespaceFor returns the database an access key and region select. One
-// that does not exist yet is created only when a table is added to it.
+// that does not exist yet is kept only once a table is added to it; a
+// fork's first request that is not a read gives it its own catalog.
 func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
 		return s.dbs.lookup(nsKey{shared: true}, read)
@@ -200,10 +200,11 @@ func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	return s.dbs.lookup(k, read)
 }
 
-// Spaces are the registered namespaces, for a stage's report over all
-// of them.
+// Spaces are the namespaces that own their catalog (the ones whose
+// tables may change: not the forks not changed yet, which share theirs),
+// for a stage's report or sweep over all of them.
 func (s *Service) Spaces() []Space {
-	all := s.dbs.all()
+	all := s.dbs.owned()
 	out := make([]Space, len(all))
 	for i, ns := range all {
 		out[i] = Space{ns: ns}
@@ -215,5 +216,5 @@ func (s *Service) Spaces() []Space {
 func (s *Service) NamespaceCount() int {
 	s.dbs.mu.RLock()
 	defer s.dbs.mu.RUnlock()
-	return len(s.dbs.byKey) + len(s.dbs.forks)
+	return len(s.dbs.byKey)
 }

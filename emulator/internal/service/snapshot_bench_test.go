@@ -38,7 +38,7 @@ func benchBackupService(b *testing.B, n int) (*Service, *Namespace) {
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"status","AttributeType":"S"}],`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
 		`"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
-	ns := s.namespaceFor("AKIDBENCH", "us-east-1", false).registered()
+	ns := s.Namespace("AKIDBENCH/us-east-1")
 	t := ns.getTable("bench")
 	for i := range n {
 		pk := storage.S(fmt.Sprintf("TENANT#acme#ORDER#%08d", i/10))

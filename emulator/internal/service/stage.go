@@ -117,6 +117,9 @@ func UseStage(s Stage) {
 	if l, ok := s.(Loader); ok {
 		loaders = append(loaders, l) // told of a namespace loaded (feature_state.go)
 	}
+	if c, ok := s.(Closer); ok {
+		closers = append(closers, c) // told of a namespace gone (feature_lifecycle.go)
+	}
 	if cc, ok := s.(CallChecker); ok {
 		callCheckers = append(callCheckers, cc)
 	}

@@ -130,12 +130,5 @@ func (t *table) syncStreamLocked(old, m *tableMeta, s streamrec.Stream, now time
 	}
 }
 
-// streamSet returns the namespace's streams (the registered namespace's,
-// when ns is a namespace nobody had created anything in: see
-// Namespace.home; it is registered now).
-func (ns *Namespace) streamSet() *streamrec.Set {
-	if ns.home != nil {
-		ns = ns.home.get(ns.homeKey)
-	}
-	return &ns.streams
-}
+// streamSet returns the namespace's streams.
+func (ns *Namespace) streamSet() *streamrec.Set { return &ns.streams }

@@ -232,11 +232,23 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// Dropped forgets a deleted table's gates and saves the namespace's lags
-// without them (service.Dropper).
+// Dropped forgets a deleted table's gates, and fuzzing its views, and
+// saves the namespace's lags without them (service.Dropper).
 func (Stage) Dropped(d service.Dropped) {
 	registered(d.Table().Space()).gates()
 	saveLags(d.Table().Space())
+	if f := fuzzerOf(d.Table().Space()); f != nil {
+		f.forget(func(t service.Table) bool { return t == d.Table() })
+	}
+}
+
+// Closed forgets the views fuzzing keeps of the namespace's tables
+// (service.Closer): the namespace is gone (a branch dropped, or the
+// catalog the forks of a snapshot shared), or the service closes.
+func (Stage) Closed(sp service.Space) {
+	if f := fuzzerOf(sp); f != nil {
+		f.forget(func(t service.Table) bool { return t.Space() == sp })
+	}
 }
 
 // lagTable finds a table to lag in the namespace an access key and

@@ -11,7 +11,8 @@ import (
 )
 
 // Stage is the lag stage (service.Stage, service.ReadViewer,
-// service.CallChecker, service.Loader and service.Dropper).
+// service.CallChecker, service.Loader, service.Dropper and
+// service.Closer).
 type Stage struct{}
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
@@ -37,16 +38,16 @@ func (Stage) Watches(t service.Table) bool {
 	}
 	keys := tableKeys(t)
 	fg := &fuzzedGates{read: readGate(t), index: map[string]*gates.Gate{}}
-	f.install(fg.read, &view{kind: ViewTable, table: t.Info().Name, keys: keys})
+	f.install(fg.read, &view{of: t, kind: ViewTable, table: t.Info().Name, keys: keys})
 	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
-			f.install(g, &view{kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
+			f.install(g, &view{of: t, kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
 			fg.index[x.Name()] = g
 		}
 	}
 	if g, base, ok := streamGate(t); ok {
-		f.install(g, &view{kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
+		f.install(g, &view{of: t, kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
 		fg.stream = g
 	}
 	gatesOf(t).fuzzed.Store(fg)
