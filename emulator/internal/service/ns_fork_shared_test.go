@@ -1,17 +1,23 @@
 package service
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// TestForkReadsHoldNothing: branches only read hold no namespace and no
-// table, not even of the tables they read: every read (each operation of
-// sharedReads) is answered from the one view their snapshot's forks
-// share, which goes with the last of them.
+// TestForkReadsHoldNothing: branches only read hold no catalog and no
+// table of their own, not even of the tables they read: every read (each
+// operation readOnly names) is answered from the one catalog their
+// snapshot's forks share, which goes with the last of them.
 func TestForkReadsHoldNothing(t *testing.T) {
 	s := forkBase(t)
 	forkServe(t, s, "base", "CreateTable", `{"TableName":"untouched","BillingMode":"PAY_PER_REQUEST",`+
@@ -27,7 +33,7 @@ func TestForkReadsHoldNothing(t *testing.T) {
 		require.Contains(t, forkServe(t, s, key, "BatchGetItem", `{"RequestItems":{"tbl":{"Keys":[{"pk":{"S":"a"}}]}}}`), `"base"`)
 		require.Contains(t, forkServe(t, s, key, "DescribeTable", `{"TableName":"tbl"}`), `"ItemCount"`)
 		require.Contains(t, forkServe(t, s, key, "ListTables", `{}`), `"TableNames":["tbl","untouched"]`)
-		require.NotNil(t, s.Forked(key+"/us-east-1"), "a read makes no branch")
+		require.NotNil(t, s.Forked(key+"/us-east-1"), "a read leaves the branch its shared catalog")
 	}
 	require.Len(t, s.dbs.owned(), 1, "only the base owns its catalog")
 	s.dbs.mu.RLock()
@@ -50,11 +56,11 @@ func TestForkReadsHoldNothing(t *testing.T) {
 	require.Len(t, s.dbs.byKey, 1, "only the base is left")
 }
 
-// TestForkViewRaces: forks, reads, first writes of forks and writes of
-// the base at once. A fork is a snapshot: no read of a branch, made or
+// TestForkRaces: forks, reads, first writes of forks and writes of the
+// base at once. A fork is a snapshot: no read of a branch, written or
 // only read, sees a write of the base after its fork or of another
 // branch; each branch sees its own writes. Run under -race.
-func TestForkViewRaces(t *testing.T) {
+func TestForkRaces(t *testing.T) {
 	s := forkBase(t)
 	base := s.Namespace("base/us-east-1")
 	const branches, rounds = 8, 20
@@ -96,12 +102,75 @@ func TestForkViewRaces(t *testing.T) {
 			if i%2 == 0 {
 				require.Contains(t, forkGet(t, s, key, fmt.Sprintf("own%d", i)), `"pk"`)
 			} else {
-				require.NotNil(t, s.Forked(key+"/us-east-1"), "a branch only read is not made")
+				require.NotNil(t, s.Forked(key+"/us-east-1"), "a branch only read shares its catalog")
 			}
 		})
 	}
 	wg.Wait()
 	for i := range branches {
 		require.Equal(t, `{}`, forkGet(t, s, "base", fmt.Sprintf("own%d", i)))
+	}
+}
+
+// TestForkIsAPointerCopy: forks of one snapshot hold one catalog (the
+// same pointer), which nothing changes: its DB refuses every change, and
+// its tables' namespace keeps no state. A fork's first write gives it a
+// catalog of its own, and the shared one stays the other forks'.
+func TestForkIsAPointerCopy(t *testing.T) {
+	s := forkBase(t)
+	snap := s.Namespace("base/us-east-1").DB().Snapshot(nil)
+	for _, id := range []string{"b1/us-east-1", "b2/us-east-1"} {
+		require.NoError(t, s.Fork(id, snap))
+	}
+	b1, b2 := s.dbs.byKey[nsKey{accessKey: "b1", region: "us-east-1"}], s.dbs.byKey[nsKey{accessKey: "b2", region: "us-east-1"}]
+	shared := b1.cat.Load()
+	require.Same(t, shared, b2.cat.Load())
+	require.True(t, shared.frozen)
+	require.Equal(t, 2, shared.forks)
+	require.Nil(t, b1.states.Load(), "a fork keeps no state till its first change")
+
+	_, err := shared.db.Table("tbl").Put(storage.Key{Partition: storage.S("x")}, storage.Item{"pk": storage.S("x")})
+	require.ErrorIs(t, err, errShared, "the shared catalog's DB refuses every change")
+	require.Equal(t, `{}`, forkGet(t, s, "b1", "x"))
+	tbl := shared.getTable("tbl")
+	require.Same(t, shared.reader, tbl.ns)
+	require.Nil(t, shared.reader.states.Load())
+	require.Same(t, shared, shared.reader.own(), "the reader never gets a catalog of its own")
+
+	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"mine"}}}`)
+	require.NotSame(t, shared, b1.cat.Load())
+	require.False(t, b1.cat.Load().frozen)
+	require.NotNil(t, b1.states.Load())
+	require.Same(t, shared, b2.cat.Load())
+	require.Equal(t, 1, shared.forks)
+	require.Same(t, b1, s.dbs.byKey[nsKey{accessKey: "b1", region: "us-east-1"}], "the same namespace, its catalog replaced")
+}
+
+// TestNewKeysKeepNothing: requests of ever new access keys that make
+// nothing share each key's namespace while they run, and leave nothing
+// once done: the namespaces in use are held weakly, and go.
+func TestNewKeysKeepNothing(t *testing.T) {
+	s := newTestService(t, Config{})
+	o, err := s.Lookup(TargetPrefix + "GetItem")
+	require.NoError(t, err)
+	for i := range 200 {
+		_, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: fmt.Sprintf("new%d", i), Region: "us-east-1",
+			Body: []byte(`{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)})
+		require.ErrorIs(t, err, apierr.ErrResourceNotFound)
+	}
+	require.Zero(t, s.NamespaceCount())
+	require.Same(t, s.dbs.lookup(nsKey{accessKey: "k", region: "us-east-1"}, true), s.dbs.lookup(nsKey{accessKey: "k", region: "us-east-1"}, false),
+		"a key's requests share its namespace")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		s.dbs.mu.RLock()
+		left := len(s.dbs.idle)
+		s.dbs.mu.RUnlock()
+		if left == 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "%d namespaces of new keys left", left)
+		time.Sleep(time.Millisecond)
 	}
 }
