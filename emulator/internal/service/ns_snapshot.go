@@ -121,6 +121,7 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 		shared.reader.closed()
 	case old != nil && !old.cat.Load().frozen:
 		old.closed()
+		s.tokens.Forget(old) // its ClientRequestTokens (idempotency.go)
 	}
 	return nil
 }
