@@ -1,7 +1,6 @@
 package lambdaesm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -54,7 +53,7 @@ type fieldRule struct {
 type ruleKind uint8
 
 const (
-	ruleEquals ruleKind = iota // lit: the JSON text ("\"s\"", "12", "true", "null")
+	ruleEquals ruleKind = iota // lit: a string, the text of a number, a boolean or null
 	rulePrefix
 	ruleSuffix
 	ruleEqualsFold
@@ -65,8 +64,9 @@ const (
 
 type valueRule struct {
 	kind   ruleKind
-	lit    string   // equals: the value's JSON text; prefix/suffix/fold: the string
-	lits   []string // anything-but: the values' JSON texts
+	lit    node   // equals: the value
+	str    string // prefix/suffix/fold: the string
+	lits   []node // anything-but: the values
 	sub    *valueRule
 	ranges []numCmp
 	exists bool
@@ -152,20 +152,19 @@ func parseObject(obj map[string]any, depth int) (*pattern, error) {
 	return p, nil
 }
 
-// literal returns the JSON text of a scalar pattern value.
-func literal(v any) (string, bool) {
+// literal returns a scalar pattern value as the node it equals.
+func literal(v any) (node, bool) {
 	switch x := v.(type) {
 	case nil:
-		return "null", true
+		return node{kind: nodeNull, text: "null"}, true
 	case bool:
-		return strconv.FormatBool(x), true
+		return node{kind: nodeBool, text: strconv.FormatBool(x)}, true
 	case json.Number:
-		return string(x), true
+		return node{kind: nodeNumber, text: string(x)}, true
 	case string:
-		b, _ := json.Marshal(x)
-		return string(b), true
+		return node{kind: nodeString, text: x}, true
 	}
-	return "", false
+	return node{}, false
 }
 
 func parseRule(v any) (valueRule, error) {
@@ -184,7 +183,7 @@ func parseRule(v any) (valueRule, error) {
 				return valueRule{}, errPattern
 			}
 			k := map[string]ruleKind{"prefix": rulePrefix, "suffix": ruleSuffix, "equals-ignore-case": ruleEqualsFold}[op]
-			return valueRule{kind: k, lit: s}, nil
+			return valueRule{kind: k, str: s}, nil
 		case "exists":
 			b, ok := arg.(bool)
 			if !ok {
@@ -216,7 +215,7 @@ func parseRule(v any) (valueRule, error) {
 				if !ok || x == nil {
 					return valueRule{}, errPattern
 				}
-				r.lits = []string{lit}
+				r.lits = []node{lit}
 			}
 			return r, nil
 		case "numeric":
@@ -248,27 +247,29 @@ func parseRule(v any) (valueRule, error) {
 	return valueRule{}, errPattern
 }
 
-// matchRecord reports whether a record (its JSON, decoded with
-// UseNumber) matches p.
-func (p *pattern) match(obj map[string]any) bool {
+// match reports whether the object o (nil: absent, or not an object)
+// matches p.
+func (p *pattern) match(o object) bool {
 	for i := range p.fields {
 		f := &p.fields[i]
-		v, present := obj[f.name]
+		var v node
+		if o != nil {
+			v = o.field(f.name)
+		}
 		if f.nested != nil {
-			o, _ := v.(map[string]any) // absent (or a leaf): only exists:false can match below
-			if !f.nested.match(o) {
+			if !f.nested.match(v.obj) { // absent (or a leaf): only exists:false can match below
 				return false
 			}
 			continue
 		}
-		if !matchRules(f.rules, v, present) {
+		if !matchRules(f.rules, v) {
 			return false
 		}
 	}
 	for _, alts := range p.ors {
 		any := false
 		for _, a := range alts {
-			if a.match(obj) {
+			if a.match(o) {
 				any = true
 				break
 			}
@@ -280,23 +281,22 @@ func (p *pattern) match(obj map[string]any) bool {
 	return true
 }
 
-// matchRules reports whether any of rules matches the value v (present:
-// the field is there). An array value matches when any element does.
-func matchRules(rules []valueRule, v any, present bool) bool {
+// matchRules reports whether any of rules matches the value v. A list
+// matches when any element does.
+func matchRules(rules []valueRule, v node) bool {
 	for i := range rules {
 		r := &rules[i]
 		if r.kind == ruleExists {
-			_, isObj := v.(map[string]any)
-			if r.exists == (present && !isObj) {
+			if r.exists == (v.kind != nodeAbsent && v.kind != nodeObject) {
 				return true
 			}
 			continue
 		}
-		if !present {
+		switch v.kind {
+		case nodeAbsent:
 			continue
-		}
-		if list, ok := v.([]any); ok {
-			for _, e := range list {
+		case nodeList:
+			for _, e := range v.list {
 				if r.matchValue(e) {
 					return true
 				}
@@ -310,38 +310,37 @@ func matchRules(rules []valueRule, v any, present bool) bool {
 	return false
 }
 
-// matchValue matches one scalar value of the record.
-func (r *valueRule) matchValue(v any) bool {
-	lit, ok := literal(v)
-	if !ok {
-		return false // an object: only exists looks at it
+// matchValue matches one value of the record: a scalar (an object or a
+// list matches no value rule).
+func (r *valueRule) matchValue(v node) bool {
+	if !v.scalar() {
+		return false
 	}
-	s, isStr := v.(string)
+	isStr := v.kind == nodeString
 	switch r.kind {
 	case ruleEquals:
-		return lit == r.lit
+		return r.lit.equal(v)
 	case rulePrefix:
-		return isStr && strings.HasPrefix(s, r.lit)
+		return isStr && strings.HasPrefix(v.text, r.str)
 	case ruleSuffix:
-		return isStr && strings.HasSuffix(s, r.lit)
+		return isStr && strings.HasSuffix(v.text, r.str)
 	case ruleEqualsFold:
-		return isStr && strings.EqualFold(s, r.lit)
+		return isStr && strings.EqualFold(v.text, r.str)
 	case ruleAnythingBut:
 		if r.sub != nil {
 			return isStr && !r.sub.matchValue(v)
 		}
 		for _, l := range r.lits {
-			if l == lit {
+			if l.equal(v) {
 				return false
 			}
 		}
 		return true
 	case ruleNumeric:
-		n, ok := v.(json.Number)
-		if !ok {
+		if v.kind != nodeNumber {
 			return false
 		}
-		f, err := n.Float64()
+		f, err := strconv.ParseFloat(v.text, 64)
 		if err != nil {
 			return false
 		}
@@ -391,19 +390,13 @@ func parseFilters(fc *FilterCriteria) (filterSet, error) {
 	return out, nil
 }
 
-// pass reports whether the record JSON rec passes the filters.
-func (fs filterSet) pass(rec []byte) bool {
+// pass reports whether the record o passes the filters.
+func (fs filterSet) pass(o object) bool {
 	if len(fs) == 0 {
 		return true
 	}
-	d := json.NewDecoder(bytes.NewReader(rec))
-	d.UseNumber()
-	var obj map[string]any
-	if d.Decode(&obj) != nil {
-		return false
-	}
 	for _, p := range fs {
-		if p.match(obj) {
+		if p.match(o) {
 			return true
 		}
 	}

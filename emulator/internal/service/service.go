@@ -27,6 +27,9 @@ type Service struct {
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams.go).
 	sidecars streamrec.Sidecars
+	// streamChanges hears every stream added to a namespace's set or
+	// taken out of one (streams.go; StreamsChanged).
+	streamChanges streamlog.Signal
 	// states are the features' per-service states (feature_service.go).
 	states []any
 }

@@ -35,7 +35,7 @@ const DefaultStreamRetention = streamrec.DefaultRetention
 
 // streamOptions are the service's settings of its streams, on clock.
 func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
-	return streamrec.Options{Retention: s.cfg.StreamRetention, Budget: s.cfg.StreamBudget, Clock: clock}
+	return streamrec.Options{Retention: s.cfg.StreamRetention, Budget: s.cfg.StreamBudget, Clock: clock, Changes: &s.streamChanges}
 }
 
 // StreamSidecar returns the sidecar that keeps namespace id's streams
