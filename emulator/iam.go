@@ -44,6 +44,12 @@ type IAMIdentity struct {
 	UserID string `json:"userId,omitempty"`
 	// Tags are the principal's tags, ${aws:PrincipalTag/KEY}.
 	Tags map[string]string `json:"tags,omitempty"`
+	// Keys are condition keys the emulator cannot know, by name, with
+	// their value in every request of the identity: a web identity's
+	// ("www.amazon.com:user_id", "cognito-identity.amazonaws.com:sub"),
+	// which the developer guide's examples use as policy variables. A
+	// policy may name them; a key the emulator sets may not be given.
+	Keys map[string]string `json:"keys,omitempty"`
 	// Policies are the identity-based policy documents (JSON objects).
 	Policies []json.RawMessage `json:"policies"`
 }
@@ -96,8 +102,20 @@ func (p *IAMPolicies) identities(creds []Credential) (map[string]*iam.Identity, 
 		if j := strings.LastIndexByte(d.ARN, '/'); j >= 0 {
 			id.Principal.UserName = d.ARN[j+1:]
 		}
+		for k, v := range d.Keys {
+			if iam.Sets(k) {
+				return nil, fmt.Errorf("emulator: IAM identity %d (%s): key %q is one the emulator sets", i+1, d.AccessKeyID, k)
+			}
+			if id.Keys == nil {
+				id.Keys = map[string]string{}
+			}
+			id.Keys[strings.ToLower(k)] = v
+		}
 		for j, doc := range d.Policies {
 			pol, err := iampolicy.Parse(doc)
+			if err == nil {
+				err = iam.CheckKeys(pol, id.Keys)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("emulator: IAM identity %d (%s): policy %d: %w", i+1, d.AccessKeyID, j+1, err)
 			}

@@ -414,11 +414,15 @@ func TestIAMConditionKeys(t *testing.T) {
 		{"Attributes ForAllValues:StringLike", policy(allowOn("dynamodb:GetItem", `{"ForAllValues:StringLike":{"dynamodb:Attributes":["t*","p*"]}}`)), get("title, pk"), "GetItem", false, true},
 		{"Attributes ForAnyValue:StringEquals deny", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAnyValue:StringEquals":{"dynamodb:Attributes":["secret"]}}}`), get("title, secret"), "GetItem", true, false},
 		{"Attributes ForAnyValue:StringLike no hit", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAnyValue:StringLike":{"dynamodb:Attributes":["sec*"]}}}`), get("title"), "GetItem", true, true},
-		{"Attributes Null true denies whole items", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"Null":{"dynamodb:Attributes":"true"}}}`), get(""), "GetItem", true, false},
+		// A whole-item read names every attribute: the key is present.
+		{"Attributes Null true: a whole-item read names every attribute", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"Null":{"dynamodb:Attributes":"true"}}}`), get(""), "GetItem", true, true},
+		{"Attributes Null false denies whole items", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"Null":{"dynamodb:Attributes":"false"}}}`), get(""), "GetItem", true, false},
 		{"Attributes Null true with projection", policy(allowAll, `{"Effect":"Deny","Action":"dynamodb:GetItem","Resource":"*","Condition":{"Null":{"dynamodb:Attributes":"true"}}}`), get("title"), "GetItem", true, true},
 		{"Select StringEquals COUNT", policy(allowOn("dynamodb:Query", `{"StringEquals":{"dynamodb:Select":"COUNT"}}`)), query("COUNT", ""), "Query", false, true},
 		{"Select StringEquals other", policy(allowOn("dynamodb:Query", `{"StringEquals":{"dynamodb:Select":"COUNT"}}`)), query("ALL_ATTRIBUTES", ""), "Query", false, false},
-		{"Select IfExists absent", policy(allowOn("dynamodb:Query", `{"StringEqualsIfExists":{"dynamodb:Select":"SPECIFIC_ATTRIBUTES"}}`)), query("", ""), "Query", false, true},
+		// A Query without Select or a projection is ALL_ATTRIBUTES.
+		{"Select defaults to ALL_ATTRIBUTES", policy(allowOn("dynamodb:Query", `{"StringEqualsIfExists":{"dynamodb:Select":"SPECIFIC_ATTRIBUTES"}}`)), query("", ""), "Query", false, false},
+		{"Select default ALL_ATTRIBUTES", policy(allowOn("dynamodb:Query", `{"StringEquals":{"dynamodb:Select":"ALL_ATTRIBUTES"}}`)), query("", ""), "Query", false, true},
 		{"Select projection is SPECIFIC_ATTRIBUTES", policy(allowOn("dynamodb:Query", `{"StringEquals":{"dynamodb:Select":"SPECIFIC_ATTRIBUTES"}}`)), query("", "title"), "Query", false, true},
 		{"ReturnValues IfExists absent", policy(allowOn("dynamodb:PutItem", `{"StringEqualsIfExists":{"dynamodb:ReturnValues":["NONE"]}}`)), put(small, "", ""), "PutItem", false, true},
 		{"ReturnValues IfExists other", policy(allowOn("dynamodb:PutItem", `{"StringEqualsIfExists":{"dynamodb:ReturnValues":["NONE"]}}`)), put(small, "ALL_OLD", ""), "PutItem", false, false},

@@ -25,8 +25,9 @@ const iamJSON = `{"identities": [{"accessKeyId": "AKIAME", "arn": "arn:aws:iam::
   "policies": [{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": ["dynamodb:Query", "dynamodb:CreateTable"], "Resource": "*"}]}]}]}`
 
 // TestLoadIAMPolicies: the file goes into Options.IAM; without
-// -credentials, or with a key they do not list or a policy that does
-// not parse, it is refused.
+// -credentials, or with a key they do not list, a policy that does not
+// parse or one naming a condition key the emulator does not set, it is
+// refused.
 func TestLoadIAMPolicies(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {
@@ -46,6 +47,8 @@ func TestLoadIAMPolicies(t *testing.T) {
 		{"not JSON", `identities`, "not the JSON"},
 		{"unknown key", `{"identities": [{"accessKeyId": "AKIAOTHER", "arn": "arn:aws:iam::000000000000:user/o"}]}`, "not one of the credentials"},
 		{"bad policy", `{"identities": [{"accessKeyId": "AKIAME", "arn": "arn:aws:iam::000000000000:user/me", "policies": [{"Statement": "x"}]}]}`, "policy 1"},
+		{"unknown condition key", `{"identities": [{"accessKeyId": "AKIAME", "arn": "arn:aws:iam::000000000000:user/me", "policies": [{"Statement":
+			[{"Effect": "Allow", "Action": "dynamodb:*", "Resource": "*", "Condition": {"StringEquals": {"aws:SourceVpce": "vpce-1"}}}]}]}]}`, `condition key "aws:SourceVpce"`},
 	}
 	for _, tt := range bad {
 		o := emulator.Options{Credentials: creds}

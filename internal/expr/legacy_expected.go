@@ -29,6 +29,14 @@ const (
 // Len is the number of entries.
 func (e *LegacyExpected) Len() int { return e.fc.Len() }
 
+// Names are the attribute names the entries test (LegacyFilter.Names).
+func (e *LegacyExpected) Names() []string {
+	if e == nil {
+		return nil
+	}
+	return e.fc.Names()
+}
+
 // Grow makes room for n more entries of about perEntry values each.
 func (e *LegacyExpected) Grow(n, perEntry int) { e.fc.Grow(n, perEntry) }
 

@@ -35,6 +35,15 @@ const legacyNoOp = filterOp(len(filterOpNames))
 // Len is the number of entries.
 func (fc *LegacyFilter) Len() int { return len(fc.names) }
 
+// Names are the attribute names the entries test (after Distinct: each
+// once, sorted; nil for a nil filter). The slice is the caller's.
+func (fc *LegacyFilter) Names() []string {
+	if fc == nil {
+		return nil
+	}
+	return append([]string(nil), fc.names...)
+}
+
 // Grow makes room for n more entries of about perEntry values each.
 func (fc *LegacyFilter) Grow(n, perEntry int) {
 	fc.names = slices.Grow(fc.names, n)

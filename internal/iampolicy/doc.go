@@ -17,18 +17,22 @@
 //
 // Conditions: the string operators (StringEquals, StringNotEquals,
 // StringEqualsIgnoreCase, StringNotEqualsIgnoreCase, StringLike,
-// StringNotLike), Bool and Null, each with the ForAllValues: and
-// ForAnyValue: set qualifiers and the IfExists suffix. Policy variables
-// ${aws:username}, ${aws:userid}, ${aws:PrincipalArn},
-// ${aws:PrincipalTag/KEY} and the escapes ${*}, ${?}, ${$} are replaced
-// in Resource elements and condition values; a variable with no value
-// makes its element match nothing.
+// StringNotLike), Bool, Null, IpAddress and NotIpAddress, each with the
+// ForAllValues: and ForAnyValue: set qualifiers and the IfExists
+// suffix. A multivalued key may stand for every value there is
+// (Request.Unbounded: the attributes of a whole-item read). Policy
+// variables (${aws:username}, ${aws:PrincipalTag/KEY}, any
+// single-valued key of the request) and the escapes ${*}, ${?}, ${$}
+// are replaced in Resource elements and condition values; a variable
+// with no value makes its element match nothing. Keys lists the keys
+// and variables a policy names, for a caller that refuses a policy
+// naming one it cannot give.
 //
 // # Caveats
 //
 // Only what the emulator can know locally is evaluated: no service
 // control policies, permission boundaries, session policies or
-// cross-account rules. NotPrincipal, the numeric, date, IP and ARN
+// cross-account rules. NotPrincipal, the numeric, date and ARN
 // operators are refused by Parse, so that a policy is never evaluated
 // with a rule it does not hold. Keys are matched case-insensitively,
 // as IAM does; values case-sensitively except by the IgnoreCase

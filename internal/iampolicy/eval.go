@@ -1,6 +1,7 @@
 package iampolicy
 
 import (
+	"net/netip"
 	"strings"
 )
 
@@ -28,8 +29,17 @@ type Request struct {
 	Resource  string // the resource's ARN
 	// Context holds the request's condition keys, lower case: a key
 	// absent from it is absent from the request; a multivalued key
-	// holds its values (none: the empty set).
+	// holds its values (none: the empty set). A policy variable
+	// ${KEY} stands for a single-valued key's value.
 	Context map[string][]string
+	// Unbounded holds the multivalued keys (lower case) whose values are
+	// every value there is, whatever Context lists for them: the
+	// dynamodb:Attributes of a request that reads whole items, which
+	// names no attribute and returns any. A ForAllValues condition on
+	// one holds only when a pattern of the policy matches anything
+	// ("*"); a ForAnyValue one holds unless it does, for a negated
+	// operator, and always for a positive one.
+	Unbounded map[string]bool
 }
 
 // Decision is Authorize's answer.
@@ -132,7 +142,7 @@ func (s *Statement) matches(r *Request) bool {
 	}
 	hit = false
 	for _, res := range s.Resources {
-		pat, ok := substitute(res, r.Principal)
+		pat, ok := substitute(res, r)
 		if ok && wildMatch(pat, r.Resource) {
 			hit = true
 			break
@@ -155,14 +165,18 @@ func negated(op string) bool { return strings.Contains(op, "Not") }
 // holds reports whether the condition holds for r.
 func (c *Condition) holds(r *Request) bool {
 	vals, present := r.Context[c.Key]
+	unbounded := r.Unbounded[c.Key]
 	if c.Op == "Null" {
-		absent := !present || len(vals) == 0
+		absent := !unbounded && (!present || len(vals) == 0)
 		for _, want := range c.Values {
 			if (want == "true") == absent {
 				return true
 			}
 		}
 		return false
+	}
+	if unbounded {
+		return c.holdsForEvery(r)
 	}
 	if !present {
 		switch {
@@ -178,14 +192,14 @@ func (c *Condition) holds(r *Request) bool {
 	switch c.Set {
 	case ForAllValues:
 		for _, v := range vals {
-			if !c.matchOne(v, r.Principal) {
+			if !c.matchOne(v, r) {
 				return false
 			}
 		}
 		return true
 	case ForAnyValue:
 		for _, v := range vals {
-			if c.matchOne(v, r.Principal) {
+			if c.matchOne(v, r) {
 				return true
 			}
 		}
@@ -198,27 +212,55 @@ func (c *Condition) holds(r *Request) bool {
 	}
 	if negated(c.Op) {
 		for _, v := range vals {
-			if !c.matchOne(v, r.Principal) {
+			if !c.matchOne(v, r) {
 				return false
 			}
 		}
 		return true
 	}
 	for _, v := range vals {
-		if c.matchOne(v, r.Principal) {
+		if c.matchOne(v, r) {
 			return true
 		}
 	}
 	return false
 }
 
+// holdsForEvery is holds for a key whose values are every value there
+// is (Request.Unbounded): a positive operator matches some of them
+// whenever the policy has a value to match; every one of them only
+// when a value matches anything. A negated operator holds for some of
+// them unless a value matches anything, and never for all of them.
+func (c *Condition) holdsForEvery(r *Request) bool {
+	some, all := false, false
+	for _, want := range c.Values {
+		w, ok := substitute(want, r)
+		if !ok {
+			continue
+		}
+		some = true
+		if (c.Op == "StringLike" || c.Op == "StringNotLike") && strings.Trim(w, "*") == "" {
+			all = true
+		}
+	}
+	switch {
+	case negated(c.Op) && c.Set == ForAnyValue:
+		return !all
+	case negated(c.Op):
+		return !some // every value passes: none of the policy's can match one
+	case c.Set == ForAllValues:
+		return all
+	}
+	return some
+}
+
 // matchOne reports whether the request's value v passes the operator
 // against the policy's values: for a positive operator, v matches one
 // of them; for a negated one, v matches none.
-func (c *Condition) matchOne(v string, p *Principal) bool {
+func (c *Condition) matchOne(v string, r *Request) bool {
 	hit := false
 	for _, want := range c.Values {
-		w, ok := substitute(want, p)
+		w, ok := substitute(want, r)
 		if !ok {
 			continue
 		}
@@ -248,14 +290,30 @@ func (c *Condition) compare(w, v string) bool {
 		return wildMatch(w, v)
 	case "Bool":
 		return strings.EqualFold(v, w)
+	case "IpAddress", "NotIpAddress":
+		return ipIn(v, w)
 	}
 	return false
 }
 
-// substitute replaces the policy variables of s with the principal's
+// ipIn reports whether the address v is w, an address or a CIDR block.
+func ipIn(v, w string) bool {
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	if p, err := netip.ParsePrefix(w); err == nil {
+		return p.Contains(a)
+	}
+	b, err := netip.ParseAddr(w)
+	return err == nil && b.Unmap() == a
+}
+
+// substitute replaces the policy variables of s with the request's
 // values; ok is false when a variable has none (the element then
 // matches nothing).
-func substitute(s string, p *Principal) (string, bool) {
+func substitute(s string, r *Request) (string, bool) {
 	if !strings.Contains(s, "${") {
 		return s, true
 	}
@@ -273,7 +331,7 @@ func substitute(s string, p *Principal) (string, bool) {
 		}
 		b.WriteString(s[:i])
 		name := s[i+2 : i+j]
-		v, ok := variable(name, p)
+		v, ok := variable(name, r)
 		if !ok {
 			return "", false
 		}
@@ -282,8 +340,10 @@ func substitute(s string, p *Principal) (string, bool) {
 	}
 }
 
-// variable is the value of the policy variable name for p.
-func variable(name string, p *Principal) (string, bool) {
+// variable is the value of the policy variable name for r: the
+// request's single-valued key of that name, else the principal's ARN,
+// user name, user id or tag.
+func variable(name string, r *Request) (string, bool) {
 	switch name {
 	case "*":
 		return "\x00star", true // an escaped star matches only itself (wildMatch)
@@ -292,10 +352,14 @@ func variable(name string, p *Principal) (string, bool) {
 	case "$":
 		return "$", true
 	}
+	lower := strings.ToLower(name)
+	if vals, ok := r.Context[lower]; ok {
+		return first(vals)
+	}
+	p := r.Principal
 	if p == nil {
 		return "", false
 	}
-	lower := strings.ToLower(name)
 	switch lower {
 	case "aws:username":
 		return p.UserName, p.UserName != ""
@@ -312,6 +376,14 @@ func variable(name string, p *Principal) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// first is a single-valued key's value (false: not one value).
+func first(vals []string) (string, bool) {
+	if len(vals) != 1 {
+		return "", false
+	}
+	return vals[0], true
 }
 
 // wildMatch reports whether s matches pattern, in which * matches any

@@ -176,3 +176,91 @@ func TestWildMatch(t *testing.T) {
 		require.Equal(t, tc.want, wildMatch(tc.pattern, tc.s), "wildMatch(%q, %q)", tc.pattern, tc.s)
 	}
 }
+
+// TestUnbounded: a key whose values are every value (the attributes of
+// a whole-item read) fails an allow list, passes a deny list's test of
+// any name, and passes only a pattern that matches anything.
+func TestUnbounded(t *testing.T) {
+	cases := []struct {
+		name string
+		cond string
+		want bool
+	}{
+		{"ForAllValues:StringEquals allow list", `{"ForAllValues:StringEquals":{"dynamodb:Attributes":["pk","title"]}}`, false},
+		{"ForAllValues:StringLike some", `{"ForAllValues:StringLike":{"dynamodb:Attributes":["t*"]}}`, false},
+		{"ForAllValues:StringLike anything", `{"ForAllValues:StringLike":{"dynamodb:Attributes":["*"]}}`, true},
+		{"ForAllValues:StringNotLike", `{"ForAllValues:StringNotLike":{"dynamodb:Attributes":["secret"]}}`, false},
+		{"ForAnyValue:StringEquals", `{"ForAnyValue:StringEquals":{"dynamodb:Attributes":["secret"]}}`, true},
+		{"ForAnyValue:StringNotEquals", `{"ForAnyValue:StringNotEquals":{"dynamodb:Attributes":["pk"]}}`, true},
+		{"ForAnyValue:StringNotLike anything", `{"ForAnyValue:StringNotLike":{"dynamodb:Attributes":["**"]}}`, false},
+		{"StringEquals", `{"StringEquals":{"dynamodb:Attributes":"secret"}}`, true},
+		{"StringNotEquals", `{"StringNotEquals":{"dynamodb:Attributes":"secret"}}`, false},
+		{"Null true", `{"Null":{"dynamodb:Attributes":"true"}}`, false},
+		{"Null false", `{"Null":{"dynamodb:Attributes":"false"}}`, true},
+		{"IfExists allow list", `{"ForAllValues:StringEqualsIfExists":{"dynamodb:Attributes":["pk"]}}`, false},
+		{"missing variable", `{"ForAnyValue:StringEquals":{"dynamodb:Attributes":["${aws:PrincipalTag/none}"]}}`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustParse(t, allowWith(tc.cond))
+			r := &Request{Principal: alice, Action: "dynamodb:GetItem", Resource: table,
+				Context: map[string][]string{"dynamodb:attributes": {"pk"}}, Unbounded: map[string]bool{"dynamodb:attributes": true}}
+			require.Equal(t, tc.want, Authorize(r, []*Policy{p}, nil) == Allowed)
+		})
+	}
+}
+
+// TestIPAddress: IpAddress and NotIpAddress test an address against
+// addresses and CIDR blocks, IPv4 and IPv6.
+func TestIPAddress(t *testing.T) {
+	cases := []struct {
+		cond, ip string
+		want     bool
+	}{
+		{`{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "192.0.2.7", true},
+		{`{"IpAddress":{"aws:SourceIp":["203.0.113.0/24","192.0.2.7"]}}`, "192.0.2.7", true},
+		{`{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "198.51.100.1", false},
+		{`{"NotIpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "198.51.100.1", true},
+		{`{"NotIpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "192.0.2.1", false},
+		{`{"IpAddress":{"aws:SourceIp":"2001:db8::/32"}}`, "2001:db8::1", true},
+		{`{"IpAddress":{"aws:SourceIp":"127.0.0.1"}}`, "::ffff:127.0.0.1", true},
+		{`{"IpAddress":{"aws:SourceIp":"127.0.0.1/32"}}`, "not an address", false},
+	}
+	for _, tc := range cases {
+		p := mustParse(t, allowWith(tc.cond))
+		r := &Request{Principal: alice, Action: "dynamodb:GetItem", Resource: table, Context: map[string][]string{"aws:sourceip": {tc.ip}}}
+		require.Equal(t, tc.want, Authorize(r, []*Policy{p}, nil) == Allowed, "%s for %s", tc.cond, tc.ip)
+	}
+	_, err := Parse([]byte(allowWith(`{"IpAddress":{"aws:SourceIp":"192.0.2.300"}}`)))
+	require.ErrorIs(t, err, ErrSyntax)
+}
+
+// TestContextVariables: a policy variable stands for the request's
+// single-valued key of its name (a web identity's user id, given by
+// the caller), before the principal's fields.
+func TestContextVariables(t *testing.T) {
+	p := mustParse(t, allowWith(`{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${www.amazon.com:user_id}"]}}`))
+	r := &Request{Principal: alice, Action: "dynamodb:GetItem", Resource: table, Context: map[string][]string{
+		"www.amazon.com:user_id": {"amzn1.account.A"}, "dynamodb:leadingkeys": {"amzn1.account.A"}}}
+	require.Equal(t, Allowed, Authorize(r, []*Policy{p}, nil))
+	r.Context["dynamodb:leadingkeys"] = []string{"amzn1.account.B"}
+	require.Equal(t, ImplicitDeny, Authorize(r, []*Policy{p}, nil))
+	delete(r.Context, "www.amazon.com:user_id")
+	r.Context["dynamodb:leadingkeys"] = []string{""}
+	require.Equal(t, ImplicitDeny, Authorize(r, []*Policy{p}, nil), "no value: the element matches nothing")
+	// A multivalued key is no variable.
+	r.Context["www.amazon.com:user_id"] = []string{"a", "b"}
+	r.Context["dynamodb:leadingkeys"] = []string{"a"}
+	require.Equal(t, ImplicitDeny, Authorize(r, []*Policy{p}, nil))
+}
+
+// TestKeys: the keys and variables a policy names, each once, as it
+// spells them first; the escapes are none.
+func TestKeys(t *testing.T) {
+	p := mustParse(t, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"dynamodb:*","Resource":"arn:aws:dynamodb:*:*:table/${aws:username}-${*}",
+		 "Condition":{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${www.amazon.com:user_id}","x${$}"]}}},
+		{"Effect":"Deny","Action":"dynamodb:*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"},"StringEquals":{"DynamoDB:LeadingKeys":"${AWS:Username}"}}}]}`)
+	got := p.Keys()
+	require.ElementsMatch(t, []string{"aws:username", "dynamodb:LeadingKeys", "www.amazon.com:user_id", "aws:SecureTransport"}, got)
+}

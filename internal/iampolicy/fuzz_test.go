@@ -1,6 +1,7 @@
 package iampolicy
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ func FuzzParse(f *testing.F) {
 		allowWith(`{"Null":{"dynamodb:Attributes":"true"},"StringEqualsIfExists":{"dynamodb:Select":"COUNT"}}`),
 		`{"Statement":[{"Effect":"Deny","Principal":{"AWS":["000000000000"]},"NotAction":"dynamodb:Get*","NotResource":["${aws:username}"]}]}`,
 		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"Bool":{"k":true}}}]}`,
+		allowWith(`{"ForAnyValue:StringNotLike":{"dynamodb:Attributes":["*${www.amazon.com:user_id}"]},"NotIpAddress":{"aws:SourceIp":["10.0.0.0/8","::1"]}}`),
 		`{`, `[]`, `{"Statement":null}`,
 	} {
 		f.Add(seed)
@@ -22,11 +24,19 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
+		for _, k := range p.Keys() {
+			if k == "" && !strings.Contains(doc, "${}") && !strings.Contains(doc, `""`) {
+				t.Fatalf("an empty key from %q", doc)
+			}
+		}
 		r := &Request{Principal: alice, Action: "dynamodb:GetItem", Resource: table,
-			Context: map[string][]string{"dynamodb:leadingkeys": {"TENANT#acme"}, "dynamodb:attributes": {}}}
-		d := Authorize(r, []*Policy{p}, []*Policy{p})
-		if d > DeniedByResource {
-			t.Fatalf("decision %d out of range", d)
+			Context: map[string][]string{"dynamodb:leadingkeys": {"TENANT#acme"}, "dynamodb:attributes": {},
+				"aws:sourceip": {"127.0.0.1"}, "www.amazon.com:user_id": {"amzn1"}}}
+		for _, unbounded := range []bool{false, true} {
+			r.Unbounded = map[string]bool{"dynamodb:attributes": unbounded}
+			if d := Authorize(r, []*Policy{p}, []*Policy{p}); d > DeniedByResource {
+				t.Fatalf("decision %d out of range", d)
+			}
 		}
 	})
 }

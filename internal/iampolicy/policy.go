@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -51,6 +52,7 @@ type Condition struct {
 	Set      SetOp  // ForAllValues:, ForAnyValue: or none
 	IfExists bool
 	Key      string   // the condition key, lower case
+	Name     string   // the condition key as the policy spells it
 	Values   []string // any of which may match
 }
 
@@ -84,6 +86,10 @@ func operator(lower string) string {
 		return "Bool"
 	case "null":
 		return "Null"
+	case "ipaddress":
+		return "IpAddress"
+	case "notipaddress":
+		return "NotIpAddress"
 	}
 	return ""
 }
@@ -232,7 +238,7 @@ func stringList(r json.RawMessage, name string) ([]string, error) {
 // parseCondition reads one key of an operator's block: its values are
 // a scalar or a list of scalars (strings, booleans, numbers).
 func parseCondition(op, key string, vals json.RawMessage) (Condition, error) {
-	c := Condition{Key: strings.ToLower(key)}
+	c := Condition{Key: strings.ToLower(key), Name: key}
 	name := op
 	if q, rest, ok := strings.Cut(op, ":"); ok {
 		switch strings.ToLower(q) {
@@ -277,6 +283,13 @@ func parseCondition(op, key string, vals json.RawMessage) (Condition, error) {
 			return c, fmt.Errorf("%w: %s %s: a value is not a string, boolean or number", ErrSyntax, op, key)
 		}
 	}
+	if c.Op == "IpAddress" || c.Op == "NotIpAddress" {
+		for _, v := range c.Values {
+			if _, err := netip.ParsePrefix(v); err != nil && !validAddr(v) {
+				return c, fmt.Errorf("%w: %s %s: %q is not an IP address or CIDR block", ErrSyntax, op, key, v)
+			}
+		}
+	}
 	if c.Op == "Null" || c.Op == "Bool" {
 		for _, v := range c.Values {
 			if v != "true" && v != "false" {
@@ -285,4 +298,57 @@ func parseCondition(op, key string, vals json.RawMessage) (Condition, error) {
 		}
 	}
 	return c, nil
+}
+
+// validAddr reports whether s is an IP address.
+func validAddr(s string) bool {
+	_, err := netip.ParseAddr(s)
+	return err == nil
+}
+
+// Keys are the condition keys the policy's conditions name and the
+// policy variables (${KEY}) its Resource elements and condition values
+// use, each once, as the policy spells them first: what a request must
+// give for the policy to be evaluated as written.
+func (p *Policy) Keys() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(k string) {
+		if l := strings.ToLower(k); !seen[l] {
+			seen[l] = true
+			out = append(out, k)
+		}
+	}
+	for i := range p.Statements {
+		s := &p.Statements[i]
+		for _, r := range s.Resources {
+			variables(r, add)
+		}
+		for _, c := range s.Conditions {
+			add(c.Name)
+			for _, v := range c.Values {
+				variables(v, add)
+			}
+		}
+	}
+	return out
+}
+
+// variables calls f with the name of each policy variable of s but the
+// escapes ${*}, ${?} and ${$}.
+func variables(s string, f func(string)) {
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			return
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return
+		}
+		if name := s[i+2 : i+j]; name != "*" && name != "?" && name != "$" {
+			f(name)
+		}
+		s = s[i+j+1:]
+	}
 }

@@ -92,7 +92,10 @@ var layers = []layer{
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "emulator/internal/streamlog"}, internal: true},
+	// The IAM stage parses what a request names (its expressions, its
+	// PartiQL statements) for the condition keys, and reads an index's
+	// projection.
+	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "emulator/internal/streamlog"}, internal: true},
 	{pkg: "emulator/internal/stages/capacity", may: []string{"emulator/internal/service", "emulator/internal/tablespec", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/stages/capacity"}, internal: true},
 	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage", "emulator/internal/stages/insights", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},

@@ -72,6 +72,21 @@ type Request struct {
 	Sum *[sha256.Size]byte
 }
 
+// origin is where the request came from, for the IAM stage's
+// aws:SourceIp and aws:SecureTransport.
+func (in *Request) origin() iam.Origin {
+	remote, secure := in.Remote, false
+	if in.Req != nil {
+		remote, secure = in.Req.RemoteAddr, in.Req.TLS != nil
+	} else if in.Conn != nil {
+		remote = in.Conn.RemoteAddr().String()
+	}
+	if host, _, err := net.SplitHostPort(remote); err == nil {
+		remote = host
+	}
+	return iam.Origin{SourceIP: remote, Secure: secure}
+}
+
 // waitContext is the context a wait for the budget ends with: the
 // request's on net/http's path; on the loop's, the loop's (cancelled by
 // Close), since the request's own watches the connection, whose body is
@@ -261,7 +276,7 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 		}
 		if s.Identity != nil {
 			if id := s.Identity(check.KeyID()); id != nil {
-				in.Ctx = iam.With(in.Ctx, id) // the IAM stage's (emulator/iam.go)
+				in.Ctx = iam.With(in.Ctx, id, in.origin()) // the IAM stage's (emulator/iam.go)
 			}
 		}
 	}

@@ -49,7 +49,7 @@ func init() {
 	service.TTLHooks.Sweep = ttl.Sweep
 	service.IAMHooks.Enable = iam.Enable
 	service.IAMHooks.Denied = func(ctx context.Context) context.Context {
-		return iam.With(ctx, &iam.Identity{Principal: iampolicy.Principal{ARN: "arn:aws:iam::000000000000:user/pipeline"}})
+		return iam.With(ctx, &iam.Identity{Principal: iampolicy.Principal{ARN: "arn:aws:iam::000000000000:user/pipeline"}}, iam.Origin{})
 	}
 	service.ReportHooks.SetReporting = insights.SetReporting
 	service.ReportHooks.Recorder = insights.RecorderOf

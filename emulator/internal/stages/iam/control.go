@@ -15,9 +15,11 @@ import (
 // list_amazondynamodb.html): the action is dynamodb:<operation>, the
 // resource the ARN the call is about. It runs once per call, before the
 // operation validates its input (service.CallChecker), as AWS
-// authorizes before it validates. The condition keys are the
-// principal's; the resource-based policies, the table's (or its
-// stream's) when the table exists.
+// authorizes before it validates. The condition keys are the global
+// ones (keys.go), the tags the call gives (aws:RequestTag/KEY,
+// aws:TagKeys) and, when the table exists, its tags
+// (aws:ResourceTag/KEY); the resource-based policies, the table's (or
+// its stream's).
 
 // resourceKind says which ARN an operation is authorized on.
 type resourceKind uint8
@@ -61,21 +63,23 @@ func controlKind(op string) resourceKind {
 // CheckCall decides a call of a control-plane or Streams API operation
 // of a key with an identity (service.CallChecker).
 func (Stage) CheckCall(c service.Call, op string, in any) error {
-	id := identityOf(c.Context())
+	req := requestOf(c.Context())
 	kind := controlKind(op)
-	if id == nil || kind == 0 {
+	if req == nil || kind == 0 {
 		return nil
 	}
 	res, table, stream := controlResource(c, kind, in)
-	r := &iampolicy.Request{Principal: &id.Principal, Action: "dynamodb:" + op, Resource: res, Context: map[string][]string{}}
-	principalKeys(r.Context, &id.Principal)
+	r := &iampolicy.Request{Principal: &req.id.Principal, Action: "dynamodb:" + op, Resource: res, Context: map[string][]string{}}
+	globalKeys(r.Context, c, req)
+	requestTags(r.Context, in)
 	var rps []*iampolicy.Policy
 	if table != "" && kind != onBackup {
 		if t, ok := c.Table(table); ok {
 			rps = resourcePolicies(t, stream)
+			resourceTags(r.Context, t)
 		}
 	}
-	return decide(r, id.Policies, rps)
+	return decide(r, req.id.Policies, rps)
 }
 
 // controlResource is the ARN a call of kind is authorized on, with the

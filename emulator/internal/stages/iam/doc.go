@@ -13,7 +13,10 @@
 // identity's policies and the table's resource-based policy
 // (PutResourcePolicy's, read from the table's definition) with
 // internal/iampolicy, and refuses a denied use with AWS's
-// AccessDeniedException. CheckCall (control.go) decides each call of
+// AccessDeniedException. The condition keys are set as IAM sets them
+// (keys.go, context.go; names.go reads the attributes a request names,
+// partiql.go a PartiQL statement's), and a policy naming a key the
+// stage does not set is refused when it is loaded (CheckKeys). CheckCall (control.go) decides each call of
 // the control plane and the Streams API the same way, on the ARN of the
 // table, stream or backup it names, before the operation validates it.
 // Authorize (control.go) decides an action of another service, Lambda's
@@ -22,6 +25,8 @@
 // evaluated: the stage is a Switch, on only while an emulator of the
 // process has the policy mode on (Enable).
 //
-// The stage keeps no state per request; the parsed resource policies
-// are cached by document (a bounded map behind a mutex, a leaf lock).
+// The stage keeps no state of its own per request: a request's context
+// carries its PartiQL statements once parsed and keyed (sync.Once, read
+// by the request's uses). The parsed resource policies and statements
+// are cached by text (bounded maps, each behind a mutex, a leaf lock).
 package iam

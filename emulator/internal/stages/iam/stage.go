@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -17,24 +16,45 @@ import (
 )
 
 // Identity is who an access key stands for in the policy mode: its
-// principal and its identity-based policies.
+// principal, its identity-based policies and the condition keys it
+// gives that the emulator cannot know (a web identity's user id).
 type Identity struct {
 	Principal iampolicy.Principal
 	Policies  []*iampolicy.Policy
+	// Keys are condition keys of every request of the identity, by
+	// lower-case name ("www.amazon.com:user_id"): CheckKeys lets a
+	// policy name them.
+	Keys map[string]string
 }
 
-// identityKey is the context key of a request's Identity.
+// Origin is where a request came from, for the global condition keys
+// aws:SourceIp and aws:SecureTransport.
+type Origin struct {
+	SourceIP string // the client's address, no port ("": unknown)
+	Secure   bool   // the request came over TLS
+}
+
+// request is what a request's context carries for the stage: who and
+// where from, and its PartiQL statements once parsed (statementsOf).
+type request struct {
+	id     *Identity
+	from   Origin
+	parsed sync.Once
+	stmts  []*statementOf
+}
+
+// identityKey is the context key of a request's *request.
 type identityKey struct{}
 
-// With returns ctx carrying the request's identity id.
-func With(ctx context.Context, id *Identity) context.Context {
-	return context.WithValue(ctx, identityKey{}, id)
+// With returns ctx carrying the request's identity id and its origin.
+func With(ctx context.Context, id *Identity, from Origin) context.Context {
+	return context.WithValue(ctx, identityKey{}, &request{id: id, from: from})
 }
 
-// identityOf is the identity ctx carries (nil: none).
-func identityOf(ctx context.Context) *Identity {
-	id, _ := ctx.Value(identityKey{}).(*Identity)
-	return id
+// requestOf is what ctx carries (nil: no identity).
+func requestOf(ctx context.Context) *request {
+	r, _ := ctx.Value(identityKey{}).(*request)
+	return r
 }
 
 // enabled counts the emulators of the process with the policy mode on.
@@ -65,27 +85,29 @@ func (Stage) End(*service.TableUse, service.Outcome) {}
 // policies.
 func (Stage) Begin(u *service.TableUse) error {
 	c := u.Call()
-	id := identityOf(c.Context())
-	if id == nil {
+	req := requestOf(c.Context())
+	if req == nil {
 		return nil
 	}
 	t := u.Table()
 	r := &iampolicy.Request{
-		Principal: &id.Principal,
+		Principal: &req.id.Principal,
 		Action:    "dynamodb:" + actionOf(u.Op(), u.Access()),
 		Resource:  t.Info().ARN,
-		Context:   requestContext(c.Input(), t.Info().Name),
+		Context:   map[string][]string{},
 	}
 	if u.Index() != "" {
 		r.Resource += "/index/" + u.Index()
 	}
+	useKeys(r, u, req)
 	if keys := batchKeys(c.Input(), t); keys != nil {
 		r.Context["dynamodb:leadingkeys"] = keys
 	} else if keys := leadingKeys(u); keys != nil {
 		r.Context["dynamodb:leadingkeys"] = keys
 	}
-	principalKeys(r.Context, &id.Principal)
-	return decide(r, id.Policies, resourcePolicies(t, ""))
+	globalKeys(r.Context, c, req)
+	resourceTags(r.Context, t)
+	return decide(r, req.id.Policies, resourcePolicies(t, ""))
 }
 
 // decide authorizes r against the identity's policies and the
@@ -150,19 +172,6 @@ func actionOf(op string, a insights.Access) string {
 		return "PartiQLSelect"
 	}
 	return op
-}
-
-// principalKeys puts the principal's global condition keys in ctx:
-// aws:PrincipalArn, aws:username, aws:userid, aws:PrincipalTag/KEY.
-func principalKeys(ctx map[string][]string, p *iampolicy.Principal) {
-	ctx["aws:principalarn"] = []string{p.ARN}
-	if p.UserName != "" {
-		ctx["aws:username"] = []string{p.UserName}
-	}
-	ctx["aws:userid"] = []string{p.UserID}
-	for k, v := range p.Tags {
-		ctx["aws:principaltag/"+strings.ToLower(k)] = []string{v}
-	}
 }
 
 // leadingKeys are the partition key values the use names, as IAM's
