@@ -6,6 +6,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
 // Lambda's event filtering (FilterCriteria): each filter's Pattern is a
@@ -32,6 +36,33 @@ import (
 // it (only JSON numbers such as SizeBytes and ApproximateCreationDateTime);
 // match its text with equals or prefix. A field whose value is an array
 // matches when any element does.
+
+// A record is matched in place: its fields as streamsapi.RecordFields
+// reads them from the stream's record and stored images (the record is
+// written as JSON only when a filter lets it through), plus the
+// eventSourceARN Lambda adds (eventRecord).
+type (
+	node   = streamsapi.Field
+	object = streamsapi.Object
+)
+
+// eventRecord is a record's fields and its eventSourceARN.
+type eventRecord struct {
+	streamsapi.Object
+	arn string
+}
+
+func (e eventRecord) Field(name string) node {
+	if name == "eventSourceARN" {
+		return streamsapi.StringField(e.arn)
+	}
+	return e.Object.Field(name)
+}
+
+// recordView is the record r of s as a filter sees it.
+func recordView(s service.Stream, r *streamlog.Record) object {
+	return eventRecord{streamsapi.RecordFields(s, r), s.ARN()}
+}
 
 // errPattern is an invalid filter pattern.
 var errPattern = errors.New("invalid filter pattern definition")
@@ -156,13 +187,13 @@ func parseObject(obj map[string]any, depth int) (*pattern, error) {
 func literal(v any) (node, bool) {
 	switch x := v.(type) {
 	case nil:
-		return node{kind: nodeNull, text: "null"}, true
+		return node{Kind: streamsapi.FieldNull, Text: "null"}, true
 	case bool:
-		return node{kind: nodeBool, text: strconv.FormatBool(x)}, true
+		return streamsapi.BoolField(x), true
 	case json.Number:
-		return node{kind: nodeNumber, text: string(x)}, true
+		return streamsapi.NumberField(string(x)), true
 	case string:
-		return node{kind: nodeString, text: x}, true
+		return streamsapi.StringField(x), true
 	}
 	return node{}, false
 }
@@ -254,10 +285,10 @@ func (p *pattern) match(o object) bool {
 		f := &p.fields[i]
 		var v node
 		if o != nil {
-			v = o.field(f.name)
+			v = o.Field(f.name)
 		}
 		if f.nested != nil {
-			if !f.nested.match(v.obj) { // absent (or a leaf): only exists:false can match below
+			if !f.nested.match(v.Obj) { // absent (or a leaf): only exists:false can match below
 				return false
 			}
 			continue
@@ -287,16 +318,16 @@ func matchRules(rules []valueRule, v node) bool {
 	for i := range rules {
 		r := &rules[i]
 		if r.kind == ruleExists {
-			if r.exists == (v.kind != nodeAbsent && v.kind != nodeObject) {
+			if r.exists == (v.Kind != streamsapi.FieldAbsent && v.Kind != streamsapi.FieldObject) {
 				return true
 			}
 			continue
 		}
-		switch v.kind {
-		case nodeAbsent:
+		switch v.Kind {
+		case streamsapi.FieldAbsent:
 			continue
-		case nodeList:
-			for _, e := range v.list {
+		case streamsapi.FieldList:
+			for _, e := range v.List {
 				if r.matchValue(e) {
 					return true
 				}
@@ -313,34 +344,34 @@ func matchRules(rules []valueRule, v node) bool {
 // matchValue matches one value of the record: a scalar (an object or a
 // list matches no value rule).
 func (r *valueRule) matchValue(v node) bool {
-	if !v.scalar() {
+	if !v.Scalar() {
 		return false
 	}
-	isStr := v.kind == nodeString
+	isStr := v.Kind == streamsapi.FieldString
 	switch r.kind {
 	case ruleEquals:
-		return r.lit.equal(v)
+		return r.lit.Equal(v)
 	case rulePrefix:
-		return isStr && strings.HasPrefix(v.text, r.str)
+		return isStr && strings.HasPrefix(v.Text, r.str)
 	case ruleSuffix:
-		return isStr && strings.HasSuffix(v.text, r.str)
+		return isStr && strings.HasSuffix(v.Text, r.str)
 	case ruleEqualsFold:
-		return isStr && strings.EqualFold(v.text, r.str)
+		return isStr && strings.EqualFold(v.Text, r.str)
 	case ruleAnythingBut:
 		if r.sub != nil {
 			return isStr && !r.sub.matchValue(v)
 		}
 		for _, l := range r.lits {
-			if l.equal(v) {
+			if l.Equal(v) {
 				return false
 			}
 		}
 		return true
 	case ruleNumeric:
-		if v.kind != nodeNumber {
+		if v.Kind != streamsapi.FieldNumber {
 			return false
 		}
-		f, err := strconv.ParseFloat(v.text, 64)
+		f, err := strconv.ParseFloat(v.Text, 64)
 		if err != nil {
 			return false
 		}

@@ -181,7 +181,7 @@ func TestRecordViewMatchesJSON(t *testing.T) {
 			}
 			patterns++
 			want := filterSet{p}.pass(jsonRecord(js))
-			require.Equal(t, want, filterSet{p}.pass(recordView{s, &rec}), "pattern %s on %s", pj, js)
+			require.Equal(t, want, filterSet{p}.pass(recordView(s, &rec)), "pattern %s on %s", pj, js)
 			if want {
 				matched++
 			}
@@ -216,7 +216,7 @@ func BenchmarkFilterRecord(b *testing.B) {
 	fs := filterSet{p}
 	b.Run("view", func(b *testing.B) {
 		for b.Loop() {
-			if !fs.pass(recordView{s, rec}) {
+			if !fs.pass(recordView(s, rec)) {
 				b.Fatal("no match")
 			}
 		}

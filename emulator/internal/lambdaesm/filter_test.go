@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
 // A DynamoDB stream record as Lambda sends it, with the JSON values
@@ -123,7 +125,7 @@ func FuzzParsePattern(f *testing.F) {
 // filter sees it: what the record view (filter_record.go) must equal.
 type jsonObj map[string]any
 
-func (o jsonObj) field(name string) node {
+func (o jsonObj) Field(name string) node {
 	v, ok := o[name]
 	if !ok {
 		return node{}
@@ -134,21 +136,21 @@ func (o jsonObj) field(name string) node {
 func jsonNode(v any) node {
 	switch x := v.(type) {
 	case map[string]any:
-		return objNode(jsonObj(x))
+		return streamsapi.ObjectField(jsonObj(x))
 	case []any:
-		out := node{kind: nodeList}
+		out := node{Kind: streamsapi.FieldList}
 		for _, e := range x {
-			out.list = append(out.list, jsonNode(e))
+			out.List = append(out.List, jsonNode(e))
 		}
 		return out
 	case string:
-		return strNode(x)
+		return streamsapi.StringField(x)
 	case json.Number:
-		return numNode(string(x))
+		return streamsapi.NumberField(string(x))
 	case bool:
-		return boolNode(x)
+		return streamsapi.BoolField(x)
 	}
-	return node{kind: nodeNull, text: "null"}
+	return node{Kind: streamsapi.FieldNull, Text: "null"}
 }
 
 // jsonRecord decodes a record's JSON; nil when it is not an object.

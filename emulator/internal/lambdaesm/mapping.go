@@ -26,8 +26,8 @@ import (
 // A poller with nothing to do waits without a timer: on its stream's
 // change signal (streamrec.Stream.Changed: the stream's next record, or
 // its disabling), on the service's when it has no stream yet or its
-// table's stream was closed (service.Service.StreamsChanged: a stream
-// made), and on its own wake (an update, a drain). So an idle mapping
+// table's stream was closed (service.Config.StreamChanges, which the
+// emulator hands the Manager too: SetStreamChanges), and on its own wake (an update, a drain). So an idle mapping
 // uses no CPU. It takes each channel before it looks, so a record
 // written between its look and its wait wakes it at once. Two states
 // still poll, every idlePoll, because what they wait for is the clock
@@ -213,11 +213,11 @@ func (mp *mapping) run() {
 			mp.wait(nil, nil, 0) // an update or the stop
 			continue
 		}
-		made := mp.mgr.svc.StreamsChanged() // before looking: a stream made after the look wakes the wait
+		made, poll := mp.mgr.streamsMade() // before looking: a stream made after the look wakes the wait
 		now := mp.mgr.svc.Now()
 		s, ok := mp.resolve(now)
 		if !ok {
-			mp.wait(made, nil, 0)
+			mp.wait(made, nil, poll)
 			continue
 		}
 		changed := s.Changed() // before reading: a record written after the read wakes the wait
@@ -252,12 +252,13 @@ func (mp *mapping) run() {
 				continue
 			}
 			var newer <-chan struct{}
+			var d time.Duration
 			if st.tableName != "" {
 				if status, _ := s.State(now); status != service.Enabled {
-					newer = made // the table's stream closed: its next one
+					newer, d = made, poll // the table's stream closed: its next one
 				}
 			}
-			mp.wait(changed, newer, 0)
+			mp.wait(changed, newer, d)
 			continue
 		}
 		if len(batch) > 0 && len(batch) < limit && st.window > 0 && !flush {
@@ -299,7 +300,7 @@ func collect(s service.Stream, st settings, pos uint64, limit int, now time.Time
 		}
 		for i := range recs {
 			r := &recs[i]
-			if !st.filters.pass(recordView{s, r}) {
+			if !st.filters.pass(recordView(s, r)) {
 				filtered++
 				p = r.Seq + 1
 				continue
@@ -444,6 +445,9 @@ func (mp *mapping) update(s *Spec) error {
 	mp.mu.Lock()
 	st := mp.st
 	mp.mu.Unlock()
+	if err := mp.mgr.checkFilterQuota(s); err != nil {
+		return err
+	}
 	if err := st.apply(s, false); err != nil {
 		return err
 	}
@@ -476,7 +480,7 @@ func (mp *mapping) config() Configuration {
 		ParallelizationFactor:          int64(st.parallel),
 		EventSourceArn:                 st.sourceARN,
 		FilterCriteria:                 st.filterSpec,
-		FunctionArn:                    "arn:aws:lambda:" + region + ":" + account + ":function:" + st.function,
+		FunctionArn:                    st.fnRef.arn(region, account),
 		LastModified:                   float64(mp.modified.UnixMilli()) / 1000,
 		LastProcessingResult:           mp.lastResult,
 		State:                          "Enabled",

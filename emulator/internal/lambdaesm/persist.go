@@ -1,6 +1,7 @@
 package lambdaesm
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -203,7 +204,7 @@ func (mp *mapping) restore(sv *saved) {
 func (st settings) spec(uuid string) Spec {
 	s := Spec{
 		UUID:                           &uuid,
-		FunctionName:                   ptr(st.function),
+		FunctionName:                   ptr(cmp.Or(st.fnSpec, st.function)),
 		Enabled:                        ptr(st.enabled),
 		BatchSize:                      ptr(int64(st.batchSize)),
 		MaximumBatchingWindowInSeconds: ptr(int64(st.window / time.Second)),

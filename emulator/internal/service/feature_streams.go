@@ -26,14 +26,6 @@ const Enabled = streamrec.Enabled
 // ARN is the one of the list with that ARN (none: forgotten, or never).
 func (s Space) Streams(now time.Time) []Stream { return s.ns.streams.All(now) }
 
-// StreamsChanged returns a channel closed when a stream is next added to
-// a namespace (a table made with one, a stream enabled) or forgotten, in
-// any namespace: a reader waiting for a table's stream (the event source
-// mappings) takes it before it looks through Streams and waits on it when
-// it found none. A stream's own records and its disabling are told by
-// Stream.Changed.
-func (s *Service) StreamsChanged() <-chan struct{} { return s.streamChanges.Changed() }
-
 // Space is the namespace outside a request (the event source mappings'
 // pollers), as a feature's operation sees its own (Call.Space).
 func (ns *Namespace) Space() Space { return Space{ns: ns} }

@@ -78,6 +78,12 @@ type Options struct {
 	Changes *streamlog.Signal
 }
 
+// WithClock returns o with the clock clock.
+func (o Options) WithClock(clock func() time.Time) Options {
+	o.Clock = clock
+	return o
+}
+
 // retention is o.Retention, or DefaultRetention when 0.
 func (o Options) retention() time.Duration {
 	if o.Retention > 0 {
