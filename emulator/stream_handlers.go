@@ -223,8 +223,10 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 // (cmd/dynamoemu's -serverless): each function's DynamoDB stream events
 // become mappings to the function as serverless-offline names it, their
 // ARNs matched to tables by name, ${env:...} resolved with getenv (and
-// .env beside the file with useDotenv). It returns why any event was
-// left out.
+// .env beside the file with useDotenv). The file is read again as
+// tables are made and, while an event waits, as its .env changes
+// (docs/stream-handlers.md). It returns why events were left out or
+// wait at the start; later changes are logged.
 func (e *Emulator) LoadServerless(path string, getenv func(string) string) ([]string, error) {
 	return e.esm().LoadServerless(path, getenv)
 }

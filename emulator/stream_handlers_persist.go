@@ -26,6 +26,7 @@ func (e *Emulator) initStreamHandlers() error {
 	m.SetRetryBackoff(e.opts.StreamRetryBackoff)
 	m.SetFilterQuota(e.opts.StreamHandlerFilterQuota)
 	m.SetStreamChanges(&e.streamChanges)
+	m.SetLogger(e.log)
 	t := lambdaesm.Targets{Remote: e.opts.StreamHandlerRemote}
 	if e.opts.StreamHandlerFileDir != "" {
 		dir, err := lambdaesm.CleanFileDir(e.opts.StreamHandlerFileDir)

@@ -347,7 +347,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if c.serverless != "" {
 		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
 		for _, w := range warnings {
-			log.Warn("-serverless: stream event left out", "why", w)
+			log.Warn("-serverless: " + w)
 		}
 		if err != nil {
 			emu.Close()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -29,7 +30,7 @@ var managers service.ServiceState[Manager]
 // Register declares the per-service Manager.
 func (Feature) Register(r service.Registrar) {
 	managers = service.NewServiceState(r, func(s *service.Service) *Manager {
-		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{},
+		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{}, quit: make(chan struct{}),
 			client: &http.Client{Timeout: 15 * time.Minute, CheckRedirect: noRedirect}}
 	})
 }
@@ -58,6 +59,8 @@ type Manager struct {
 	backoff     time.Duration     // the wait before a failed batch's first retry (SetRetryBackoff)
 	filterQuota int               // filters a mapping may have (SetFilterQuota; 0: DefaultFilterQuota)
 	made        *streamlog.Signal // notified when a stream is made (SetStreamChanges); nil: none
+	log         *slog.Logger      // hears the files' mappings change (SetLogger); nil: none
+	quit        chan struct{}     // closed by Close: the files' watchers stop
 	targets     Targets           // what mappings may reach (targets.go)
 	// hadMappings: the last save (or the restored state) held a mapping,
 	// so a save with none must replace it.
@@ -367,6 +370,7 @@ func (m *Manager) Close() {
 		return
 	}
 	m.closed = true
+	close(m.quit)
 	all := make([]*mapping, 0, len(m.maps))
 	for _, mp := range m.maps {
 		all = append(all, mp)
