@@ -22,6 +22,7 @@ import (
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -297,6 +298,9 @@ type Emulator struct {
 	// namespace: the service notifies it (service.Config.StreamChanges)
 	// and the stream handlers wait on it for a table not made yet.
 	streamChanges streamlog.Signal
+	// pollersWarned are the streams a client was found reading beside an
+	// event source mapping (stream_handlers.go's streamRead), warned of once.
+	pollersWarned sync.Map
 	// writeTimeout is the WriteTimeout of the last Server made
 	// (NewServer), in nanoseconds: net/http's path sets it again when an
 	// answer is ready.
@@ -421,7 +425,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		// start and, below, consistency fuzzing's (emulator/internal/stages/lag);
 		// and a feature's: the directory standing for S3 (emulator/internal/transfers).
 		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags)),
-			transfers.S3Dir(e.opts.ExportDir)},
+			transfers.S3Dir(e.opts.ExportDir), streamsapi.ReaderWatch(e.streamRead)},
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 	if e.fuzzer != nil {

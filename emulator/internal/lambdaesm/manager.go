@@ -464,3 +464,21 @@ func trimSlash(s string) string {
 	}
 	return s
 }
+
+// FunctionsOf returns the functions of the enabled mappings reading the
+// stream arn now, in creation order.
+func (m *Manager) FunctionsOf(arn string) []string {
+	m.mu.Lock()
+	all := make([]*mapping, 0, len(m.order))
+	for _, id := range m.order {
+		all = append(all, m.maps[id])
+	}
+	m.mu.Unlock()
+	var out []string
+	for _, mp := range all {
+		if st := mp.settings(); st.enabled && st.sourceARN == arn {
+			out = append(out, cmp.Or(st.fnSpec, st.function))
+		}
+	}
+	return out
+}
