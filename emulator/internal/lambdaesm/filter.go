@@ -36,6 +36,18 @@ import (
 // it (only JSON numbers such as SizeBytes and ApproximateCreationDateTime);
 // match its text with equals or prefix. A field whose value is an array
 // matches when any element does.
+//
+// The fields a pattern may name follow the newest record of Lambda's
+// "Using event filtering with a DynamoDB event source" (2026, the copy
+// with the corrected example record and the note "DynamoDB event source
+// mappings only support filtering on the dynamodb key"): dynamodb is the
+// record's one data key (as body is SQS's, data Kinesis's), and "Control
+// which events Lambda sends to your function" keeps the metadata fields
+// (eventName, eventID, awsRegion, ...) filterable, as AWS's CDK examples
+// filter DynamoDB records on eventName. A pattern naming a field no
+// DynamoDB record has (body, data) is taken: the field is absent, so only
+// {"exists": false} matches it, as for any absent field; no record says
+// Lambda refuses such a pattern.
 
 // A record is matched in place: its fields as streamsapi.RecordFields
 // reads them from the stream's record and stored images (the record is
