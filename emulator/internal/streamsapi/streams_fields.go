@@ -197,7 +197,7 @@ func (a encodedAttr) Field(name string) Field {
 	case storage.KindNULL:
 		return BoolField(true)
 	case storage.KindM:
-		return ObjectField(mapAttr{a.v})
+		return ObjectField(mapAttr(a))
 	}
 	out := Field{Kind: FieldList, List: make([]Field, 0, a.v.Len())}
 	parts := a.v.Parts()
