@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
@@ -284,7 +282,7 @@ func parseMCPFlags(args []string, out io.Writer) (mcpConfig, error) {
 	fs.StringVar(&c.store.durability, "durability", c.store.durability, "with -dbPath: sync, group or none (as the server's)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
-	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md)")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md); tables tagged dynamoemu:conventions are checked with or without it")
 	fs.BoolVar(&c.report, "report", true, "collect the access-pattern report from the start (the access_report tool)")
 	fs.StringVar(&c.logLevel, "logLevel", "warn", "log level on stderr: debug, info, warn or error")
 	fs.DurationVar(&c.ttlSweep, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0: only by the sweep_ttl tool)")
@@ -351,7 +349,7 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 		}
 		go emu.RunTTLSweeper(ctx, c.ttlSweep)
 		log.Info("dynamoemu MCP server on stdio", "version", emulator.Version(), "dbPath", c.dbPath, "readOnly", c.mcp.readOnly)
-		return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+		return srv.Run(ctx, mcp.StdioTransport(in, out, log)) // no single message ends it
 	}()
 	if cerr := emu.Close(); cerr != nil && err == nil {
 		err = cerr
@@ -361,9 +359,3 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 	}
 	return err
 }
-
-// nopCloser is a Writer with a Close that does nothing: the process's
-// stdout outlives the session.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
