@@ -99,11 +99,12 @@ func (m *Manager) logger() *slog.Logger {
 // at the start; later changes go to the logger (SetLogger).
 func (m *Manager) LoadServerless(path string, getenv func(string) string) ([]string, error) {
 	w := &slsWatch{m: m, path: path, getenv: getenv, bound: map[string]*slsBound{}}
+	before := w.files(&slsFile{})
 	f, err := readServerless(path, getenv)
 	if err != nil {
 		return nil, err
 	}
-	w.stamps = w.files(f)
+	w.stamps = w.restamp(before, f)
 	notes, waiting, err := w.sync(f)
 	if err != nil {
 		return notes, err
@@ -119,6 +120,33 @@ func (w *slsWatch) files(f *slsFile) []fileStamp {
 	if f.dotenv != "" {
 		dir := f.dotenv[:strings.LastIndexByte(f.dotenv, os.PathSeparator)+1]
 		out = append(out, stampOf(f.dotenv), stampOf(dir+".env")) // .env.STAGE may appear beside .env
+	}
+	return out
+}
+
+// again stamps the files stamped last, before they are read again: a
+// change made while they are read is then seen at the next look.
+func (w *slsWatch) again() []fileStamp {
+	out := make([]fileStamp, len(w.stamps))
+	for i, s := range w.stamps {
+		out[i] = stampOf(s.path)
+	}
+	return out
+}
+
+// restamp is the stamps of f's files: those of before (taken before f
+// was read), and for a file f reads that before did not hold, none (so
+// the next look reads the files once more if it exists).
+func (w *slsWatch) restamp(before []fileStamp, f *slsFile) []fileStamp {
+	out := w.files(f)
+	for i := range out {
+		stamped := fileStamp{path: out[i].path}
+		for _, b := range before {
+			if b.path == out[i].path {
+				stamped = b
+			}
+		}
+		out[i] = stamped
 	}
 	return out
 }
@@ -165,13 +193,14 @@ func (w *slsWatch) run(waiting bool) {
 		if !waiting && made != nil { // every event bound: only a table made again matters, and the mapping follows it
 			continue
 		}
+		before := w.again()
 		f, err := readServerless(w.path, w.getenv)
 		if err != nil {
 			w.m.logger().Warn("-serverless: the service file cannot be read again; its mappings stay as they are", "file", w.path, "err", err)
-			w.stamps = w.files(&slsFile{})
+			w.stamps = before
 			continue
 		}
-		w.stamps = w.files(f)
+		w.stamps = w.restamp(before, f)
 		notes, still, err := w.sync(f)
 		for _, n := range notes {
 			w.m.logger().Info("-serverless: " + n)

@@ -47,7 +47,7 @@ func TestAPIValidation(t *testing.T) {
 			`{"EventSourceArn":"`+missing+`","FunctionName":"fn","StartingPosition":"LATEST"}`)
 		require.Equal(t, http.StatusBadRequest, status)
 		require.Equal(t, "InvalidParameterValueException", typ)
-		require.JSONEq(t, `{"Type":"User","message":"Stream not found: `+missing+`"}`, body)
+		require.JSONEq(t, `{"Type":"User","Message":"Stream not found: `+missing+`"}`, body)
 		// The emulator's TableName waits for a table made later, as before.
 		status, _, body = apiCall(t, srv.URL, http.MethodPost, APIPrefix+"/", `{"TableName":"nope","FunctionName":"fn","StartingPosition":"LATEST"}`)
 		require.Equal(t, http.StatusAccepted, status, body)
