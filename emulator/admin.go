@@ -6,6 +6,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The admin endpoints, which no AWS service has: control of the emulator's
@@ -29,24 +30,14 @@ import (
 // a POST needs Content-Type application/json, and a request with an
 // Origin that -cors does not allow gets 403.
 
-// Admin endpoint paths.
-const (
-	AdminClockPath = "/dynamoemu/clock"
-	AdminSweepPath = "/dynamoemu/ttl/sweep"
-)
-
-// AdminHealthPath is the health endpoint's path: whether the emulator
-// can take writes (with Options.DataDir, what stops them).
-const AdminHealthPath = "/dynamoemu/health"
-
-// The handlers are package adminhttp's; the routes are here, with the
-// paths.
+// The handlers are package adminhttp's; the routes are here; the paths
+// are package adminpath's.
 
 // admin is what serves the admin endpoints: the emulator's methods, its
 // service and fault rules.
 func (e *Emulator) admin() *adminhttp.Admin {
 	a := &adminhttp.Admin{Host: e, CORS: &e.cors, Svc: e.svc, Faults: e.inj, SharedDB: e.opts.SharedDB, Lag: e.lagGate,
-		Paths: adminhttp.Paths{Namespaces: AdminNamespacesPath, Report: AdminReportPath, Conventions: ConventionsPath},
+		Paths: adminhttp.Paths{Namespaces: adminpath.Namespaces, Report: adminpath.Report, Conventions: adminpath.Conventions},
 		Answers: adminhttp.Answers{
 			Fork:        func(base, name string) (any, error) { return e.Fork(base, name) },
 			Branches:    func() any { return e.Branches() },
@@ -62,36 +53,36 @@ func (e *Emulator) admin() *adminhttp.Admin {
 }
 
 func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
-	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(a.ServeSweep)
-	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(a.ServeHealth)
-	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(a.ServeConventionsReset)
-	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(a.ServeNamespaces)
-	r.Methods(http.MethodGet).Path(AdminTablesPath).HandlerFunc(a.ServeTables)
-	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(a.ServeStreamsDrain)
-	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(a.ServeStreamsMappings)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotTake)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotList)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
-	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
-	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(a.ServeConsistency)
-	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchFork)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchList)
-	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(a.ServeBranchDrop)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
-	r.Methods(http.MethodGet).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsGet)
-	r.Methods(http.MethodPut).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsPut)
-	r.Methods(http.MethodDelete).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsDelete)
-	r.Methods(http.MethodGet).Path(AdminFaultStatsPath).HandlerFunc(a.ServeFaultStats)
-	r.Methods(http.MethodGet).Path(AdminReportPath).HandlerFunc(a.ServeReport)
-	r.Methods(http.MethodDelete).Path(AdminReportPath).HandlerFunc(a.ServeReportReset)
-	r.Methods(http.MethodPut).Path(AdminDesignPath).HandlerFunc(a.ServeDesign)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(a.ServeReportStart)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
-	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
-	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
-	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(a.ServeIAM)
+	r.Methods(http.MethodGet).Path(adminpath.Clock).HandlerFunc(a.ServeClock)
+	r.Methods(http.MethodPost).Path(adminpath.Clock).HandlerFunc(a.ServeClock)
+	r.Methods(http.MethodPost).Path(adminpath.Sweep).HandlerFunc(a.ServeSweep)
+	r.Methods(http.MethodGet).Path(adminpath.Health).HandlerFunc(a.ServeHealth)
+	r.Methods(http.MethodDelete).Path(adminpath.Conventions).HandlerFunc(a.ServeConventionsReset)
+	r.Methods(http.MethodGet).Path(adminpath.Namespaces).HandlerFunc(a.ServeNamespaces)
+	r.Methods(http.MethodGet).Path(adminpath.Tables).HandlerFunc(a.ServeTables)
+	r.Methods(http.MethodPost).Path(adminpath.StreamsDrain).HandlerFunc(a.ServeStreamsDrain)
+	r.Methods(http.MethodGet).Path(adminpath.StreamsMappings).HandlerFunc(a.ServeStreamsMappings)
+	r.Methods(http.MethodPost).Path(adminpath.Snapshots).HandlerFunc(a.ServeSnapshotTake)
+	r.Methods(http.MethodGet).Path(adminpath.Snapshots).HandlerFunc(a.ServeSnapshotList)
+	r.Methods(http.MethodGet).Path(adminpath.Snapshots + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
+	r.Methods(http.MethodPost).Path(adminpath.Snapshots + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
+	r.Methods(http.MethodDelete).Path(adminpath.Snapshots + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
+	r.Methods(http.MethodGet, http.MethodDelete).Path(adminpath.Consistency).HandlerFunc(a.ServeConsistency)
+	r.Methods(http.MethodPost).Path(adminpath.Branches).HandlerFunc(a.ServeBranchFork)
+	r.Methods(http.MethodGet).Path(adminpath.Branches).HandlerFunc(a.ServeBranchList)
+	r.Methods(http.MethodDelete).Path(adminpath.Branches + "/{name}").HandlerFunc(a.ServeBranchDrop)
+	r.Methods(http.MethodGet).Path(adminpath.Branches + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
+	r.Methods(http.MethodGet).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsGet)
+	r.Methods(http.MethodPut).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsPut)
+	r.Methods(http.MethodDelete).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsDelete)
+	r.Methods(http.MethodGet).Path(adminpath.FaultStats).HandlerFunc(a.ServeFaultStats)
+	r.Methods(http.MethodGet).Path(adminpath.Report).HandlerFunc(a.ServeReport)
+	r.Methods(http.MethodDelete).Path(adminpath.Report).HandlerFunc(a.ServeReportReset)
+	r.Methods(http.MethodPut).Path(adminpath.Design).HandlerFunc(a.ServeDesign)
+	r.Methods(http.MethodPost).Path(adminpath.Report + "/start").HandlerFunc(a.ServeReportStart)
+	r.Methods(http.MethodPost).Path(adminpath.Report + "/stop").HandlerFunc(a.ServeReportStop)
+	r.Methods(http.MethodGet).Path(adminpath.Contributors).HandlerFunc(a.ServeContributors)
+	r.Methods(http.MethodPost).Path(adminpath.Lag).HandlerFunc(a.ServeLag)
+	r.Methods(http.MethodGet).Path(adminpath.Lag).HandlerFunc(a.ServeLagGet)
+	r.Methods(http.MethodGet, http.MethodPut).Path(adminpath.IAM).HandlerFunc(a.ServeIAM)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -29,15 +30,12 @@ import (
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.
 //
-// AdminBranchesPath makes, lists, drops and compares them
+// adminpath.Branches makes, lists, drops and compares them
 // (adminhttp/branches.go), behind the admin guard like the other admin
 // endpoints (httpedge/adminguard.go). With SharedDB and
 // a DataDir there are no branches: a SharedDB server loads only the
 // shared namespace's directory, so a branch's would be kept on disk and
 // loaded by no server.
-
-// AdminBranchesPath is the admin endpoint of branches.
-const AdminBranchesPath = "/dynamoemu/branches"
 
 // headerBranch names the branch a request is served in (canonical form,
 // as net/http keys it; the connection loop reads it too: emulator/internal/httploop).
@@ -174,7 +172,7 @@ func (e *Emulator) branchNamespace(name string, cred sigv4.Credential) (string, 
 	defer e.branches.mu.RUnlock()
 	b, ok := e.branches.byName[name]
 	if !ok {
-		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, AdminBranchesPath)
+		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, adminpath.Branches)
 	}
 	if e.keys != nil {
 		own := e.NamespaceID(cred.AccessKey, cred.Region)

@@ -13,7 +13,6 @@ import (
 //
 //	GET    /dynamoemu/consistency     {"mode","seed","staleReads":[...],"dropped"}
 //	DELETE /dynamoemu/consistency     forget the stale reads seen so far
-const AdminConsistencyPath = "/dynamoemu/consistency"
 
 // StaleRead is one read that returned data older than a committed write
 // (consistency fuzzing): the read and the writes it missed.

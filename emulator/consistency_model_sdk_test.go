@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestConsistencyFuzzModel: in consistency fuzzing, against a map of
@@ -104,11 +105,11 @@ func TestConsistencyFuzzModel(t *testing.T) {
 	// The admin endpoint answers the same report.
 	srv := httptest.NewServer(e.Handler())
 	defer srv.Close()
-	res, err := http.Get(srv.URL + emulator.AdminConsistencyPath)
+	res, err := http.Get(srv.URL + adminpath.Consistency)
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	req, _ := http.NewRequest(http.MethodDelete, srv.URL+emulator.AdminConsistencyPath, nil)
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+adminpath.Consistency, nil)
 	req.Header.Set("Content-Type", "application/json") // the admin guard's
 	res, err = http.DefaultClient.Do(req)
 	require.NoError(t, err)

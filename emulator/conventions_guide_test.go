@@ -19,6 +19,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The guide's rules through the emulator: each with the framework's (or
@@ -358,25 +359,25 @@ func TestConventionsVisible(t *testing.T) {
 		require.NoError(t, json.Unmarshal(body, &out), string(body))
 		return out
 	}
-	rep := get(emulator.AdminReportPath)
+	rep := get(adminpath.Report)
 	require.Equal(t, false, rep["reporting"])
 	require.Contains(t, rep["note"], "not collecting: start dynamoemu with -report")
 	require.Empty(t, rep["namespaces"], "no zeros")
 	reports := rep["reports"].(map[string]any)
 	require.Equal(t, map[string]any{"collecting": false, "path": "/dynamoemu/report"}, reports["accessPatterns"])
 	require.Equal(t, map[string]any{"collecting": true, "path": "/dynamoemu/conventions", "tables": float64(2)}, reports["conventions"])
-	res, err := http.Get(env.url + emulator.AdminReportPath + "?format=text")
+	res, err := http.Get(env.url + adminpath.Report + "?format=text")
 	require.NoError(t, err)
 	text, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	require.Contains(t, string(text), "not collecting")
 	env.e.SetReporting(true)
 	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
-	rep = get(emulator.AdminReportPath)
+	rep = get(adminpath.Report)
 	require.Nil(t, rep["note"])
 	require.NotEmpty(t, rep["namespaces"])
 
-	conv := get(emulator.ConventionsPath)
+	conv := get(adminpath.Conventions)
 	require.Equal(t, []any{
 		map[string]any{"table": cmdTable, "roles": "command", "mode": "enforce", "source": "*-command"},
 		map[string]any{"table": "tagged", "roles": "keys", "mode": "warn", "source": "tags"},

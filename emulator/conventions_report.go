@@ -7,15 +7,11 @@ import (
 
 // The conventions layer at the edge: the caller's tenant header, which the
 // conventions stage's tenant guard reads, and the report of violations over HTTP
-// (GET and DELETE ConventionsPath) and in Go.
+// (GET and DELETE adminpath.Conventions) and in Go.
 
 // headerTenantCode names the caller's tenant, as the framework's
 // x-tenant-code request header does.
 const headerTenantCode = "X-Tenant-Code"
-
-// ConventionsPath is where the emulator's handler serves the conventions
-// report as JSON (GET).
-const ConventionsPath = "/dynamoemu/conventions"
 
 // ConventionsReport returns the conventions violations seen since the
 // emulator started or the report was last reset: totals, and per table (in

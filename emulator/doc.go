@@ -59,7 +59,7 @@
 // and returns its ID; Restore rewinds the whole emulator to it, as often
 // as wanted, sharing the items instead of copying them; DropSnapshot
 // forgets it. A test suite restores one after its fixtures before each
-// test. The admin endpoint AdminSnapshotsPath does the same over HTTP.
+// test. The admin endpoint /dynamoemu/snapshots does the same over HTTP.
 //
 // # Faults, lag and throttling
 //
@@ -115,8 +115,8 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath, Options.MCP at MCPPath,
-// Options.DesignMatch at AdminDesignMatchPath) also refuse
+// Options.Console at /dynamoemu/console/, Options.MCP at /dynamoemu/mcp,
+// Options.DesignMatch at /dynamoemu/report/match) also refuse
 // foreign origins and state-changing requests without Content-Type
 // application/json.
 // Options.CORSOrigins enables CORS.

@@ -13,6 +13,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The HTTP edge: what the server answers before any operation runs, as
@@ -112,7 +113,7 @@ func (e *Emulator) edgeHandler() http.Handler {
 			}
 			// The MCP endpoint checks its own bearer token (docs/mcp.md);
 			// a health probe has no credentials (adminhttp/health.go).
-			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath && !isHealthProbe(r) {
+			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != adminpath.MCP && !isHealthProbe(r) {
 				if err := e.keys.AdminAuth(r); err != nil {
 					e.serveRefused(w, r, err)
 					return
@@ -144,15 +145,15 @@ func (e *Emulator) edgeHandler() http.Handler {
 	})
 }
 
-// isHealthProbe reports whether r reads AdminHealthPath, which answers
+// isHealthProbe reports whether r reads adminpath.Health, which answers
 // without credentials: it tells whether writes are taken, nothing of the
 // data.
 func isHealthProbe(r *http.Request) bool {
-	return r.URL.Path == AdminHealthPath && r.Method == http.MethodGet
+	return r.URL.Path == adminpath.Health && r.Method == http.MethodGet
 }
 
 // isConsoleFileRequest reports whether r reads one of the console's files
-// (GET or HEAD under ConsolePath): they hold no data, so they load without
+// (GET or HEAD under adminpath.Console): they hold no data, so they load without
 // credentials, and the page signs the calls it makes.
 func isConsoleFileRequest(r *http.Request) bool {
 	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && isConsolePath(r.URL.Path)

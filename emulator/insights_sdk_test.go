@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
@@ -282,7 +283,7 @@ func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulato
 		`{"Rule":"`+rules[3].Rule+`","Contributors":null}]`, string(pub))
 
 	rec := httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=Blog", nil))
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=Blog", nil))
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	require.Equal(t, `{"rules":[{"rule":"`+rules[0].Rule+`","contributors":[{"keys":["a"],"value":1},{"keys":["b"],"value":0.5}]},`+
 		`{"rule":"`+rules[1].Rule+`","contributors":[]},`+
@@ -290,6 +291,6 @@ func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulato
 		`{"rule":"`+rules[3].Rule+`","contributors":[]}]}`, strings.TrimSpace(rec.Body.String()))
 
 	rec = httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=NoSuchTable", nil))
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=NoSuchTable", nil))
 	require.Equal(t, `{"rules":null}`, strings.TrimSpace(rec.Body.String()))
 }

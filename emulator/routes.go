@@ -3,6 +3,7 @@ package emulator
 import (
 	"net/http"
 
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/gorilla/mux"
 )
 
@@ -14,7 +15,7 @@ import (
 func (e *Emulator) router() *mux.Router {
 	r := mux.NewRouter()
 	a := e.admin()
-	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(a.ServeConventions)
+	r.Methods(http.MethodGet).Path(adminpath.Conventions).HandlerFunc(a.ServeConventions)
 	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
 	e.adminRoutes(r, a)
 	e.consoleRoutes(r)

@@ -3,14 +3,15 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
@@ -123,15 +124,15 @@ type Options struct {
 	// the default, DurabilityGroup or DurabilityNone), group commit
 	// window, compaction thresholds. A nil Logger logs to Logger.
 	Persist PersistOptions
-	// Console, if not nil, is served at ConsolePath behind the Host check
+	// Console, if not nil, is served at /dynamoemu/console/ behind the Host check
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
-	// MCP, if not nil, is served at MCPPath behind the Host check and the
+	// MCP, if not nil, is served at /dynamoemu/mcp behind the Host check and the
 	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
 	// server's streamable HTTP handler, which checks its bearer token.
 	MCP http.Handler
-	// DesignMatch, if not nil, is served at AdminDesignMatchPath (POST)
+	// DesignMatch, if not nil, is served at /dynamoemu/report/match (POST)
 	// behind the Host check and the admin guard (console_mount.go):
 	// cmd/dynamoemu passes the MCP server's design matcher
 	// (mcp.MatchHandler), which the web console's query builder asks

@@ -16,14 +16,11 @@ import (
 // what they hold and cost): from Go, and over HTTP for an emulator run
 // as a separate process.
 //
-// AdminSnapshotsPath takes, restores, drops, lists and compares them
+// adminpath.Snapshots takes, restores, drops, lists and compares them
 // (adminhttp/snapshots.go). Like the other admin endpoints they need no
 // signature and refuse what a web page could send cross-site
 // (httpedge/adminguard.go: a POST or DELETE needs Content-Type
 // application/json).
-
-// AdminSnapshotsPath is the admin endpoint of snapshots.
-const AdminSnapshotsPath = "/dynamoemu/snapshots"
 
 // ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
 var ErrNoSnapshot = errors.New("emulator: no such snapshot")

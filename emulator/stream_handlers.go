@@ -21,13 +21,7 @@ import (
 //	POST /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 naming the stuck mappings
 //	GET  /dynamoemu/streams/mappings  every mapping's configuration and progress
 
-// Admin paths of the stream handlers.
-const (
-	AdminStreamsDrainPath    = "/dynamoemu/streams/drain"
-	AdminStreamsMappingsPath = "/dynamoemu/streams/mappings"
-)
-
-// DefaultDrainTimeout is how long POST AdminStreamsDrainPath waits
+// DefaultDrainTimeout is how long POST adminpath.StreamsDrain waits
 // when its body names no timeout.
 const DefaultDrainTimeout = 30 * time.Second
 
@@ -148,7 +142,7 @@ func (e *Emulator) LoadEventSourceMappings(path string) error { return e.esm().L
 func (e *Emulator) DrainStreams(ctx context.Context) error { return e.esm().Drain(ctx) }
 
 // EventSourceMappingStatus is a mapping's state and progress, for the
-// console, the MCP server and GET AdminStreamsMappingsPath.
+// console, the MCP server and GET adminpath.StreamsMappings.
 type EventSourceMappingStatus struct {
 	UUID                 string `json:"uuid"`
 	FunctionArn          string `json:"functionArn"`

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // Streams and TTL against a clock the test moves: iterator expiry,
@@ -229,13 +230,13 @@ func TestAdminEndpoints(t *testing.T) {
 		status             int
 		want               string
 	}{
-		{"GET", emulator.AdminClockPath, "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
-		{"POST", emulator.AdminClockPath, `{"advance":"1h30m"}`, 200, `{"now":"2026-11-22T11:30:00Z"}`},
-		{"POST", emulator.AdminClockPath, `{"set":"2030-01-02T03:04:05Z"}`, 200, `{"now":"2030-01-02T03:04:05Z"}`},
-		{"POST", emulator.AdminClockPath, `{"advance":"soon"}`, 400, `"message"`},
-		{"POST", emulator.AdminClockPath, `{"advance":"1h","set":"2030-01-02T03:04:05Z"}`, 400, `"message"`},
-		{"POST", emulator.AdminClockPath, `not json`, 400, `"message"`},
-		{"POST", emulator.AdminSweepPath, "", 200, `{"deleted":0}`},
+		{"GET", adminpath.Clock, "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
+		{"POST", adminpath.Clock, `{"advance":"1h30m"}`, 200, `{"now":"2026-11-22T11:30:00Z"}`},
+		{"POST", adminpath.Clock, `{"set":"2030-01-02T03:04:05Z"}`, 200, `{"now":"2030-01-02T03:04:05Z"}`},
+		{"POST", adminpath.Clock, `{"advance":"soon"}`, 400, `"message"`},
+		{"POST", adminpath.Clock, `{"advance":"1h","set":"2030-01-02T03:04:05Z"}`, 400, `"message"`},
+		{"POST", adminpath.Clock, `not json`, 400, `"message"`},
+		{"POST", adminpath.Sweep, "", 200, `{"deleted":0}`},
 	}
 	for _, tc := range tests {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))

@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 type avs = map[string]types.AttributeValue
@@ -378,14 +379,14 @@ func TestForkAdminEndpoint(t *testing.T) {
 		require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 		return res.StatusCode, out
 	}
-	status, out := do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	status, out := do(http.MethodPost, adminpath.Branches, `{"base":"`+ns+`","name":"web1"}`)
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, map[string]any{"name": "web1", "namespace": "web1/us-east-1", "base": ns, "accessKey": "web1"}, out)
 
-	status, out = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	status, out = do(http.MethodPost, adminpath.Branches, `{"base":"`+ns+`","name":"web1"}`)
 	require.Equal(t, http.StatusBadRequest, status)
 	require.Contains(t, out["message"], "the branch's namespace exists")
-	status, _ = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"AKIDnobody/us-east-1","name":"web2"}`)
+	status, _ = do(http.MethodPost, adminpath.Branches, `{"base":"AKIDnobody/us-east-1","name":"web2"}`)
 	require.Equal(t, http.StatusBadRequest, status)
 
 	br := dynamodb.New(base.Options(), func(o *dynamodb.Options) {
@@ -396,12 +397,12 @@ func TestForkAdminEndpoint(t *testing.T) {
 	require.Equal(t, int32(8), countItems(t, br))
 	require.Equal(t, int32(7), countItems(t, base))
 
-	status, out = do(http.MethodGet, emulator.AdminBranchesPath, "")
+	status, out = do(http.MethodGet, adminpath.Branches, "")
 	require.Equal(t, http.StatusOK, status)
 	require.Len(t, out["branches"], 1)
-	status, out = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	status, out = do(http.MethodDelete, adminpath.Branches+"/web1", "")
 	require.Equal(t, http.StatusOK, status, out)
 	require.Empty(t, e.Branches())
-	status, _ = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	status, _ = do(http.MethodDelete, adminpath.Branches+"/web1", "")
 	require.Equal(t, http.StatusBadRequest, status)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/console"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
@@ -73,7 +74,7 @@ const (
 )
 
 // server is the emulator with the console mounted as dynamoemu mounts it
-// (emulator.Options.Console at emulator.ConsolePath), on 127.0.0.1.
+// (emulator.Options.Console at adminpath.Console), on 127.0.0.1.
 type server struct {
 	url  string // http://127.0.0.1:port, for the test's own API calls
 	page string // http://console.localhost:port, the browser's origin
@@ -94,7 +95,7 @@ func startServer(t *testing.T) *server {
 // which is what the edge lets through for the console on any Host.
 func startServerWith(t *testing.T, eopts emulator.Options, copts console.Options) *server {
 	t.Helper()
-	copts.Prefix = emulator.ConsolePath
+	copts.Prefix = adminpath.Console
 	con, err := console.Handler(copts)
 	if err != nil {
 		t.Fatal(err)

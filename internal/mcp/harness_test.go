@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // What the tests share: an emulator and an MCP server over it, a client
@@ -67,7 +68,7 @@ func newFixture(t *testing.T, transport string, opts Options) *fixture {
 	case "http":
 		hs := httptest.NewServer(emu.Handler())
 		t.Cleanup(hs.Close)
-		f.url = hs.URL + emulator.MCPPath
+		f.url = hs.URL + adminpath.MCP
 		ct = &sdk.StreamableClientTransport{Endpoint: f.url, HTTPClient: bearerClient(testToken), MaxRetries: -1}
 	default:
 		t.Fatalf("transport %q", transport)
