@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // Fixtures loaded once, rewound between tests: a snapshot of the whole
@@ -33,15 +32,18 @@ func Checkpoint(t testing.TB, e *emulator.Emulator) (rewind func()) {
 	}
 }
 
+// snapshotsPath is the snapshots' admin endpoint (docs/backups.md).
+const snapshotsPath = "/dynamoemu/snapshots"
+
 // CheckpointURL is Checkpoint for an emulator serving at url (a separate
 // process, or NewServer's), over its admin endpoint
 // (POST /dynamoemu/snapshots).
 func CheckpointURL(t testing.TB, url string) (rewind func()) {
 	t.Helper()
 	var took struct{ ID string }
-	adminPost(t, http.MethodPost, url+adminpath.Snapshots, &took)
+	adminPost(t, http.MethodPost, url+snapshotsPath, &took)
 	t.Cleanup(func() {
-		req, err := http.NewRequest(http.MethodDelete, url+adminpath.Snapshots+"/"+took.ID, nil)
+		req, err := http.NewRequest(http.MethodDelete, url+snapshotsPath+"/"+took.ID, nil)
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 			if res, err := http.DefaultClient.Do(req); err == nil {
@@ -50,7 +52,7 @@ func CheckpointURL(t testing.TB, url string) (rewind func()) {
 		}
 	})
 	return func() {
-		if err := adminRequest(http.MethodPost, url+adminpath.Snapshots+"/"+took.ID+"/restore", nil); err != nil {
+		if err := adminRequest(http.MethodPost, url+snapshotsPath+"/"+took.ID+"/restore", nil); err != nil {
 			t.Errorf("emulatortest: rewind to %s: %v", took.ID, err)
 		}
 	}
