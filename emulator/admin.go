@@ -45,7 +45,7 @@ func (e *Emulator) admin() *adminhttp.Admin {
 			Mappings:    func() any { return e.EventSourceMappings() },
 		},
 		IAM: iamAdmin{e}, Snapshots: e.keptSnapshots, NoSnapshot: ErrNoSnapshot, Branch: e.branchOf, SnapshotOf: e.snapshotOf,
-		DataDir: e.opts.DataDir, DrainTimeout: DefaultDrainTimeout}
+		DataDir: e.opts.DataDir, DrainTimeout: defaultDrainTimeout}
 	if e.store != nil {
 		a.Problems = e.store.Problems
 	}

@@ -14,6 +14,6 @@ import (
 // godoc are the service's (and its libraries').
 func TestConstantsMatchService(t *testing.T) {
 	require.Equal(t, throttle.Tag, ThrottleTag)
-	require.Equal(t, int64(idempotency.DefaultBytes), int64(DefaultIdempotencyBytes))
-	require.Equal(t, service.DefaultStreamRetention, DefaultStreamRetention)
+	require.Equal(t, int64(idempotency.DefaultBytes), int64(defaultIdempotencyBytes))
+	require.Equal(t, service.DefaultStreamRetention, defaultStreamRetention)
 }

@@ -21,9 +21,9 @@ import (
 //	POST /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 naming the stuck mappings
 //	GET  /dynamoemu/streams/mappings  every mapping's configuration and progress
 
-// DefaultDrainTimeout is how long POST adminpath.StreamsDrain waits
+// defaultDrainTimeout is how long POST /dynamoemu/streams/drain waits
 // when its body names no timeout.
-const DefaultDrainTimeout = 30 * time.Second
+const defaultDrainTimeout = 30 * time.Second
 
 // EventSourceMapping is CreateEventSourceMapping's request (the members
 // that apply to a DynamoDB stream), plus TableName (the latest stream
