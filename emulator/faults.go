@@ -3,9 +3,11 @@ package emulator
 import (
 	"bytes"
 	"fmt"
-	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"io"
 	"time"
+
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -125,7 +127,7 @@ func (e *Emulator) DesignSource() []byte {
 }
 
 // Report returns the access-pattern report of every namespace.
-func (e *Emulator) Report() []NamespaceReport { return reportstage.Reports(e.svc) }
+func (e *Emulator) Report() []report.NamespaceReport { return reportstage.Reports(e.svc) }
 
 // ResetReport forgets the report's counts (the design, reporting and
 // Contributor Insights' states stay).

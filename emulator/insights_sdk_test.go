@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
@@ -272,7 +273,7 @@ func TestContributorInsightsSDK(t *testing.T) {
 // for a rule with no contributors; the admin endpoint lower-case names
 // and [] (the rules' names carry the table's creation time, so they are
 // taken from the answer).
-func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulator.ContributorRule) {
+func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []report.ContributorRule) {
 	t.Helper()
 	require.Len(t, rules, 4)
 	pub, err := json.Marshal(rules)

@@ -133,7 +133,7 @@ var layers = []layer{
 	// The MCP server: the emulator's public API and its DynamoDB JSON
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
-	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
+	{pkg: "internal/mcp", may: []string{"emulator", "emulator/report", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
 	// console, mcp: the server mounts the web console and the MCP
 	// endpoint; conventionscheck: "dynamoemu check".
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck", "internal/adminpath"}, tests: true},

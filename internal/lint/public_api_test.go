@@ -77,7 +77,7 @@ func TestPublicPackages(t *testing.T) {
 		"conventions/ids",       // ULIDs for the items the conventions describe
 		"emulator",              // the emulator
 		"emulator/emulatortest", // the emulator in a Go test
-		"emulator/report",       // the access-pattern report's types, declared once for the recorder and the emulator's API
+		"emulator/report",       // the reports' types, declared once for the recorder and the emulator's API
 	}, got)
 }
 

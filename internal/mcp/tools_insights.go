@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -185,7 +185,7 @@ func (s *Server) liveDesign() (*insights.Design, error) {
 
 // namespaceReport returns the report of the server's namespace (the only
 // one with SharedDB), or nil.
-func (s *Server) namespaceReport() *emulator.AccessReport {
+func (s *Server) namespaceReport() *report.Report {
 	want := s.opts.AccessKey + "/" + s.opts.Region
 	reps := s.emu.Report()
 	for _, r := range reps {
@@ -325,11 +325,11 @@ func (s *Server) accessFindings(ctx context.Context, args json.RawMessage) (any,
 		}
 	}
 	out := struct {
-		Findings      []emulator.Finding          `json:"findings"`
-		Unmatched     []emulator.UnmatchedRequest `json:"unmatched,omitempty"`
-		UnusedIndexes map[string][]string         `json:"unusedIndexes,omitempty"`
-		Notes         []string                    `json:"notes,omitempty"`
-	}{Findings: []emulator.Finding{}, UnusedIndexes: map[string][]string{}}
+		Findings      []report.Finding          `json:"findings"`
+		Unmatched     []report.UnmatchedRequest `json:"unmatched,omitempty"`
+		UnusedIndexes map[string][]string       `json:"unusedIndexes,omitempty"`
+		Notes         []string                  `json:"notes,omitempty"`
+	}{Findings: []report.Finding{}, UnusedIndexes: map[string][]string{}}
 	rep := s.namespaceReport()
 	d, err := s.design()
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Server) accessFindings(ctx context.Context, args json.RawMessage) (any,
 	} else if d != nil {
 		for _, f := range d.Check() {
 			if in.Table == "" || f.Table == in.Table {
-				out.Findings = append(out.Findings, emulator.Finding(f))
+				out.Findings = append(out.Findings, report.Finding(f))
 			}
 		}
 	}
