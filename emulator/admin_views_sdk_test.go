@@ -120,7 +120,7 @@ func TestSnapshotListAndDiff(t *testing.T) {
 	putPK(t, a, "Edited", "changed", "old")
 	putPK(t, a, "Edited", "deleted", "1")
 	putPK(t, a, "Dropped", "d1", "1")
-	id := e.Snapshot()
+	id := e.Branches().Snapshot()
 
 	_, list := adminGet(t, e, adminpath.Snapshots, "")
 	snaps := list["snapshots"].([]any)
@@ -205,7 +205,7 @@ func TestSnapshotListAndDiff(t *testing.T) {
 	status, _ := adminGet(t, e, adminpath.Snapshots, "http://evil.example")
 	require.Equal(t, http.StatusForbidden, status)
 
-	require.NoError(t, e.DropSnapshot(id))
+	require.NoError(t, e.Branches().DropSnapshot(id))
 	_, list = adminGet(t, e, adminpath.Snapshots, "")
 	require.Empty(t, list["snapshots"])
 }

@@ -238,11 +238,11 @@ func runSuite(t *testing.T, mode string) suiteRun {
 	for i, c := range suiteCases {
 		table := fmt.Sprintf("case%d", i)
 		env := suiteEnv{db: db, streams: streams, table: table, stream: suiteTable(t, db, table)}
-		emu.ResetConsistencyReport()
+		emu.Reports().ResetConsistency()
 		if err := c.run(ctx, env); err != nil {
 			run.failed[c.name] = err.Error()
 		}
-		if rep := emu.ConsistencyReport(); len(rep.StaleReads) > 0 {
+		if rep := emu.Reports().Consistency(); len(rep.StaleReads) > 0 {
 			run.stale[c.name] = rep.StaleReads
 		}
 	}

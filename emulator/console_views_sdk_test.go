@@ -85,7 +85,7 @@ func TestBranchDiffEndpoint(t *testing.T) {
 	keyTable(t, base, "Edited")
 	putPK(t, base, "Same", "s", "1")
 	putPK(t, base, "Edited", "e", "old")
-	_, err = e.Fork("base/us-east-1", "b1")
+	_, err = e.Branches().Fork("base/us-east-1", "b1")
 	require.NoError(t, err)
 	branch := emulatortest.Client(t, e, "b1")
 	putPK(t, branch, "Edited", "e", "new")

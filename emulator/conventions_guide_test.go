@@ -187,7 +187,7 @@ func TestConventionsVersionedReads(t *testing.T) {
 		dataTable: {Keys: []map[string]av{{"pk": s(orderPK), "sk": s(orderSK + "@1")}}}}})
 	require.NoError(t, err)
 	var ops []string
-	for _, e := range env.e.ConventionsReport().Tables[0].Entries {
+	for _, e := range env.e.Reports().Conventions().Tables[0].Entries {
 		require.Equal(t, "A14", e.Rule)
 		require.Equal(t, conventions.SeverityWarn, e.Severity)
 		ops = append(ops, e.Operation)
@@ -242,7 +242,7 @@ func TestConventionsBatchNamesEveryItem(t *testing.T) {
 	require.NotContains(t, msg, "[0]")
 	require.Empty(t, env.getItems(dataTable))
 	var positions []string
-	for _, e := range env.e.ConventionsReport().Tables[0].Entries {
+	for _, e := range env.e.Reports().Conventions().Tables[0].Entries {
 		require.NotEmpty(t, e.RequestID)
 		require.NotEmpty(t, e.Reason)
 		positions = append(positions, e.Position)
@@ -308,7 +308,7 @@ func TestConventionsDesign(t *testing.T) {
 	env := newGuideEnv(t)
 	design, err := os.ReadFile("../internal/insights/testdata/blog.design")
 	require.NoError(t, err)
-	require.NoError(t, env.e.SetDesign(design))
+	require.NoError(t, env.e.Reports().SetDesign(design))
 	str := func(name string) types.AttributeDefinition {
 		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS}
 	}
@@ -371,7 +371,7 @@ func TestConventionsVisible(t *testing.T) {
 	text, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	require.Contains(t, string(text), "not collecting")
-	env.e.SetReporting(true)
+	env.e.Reports().SetReporting(true)
 	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
 	rep = get(adminpath.Report)
 	require.Nil(t, rep["note"])

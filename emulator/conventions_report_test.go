@@ -94,7 +94,7 @@ func TestConventionsReportHTTP(t *testing.T) {
 	if got := get(); got.Violations != 0 || len(got.Tables) != 0 {
 		t.Fatalf("after reset: got %+v, want an empty report", got)
 	}
-	env.e.ResetConventionsReport() // the embedding API, idempotent
+	env.e.Reports().ResetConventions() // the embedding API, idempotent
 	env.wantNoViolations()
 }
 

@@ -120,7 +120,7 @@ func TestCrossSiteSimpleRequestsRefused(t *testing.T) {
 			}
 		}
 	}
-	if got := e.Now(); !got.Equal(start) {
+	if got := e.Clock().Now(); !got.Equal(start) {
 		t.Errorf("the clock moved to %v, want %v", got, start)
 	}
 	ctx := context.Background()
@@ -193,7 +193,7 @@ func TestAdminRequestsAllowed(t *testing.T) {
 			t.Errorf("%s: got %d %s, want %d with %s", tc.name, status, body, tc.status, tc.want)
 		}
 	}
-	if got := e.Now(); !got.Equal(start) {
+	if got := e.Clock().Now(); !got.Equal(start) {
 		t.Errorf("got clock %v, want %v", got, start)
 	}
 	// The page of a -cors origin may read the answer.
@@ -398,7 +398,7 @@ func TestClockOutOfRange(t *testing.T) {
 			t.Errorf("%s: got %d %s, want %d with %s", tc.body, status, body, tc.status, tc.want)
 		}
 	}
-	if got, want := e.Now(), time.Date(2007, 9, 22, 1, 0, 0, 0, time.UTC); !got.Equal(want) {
+	if got, want := e.Clock().Now(), time.Date(2007, 9, 22, 1, 0, 0, 0, time.UTC); !got.Equal(want) {
 		t.Errorf("after the refused moves the clock is %v, want %v", got, want)
 	}
 
@@ -412,33 +412,33 @@ func TestClockOutOfRange(t *testing.T) {
 		move func() (time.Time, error)
 		ok   bool
 	}{
-		{"advance to the limit", func() (time.Time, error) { return e2.Advance(maxD) }, true},
-		{"one more nanosecond", func() (time.Time, error) { return e2.Advance(1) }, false},
-		{"back again", func() (time.Time, error) { return e2.Advance(-maxD) }, true},
-		{"set past the limit", func() (time.Time, error) { return e2.SetNow(start.Add(maxD).Add(time.Second)) }, false},
-		{"set before the limit", func() (time.Time, error) { return e2.SetNow(start.Add(-maxD).Add(-time.Second)) }, false},
-		{"set year 1", func() (time.Time, error) { return e2.SetNow(time.Time{}) }, false},
+		{"advance to the limit", func() (time.Time, error) { return e2.Clock().Advance(maxD) }, true},
+		{"one more nanosecond", func() (time.Time, error) { return e2.Clock().Advance(1) }, false},
+		{"back again", func() (time.Time, error) { return e2.Clock().Advance(-maxD) }, true},
+		{"set past the limit", func() (time.Time, error) { return e2.Clock().SetNow(start.Add(maxD).Add(time.Second)) }, false},
+		{"set before the limit", func() (time.Time, error) { return e2.Clock().SetNow(start.Add(-maxD).Add(-time.Second)) }, false},
+		{"set year 1", func() (time.Time, error) { return e2.Clock().SetNow(time.Time{}) }, false},
 	} {
-		before := e2.Now()
+		before := e2.Clock().Now()
 		now, err := step.move()
 		switch {
 		case step.ok && err != nil:
 			t.Errorf("%s: %v", step.name, err)
 		case !step.ok && !errors.Is(err, emulator.ErrClockRange):
 			t.Errorf("%s: got %v, want ErrClockRange", step.name, err)
-		case !step.ok && (!now.Equal(before) || !e2.Now().Equal(before)):
-			t.Errorf("%s: the clock moved from %v to %v (returned %v)", step.name, before, e2.Now(), now)
+		case !step.ok && (!now.Equal(before) || !e2.Clock().Now().Equal(before)):
+			t.Errorf("%s: the clock moved from %v to %v (returned %v)", step.name, before, e2.Clock().Now(), now)
 		}
 	}
-	if got := e2.Now(); !got.Equal(start) {
+	if got := e2.Clock().Now(); !got.Equal(start) {
 		t.Errorf("got %v, want %v", got, start)
 	}
 }
 
-// ExampleEmulator_SetNow shows the error of a time the clock cannot reach.
-func ExampleEmulator_SetNow() {
+// ExampleClock_SetNow shows the error of a time the clock cannot reach.
+func ExampleClock_SetNow() {
 	e, _ := emulator.New(emulator.Options{})
-	_, err := e.SetNow(time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))
+	_, err := e.Clock().SetNow(time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))
 	fmt.Println(errors.Is(err, emulator.ErrClockRange))
 	// Output: true
 }

@@ -31,9 +31,9 @@ import (
 func (e *Emulator) lagGate(accessKey, region, table, index string, reads bool) (adminhttp.Gate, error) {
 	switch {
 	case index != "":
-		return e.IndexLag(accessKey, region, table, index)
+		return e.Lags().Index(accessKey, region, table, index)
 	case reads:
-		return e.TableReadLag(accessKey, region, table)
+		return e.Lags().Reads(accessKey, region, table)
 	}
-	return e.StreamLag(accessKey, region, table)
+	return e.Lags().Stream(accessKey, region, table)
 }

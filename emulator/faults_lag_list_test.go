@@ -77,13 +77,13 @@ func TestLagListAdmin(t *testing.T) {
 	if got := list(); !reflect.DeepEqual(got, want) {
 		t.Errorf("GET after two puts: got %+v, want %+v", got, want)
 	}
-	e.Advance(250 * 1e6) // the reads' delay: their writes are shown
+	e.Clock().Advance(250 * 1e6) // the reads' delay: their writes are shown
 	emulatortest.IndexLag(t, e, db, "tbl", "byG").Release()
 	want[0].Pending, want[1].Pending = 0, 0
 	if got := list(); !reflect.DeepEqual(got, want) {
 		t.Errorf("GET after the delay and a Release: got %+v, want %+v", got, want)
 	}
-	if got := e.Lags(); len(got) != 2 || got[1].Index != "byG" || !got[1].Hold {
+	if got := e.Lags().List(); len(got) != 2 || got[1].Index != "byG" || !got[1].Hold {
 		t.Errorf("e.Lags(): got %+v, want tbl's reads and byG gates", got)
 	}
 	if status, body := do("GET", "", "Origin", "https://evil.example"); status != http.StatusForbidden {

@@ -65,9 +65,9 @@ func TestReportBlogDesign(t *testing.T) {
 			design, err := os.ReadFile("../internal/insights/testdata/" + file)
 			require.NoError(t, err)
 			e := reportBlogDesign(t, design)
-			require.Equal(t, design, e.DesignSource())
+			require.Equal(t, design, e.Reports().Design())
 			var text strings.Builder
-			require.NoError(t, e.WriteReport(&text))
+			require.NoError(t, e.Reports().WriteAccess(&text))
 			reports = append(reports, regexp.MustCompile(`since \S+`).ReplaceAllString(text.String(), "since T"))
 		})
 	}
@@ -149,7 +149,7 @@ func reportBlogDesign(t *testing.T, design []byte) *emulator.Emulator {
 	must(db.Scan(ctx, &dynamodb.ScanInput{TableName: blog, FilterExpression: aws.String("author = :a AND begins_with(GSI1SK_GSI2SK_GSI3SK, :c)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":a": s("和田哲也"), ":c": s("Comment_")}}))
 
-	rep := e.Report()
+	rep := e.Reports().Access()
 	if len(rep) != 1 {
 		t.Fatalf("got %d namespace reports, want 1", len(rep))
 	}
@@ -235,7 +235,7 @@ func TestContributorInsightsSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rules := e.Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "Blog", "", 10)
+	rules := e.Reports().Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "Blog", "", 10)
 	if len(rules) != 4 || len(rules[0].Contributors) != 2 || rules[0].Contributors[0].Keys[0] != "a" || rules[0].Contributors[0].Value != 1 {
 		t.Errorf("got contributors %+v, want a (1 unit: two eventually consistent reads) then b", rules)
 	}

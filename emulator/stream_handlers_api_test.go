@@ -41,7 +41,7 @@ func lambdaCall(t *testing.T, method, url, body string) (int, string, map[string
 func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	url, e, db := emulatortest.NewServerWith(t, emulator.Options{})
 	h := newHandlerServer(t, nil)
-	e.SetLambdaEndpoint(h.url)
+	e.Streams().SetLambdaEndpoint(h.url)
 	ctx := context.Background()
 	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("orders"),
@@ -90,7 +90,7 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	require.Equal(t, []string{"a"}, h.delivered())
 	_, _, c = lambdaCall(t, http.MethodGet, base+id, "")
 	require.Equal(t, "OK", c["LastProcessingResult"])
-	st := e.EventSourceMappings()
+	st := e.Streams().Mappings()
 	require.Len(t, st, 1)
 	require.Equal(t, id, st[0].UUID)
 	require.EqualValues(t, 1, st[0].Invocations)

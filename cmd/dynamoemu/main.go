@@ -337,13 +337,13 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		return err
 	}
 	if c.eventSourceMappings != "" {
-		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
+		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
 			return fmt.Errorf("-eventSourceMappings: %w", err)
 		}
 	}
 	if c.serverless != "" {
-		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
+		warnings, err := emu.Streams().LoadServerless(c.serverless, os.Getenv)
 		for _, w := range warnings {
 			log.Warn("-serverless: stream event left out", "why", w)
 		}
@@ -353,7 +353,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		}
 	}
 	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
-		emu.SetLambdaEndpoint(c.lambdaEndpoint)
+		emu.Streams().SetLambdaEndpoint(c.lambdaEndpoint)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -373,7 +373,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
+	go emu.Clock().RunTTLSweeper(ctx, c.ttlSweepInterval)
 	addr := lns[0].Addr().String()
 	url := "http://" + addr
 	if len(lns) > 1 {

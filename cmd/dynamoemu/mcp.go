@@ -350,7 +350,7 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		go emu.RunTTLSweeper(ctx, c.ttlSweep)
+		go emu.Clock().RunTTLSweeper(ctx, c.ttlSweep)
 		log.Info("dynamoemu MCP server on stdio", "version", emulator.Version(), "dbPath", c.dbPath, "readOnly", c.mcp.readOnly)
 		return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 	}()

@@ -40,12 +40,12 @@ func Fork(t testing.TB, e *emulator.Emulator, base *dynamodb.Client) *dynamodb.C
 		t.Fatalf("emulatortest: the base client's credentials: %v", err)
 	}
 	name := branchName(t)
-	b, err := e.Fork(e.NamespaceID(cred.AccessKeyID, opts.Region), name)
+	b, err := e.Branches().Fork(e.Branches().NamespaceID(cred.AccessKeyID, opts.Region), name)
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := e.DropBranch(name); err != nil {
+		if err := e.Branches().Drop(name); err != nil {
 			t.Errorf("emulatortest: %v", err)
 		}
 	})

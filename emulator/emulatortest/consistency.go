@@ -31,15 +31,15 @@ func fromEnv(opts emulator.Options) emulator.Options {
 // earlier reads are forgotten. Without fuzzing it does nothing.
 func StaleReads(t testing.TB, e *emulator.Emulator) {
 	t.Helper()
-	if e.ConsistencyReport().Mode != "fuzz" {
+	if e.Reports().Consistency().Mode != "fuzz" {
 		return
 	}
-	e.ResetConsistencyReport()
+	e.Reports().ResetConsistency()
 	t.Cleanup(func() {
 		if !t.Failed() {
 			return
 		}
-		rep := e.ConsistencyReport()
+		rep := e.Reports().Consistency()
 		for _, r := range rep.StaleReads {
 			b, _ := json.Marshal(r)
 			t.Logf("stale read (consistency fuzzing, seed %d): %s", rep.Seed, b)

@@ -63,15 +63,15 @@ func AccessKeyOf(t testing.TB, c *dynamodb.Client) string {
 // -v shows it). Emulator.Report returns it meanwhile.
 func Report(t testing.TB, e *emulator.Emulator, design []byte) {
 	t.Helper()
-	if err := e.SetDesign(design); err != nil {
+	if err := e.Reports().SetDesign(design); err != nil {
 		t.Fatalf("emulatortest: design: %v", err)
 	}
-	e.SetReporting(true)
+	e.Reports().SetReporting(true)
 	t.Cleanup(func() {
 		var b strings.Builder
-		if err := e.WriteReport(&b); err == nil {
+		if err := e.Reports().WriteAccess(&b); err == nil {
 			t.Log("\n" + b.String())
 		}
-		e.SetReporting(false)
+		e.Reports().SetReporting(false)
 	})
 }

@@ -23,10 +23,10 @@ import (
 // t ends.
 func Checkpoint(t testing.TB, e *emulator.Emulator) (rewind func()) {
 	t.Helper()
-	id := e.Snapshot()
-	t.Cleanup(func() { _ = e.DropSnapshot(id) })
+	id := e.Branches().Snapshot()
+	t.Cleanup(func() { _ = e.Branches().DropSnapshot(id) })
 	return func() {
-		if err := e.Restore(id); err != nil {
+		if err := e.Branches().Restore(id); err != nil {
 			t.Errorf("emulatortest: rewind to %s: %v", id, err)
 		}
 	}

@@ -50,7 +50,7 @@ func newFixture(t *testing.T, transport string, opts Options) *fixture {
 	emu, err := emulator.New(emulator.Options{MCP: mount, Clock: fixedNow})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = emu.Close() })
-	emu.SetReporting(true)
+	emu.Reports().SetReporting(true)
 	srv, err := New(emu, opts)
 	require.NoError(t, err)
 	mount.Set(srv.HTTPHandler(testToken))
@@ -177,17 +177,17 @@ func (f *fixture) stateOf(snapshots bool) string {
 	seed, rules := f.emu.Faults().Rules()
 	out["~faults"] = map[string]any{"seed": seed, "rules": rules}
 	var lags []string
-	for _, l := range f.emu.Lags() {
+	for _, l := range f.emu.Lags().List() {
 		b, _ := json.Marshal(l)
 		lags = append(lags, string(b))
 	}
 	slices.Sort(lags)
 	out["~lags"] = lags
-	out["~design"] = string(f.emu.DesignSource())
+	out["~design"] = string(f.emu.Reports().Design())
 	if snapshots {
 		out["~snapshots"] = f.srv.snaps.list()
 	}
-	out["~reporting"] = f.emu.Reporting()
+	out["~reporting"] = f.emu.Reports().Reporting()
 	b, err := json.MarshalIndent(out, "", " ")
 	require.NoError(f.t, err)
 	return string(b)

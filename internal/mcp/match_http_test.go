@@ -108,7 +108,7 @@ func FuzzMatchHandler(f *testing.F) {
 	emu, err := emulator.New(emulator.Options{})
 	require.NoError(f, err)
 	f.Cleanup(func() { _ = emu.Close() })
-	require.NoError(f, emu.SetDesign([]byte(postsDesign)))
+	require.NoError(f, emu.Reports().SetDesign([]byte(postsDesign)))
 	h := MatchHandler(emu)
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
