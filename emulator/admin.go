@@ -105,7 +105,7 @@ func (h adminHost) WriteReport(w io.Writer) error              { return h.e.Repo
 func (h adminHost) ResetReport()                               { h.e.Reports().ResetAccess() }
 func (h adminHost) SetReporting(on bool)                       { h.e.Reports().SetReporting(on) }
 func (h adminHost) SetDesign(src []byte) error                 { return h.e.Reports().SetDesign(src) }
-func (h adminHost) ResetConsistencyReport()                    { h.e.Reports().ResetConsistency() }
+func (h adminHost) ResetConsistencyReport()                    { h.e.resetStaleReads() }
 func (h adminHost) Snapshot() string                           { return h.e.Branches().Snapshot() }
 func (h adminHost) Restore(id string) error                    { return h.e.Branches().Restore(id) }
 func (h adminHost) DropSnapshot(id string) error               { return h.e.Branches().DropSnapshot(id) }

@@ -152,14 +152,14 @@ func TestConsistencyFuzzEveryRead(t *testing.T) {
 		}},
 	}
 	for _, r := range reads {
-		e.Reports().ResetConsistency()
+		stop := e.Reports().CollectStaleReads()
 		require.NoError(t, putOrder(ctx, env, "b"+r.op, "ann"))
 		require.Equal(t, 1, r.read(true), "%s with ConsistentRead sees the put", r.op)
 		require.Equal(t, 0, r.read(false), "%s without ConsistentRead right after the put misses it", r.op)
-		rep := e.Reports().Consistency()
-		require.Len(t, rep.StaleReads, 1, r.op)
-		require.Equal(t, r.op, rep.StaleReads[0].Op)
-		require.Equal(t, "PutItem", rep.StaleReads[0].Missed[0].Op)
+		stale, _ := stop()
+		require.Len(t, stale, 1, r.op)
+		require.Equal(t, r.op, stale[0].Op)
+		require.Equal(t, "PutItem", stale[0].Missed[0].Op)
 	}
 }
 
@@ -174,7 +174,7 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 	env := suiteEnv{db: db, table: "moves"}
 	table := aws.String("moves")
 
-	e.Reports().ResetConsistency()
+	stop := e.Reports().CollectStaleReads()
 	owner := func(id, who string) map[string]types.AttributeValue {
 		it := orderKey(id)
 		it["owner"] = &types.AttributeValueMemberS{Value: who}
@@ -194,14 +194,14 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 			break
 		}
 	}
-	rep := e.Reports().Consistency()
-	require.NotEmpty(t, rep.StaleReads)
-	missed := rep.StaleReads[0].Missed
+	stale, _ := stop()
+	require.NotEmpty(t, stale)
+	missed := stale[0].Missed
 	require.Len(t, missed, 2, "both of the transaction's writes are named")
 	require.Equal(t, "TransactWriteItems", missed[0].Op)
 	require.Equal(t, missed[0].Commit, missed[1].Commit, "one commit")
 
-	e.Reports().ResetConsistency()
+	stop = e.Reports().CollectStaleReads()
 	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: table, Key: orderKey("t1"),
 		UpdateExpression: aws.String("SET #o = :o"), ExpressionAttributeNames: map[string]string{"#o": "owner"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":o": &types.AttributeValueMemberS{Value: "bea"}}})
@@ -209,9 +209,9 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 	n, err := ordersOf(ctx, env, "ann")
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "right after the move, the old partition still holds t1")
-	rep = e.Reports().Consistency()
-	require.Len(t, rep.StaleReads, 1)
-	require.Equal(t, map[string]map[string]string{"owner": {"S": "ann"}}, rep.StaleReads[0].Key)
-	require.Equal(t, "UpdateItem", rep.StaleReads[0].Missed[0].Op)
-	require.Equal(t, "MODIFY", rep.StaleReads[0].Missed[0].Event)
+	stale, _ = stop()
+	require.Len(t, stale, 1)
+	require.Equal(t, map[string]map[string]string{"owner": {"S": "ann"}}, stale[0].Key)
+	require.Equal(t, "UpdateItem", stale[0].Missed[0].Op)
+	require.Equal(t, "MODIFY", stale[0].Missed[0].Event)
 }

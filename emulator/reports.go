@@ -121,28 +121,33 @@ func (r Reports) Conventions() conventions.Snapshot { return convstage.Report(r.
 func (r Reports) ResetConventions() { convstage.ResetReport(r.e.svc) }
 
 // Consistency returns the stale reads consistency fuzzing has seen
-// (Mode "strong" and none without Options.Consistency).
+// (Mode "strong" and none without Options.Consistency). DELETE
+// /dynamoemu/consistency forgets them.
 func (r Reports) Consistency() report.ConsistencyReport {
 	f := r.e.fuzzer
 	if f == nil {
 		return report.ConsistencyReport{Mode: "strong", StaleReads: []report.StaleRead{}}
 	}
 	stale, dropped := f.Report()
-	rep := report.ConsistencyReport{Mode: "fuzz", Seed: f.Seed(), StaleReads: make([]report.StaleRead, len(stale)), Dropped: dropped}
-	for i, s := range stale {
-		sr := report.StaleRead{N: s.N, Op: s.Op, Table: s.Table, Index: s.Index, View: s.View, Key: s.Key, At: s.At,
-			Missed: make([]report.MissedWrite, len(s.Missed))}
-		for j, m := range s.Missed {
-			sr.Missed[j] = report.MissedWrite{Commit: m.Commit, Op: m.Op, Key: m.Key, Event: m.Event, At: m.At}
-		}
-		rep.StaleReads[i] = sr
-	}
-	return rep
+	return report.ConsistencyReport{Mode: "fuzz", Seed: f.Seed(), StaleReads: staleReads(stale), Dropped: dropped}
 }
 
-// ResetConsistency forgets the stale reads seen so far; the lags go on.
-func (r Reports) ResetConsistency() {
-	if r.e.fuzzer != nil {
-		r.e.fuzzer.Reset()
+// CollectStaleReads starts collecting the stale reads consistency
+// fuzzing sees from now on, in every namespace, apart from the report
+// (which it neither reads nor forgets), and returns the function that
+// stops collecting and returns them, oldest first, with how many more
+// were seen past the ten thousand kept. So tests that run at once each
+// collect their own without resetting the others' (emulatortest.StaleReads
+// keeps a test's by the Namespace of its branches). Without fuzzing it
+// collects none.
+func (r Reports) CollectStaleReads() (stop func() (stale []report.StaleRead, dropped int)) {
+	f := r.e.fuzzer
+	if f == nil {
+		return func() ([]report.StaleRead, int) { return []report.StaleRead{}, 0 }
+	}
+	w := f.Watch()
+	return func() ([]report.StaleRead, int) {
+		stale, dropped := f.Unwatch(w)
+		return staleReads(stale), dropped
 	}
 }

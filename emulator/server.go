@@ -173,7 +173,7 @@ type Options struct {
 	// say), or "fuzz:SEED": consistency fuzzing (consistency.go), in
 	// which GSI reads, eventually consistent reads and stream records lag
 	// by amounts drawn from SEED, and stale reads are reported
-	// (ConsistencyReport; cmd/dynamoemu's -consistency,
+	// (Reports.Consistency; cmd/dynamoemu's -consistency,
 	// DYNAMOEMU_CONSISTENCY).
 	Consistency string
 	// IAM, with Credentials, turns the IAM policy mode on: the data-plane

@@ -13,6 +13,11 @@ type StaleRead struct {
 	// N is the read's number among the reads of its view (from 1).
 	N  uint64 `json:"n"`
 	Op string `json:"op"`
+	// Namespace is the ID of the namespace read ("AKID/region",
+	// "shared"; a branch's: its Branch.Namespace), as
+	// Branches.NamespaceID gives it: which client, or which test's
+	// branch, made the read.
+	Namespace string `json:"namespace"`
 	// Table is the table read; Index the GSI or LSI read ("": the table).
 	Table string `json:"table"`
 	Index string `json:"index,omitempty"`

@@ -63,6 +63,7 @@ func init() {
 	service.LagHooks.ReadLag = func(s *service.Service, accessKey, region, table string) (service.LagGate, error) {
 		return lagGate(lag.TableReadLag(s, accessKey, region, table))
 	}
+	service.LagHooks.Fuzzer = func(seed uint64) any { return lag.NewFuzzer(seed) }
 }
 
 // lagGate is g as the core's tests move it, or err.

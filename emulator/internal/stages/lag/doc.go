@@ -75,4 +75,14 @@
 // a table or GSI is deleted, and storage's and the gates' locks one at a
 // time inside it (persist.go); spaceGates.mu is a leaf, and the
 // Fuzzer's mu one but for the gates' locks.
+//
+// Finding or making a view's gate (readGate, indexGate, streamGate)
+// takes tableGates.mu, storage's locks and, for a stream, the core's
+// table.mu (Table.HoldStream): it is done with no lock held, by Watches
+// (asked before a use begins), ViewRead (before storage is read),
+// CheckCall (before the call runs), Loaded and the admin calls. End may
+// run under storage.Table.mu (a batch's items end inside the batch's
+// transaction), so in fuzzing it finds nothing: it records the write on
+// the gates Watches put in fuzz mode (tableGates.fuzzed, an atomic
+// pointer) and takes only the Fuzzer's mu and the gates' mutexes.
 package lag

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -51,10 +52,25 @@ type LagState = fxstate.LagState
 
 // tableGates is the stage's state on a table: the gate of its
 // eventually consistent reads (nil until asked for), guarded by mu,
-// which also orders the changes of its mode with storage's.
+// which also orders the changes of its mode with storage's; and the
+// gates fuzzing lags (fuzzed, set by Watches).
 type tableGates struct {
 	mu   sync.Mutex
 	read *gates.Gate
+
+	fuzzed atomic.Pointer[fuzzedGates]
+}
+
+// fuzzedGates are the gates of a table's views that consistency fuzzing
+// put in fuzz mode, as Watches found them for the table's last
+// definition: End reads them, and only them, because it may run under
+// storage's lock (a batch's items end inside its transaction), where
+// finding a gate (readGate, indexGate, streamGate) would take
+// tableGates.mu, storage's lock again or the core's table.mu.
+type fuzzedGates struct {
+	read   *gates.Gate
+	index  map[string]*gates.Gate // by GSI name
+	stream *gates.Gate            // nil: no enabled stream
 }
 
 // tableSlot holds each table's tableGates.
