@@ -50,9 +50,6 @@ type Throttle struct {
 	Burst time.Duration
 }
 
-// ThrottleTag is the tag that turns throttling on or off for one table.
-const ThrottleTag = "dynamoemu:throttle"
-
 // initFaults applies the fault options to a new emulator's service.
 func (e *Emulator) initFaults() error {
 	o := e.opts.Faults

@@ -312,7 +312,7 @@ const (
 	maxEmulatorMethods = 11
 	// maxEmulatorNames caps package emulator's exported top-level names:
 	// types, functions, constants and variables.
-	maxEmulatorNames = 57
+	maxEmulatorNames = 56
 	// maxTypeMethods caps any one exported type's exported methods in
 	// package emulator: a handle that outgrows it is two subjects.
 	maxTypeMethods = 12
