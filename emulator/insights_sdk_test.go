@@ -269,7 +269,7 @@ func TestContributorInsightsSDK(t *testing.T) {
 }
 
 // requireContributorsJSON: the rules' two encodings, byte for byte. A Go
-// program marshalling Emulator.Contributors gets the Go names and null
+// program marshalling Reports.Contributors gets the Go names and null
 // for a rule with no contributors; the admin endpoint lower-case names
 // and [] (the rules' names carry the table's creation time, so they are
 // taken from the answer).

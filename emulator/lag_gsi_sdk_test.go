@@ -384,7 +384,7 @@ func TestLagSDKConcurrent(t *testing.T) {
 // TestLagSettingsSDK: Options.Faults.Lags (cmd/dynamoemu's -lag) lag the
 // tables of that name from their creation: a GSI held, the eventually
 // consistent reads delayed, and a GSI added later by UpdateTable lagged
-// too ("*"); the gates are the ones IndexLag and TableReadLag return.
+// too ("*"); the gates are the ones Lags.Index and Lags.Reads return.
 func TestLagSettingsSDK(t *testing.T) {
 	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{Clock: stillClock, Faults: emulator.FaultOptions{Lags: []emulator.LagSetting{

@@ -25,7 +25,7 @@ import (
 // target, each setting with Lambda's documented behaviour ("Lambda
 // parameters for Amazon DynamoDB event source mappings", "Error
 // handling" and "Reporting batch item failures" in Lambda's DynamoDB
-// guide, "Lambda event filtering"). No test sleeps: DrainStreams
+// guide, "Lambda event filtering"). No test sleeps: Streams.Drain
 // returns once every record written before it was handled.
 
 // TestStreamHandlerEventShape: the event is Lambda's: Records with

@@ -223,7 +223,7 @@ func baseNamespace(t *testing.T, base *dynamodb.Client) string {
 	return cred.AccessKeyID + "/" + base.Options().Region
 }
 
-// TestForkErrors: Fork and DropBranch refuse what they cannot do, with
+// TestForkErrors: Branches.Fork and Drop refuse what they cannot do, with
 // the errors callers test for.
 func TestForkErrors(t *testing.T) {
 	e, base := emulatortest.NewWith(t, emulator.Options{})

@@ -60,7 +60,7 @@ func AccessKeyOf(t testing.TB, c *dynamodb.Client) string {
 
 // Report turns on e's access-pattern report with design (nil: none) for
 // the rest of t; when t ends the report is written to t's log (go test
-// -v shows it). Emulator.Report returns it meanwhile.
+// -v shows it). Reports.Access returns it meanwhile.
 func Report(t testing.TB, e *emulator.Emulator, design []byte) {
 	t.Helper()
 	if err := e.Reports().SetDesign(design); err != nil {

@@ -15,7 +15,7 @@ import (
 // emulator (every namespace's tables, items, indexes and definitions)
 // costs O(1) per table and a rewind O(1) per table plus one map entry
 // per partition, sharing the items (copy-on-write) instead of copying
-// them. See emulator.Emulator.Snapshot.
+// them. See emulator.Branches.Snapshot.
 
 // Checkpoint takes a snapshot of e now and returns a function that
 // rewinds e to it, as often as it is called (from t's subtests too: a
