@@ -3,10 +3,7 @@ package emulator
 import (
 	"context"
 	"io"
-	"net/http"
 	"time"
-
-	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
@@ -29,13 +26,15 @@ import (
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
 // its offset holds, clock.go), is answered 400 with a ValidationException
-// body ({"__type":...,"message":"..."}). The endpoints need no signature,
-// but refuse what a web page could send them cross-site (httpedge/adminguard.go):
-// a POST needs Content-Type application/json, and a request with an
-// Origin that -cors does not allow gets 403.
+// body ({"__type":...,"message":"..."}). They refuse what a web page
+// could send them cross-site (httpedge/adminguard.go): a POST needs
+// Content-Type application/json, and a request with an Origin that -cors
+// does not allow gets 403; with Options.Credentials they need a
+// signature or an admin token (routes.go's table says which endpoint
+// needs what).
 
-// The handlers are package adminhttp's; the routes are here; the paths
-// are package adminpath's.
+// The handlers are package adminhttp's; the routes are rows of the
+// endpoints table (routes.go); the paths are package adminpath's.
 
 // admin is what serves the admin endpoints: the emulator's Go API, its
 // service and fault rules.
@@ -54,41 +53,6 @@ func (e *Emulator) admin() *adminhttp.Admin {
 		a.Problems = e.store.Problems
 	}
 	return a
-}
-
-func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
-	r.Methods(http.MethodGet).Path(adminpath.Clock).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(adminpath.Clock).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(adminpath.Sweep).HandlerFunc(a.ServeSweep)
-	r.Methods(http.MethodGet).Path(adminpath.Health).HandlerFunc(a.ServeHealth)
-	r.Methods(http.MethodDelete).Path(adminpath.Conventions).HandlerFunc(a.ServeConventionsReset)
-	r.Methods(http.MethodGet).Path(adminpath.Namespaces).HandlerFunc(a.ServeNamespaces)
-	r.Methods(http.MethodGet).Path(adminpath.Tables).HandlerFunc(a.ServeTables)
-	r.Methods(http.MethodPost).Path(adminpath.StreamsDrain).HandlerFunc(a.ServeStreamsDrain)
-	r.Methods(http.MethodGet).Path(adminpath.StreamsMappings).HandlerFunc(a.ServeStreamsMappings)
-	r.Methods(http.MethodPost).Path(adminpath.Snapshots).HandlerFunc(a.ServeSnapshotTake)
-	r.Methods(http.MethodGet).Path(adminpath.Snapshots).HandlerFunc(a.ServeSnapshotList)
-	r.Methods(http.MethodGet).Path(adminpath.Snapshots + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
-	r.Methods(http.MethodPost).Path(adminpath.Snapshots + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
-	r.Methods(http.MethodDelete).Path(adminpath.Snapshots + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
-	r.Methods(http.MethodGet, http.MethodDelete).Path(adminpath.Consistency).HandlerFunc(a.ServeConsistency)
-	r.Methods(http.MethodPost).Path(adminpath.Branches).HandlerFunc(a.ServeBranchFork)
-	r.Methods(http.MethodGet).Path(adminpath.Branches).HandlerFunc(a.ServeBranchList)
-	r.Methods(http.MethodDelete).Path(adminpath.Branches + "/{name}").HandlerFunc(a.ServeBranchDrop)
-	r.Methods(http.MethodGet).Path(adminpath.Branches + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
-	r.Methods(http.MethodGet).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsGet)
-	r.Methods(http.MethodPut).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsPut)
-	r.Methods(http.MethodDelete).Path(adminpath.Faults).HandlerFunc(a.ServeFaultsDelete)
-	r.Methods(http.MethodGet).Path(adminpath.FaultStats).HandlerFunc(a.ServeFaultStats)
-	r.Methods(http.MethodGet).Path(adminpath.Report).HandlerFunc(a.ServeReport)
-	r.Methods(http.MethodDelete).Path(adminpath.Report).HandlerFunc(a.ServeReportReset)
-	r.Methods(http.MethodPut).Path(adminpath.Design).HandlerFunc(a.ServeDesign)
-	r.Methods(http.MethodPost).Path(adminpath.Report + "/start").HandlerFunc(a.ServeReportStart)
-	r.Methods(http.MethodPost).Path(adminpath.Report + "/stop").HandlerFunc(a.ServeReportStop)
-	r.Methods(http.MethodGet).Path(adminpath.Contributors).HandlerFunc(a.ServeContributors)
-	r.Methods(http.MethodPost).Path(adminpath.Lag).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(adminpath.Lag).HandlerFunc(a.ServeLagGet)
-	r.Methods(http.MethodGet, http.MethodPut).Path(adminpath.IAM).HandlerFunc(a.ServeIAM)
 }
 
 // adminHost is the emulator's Go API as the admin endpoints ask it

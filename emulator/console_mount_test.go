@@ -21,7 +21,7 @@ var consoleStub = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) 
 	_, _ = w.Write([]byte("console " + r.URL.Path))
 })
 
-// TestConsoleMount: Options.Console is served at ConsolePath (and the path
+// TestConsoleMount: Options.Console is served at adminpath.Console (and the path
 // without its slash) behind the Host check and the admin guard: its own
 // origin passes, a foreign one is refused; other paths stay the
 // emulator's; without Options.Console nothing is there.
@@ -145,7 +145,7 @@ func TestVersionHeader(t *testing.T) {
 	}
 }
 
-// TestMCPMount: Options.MCP is served at MCPPath behind the Host check
+// TestMCPMount: Options.MCP is served at adminpath.MCP behind the Host check
 // and the admin guard: a JSON POST reaches it, a form POST, a foreign
 // origin and a rebinding Host do not.
 func TestMCPMount(t *testing.T) {
