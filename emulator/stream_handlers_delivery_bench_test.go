@@ -45,14 +45,14 @@ func BenchmarkStreamDelivery(b *testing.B) {
 		return *out.TableDescription.LatestStreamArn
 	}
 	got := make(chan struct{}, 1)
-	e.SetFunction("handler", func(context.Context, []byte) ([]byte, error) {
+	e.Streams().SetFunction("handler", func(context.Context, []byte) ([]byte, error) {
 		got <- struct{}{}
 		return nil, nil
 	})
-	e.SetFunction("idle", func(context.Context, []byte) ([]byte, error) { return nil, nil })
+	e.Streams().SetFunction("idle", func(context.Context, []byte) ([]byte, error) { return nil, nil })
 	mk := func(m emulator.EventSourceMapping) {
 		m.StartingPosition = aws.String("LATEST")
-		_, err := e.CreateEventSourceMapping(m)
+		_, err := e.Streams().CreateMapping(m)
 		require.NoError(b, err)
 	}
 	mk(emulator.EventSourceMapping{EventSourceArn: aws.String(table("orders")), FunctionName: aws.String("handler")})
@@ -69,7 +69,7 @@ func BenchmarkStreamDelivery(b *testing.B) {
 		<-got
 	}
 	b.StopTimer()
-	require.NoError(b, e.DrainStreams(ctx))
+	require.NoError(b, e.Streams().Drain(ctx))
 	time.Sleep(100 * time.Millisecond) // the last batch's save and look
 	before := cpuTime(b)
 	time.Sleep(time.Second)

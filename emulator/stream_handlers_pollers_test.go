@@ -59,8 +59,8 @@ func TestStreamHandlerWarnsOfASecondPoller(t *testing.T) {
 		return *out.TableDescription.LatestStreamArn
 	}
 	mapped, alone := mk("orders"), mk("audit")
-	e.SetFunction("sync", func(context.Context, []byte) ([]byte, error) { return nil, nil })
-	_, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(mapped),
+	e.Streams().SetFunction("sync", func(context.Context, []byte) ([]byte, error) { return nil, nil })
+	_, err := e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(mapped),
 		FunctionName: aws.String("sync"), StartingPosition: aws.String("LATEST")})
 	require.NoError(t, err)
 	poll := func(arn string) {
