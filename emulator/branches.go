@@ -24,8 +24,8 @@ import (
 // a few allocations whatever the tables hold, and each side copies only
 // what it changes. Without a DataDir a branch holds the catalog every
 // branch of the same snapshot shares (one pointer: service.Service.Fork)
-// until its first use other than a read gives it its own; DropBranch
-// drops all it holds. A request reaches a branch when its
+// until its first use other than a read gives it its own; Drop drops
+// all it holds. A request reaches a branch when its
 // X-Dynamoemu-Branch header names it, whatever its access key and
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.

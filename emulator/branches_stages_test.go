@@ -20,7 +20,7 @@ func TestBranchStages(t *testing.T) {
 	env := newConvEnv(t)
 	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
 	for _, name := range []string{"t1", "t2"} {
-		_, err := env.e.Fork("shared", name)
+		_, err := env.e.Branches().Fork("shared", name)
 		require.NoError(t, err)
 	}
 	key := map[string]av{"pk": s(orderPK), "sk": s(orderSK + "@1")}

@@ -41,10 +41,10 @@ func TestDropBranchFreesItsHeap(t *testing.T) {
 			opts := base.Options()
 			cred, err := opts.Credentials.Retrieve(ctx)
 			require.NoError(t, err)
-			ns := e.NamespaceID(cred.AccessKeyID, opts.Region)
+			ns := e.Branches().NamespaceID(cred.AccessKeyID, opts.Region)
 			round := func(i int) {
 				name := fmt.Sprintf("heap%d", i)
-				_, err := e.Fork(ns, name)
+				_, err := e.Branches().Fork(ns, name)
 				require.NoError(t, err)
 				c := dynamodb.New(opts, emulatortest.BranchHeader(name))
 				got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("orders"), Key: avs{"pk": str("TENANT#acme#ORDER#0000"), "sk": str("00")}})
@@ -56,7 +56,7 @@ func TestDropBranchFreesItsHeap(t *testing.T) {
 				_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(name), TransactItems: []types.TransactWriteItem{
 					{Put: &types.Put{TableName: aws.String("orders"), Item: avs{"pk": str(name), "sk": str("2"), "status": str("PAID")}}}}})
 				require.NoError(t, err)
-				require.NoError(t, e.DropBranch(name))
+				require.NoError(t, e.Branches().Drop(name))
 			}
 			for i := range 200 { // warm-up: pools, the SDK's caches, the maps' sizes
 				round(i)
@@ -68,7 +68,7 @@ func TestDropBranchFreesItsHeap(t *testing.T) {
 			end := liveHeap()
 			t.Logf("live heap %d B before %d rounds, %d B after (%+.1f B a round)", start, rounds, end, float64(int64(end)-int64(start))/float64(rounds))
 			require.LessOrEqual(t, end, start+start/100, "the heap grew by %d B over %d dropped branches", int64(end)-int64(start), rounds)
-			require.Empty(t, e.Branches())
+			require.Empty(t, e.Branches().List())
 		})
 	}
 }

@@ -422,7 +422,7 @@ func TestForkDataDir(t *testing.T) {
 	seedOrders(t, base, 5)
 	ns := baseNamespace(t, base)
 	for _, name := range []string{"kept", "gone"} {
-		_, err := e.Fork(ns, name)
+		_, err := e.Branches().Fork(ns, name)
 		require.NoError(t, err)
 		b := dynamodb.New(base.Options(), emulatortest.BranchHeader(name))
 		require.Equal(t, int32(5), countItems(t, b))
@@ -431,7 +431,7 @@ func TestForkDataDir(t *testing.T) {
 		require.Equal(t, int32(6), countItems(t, b))
 		require.Equal(t, int32(1), countStatus(t, b, "PAID"))
 	}
-	require.NoError(t, e.DropBranch("gone"))
+	require.NoError(t, e.Branches().Drop("gone"))
 	require.Equal(t, int32(5), countItems(t, base))
 	require.NoError(t, e.Close())
 
@@ -472,15 +472,15 @@ func TestForkTTL(t *testing.T) {
 	put(base, "live", future)
 	ns := baseNamespace(t, base)
 	for _, name := range []string{"unwritten", "written"} {
-		_, err := e.Fork(ns, name)
+		_, err := e.Branches().Fork(ns, name)
 		require.NoError(t, err)
-		t.Cleanup(func() { _ = e.DropBranch(name) })
+		t.Cleanup(func() { _ = e.Branches().Drop(name) })
 	}
 	unwritten := dynamodb.New(base.Options(), emulatortest.BranchHeader("unwritten"))
 	written := dynamodb.New(base.Options(), emulatortest.BranchHeader("written"))
 	put(written, "mine", past)
 
-	require.Equal(t, 3, e.SweepTTL(), "the base's expired item, and the written branch's two")
+	require.Equal(t, 3, e.Clock().SweepTTL(), "the base's expired item, and the written branch's two")
 	keys := func(c *dynamodb.Client) []string {
 		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("sessions")})
 		require.NoError(t, err)
@@ -495,6 +495,6 @@ func TestForkTTL(t *testing.T) {
 	require.Equal(t, []string{"live"}, keys(written))
 	require.Equal(t, []string{"live", "old"}, keys(unwritten))
 	put(unwritten, "other", future)
-	require.Equal(t, 1, e.SweepTTL())
+	require.Equal(t, 1, e.Clock().SweepTTL())
 	require.Equal(t, []string{"live", "other"}, keys(unwritten))
 }
