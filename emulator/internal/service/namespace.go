@@ -19,33 +19,20 @@ const defaultAccountID = "000000000000"
 
 // Namespace is one isolated database: DynamoDB Local keeps one per access
 // key id + region; with SharedDB there is one for everyone. Its tables
-// hang off one pointer, its catalog (catalog.go): a storage.DB (the
-// tables, their items and their definitions, and the one commit hook
-// through which every change of them leaves it) and the emulator's tables
-// over it. A namespace is the one of its key from its first use on (a
-// request never holds a stand-in): it is kept (namespaces.byKey) once it
-// holds something, and until then held by the requests using it alone.
-// A fork (Service.Fork) is a namespace holding a catalog every fork of
-// the same snapshot shares, read only, until its first change gives it
-// its own (own: copy-on-write, ns_snapshot.go). The control-plane
-// operations (op_tables.go) own the catalog and may extend this struct
-// and table.
+// hang off one pointer, its catalog (catalog.go), which a fork shares
+// with the other forks of its snapshot until its first change gives it
+// its own (own, ns_snapshot.go). Every request of a key holds the one
+// namespace of its key, kept (namespaces.byKey) once something is made
+// in it. The control-plane operations (op_tables.go) own the catalog and
+// may extend this struct and table.
 type Namespace struct {
-	key    string // "AKID/region", or "shared": the namespace's ID
-	nk     nsKey  // the key that selects it
-	region string // region that created it; "" for the shared namespace
-	svc    *Service
+	key string // "AKID/region", or "shared": the namespace's ID
+	nk  nsKey  // the key that selects it
+	svc *Service
 
-	// cat is the namespace's catalog: a shared one (frozen) until its
-	// first change, its own from then on (own). It is replaced whole,
-	// never changed back to a shared one.
-	cat atomic.Pointer[catalog]
-	// ownMu serializes own's copy of a shared catalog (first in the lock
-	// order: doc.go). dropped, guarded by namespaces.mu, is set when the
-	// namespace is dropped (Service.Fork with no snapshot): a request
-	// still using it keeps it to itself.
-	ownMu   sync.Mutex
-	dropped bool
+	cat     atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
+	ownMu   sync.Mutex              // serializes own (first in the lock order: doc.go)
+	dropped bool                    // dropped by Fork; guarded by namespaces.mu
 
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
@@ -55,8 +42,7 @@ type Namespace struct {
 	loadedStreams map[string]streamrec.Stream
 
 	// states are the features' per-namespace states, each made at its
-	// first use (feature_state.go); nil until the namespace owns its
-	// catalog: a namespace nobody has changed keeps none.
+	// first use (feature_state.go); nil, keeping none, until own.
 	states atomic.Pointer[[]atomic.Value]
 }
 
@@ -144,7 +130,7 @@ func (ns *Namespace) DB() *storage.DB { return ns.own().db }
 
 // Region is the region whose requests select this namespace; for a shared
 // namespace it is empty: use the request's region (call.region) for ARNs.
-func (ns *Namespace) Region() string { return ns.region }
+func (ns *Namespace) Region() string { return ns.nk.region }
 
 // AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
 func (ns *Namespace) AccountID() string { return defaultAccountID }
@@ -160,22 +146,12 @@ type namespaces struct {
 	// instead (persistence.go). Immutable after New.
 	dbs func(id string) (*storage.DB, error)
 
-	// empty is the catalog of every namespace nobody has created
-	// anything in: no table, and a DB that refuses every change.
-	// Immutable after New.
-	empty *catalog
+	empty *catalog // of the namespaces nobody made anything in: no table. Immutable after New.
 
-	mu sync.RWMutex // guards byKey, idle, shared and catalog.forks; a leaf of the lock order (doc.go)
-	// byKey maps access key id + region (or shared) to its namespace:
-	// the namespaces that hold something, and the forks.
-	byKey map[nsKey]*Namespace
-	// idle are the namespaces in use that hold nothing yet, held weakly:
-	// every request of a key gets the same one while any holds it, and
-	// one that nothing holds goes, leaving nothing (reads with ever new
-	// access keys keep nothing).
-	idle map[nsKey]weak.Pointer[Namespace]
-	// shared are the catalogs the forks share, by snapshot (ns_snapshot.go).
-	shared map[*storage.Snapshot]*catalog
+	mu     sync.RWMutex                      // guards these and catalog.forks; a leaf of the lock order (doc.go)
+	byKey  map[nsKey]*Namespace              // the namespaces that hold something, and the forks
+	idle   map[nsKey]weak.Pointer[Namespace] // the others in use (lookup)
+	shared map[*storage.Snapshot]*catalog    // the catalogs forks share, by snapshot (ns_snapshot.go)
 }
 
 // init makes n's maps and its empty catalog.
@@ -193,10 +169,12 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// lookup returns the namespace of k: the one kept, the one in use, or a
-// new one holding nothing, kept only once something is made in it
-// (own). Unless read (an operation readOnly names), a fork's first
-// request gives it its own catalog, since the request may change it.
+// lookup returns the namespace of k: the one kept, or the one in use,
+// or else a new one holding nothing, held weakly (idle) until something
+// is made in it (own) so that keys that make nothing keep nothing; the
+// access key and region are copied, not kept from the request's header.
+// Unless read (an operation readOnly names), a fork's first request
+// gives it its own catalog, since the request may change it.
 func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
 	ns := n.byKey[k]
@@ -205,69 +183,39 @@ func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	}
 	n.mu.RUnlock()
 	if ns == nil {
-		ns = n.use(k)
-	}
-	if !read {
-		if c := ns.cat.Load(); c.frozen && c.snap != nil {
-			ns.own()
-		}
-	}
-	return ns
-}
-
-// use returns the namespace of k, making one holding nothing when there
-// is none, held weakly (idle) until something is made in it. The access
-// key and region are copied, so the namespace does not keep the request
-// header they were cut from.
-func (n *namespaces) use(k nsKey) *Namespace {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if ns := n.byKey[k]; ns != nil {
-		return ns
-	}
-	if ns := n.idle[k].Value(); ns != nil {
-		return ns
-	}
-	ns := n.newNamespace(k, n.empty)
-	w := weak.Make(ns)
-	n.idle[ns.nk] = w
-	runtime.AddCleanup(ns, func(k nsKey) {
 		n.mu.Lock()
-		defer n.mu.Unlock()
-		if n.idle[k] == w {
-			delete(n.idle, k)
+		if ns = n.byKey[k]; ns == nil {
+			ns = n.idle[k].Value()
 		}
-	}, ns.nk)
+		if ns == nil {
+			ns = n.newNamespace(k, n.empty)
+			w := weak.Make(ns)
+			n.idle[ns.nk] = w
+			runtime.AddCleanup(ns, func(k nsKey) {
+				n.mu.Lock()
+				defer n.mu.Unlock()
+				if n.idle[k] == w {
+					delete(n.idle, k)
+				}
+			}, ns.nk)
+		}
+		n.mu.Unlock()
+	}
+	if c := ns.cat.Load(); !read && c.snap != nil && c.frozen {
+		ns.own()
+	}
 	return ns
 }
 
-// newNamespace returns a namespace of k holding catalog c. The access
-// key and region are copied.
+// newNamespace returns a namespace of k (copied) holding catalog c.
 func (n *namespaces) newNamespace(k nsKey, c *catalog) *Namespace {
 	k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-	ns := &Namespace{key: k.keyString(), nk: k, region: k.region, svc: n.svc}
-	if k.shared {
-		ns.region = ""
-	}
+	ns := &Namespace{key: k.keyString(), nk: k, svc: n.svc}
 	ns.cat.Store(c)
 	return ns
 }
 
-// keep keeps ns, which holds something now, under its key, unless it was
-// dropped. It is the namespace of its key: a namespace in use is the one
-// lookup gives every request of the key (idle).
-func (n *namespaces) keep(ns *Namespace) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if ns.dropped || n.byKey[ns.nk] != nil {
-		return
-	}
-	n.byKey[ns.nk] = ns
-	delete(n.idle, ns.nk)
-}
-
-// get returns the namespace of k, owning its catalog: created on first
-// use, a fork given its own catalog.
+// get returns the namespace of k, owning its catalog.
 func (n *namespaces) get(k nsKey) *Namespace {
 	ns := n.lookup(k, true)
 	ns.own()
@@ -280,12 +228,3 @@ func (n *namespaces) all() []*Namespace {
 	defer n.mu.RUnlock()
 	return slices.Collect(maps.Values(n.byKey))
 }
-
-// owned returns every namespace that owns its catalog: the ones whose
-// tables may change (a fork's shared tables never do).
-func (n *namespaces) owned() []*Namespace {
-	return slices.DeleteFunc(n.all(), func(ns *Namespace) bool { return ns.cat.Load().frozen })
-}
-
-// allTables returns the namespace's tables.
-func (ns *Namespace) allTables() []*table { return ns.cat.Load().allTables() }

@@ -35,7 +35,7 @@ func TestForkReadsHoldNothing(t *testing.T) {
 		require.Contains(t, forkServe(t, s, key, "ListTables", `{}`), `"TableNames":["tbl","untouched"]`)
 		require.NotNil(t, s.Forked(key+"/us-east-1"), "a read leaves the branch its shared catalog")
 	}
-	require.Len(t, s.dbs.owned(), 1, "only the base owns its catalog")
+	require.Len(t, s.Spaces(), 1, "only the base owns its catalog")
 	s.dbs.mu.RLock()
 	require.Len(t, s.dbs.shared, 1, "the forks share one catalog")
 	s.dbs.mu.RUnlock()
@@ -43,7 +43,7 @@ func TestForkReadsHoldNothing(t *testing.T) {
 	// A write makes its branch alone, with what the fork holds.
 	forkServe(t, s, "b0", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"mine"}}}`)
 	require.Nil(t, s.Forked("b0/us-east-1"))
-	require.Len(t, s.dbs.owned(), 2)
+	require.Len(t, s.Spaces(), 2)
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "mine"))
 	require.Equal(t, `{}`, forkGet(t, s, "base", "mine"))
 

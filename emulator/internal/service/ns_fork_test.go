@@ -47,7 +47,7 @@ func TestForkOwnsItsCatalogAtFirstWrite(t *testing.T) {
 	require.Same(t, s.Forked("b1/us-east-1"), s.Forked("b2/us-east-1"), "forks of an unchanged base share its snapshot")
 	require.Equal(t, []string{"b1/us-east-1", "b2/us-east-1", "base/us-east-1"}, s.NamespaceIDs())
 	require.Equal(t, 3, s.NamespaceCount())
-	require.Len(t, s.dbs.owned(), 1, "the forks share their catalog")
+	require.Len(t, s.Spaces(), 1, "the forks share their catalog")
 
 	// The base changes after the fork: a fork does not see it.
 	forkServe(t, s, "base", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"},"note":{"S":"changed"}}}`)
@@ -59,12 +59,12 @@ func TestForkOwnsItsCatalogAtFirstWrite(t *testing.T) {
 	require.Contains(t, forkGet(t, s, "b1", "a"), `"base"`)
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
 	require.NotNil(t, s.Forked("b1/us-east-1"), "a read does not give b1 its own catalog")
-	require.Len(t, s.dbs.owned(), 1)
+	require.Len(t, s.Spaces(), 1)
 	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"other"}}}`)
 	require.Nil(t, s.Forked("b1/us-east-1"), "b1 owns its catalog")
 	require.NotNil(t, s.Forked("b2/us-east-1"), "b2 is not")
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
-	require.Len(t, s.dbs.owned(), 2)
+	require.Len(t, s.Spaces(), 2)
 
 	// A write in b1 is seen neither by the base nor by b2.
 	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"},"note":{"S":"b1"}}}`)
@@ -149,5 +149,5 @@ func TestForkConcurrentFirstWrites(t *testing.T) {
 		require.Contains(t, forkGet(t, s, "b1", fmt.Sprintf("w%d", i)), `"pk"`)
 		require.Equal(t, `{}`, forkGet(t, s, "b2", fmt.Sprintf("w%d", i)))
 	}
-	require.Len(t, s.dbs.owned(), 3)
+	require.Len(t, s.Spaces(), 3)
 }

@@ -14,22 +14,14 @@ import (
 // rewind drops the tables that changed (deletion protection
 // notwithstanding), restores the snapshot's under their names and
 // TableIds without copying items (DB.RestoreTable) and rebuilds each as
-// a replay does (catalog_apply.go).
-//
-// A fork is a namespace holding the shared catalog of its snapshot
-// (catalog.go): made once per snapshot, with the snapshot's tables
-// restored in a DB that refuses every change, and held by every fork of
-// it, so a fork of an unchanged base is a new Namespace holding the same
-// pointer (storage gives one snapshot again while the base does not
-// change: storage.DB.Snapshot). Reads of a fork read that catalog; its
-// first change, or a read of a table a stage watches (the stages keep
-// state per table), gives it a catalog of its own filled the same way
-// (own), and the shared one goes with the last fork holding it. What it
-// keeps and what it costs: docs/backups.md, "Snapshots" and "Branches".
-// Not atomic against requests to the same namespace running meanwhile.
+// a replay does (catalog_apply.go). A fork is a new namespace holding the
+// catalog the forks of its snapshot share (catalog.go); own gives it its
+// own at its first change, and the shared one goes with its last fork.
+// What it keeps and what it costs: docs/backups.md, "Snapshots" and
+// "Branches". Not atomic against requests to the same namespace running
+// meanwhile.
 
-// errShared refuses a change of a shared catalog's DB: nothing changes
-// one (a namespace gets its own catalog first), so this is a bug caught.
+// errShared refuses a change of a shared catalog's DB: a bug caught.
 var errShared = errors.New("service: a change of a catalog forks share")
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
@@ -39,34 +31,27 @@ var errShared = errors.New("service: a change of a catalog forks share")
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 	spaces := map[string]*storage.Snapshot{}
 	for _, ns := range s.dbs.all() {
-		spaces[ns.key] = ns.snapshot()
+		if c := ns.cat.Load(); c.frozen {
+			spaces[ns.key] = c.snap
+		} else {
+			spaces[ns.key] = c.db.Snapshot(nil)
+		}
 	}
 	return spaces
 }
 
-// snapshot returns a snapshot of ns's tables: the one a fork not changed
-// yet was forked from, or its DB's.
-func (ns *Namespace) snapshot() *storage.Snapshot {
-	if c := ns.cat.Load(); c.frozen {
-		return c.snap
-	}
-	return ns.cat.Load().db.Snapshot(nil)
-}
-
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
-// has none (made since) is emptied, and a fork not changed yet is
-// forked again from its snapshot (Fork), or dropped.
+// has none (made since) is emptied, and a fork not changed yet is forked
+// again (Fork), or dropped.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
-		var err error
+		rewind := ns.rewind
 		if ns.cat.Load().frozen {
-			err = s.Fork(ns.key, spaces[ns.key])
-		} else {
-			err = ns.rewind(spaces[ns.key])
+			rewind = func(sp *storage.Snapshot) error { return s.Fork(ns.key, sp) }
 		}
-		if err != nil {
+		if err := rewind(spaces[ns.key]); err != nil {
 			return err
 		}
 	}
@@ -82,10 +67,10 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 
 // Fork makes namespace id hold exactly the tables of snap, for the
 // emulator's branches: a new namespace of id holding snap's shared
-// catalog, in place of the one id had, which is dropped with everything
-// it holds (nil snap: only that). When records are due now (persistence,
+// catalog, in place of the one id had, which is dropped with all it holds
+// (nil snap: only that). When records are due now (persistence,
 // Config.Hooks), the namespace owns its catalog at once instead and is
-// rewound to snap (nil: emptied), so that the fork is on disk.
+// rewound to snap, so that the fork is on disk.
 func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	k, ok := s.keyOf(id)
 	if !ok {
@@ -95,7 +80,7 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	if n.dbs != nil || n.hooks != nil {
 		return n.get(k).rewind(snap)
 	}
-	var c *catalog
+	var c, gone *catalog
 	if snap != nil {
 		c = n.sharedOf(snap, k.region)
 	}
@@ -110,15 +95,14 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 		ns := n.newNamespace(k, c)
 		n.byKey[ns.nk] = ns
 	}
-	var shared *catalog
 	if old != nil {
 		old.dropped = true
-		shared = n.releaseLocked(old.cat.Load())
+		gone = n.releaseLocked(old.cat.Load())
 	}
 	n.mu.Unlock()
 	switch {
-	case shared != nil:
-		shared.reader.closed()
+	case gone != nil:
+		gone.reader.closed()
 	case old != nil && !old.cat.Load().frozen:
 		old.closed()
 		s.tokens.Forget(old) // its ClientRequestTokens (idempotency.go)
@@ -126,48 +110,37 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	return nil
 }
 
-// closed tells the features and stages that keep something of ns
-// (Closer) that it is gone: the service closed, a branch dropped, a
-// shared catalog let go by its last fork.
+// closed tells the Closers that ns is gone (feature_lifecycle.go).
 func (ns *Namespace) closed() {
 	for _, c := range closers {
-		c.Closed(Space{ns: ns}) // their files made durable and closed, their state forgotten (feature_lifecycle.go)
+		c.Closed(Space{ns: ns})
 	}
 }
 
-// sharedOf returns the shared catalog of snap, made now if no fork holds
-// one, held by one more fork.
+// sharedOf returns the shared catalog of snap, made if no fork holds one,
+// held by one more fork.
 func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 	n.mu.Lock()
-	if c := n.shared[snap]; c != nil {
-		c.forks++
+	c := n.shared[snap]
+	if c == nil {
 		n.mu.Unlock()
-		return c
-	}
-	n.mu.Unlock()
-	c := n.freeze(snap, region) // with no lock held: it restores every table
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if made := n.shared[snap]; made != nil { // by another fork meanwhile
-		c = made
-	} else {
+		// Made with no lock held: a catalog restores its tables (O(1)
+		// each) into a DB that refuses every change, for a reader
+		// namespace no request reaches, which keeps no state.
+		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{nk: nsKey{region: region}, svc: n.svc}}
+		c.reader.cat.Store(c)
+		if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
+			n.svc.log.Error("cannot fill a shared catalog", "err", err)
+		}
+		c.db.WrapHook(func(storage.Hook) storage.Hook { return failingHook{errShared} })
+		n.mu.Lock()
+		if made := n.shared[snap]; made != nil { // by another fork meanwhile
+			c = made
+		}
 		n.shared[snap] = c
 	}
 	c.forks++
-	return c
-}
-
-// freeze makes the shared catalog of snap: its tables restored (O(1)
-// each) in a DB no change reaches, belonging to a reader namespace of
-// region that no request reaches and that keeps no state.
-func (n *namespaces) freeze(snap *storage.Snapshot, region string) *catalog {
-	c := &catalog{db: storage.NewDB(nil), frozen: true, snap: snap}
-	c.reader = &Namespace{region: region, svc: n.svc}
-	c.reader.cat.Store(c)
-	if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
-		n.svc.log.Error("cannot fill a shared catalog", "err", err)
-	}
-	c.db.WrapHook(func(storage.Hook) storage.Hook { return failingHook{errShared} })
+	n.mu.Unlock()
 	return c
 }
 
@@ -175,8 +148,8 @@ func (n *namespaces) freeze(snap *storage.Snapshot, region string) *catalog {
 // its own, and returns c when no fork holds it any more (its reader is to
 // be closed); n.mu is held.
 func (n *namespaces) releaseLocked(c *catalog) *catalog {
-	if !c.frozen || c.snap == nil {
-		return nil // a namespace's own, or the empty one
+	if c.snap == nil || !c.frozen {
+		return nil // the empty catalog, or a namespace's own
 	}
 	if c.forks--; c.forks > 0 {
 		return nil
@@ -187,16 +160,15 @@ func (n *namespaces) releaseLocked(c *catalog) *catalog {
 	return c
 }
 
-// own returns ns's own catalog, made at the first call of a namespace
-// holding a shared one (copy-on-write): empty for a namespace nobody has
-// created anything in, filled for a fork as a rewind fills an empty
-// namespace (its tables restored in O(1) each, then its catalog, streams
-// and per-namespace state). The namespace is kept from then on. Other
-// callers wait for that one making; readers meanwhile read the shared
-// catalog, which the own one replaces once filled.
+// own returns ns's own catalog, made at the first call if it holds a
+// shared one (copy-on-write): empty for a namespace nobody made anything
+// in, for a fork filled as a rewind fills an empty namespace (its tables
+// restored in O(1) each, then its catalog, streams and per-namespace
+// state). ns is kept from then on. Other callers wait; readers read the
+// shared catalog until the own one, filled, replaces it.
 func (ns *Namespace) own() *catalog {
 	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
-		return c // its own, or a shared catalog's reader, which changes nothing (errShared)
+		return c // its own, or a shared catalog's reader, which changes nothing
 	}
 	ns.ownMu.Lock()
 	defer ns.ownMu.Unlock()
@@ -216,33 +188,28 @@ func (ns *Namespace) own() *catalog {
 	}
 	n.mu.Lock()
 	ns.cat.Store(c)
-	var shared *catalog
+	var gone *catalog
 	if !ns.dropped {
-		shared = n.releaseLocked(old)
-		if n.byKey[ns.nk] == nil {
-			n.byKey[ns.nk] = ns
-			delete(n.idle, ns.nk)
-		}
+		gone = n.releaseLocked(old)
+		n.byKey[ns.nk] = ns
+		delete(n.idle, ns.nk)
 	}
 	n.mu.Unlock()
-	if shared != nil {
-		shared.reader.closed()
+	if gone != nil {
+		gone.reader.closed()
 	}
 	return c
 }
 
 // Forked returns the snapshot of namespace id when it is a fork not
-// changed yet, else nil: what it holds, read without giving it its own
-// catalog.
+// changed yet (sharing its catalog), else nil.
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
 	s.dbs.mu.RLock()
 	ns := s.dbs.byKey[k]
 	s.dbs.mu.RUnlock()
-	if ns != nil {
-		if c := ns.cat.Load(); c.frozen {
-			return c.snap
-		}
+	if ns != nil && ns.cat.Load().frozen {
+		return ns.cat.Load().snap
 	}
 	return nil
 }
@@ -287,7 +254,7 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 			return err
 		}
 	}
-	ns.streamSet().Retain(kept)
+	ns.streams.Retain(kept)
 	if snap == nil {
 		return nil
 	}
@@ -295,8 +262,8 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 }
 
 // restore restores the tables of snap but those in kept into c, ns's
-// catalog or the one being made for it, under their names and TableIds,
-// sharing what they hold (DB.RestoreTable), and publishes each.
+// catalog or the one being made for it (DB.RestoreTable: sharing what
+// they hold), and publishes each.
 func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string]bool) error {
 	for _, ts := range snap.Tables() {
 		if kept[ts.Name()] {

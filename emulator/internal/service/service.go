@@ -198,14 +198,15 @@ func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	return s.dbs.lookup(k, read)
 }
 
-// Spaces are the namespaces that own their catalog (the ones whose
-// tables may change: not the forks not changed yet, which share theirs),
-// for a stage's report or sweep over all of them.
+// Spaces are the namespaces that own their catalog (not the forks
+// sharing theirs, whose tables never change), for a stage's report or
+// sweep over all of them.
 func (s *Service) Spaces() []Space {
-	all := s.dbs.owned()
-	out := make([]Space, len(all))
-	for i, ns := range all {
-		out[i] = Space{ns: ns}
+	var out []Space
+	for _, ns := range s.dbs.all() {
+		if !ns.cat.Load().frozen {
+			out = append(out, Space{ns: ns})
+		}
 	}
 	return out
 }
