@@ -18,38 +18,26 @@ import (
 
 // The table catalog of a Namespace: its storage.DB holds the tables
 // (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and its tables list holds the emulator's tables in
-// name order, each wrapping its storage table. catalog.mu guards only
-// that list (a leaf of the lock order in doc.go: nothing is locked while
-// it is held); each table keeps its own definition (an immutable
-// snapshot, changed under table.mu through changeMeta, the one funnel
-// that records it) and storage.Table guards its items, so a long Scan
-// never blocks CreateTable.
-//
-// A namespace holds its catalog under one pointer (Namespace.cat), so
-// that forks share one (go-memdb's snapshot: a new struct holding the
-// same root): a catalog made of a snapshot is frozen, read by every fork
-// of that snapshot and changed by none, its tables restored from the
-// snapshot without copying a thing (storage.DB.RestoreTable) in a DB
-// that refuses every change. A namespace's first change gives it a
-// catalog of its own (Namespace.own, ns_snapshot.go), filled from the
-// snapshot the same way; items, indexes and definitions stay shared,
-// copy-on-write, by storage.
-
-// catalog is a namespace's tables: see above.
+// catalog_record.go), and its tables list the emulator's tables in name
+// order, each wrapping its storage table. catalog.mu guards only that
+// list (a leaf of the lock order in doc.go); each table keeps its own
+// definition (an immutable snapshot, changed under table.mu through
+// changeMeta, the one funnel that records it) and storage.Table guards
+// its items, so a long Scan never blocks CreateTable. A namespace holds
+// its catalog under one pointer (Namespace.cat), so that forks share one
+// as go-memdb's snapshots share a root: frozen, its tables restored from
+// the snapshot (storage.DB.RestoreTable: copying nothing) in a DB that
+// refuses every change, until a fork's first change gives it its own
+// (Namespace.own, ns_snapshot.go).
 type catalog struct {
 	db       *storage.DB
 	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
 	tables   []*table        // in name order (findLocked)
 	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
 
-	// frozen is set on a shared catalog: nothing changes it (its DB
-	// refuses every change) and no namespace owns it. snap is the
-	// snapshot the forks holding it were forked from (nil for the empty
-	// catalog, namespaces.empty), forks how many namespaces hold it
-	// (guarded by namespaces.mu), and its tables belong to reader, a
-	// namespace no request reaches that keeps no state: the one the
-	// stages are asked about the tables in (Table.Space).
+	// A shared catalog is frozen: forked from snap (nil: namespaces.empty),
+	// held by forks namespaces (guarded by namespaces.mu), its tables
+	// those of reader, a namespace no request reaches (Table.Space).
 	frozen bool
 	snap   *storage.Snapshot
 	forks  int
@@ -57,10 +45,8 @@ type catalog struct {
 }
 
 // getTable returns the namespace's table called name, or nil.
-func (ns *Namespace) getTable(name string) *table { return ns.cat.Load().getTable(name) }
-
-// getTable returns the table called name, or nil.
-func (c *catalog) getTable(name string) *table {
+func (ns *Namespace) getTable(name string) *table {
+	c := ns.cat.Load()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if i, ok := c.findLocked(name); ok {
@@ -73,13 +59,6 @@ func (c *catalog) getTable(name string) *table {
 // c.tables (a slice in name order: a map's least is 200 B); c.mu held.
 func (c *catalog) findLocked(name string) (int, bool) {
 	return slices.BinarySearchFunc(c.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
-}
-
-// allTables returns the catalog's tables.
-func (c *catalog) allTables() []*table {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return slices.Clone(c.tables)
 }
 
 // createTable creates t in the namespace's DB with its definition m and

@@ -27,8 +27,7 @@ func (ns *Namespace) Apply(r *storage.Record) error {
 	return c.db.Apply(r, func(r *storage.Record) error { return ns.applied(c, r) })
 }
 
-// applied rebuilds the emulator's state after storage applied r to the
-// DB of c, ns's catalog.
+// applied rebuilds the emulator's state after storage applied r to c's DB.
 func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 	switch r.Kind {
 	case storage.RecordCreateTable, storage.RecordRestoreTable:
@@ -133,9 +132,9 @@ func (t *table) restoreDrop() {
 
 // Namespace returns the namespace of ID id ("<access key id>/<region>",
 // "shared", or with SharedDB "shared/NAME" for a branch), owning its
-// catalog: created, with its DB and its hook, or a fork given its own
-// (the namespace persistence loads records into). It is nil when id names no namespace this emulator could
-// serve (a shared ID without SharedDB, or the other way round).
+// catalog (the one persistence loads records into), or nil when id
+// names no namespace this emulator could serve (a shared ID without
+// SharedDB, or the other way round).
 func (s *Service) Namespace(id string) *Namespace {
 	k, ok := s.keyOf(id)
 	if !ok {

@@ -139,8 +139,7 @@
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
-//     and rewinds of every namespace, forks sharing one catalog, and a
-//     namespace's own catalog made at its first change).
+//     and rewinds of every namespace, and forks sharing one catalog).
 //   - The statement seam: feature_statements.go runs the statements
 //     package partiqlops (ExecuteStatement, BatchExecuteStatement,
 //     ExecuteTransaction) lowers, as the item operations they stand
@@ -234,9 +233,8 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
-//	Namespace.ownMu   giving a namespace its own catalog at its first
-//	                  change (Namespace.own, ns_snapshot.go): taken with no
-//	                  lock held; the catalog's making inside
+//	Namespace.ownMu   giving a namespace its own catalog (Namespace.own):
+//	                  taken with no lock held; the catalog's making inside
 //	replicator.globalMu  a change of a global table's membership (the
 //	                  globaltables feature's): it may take the table.mu
 //	                  of every member, one after the other

@@ -34,11 +34,9 @@ type Definer interface {
 	Defined(old, d Definition)
 }
 
-// Closer is a feature or a stage told when a namespace is gone: the
-// service closes (once per namespace: its files made durable and
-// closed), a branch is dropped (Service.Fork), or the last fork holding
-// a shared catalog lets go of it (its tables' Space is then the
-// catalog's reader): what it keeps of the namespace outside it is to go.
+// Closer is a feature or a stage told when a namespace is gone (the
+// service closed, a branch dropped, a shared catalog's reader let go by
+// its last fork), to let go of what it keeps of it: its files closed.
 type Closer interface {
 	Closed(s Space)
 }

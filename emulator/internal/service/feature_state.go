@@ -29,10 +29,9 @@ func NewState[T any](r Registrar) State[T] {
 	return State[T]{i: len(stateMakers) - 1}
 }
 
-// Of returns the state in the request's namespace. A namespace that does
-// not own its catalog (nobody has created anything in it, or a fork not
-// changed yet) keeps nothing: it gets a zero T that nothing keeps (use
-// Kept to keep what the request adds).
+// Of returns the state in the request's namespace. One that does not own
+// its catalog (Namespace.own) keeps nothing: it gets a zero T that
+// nothing keeps (use Kept to keep what the request adds).
 func (s State[T]) Of(c Call) *T { return s.in(c.c.ns) }
 
 // Kept returns the state in the request's namespace, which gets its own

@@ -89,8 +89,7 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		cc.forgetStream(s)
 		return Table{}, err
 	}
-	ns := cc.ns
-	cat := ns.own()
+	ns, cat := cc.ns, cc.ns.own()
 	st, err := cat.db.RestoreTable(name, t.id, snap)
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		cc.forgetStream(s)

@@ -19,20 +19,15 @@ const defaultAccountID = "000000000000"
 
 // Namespace is one isolated database: DynamoDB Local keeps one per access
 // key id + region; with SharedDB there is one for everyone. Its tables
-// hang off one pointer, its catalog (catalog.go), which a fork shares
-// with the other forks of its snapshot until its first change gives it
-// its own (own, ns_snapshot.go). Every request of a key holds the one
-// namespace of its key, kept (namespaces.byKey) once something is made
-// in it. The control-plane operations (op_tables.go) own the catalog and
-// may extend this struct and table.
+// hang off one pointer, its catalog (catalog.go). The control-plane
+// operations (op_tables.go) own the catalog and may extend this struct.
 type Namespace struct {
 	key string // "AKID/region", or "shared": the namespace's ID
 	nk  nsKey  // the key that selects it
 	svc *Service
 
-	cat     atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
-	ownMu   sync.Mutex              // serializes own (first in the lock order: doc.go)
-	dropped bool                    // dropped by Fork; guarded by namespaces.mu
+	cat   atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
+	ownMu sync.Mutex              // serializes own (first in the lock order: doc.go)
 
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
@@ -41,16 +36,13 @@ type Namespace struct {
 	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
-	// states are the features' per-namespace states, each made at its
-	// first use (feature_state.go); nil, keeping none, until own.
-	states atomic.Pointer[[]atomic.Value]
+	states atomic.Pointer[[]atomic.Value] // the features' (feature_state.go); nil, keeping none, until own
 }
 
 // newCatalog makes ns's own catalog, empty, with its DB: a new one (with
-// the hook n.hooks gives), or the one n.dbs opens (persistence, which may
-// load tables into it), with the features' hooks in front. It returns
-// false when n.dbs failed: the catalog's DB then refuses every change
-// with the cause (persistence.go), and ns is not to keep it.
+// the hook n.hooks gives), or the one n.dbs opens (persistence), with the
+// features' hooks in front. false: n.dbs failed, and the DB refuses
+// every change with the cause (persistence.go); ns is not to keep it.
 func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	var db *storage.DB
 	switch {
@@ -154,12 +146,6 @@ type namespaces struct {
 	shared map[*storage.Snapshot]*catalog    // the catalogs forks share, by snapshot (ns_snapshot.go)
 }
 
-// init makes n's maps and its empty catalog.
-func (n *namespaces) init() {
-	n.byKey, n.idle, n.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
-	n.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
-}
-
 // nsKey selects a namespace: the shared one, or one access key id +
 // region; with shared, a non-empty accessKey is the name of a branch of
 // the shared namespace (emulator/branches.go), which has no region as
@@ -169,25 +155,17 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// lookup returns the namespace of k: the one kept, or the one in use,
-// or else a new one holding nothing, held weakly (idle) until something
-// is made in it (own) so that keys that make nothing keep nothing; the
-// access key and region are copied, not kept from the request's header.
-// Unless read (an operation readOnly names), a fork's first request
-// gives it its own catalog, since the request may change it.
+// lookup returns the namespace of k: the one kept, or in use, or a new
+// one held weakly (idle) until something is made in it (own), so that
+// keys that make nothing keep nothing. Unless read (readOnly), a fork's
+// first request gives it its own catalog: the request may change it.
 func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
-	ns := n.byKey[k]
-	if ns == nil {
-		ns = n.idle[k].Value()
-	}
+	ns := n.inUseLocked(k)
 	n.mu.RUnlock()
 	if ns == nil {
 		n.mu.Lock()
-		if ns = n.byKey[k]; ns == nil {
-			ns = n.idle[k].Value()
-		}
-		if ns == nil {
+		if ns = n.inUseLocked(k); ns == nil {
 			ns = n.newNamespace(k, n.empty)
 			w := weak.Make(ns)
 			n.idle[ns.nk] = w
@@ -205,6 +183,14 @@ func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 		ns.own()
 	}
 	return ns
+}
+
+// inUseLocked returns the namespace of k, kept or idle, or nil; n.mu held.
+func (n *namespaces) inUseLocked(k nsKey) *Namespace {
+	if ns := n.byKey[k]; ns != nil {
+		return ns
+	}
+	return n.idle[k].Value()
 }
 
 // newNamespace returns a namespace of k (copied) holding catalog c.

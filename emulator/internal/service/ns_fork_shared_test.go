@@ -132,7 +132,7 @@ func TestForkIsAPointerCopy(t *testing.T) {
 	_, err := shared.db.Table("tbl").Put(storage.Key{Partition: storage.S("x")}, storage.Item{"pk": storage.S("x")})
 	require.ErrorIs(t, err, errShared, "the shared catalog's DB refuses every change")
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "x"))
-	tbl := shared.getTable("tbl")
+	tbl := shared.reader.getTable("tbl")
 	require.Same(t, shared.reader, tbl.ns)
 	require.Nil(t, shared.reader.states.Load())
 	require.Same(t, shared, shared.reader.own(), "the reader never gets a catalog of its own")

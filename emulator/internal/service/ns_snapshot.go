@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -15,11 +16,9 @@ import (
 // notwithstanding), restores the snapshot's under their names and
 // TableIds without copying items (DB.RestoreTable) and rebuilds each as
 // a replay does (catalog_apply.go). A fork is a new namespace holding the
-// catalog the forks of its snapshot share (catalog.go); own gives it its
-// own at its first change, and the shared one goes with its last fork.
-// What it keeps and what it costs: docs/backups.md, "Snapshots" and
-// "Branches". Not atomic against requests to the same namespace running
-// meanwhile.
+// catalog its snapshot's forks share (catalog.go) until own gives it its
+// own: docs/backups.md, "Branches". Not atomic against requests to the
+// same namespace running meanwhile.
 
 // errShared refuses a change of a shared catalog's DB: a bug caught.
 var errShared = errors.New("service: a change of a catalog forks share")
@@ -31,10 +30,9 @@ var errShared = errors.New("service: a change of a catalog forks share")
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 	spaces := map[string]*storage.Snapshot{}
 	for _, ns := range s.dbs.all() {
-		if c := ns.cat.Load(); c.frozen {
-			spaces[ns.key] = c.snap
-		} else {
-			spaces[ns.key] = c.db.Snapshot(nil)
+		spaces[ns.key] = ns.cat.Load().snap
+		if spaces[ns.key] == nil {
+			spaces[ns.key] = ns.cat.Load().db.Snapshot(nil)
 		}
 	}
 	return spaces
@@ -67,10 +65,9 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 
 // Fork makes namespace id hold exactly the tables of snap, for the
 // emulator's branches: a new namespace of id holding snap's shared
-// catalog, in place of the one id had, which is dropped with all it holds
-// (nil snap: only that). When records are due now (persistence,
-// Config.Hooks), the namespace owns its catalog at once instead and is
-// rewound to snap, so that the fork is on disk.
+// catalog replaces the one id had, dropped with all it holds (nil snap:
+// only that). When records are due now (persistence, Config.Hooks), the
+// namespace owns its catalog at once and is rewound to snap instead.
 func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	k, ok := s.keyOf(id)
 	if !ok {
@@ -80,32 +77,28 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	if n.dbs != nil || n.hooks != nil {
 		return n.get(k).rewind(snap)
 	}
-	var c, gone *catalog
+	var c *catalog
 	if snap != nil {
 		c = n.sharedOf(snap, k.region)
 	}
 	n.mu.Lock()
-	old := n.byKey[k]
-	if old == nil {
-		old = n.idle[k].Value()
-	}
+	old := n.inUseLocked(k)
 	delete(n.byKey, k)
 	delete(n.idle, k)
 	if c != nil {
 		ns := n.newNamespace(k, c)
 		n.byKey[ns.nk] = ns
 	}
+	var gone *Namespace // to close: old if it owns its catalog, else perhaps its shared one's reader
 	if old != nil {
-		old.dropped = true
-		gone = n.releaseLocked(old.cat.Load())
+		if gone = n.releaseLocked(old.cat.Load()); !old.cat.Load().frozen {
+			gone = old
+		}
 	}
 	n.mu.Unlock()
-	switch {
-	case gone != nil:
-		gone.reader.closed()
-	case old != nil && !old.cat.Load().frozen:
-		old.closed()
-		s.tokens.Forget(old) // its ClientRequestTokens (idempotency.go)
+	if gone != nil {
+		gone.closed()
+		s.tokens.Forget(gone) // its ClientRequestTokens (idempotency.go)
 	}
 	return nil
 }
@@ -117,16 +110,14 @@ func (ns *Namespace) closed() {
 	}
 }
 
-// sharedOf returns the shared catalog of snap, made if no fork holds one,
-// held by one more fork.
+// sharedOf returns the shared catalog of snap, held by one more fork:
+// made (with no lock held) if no fork holds one, its tables restored in
+// a DB that refuses every change, belonging to a reader namespace.
 func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 	n.mu.Lock()
 	c := n.shared[snap]
 	if c == nil {
 		n.mu.Unlock()
-		// Made with no lock held: a catalog restores its tables (O(1)
-		// each) into a DB that refuses every change, for a reader
-		// namespace no request reaches, which keeps no state.
 		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{nk: nsKey{region: region}, svc: n.svc}}
 		c.reader.cat.Store(c)
 		if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
@@ -145,58 +136,53 @@ func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 }
 
 // releaseLocked lets go of c, the catalog of a namespace dropped or given
-// its own, and returns c when no fork holds it any more (its reader is to
-// be closed); n.mu is held.
-func (n *namespaces) releaseLocked(c *catalog) *catalog {
+// its own, and returns its reader, to be closed, when c is shared and no
+// fork holds it any more; n.mu is held.
+func (n *namespaces) releaseLocked(c *catalog) *Namespace {
 	if c.snap == nil || !c.frozen {
 		return nil // the empty catalog, or a namespace's own
 	}
 	if c.forks--; c.forks > 0 {
 		return nil
 	}
-	if n.shared[c.snap] == c {
-		delete(n.shared, c.snap)
-	}
-	return c
+	delete(n.shared, c.snap)
+	return c.reader
 }
 
 // own returns ns's own catalog, made at the first call if it holds a
-// shared one (copy-on-write): empty for a namespace nobody made anything
-// in, for a fork filled as a rewind fills an empty namespace (its tables
-// restored in O(1) each, then its catalog, streams and per-namespace
-// state). ns is kept from then on. Other callers wait; readers read the
-// shared catalog until the own one, filled, replaces it.
+// shared one (copy-on-write): empty, or for a fork filled as a rewind
+// fills an empty namespace. ns is kept from then on. Other callers wait;
+// readers read the shared catalog until the own one, filled, replaces it.
 func (ns *Namespace) own() *catalog {
 	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
 		return c // its own, or a shared catalog's reader, which changes nothing
 	}
 	ns.ownMu.Lock()
 	defer ns.ownMu.Unlock()
-	old := ns.cat.Load()
+	n, old := &ns.svc.dbs, ns.cat.Load()
 	if !old.frozen {
 		return old
 	}
-	n := &ns.svc.dbs
 	c, ok := n.newCatalog(ns)
-	if !ok {
-		return c // refusing every change; the next use tries again
-	}
-	if old.snap != nil {
+	if ok && old.snap != nil {
 		if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
 			ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 		}
 	}
+	if !ok {
+		return c // refusing every change; the next use tries again
+	}
 	n.mu.Lock()
 	ns.cat.Store(c)
-	var gone *catalog
-	if !ns.dropped {
+	var gone *Namespace
+	if n.inUseLocked(ns.nk) == ns { // not dropped (Fork) meanwhile
 		gone = n.releaseLocked(old)
 		n.byKey[ns.nk] = ns
 		delete(n.idle, ns.nk)
 	}
 	n.mu.Unlock()
 	if gone != nil {
-		gone.reader.closed()
+		gone.closed()
 	}
 	return c
 }
@@ -206,10 +192,9 @@ func (ns *Namespace) own() *catalog {
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
 	s.dbs.mu.RLock()
-	ns := s.dbs.byKey[k]
-	s.dbs.mu.RUnlock()
-	if ns != nil && ns.cat.Load().frozen {
-		return ns.cat.Load().snap
+	defer s.dbs.mu.RUnlock()
+	if ns := s.dbs.byKey[k]; ns != nil {
+		return ns.cat.Load().snap // nil unless frozen: only a shared catalog has one
 	}
 	return nil
 }
@@ -223,7 +208,10 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	c := ns.own()
 	now := ns.svc.clock()
 	kept := map[string]bool{}
-	for _, t := range c.allTables() {
+	c.mu.RLock()
+	tables := slices.Clone(c.tables)
+	c.mu.RUnlock()
+	for _, t := range tables {
 		if snap != nil {
 			if ts := snap.Table(t.name); ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive {
 				kept[t.name] = true

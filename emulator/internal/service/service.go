@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"time"
+	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -77,7 +78,8 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.init()
+	s.dbs.byKey, s.dbs.idle, s.dbs.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
+	s.dbs.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -120,8 +122,7 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	return Operation{Name: name, fn: fn, read: readOnly(name)}, nil
 }
 
-// readOnly: what a fork not changed yet answers from the catalog forks
-// share (ns_snapshot.go).
+// readOnly: what a fork not changed yet answers from its shared catalog.
 // A switch: a string search cost GetItem ~300 instructions (callgrind).
 func readOnly(name string) bool {
 	switch name {
@@ -181,8 +182,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 }
 
 // namespaceFor returns the database an access key and region select. One
-// that does not exist yet is kept only once a table is added to it; a
-// fork's first request that is not a read gives it its own catalog.
+// that does not exist yet is kept only once a table is added to it.
 func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
 		return s.dbs.lookup(nsKey{shared: true}, read)
@@ -198,9 +198,8 @@ func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	return s.dbs.lookup(k, read)
 }
 
-// Spaces are the namespaces that own their catalog (not the forks
-// sharing theirs, whose tables never change), for a stage's report or
-// sweep over all of them.
+// Spaces are the namespaces that own their catalog (a fork's shared
+// tables never change), for a stage's report or sweep over them.
 func (s *Service) Spaces() []Space {
 	var out []Space
 	for _, ns := range s.dbs.all() {
