@@ -10,7 +10,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/resources"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
@@ -56,11 +55,7 @@ func init() {
 	// admitted it). The conventions check takes part in no use: its
 	// checks (the tenant guard, the rules inside each write) run where
 	// the core's validation order and write path put them.
-	// Capacity accounting comes first and in every build: it watches no
-	// table, and meters what the operations report (the units the other
-	// stages are charged, the answers' ConsumedCapacity).
 	// A build with the nostages tag installs no other (stages_installed.go).
-	service.UseStage(capacity.Stage{})
 	if noStages {
 		return
 	}

@@ -155,11 +155,6 @@ const stagesDir = "emulator/internal/stages"
 // core, each with the names of its code: the core's code may use none of
 // them (its comments may name them), and imports none of the packages.
 var stagePackages = map[string][]string{
-	// Capacity accounting: the units and the answer's member are the
-	// Meter's (a transaction's and an LSI fetch's too); the core reports
-	// sizes, changes, and whether a read or write is a transaction's.
-	"emulator/internal/stages/capacity": {"billedWriteSize", "billedSize", "addVectorBytes", "VectorWriteBytes",
-		"VectorBilledSize", "EntrySize", "SameEntry", "readUnits", "writeUnits"},
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
 		"targetMembers", "tableOfARN", "faultError", "Faults", "inj"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal", "nsCatalog", "NamespaceReport", "ReportOf", "Reports",

@@ -85,12 +85,10 @@
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
 //     call_pool.go (pooled calls), page_pool.go (pooled page slices),
-//     capacity.go (the answers' ConsumedCapacity, asked of the Meter
-//     when the request asks for it),
+//     capacity.go (the answers' ConsumedCapacity, in package capacity's
+//     units, when the request asks for it),
 //     item_size_bound.go (when an item's size needs no measuring),
-//     indexes.go and
-//     indexes_multi.go (index write units by the Meter, multi-attribute GSI
-//     queries),
+//     indexes_multi.go (multi-attribute GSI queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
 //     page_eval.go (filters and projections evaluated
@@ -189,9 +187,8 @@
 //     namespace, per table and per use), stage_check.go (the checks a
 //     stage may make beside the uses: a table's definition, the keys a
 //     request names, each write inside its storage transaction),
-//     stage_capacity.go (the Meter: the stage that turns
-//     what the operations read and wrote into units and the answers'
-//     ConsumedCapacity, emulator/internal/stages/capacity; Usage).
+//     capacity.go (what the operations read and wrote, in DynamoDB's
+//     units and the answers' ConsumedCapacity: emulator/internal/capacity).
 //   - The stages in each operation: the installed stages are packages
 //     under emulator/internal/stages, each with its own doc;
 //     pipeline_use.go (the watched write's capacity mode, a use's key

@@ -7,7 +7,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
@@ -39,7 +38,6 @@ func init() {
 	service.Use(streamsapi.Feature{})
 	service.Use(vectorsearch.Feature{})
 	service.Use(partiqlops.Feature{})
-	service.UseStage(capacity.Stage{})
 	service.UseStage(convstage.Stage{})
 	service.UseStage(iam.Stage{})
 	service.UseStage(insights.Stage{})

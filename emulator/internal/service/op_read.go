@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -193,7 +194,7 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 			p.stored = append(p.stored, e)
 		}
 		if ir != nil && ir.fetch {
-			p.fetched = meter.AddRead(p.fetched, e.Size(), p.req.consistent)
+			p.fetched = p.fetched + capacity.ReadUnits(e.Size(), p.req.consistent)
 		}
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {

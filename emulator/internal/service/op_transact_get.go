@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"strconv"
 	"strings"
 
@@ -142,7 +143,7 @@ func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput
 func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
 	var list []txUnits
 	for i, g := range gets {
-		list = addUnits(list, g.t, Usage{Table: meter.TxReadUnits(sizes[i])})
+		list = addUnits(list, g.t, capacity.Usage{Table: capacity.TxReadUnits(sizes[i])})
 	}
 	return txCapacity(list, mode, false)
 }

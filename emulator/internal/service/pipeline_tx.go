@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/access"
@@ -114,10 +115,10 @@ func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(Outcome{ReadUnits: meter.TxReadUnits(a.cur)})
+			u.end(Outcome{ReadUnits: capacity.TxReadUnits(a.cur)})
 			continue
 		}
 		ch := changes[i]
-		u.end(Outcome{WriteUnits: meter.TxWriteUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
+		u.end(Outcome{WriteUnits: capacity.TxWriteUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
 	}
 }

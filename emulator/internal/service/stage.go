@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -121,7 +122,6 @@ func UseStage(s Stage) {
 		callCheckers = append(callCheckers, cc)
 	}
 	useChecks(s) // stage_check.go
-	useMeter(s)  // stage_capacity.go
 }
 
 // checkCall runs the installed CallCheckers on a call of op, a
@@ -355,7 +355,7 @@ func (u *TableUse) IndexWriteUnits(o Outcome) map[*tablespec.IndexDef]float64 {
 		return o.IndexUnits
 	}
 	if gsis, _ := u.t.indexes(); len(gsis) > 0 {
-		return indexWriteUnits(u.t, gsis, o.Change)
+		return capacity.IndexUnits(u.t.schema, gsis, o.Change)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
@@ -18,7 +17,6 @@ import (
 func init() {
 	service.Use(Feature{})
 	service.Use(pitr.Feature{})
-	service.UseStage(capacity.Stage{})
 	service.UseStage(insights.Stage{})
 }
 

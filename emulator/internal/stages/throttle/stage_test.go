@@ -7,7 +7,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	lib "github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
@@ -15,7 +14,6 @@ import (
 
 // The throttler is charged the units the capacity stage meters.
 func init() {
-	service.UseStage(capacity.Stage{})
 	service.UseStage(throttle.Stage{})
 }
 
