@@ -647,7 +647,7 @@ func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
 		return nil
 	}
 	for _, name := range upd.Attributes() {
-		if v, ok := item[name]; ok && wire.ValueDepth(v) > wire.MaxValueDepth {
+		if v, ok := item[name]; ok && v.Depth() > wire.MaxValueDepth {
 			return apierr.Validation(apierr.MsgUpdateNesting)
 		}
 	}
