@@ -1,7 +1,5 @@
 package emulator
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
-
 // UnknownMember reports the first member of body, a request of the
 // DynamoDB or DynamoDB Streams operation op ("PutItem"), that the
 // operation's request does not take: where it is
@@ -11,5 +9,5 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
 // loose JSON (the MCP server's tools) asks first, so that a misspelt
 // member is an error rather than a request that does something else.
 func (e *Emulator) UnknownMember(op string, body []byte) (path string, known []string, found bool) {
-	return service.UnknownMember(op, body)
+	return e.svc.UnknownMember(op, body)
 }

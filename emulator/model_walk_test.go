@@ -1,4 +1,4 @@
-package emulator_test
+package emulator
 
 import (
 	"cmp"
@@ -10,17 +10,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/require"
-
-	_ "github.com/dynamoemu/dynamoemu/emulator" // wires the features' operations
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
-// sdkOperations are the operations of the DynamoDB model in the
+// sdkShapes are the operations of the DynamoDB model in the
 // aws-sdk-go-v2 service/dynamodb version go.mod names, with their input
 // and output shapes: one line per api_op_*.go of that module. Regenerate
 // them when the SDK is updated (ls $(go list -m -f '{{.Dir}}'
 // github.com/aws/aws-sdk-go-v2/service/dynamodb)/api_op_*.go).
-var sdkOperations = []struct {
+var sdkShapes = []struct {
 	name    string
 	in, out reflect.Type
 }{
@@ -91,14 +88,14 @@ var sdkOperations = []struct {
 // TestModelWalk walks every input and output shape of the SDK's model,
 // member by member into the nested structures, beside the Go types the
 // emulator decodes that operation's request into and encodes its answer
-// from (service.OperationShapes). A member the emulator's type lacks is
+// from (service.Service.OperationShapes). A member the emulator's type lacks is
 // one the emulator drops (its decoder skips unknown members, as AWS's
 // older clients need) or never answers: each must be in modelGaps with
 // the reason, and every entry of modelGaps must still be such a member.
 func TestModelWalk(t *testing.T) {
-	shapes := service.OperationShapes()
+	shapes := newTestEmulator(t, Options{}).svc.OperationShapes()
 	var missing []string
-	for _, op := range sdkOperations {
+	for _, op := range sdkShapes {
 		sh, ok := shapes[op.name]
 		if !ok {
 			missing = append(missing, op.name)

@@ -394,6 +394,8 @@ func (e *Emulator) initServe() {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	cfg := service.Config{
+		Features:         features(), // features.go
+		Stages:           stages(),
 		SharedDB:         e.opts.SharedDB,
 		Logger:           e.log,
 		Clock:            e.clock,

@@ -238,7 +238,8 @@ func TestCoreNamesNoStage(t *testing.T) {
 
 // TestStagesWired: every package under emulator/internal/stages is a
 // stage package (stagePackages), and the emulator wires each
-// (emulator/features.go: service.UseStage).
+// (emulator/features.go: the stages it hands its service,
+// service.Config.Stages).
 func TestStagesWired(t *testing.T) {
 	const module = "github.com/dynamoemu/dynamoemu/"
 	for _, p := range goList(t, "-json=ImportPath", "./"+stagesDir+"/...") {
@@ -251,7 +252,7 @@ func TestStagesWired(t *testing.T) {
 	for p := range stagePackages {
 		require.Contains(t, string(src), `"`+module+p+`"`, "emulator/features.go does not wire the stage package %s", p)
 	}
-	require.Contains(t, string(src), "service.UseStage(", "emulator/features.go installs no stage")
+	require.Contains(t, string(src), "[]service.Stage{", "emulator/features.go installs no stage")
 }
 
 // TestSeamNoPassThrough: the feature seam (the core's feature*.go and
@@ -321,7 +322,8 @@ func passesParams(fn *ast.FuncDecl, call *ast.CallExpr) bool {
 // method of the seam is a method of one of these, so a feature's need
 // is met on a noun it shares with the others, not on a type of its own.
 var seamNouns = map[string]string{
-	"":                 "plugging in: Use, Op, DataOp, APIOp, NewState, NewServiceState, UpdateTableMember",
+	"":                 "plugging in: Op, DataOp, APIOp, NewState, NewServiceState, UpdateTableMember",
+	"Registrar":        "a feature's registration with one service: its operations' and its old records' members (ExtMembers)",
 	"Call":             "one request: its identity, its tables' lookups, and the core's reads and writes through the pipeline",
 	"Table":            "a live table: its identity, keys, definition, storage and the one funnel of its changes (Change)",
 	"Definition":       "a table's definition, read (a Definer's, a Describer's, a copy's)",

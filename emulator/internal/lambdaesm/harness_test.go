@@ -18,7 +18,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 // The package's tests run the feature on a service of its own (a test
 // clock, tables made through the DynamoDB API as a client makes them)
@@ -36,7 +36,7 @@ type esmEnv struct {
 
 func newESMEnv(t *testing.T) *esmEnv {
 	t.Helper()
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],

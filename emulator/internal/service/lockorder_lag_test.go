@@ -9,7 +9,7 @@ import (
 
 // The lag stage (emulator/internal/stages/lag) in the core's own tests:
 // the stage imports the core, so only the external test package
-// (features_wired_test.go) may import it; it installs the stage and
+// (wired_test.go) may import it; it installs the stage and
 // fills LagHooks.
 
 // LagGate is a lag gate as the core's tests move it.

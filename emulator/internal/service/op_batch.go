@@ -22,11 +22,6 @@ import (
 // through one storage transaction. Tables are visited in name order so
 // errors and responses are deterministic.
 
-func init() {
-	registerDataPlane("BatchGetItem", batchGetItem)
-	registerDataPlane("BatchWriteItem", batchWriteItem)
-}
-
 const (
 	maxBatchGetKeys   = 100
 	maxBatchWrites    = 25

@@ -17,13 +17,6 @@ import (
 // storage read or one storage Table.Write, evaluating any condition on the
 // current item inside the write so a failed condition writes nothing.
 
-func init() {
-	registerDataPlane("PutItem", handlePutItem)
-	registerDataPlane("GetItem", getItem)
-	registerDataPlane("DeleteItem", deleteItem)
-	registerDataPlane("UpdateItem", updateItem)
-}
-
 // ReturnValues values.
 const (
 	returnNone       = "NONE"

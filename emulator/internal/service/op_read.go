@@ -17,11 +17,6 @@ import (
 // storage.Table.Scan, the filter applied to each item read, Limit and the
 // 1 MB page size counted on items read before filtering.
 
-func init() {
-	registerDataPlane("Query", query)
-	registerDataPlane("Scan", scan)
-}
-
 // maxPageBytes is the data one Query or Scan page reads at most: the page
 // stops after the item that brings the total to 1 MB or more.
 const maxPageBytes = 1 << 20

@@ -30,10 +30,6 @@ import (
 // TransactionConflict is never produced on its own; a stage may refuse
 // an action with it (txStages, pipeline_tx.go).
 
-func init() {
-	registerDataPlane("TransactWriteItems", transactWriteItems)
-}
-
 const (
 	maxTransactItems = 100
 	maxTransactBytes = 4 << 20 // aggregate size of a transaction's items

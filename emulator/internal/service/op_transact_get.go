@@ -21,10 +21,6 @@ import (
 // seen in part. Each Get has an entry in Responses, in request order; a
 // missing item leaves its entry empty.
 
-func init() {
-	registerDataPlane("TransactGetItems", transactGetItems)
-}
-
 // TransactGetItemsInput is the TransactGetItems request.
 type TransactGetItemsInput struct {
 	TransactItems          []TransactGetItem `json:"TransactItems"`

@@ -2,7 +2,6 @@ package service
 
 import (
 	"bytes"
-	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -25,34 +24,25 @@ import (
 // decoded input (nil: nothing).
 type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
-// prescanOff, set by a test, decodes every body whole (the answer
-// prescans must give).
-var prescanOff atomic.Bool
-
-// featurePrescans are the prescans features registered (Prescan).
-// Filled by init functions only (made by the first); read-only
-// afterwards.
-var featurePrescans map[string]prescan
-
 // Prescan registers how a feature's operation name reads its raw body
 // before the body is decoded: reduce returns the body to decode instead
 // (nil: the body as it is), one that gets the same answer, for a list
 // far over its limit (package oversize has the readers). Call it before
 // the operation is registered.
 func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
-	if _, ok := ops[name]; ok {
+	if _, ok := r.sm.ops[name]; ok {
 		panic("emulator: prescan of " + name + " after its operation")
 	}
-	if featurePrescans == nil {
-		featurePrescans = map[string]prescan{}
+	if r.sm.prescans == nil {
+		r.sm.prescans = map[string]prescan{}
 	}
-	featurePrescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
+	r.sm.prescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
 }
 
 // prescanOf returns the prescan of operation name (nil: its body is
 // decoded as it is).
-func prescanOf(name string) prescan {
-	if p, ok := featurePrescans[name]; ok {
+func (sm *seams) prescanOf(name string) prescan {
+	if p, ok := sm.prescans[name]; ok {
 		return p
 	}
 	switch name {

@@ -237,9 +237,9 @@ func TestBatchGetCutSameAnswer(t *testing.T) {
 		body := batchGetBody(r)
 		requireSameCut(t, s, "BatchGetItem", body, r, fmt.Sprintf("case %d", i), cuts)
 		_, held := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
-		prescanOff.Store(true)
+		s.prescanOff.Store(true)
 		_, whole := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
-		prescanOff.Store(false)
+		s.prescanOff.Store(false)
 		require.Equal(t, whole, held, "case %d, held whole: %.300s", i, body)
 	}
 	require.Greater(t, cuts["BatchGetItem"], 20, "too few requests were cut: the test misses them")

@@ -174,9 +174,9 @@ func requireSameCut(t *testing.T, s *Service, op, body string, r *rand.Rand, nam
 	if cut.Elems > 0 {
 		cuts[op]++
 	}
-	prescanOff.Store(true)
+	s.prescanOff.Store(true)
 	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	prescanOff.Store(false)
+	s.prescanOff.Store(false)
 	require.Equal(t, wantRes.StatusCode, status, "%s %s", op, name)
 	require.Equal(t, want, got, "%s %s (cut %+v): %.300s", op, name, cut, body)
 }

@@ -14,11 +14,13 @@ import (
 // them: this one, and point-in-time recovery, which it reads; and the
 // report's stage, which counts a bulk put refused by its condition, with
 // the units the capacity stage meters.
-func init() {
-	service.Use(Feature{})
-	service.Use(pitr.Feature{})
-	service.UseStage(insights.Stage{})
-}
+var (
+	testFeatures = []service.Feature{
+		Feature{},
+		pitr.Feature{},
+	}
+	testStages = []service.Stage{insights.Stage{}}
+)
 
 // clockEnv is a service on a test clock (servicetest.Env) with the
 // short names this package's tests use.

@@ -12,8 +12,12 @@ import (
 )
 
 // Stage is the fault rules' stage (service.Stage, service.Switch and
-// service.CallChecker).
+// service.Hooker).
 type Stage struct{}
+
+// Hooks put each call of an operation that is not a data-plane one to
+// the rules (checkCall).
+func (Stage) Hooks() service.Hooks { return service.Hooks{CheckCall: checkCall} }
 
 // Watches watches every table: whether a rule applies is the injector's
 // to say, per use.
@@ -45,10 +49,10 @@ func (Stage) Begin(u *service.TableUse) error {
 // End does nothing: the rules decide before the use.
 func (Stage) End(*service.TableUse, service.Outcome) {}
 
-// CheckCall runs the rules on a call of an operation that is not a
+// checkCall runs the rules on a call of an operation that is not a
 // data-plane one, with in its decoded input: one decision per call,
 // with the table the input names and no key. Nil when nothing fires.
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+func checkCall(c service.Call, op string, in any) error {
 	inj := injector(c.Space())
 	if !inj.Active() {
 		return nil

@@ -60,9 +60,9 @@ func controlKind(op string) resourceKind {
 	return 0
 }
 
-// CheckCall decides a call of a control-plane or Streams API operation
+// checkCall decides a call of a control-plane or Streams API operation
 // of a key with an identity (service.CallChecker).
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+func checkCall(c service.Call, op string, in any) error {
 	req := requestOf(c.Context())
 	kind := controlKind(op)
 	if req == nil || kind == 0 {

@@ -34,7 +34,7 @@ type space struct {
 }
 
 // spaces holds each namespace's space.
-var spaces = service.NewStageState[space]()
+var spaces = service.NewState[space]()
 
 // settings are the report's settings of a service, which every
 // namespace's recorder follows, present and future.
@@ -52,7 +52,7 @@ type settings struct {
 }
 
 // settingsOf holds each service's settings.
-var settingsOf = service.NewServiceState(service.Registrar{}, func(*service.Service) *settings { return new(settings) })
+var settingsOf = service.NewServiceState(func(*service.Service) *settings { return new(settings) })
 
 // Existing returns sp's recorder, or nil when none was made (a
 // namespace nobody has created anything in has none).
@@ -148,9 +148,9 @@ func SaveContributorInsights(sp service.Space) {
 	}
 }
 
-// Loaded puts back the Contributor Insights configuration saved in sp's
+// loaded puts back the Contributor Insights configuration saved in sp's
 // DB, for the tables and GSIs that exist (service.Loader).
-func (Stage) Loaded(sp service.Space, _ time.Time) {
+func loaded(sp service.Space, _ time.Time) {
 	b := sp.Meta(fxstate.MetaKeyContributorInsights)
 	if b == nil {
 		return
@@ -178,13 +178,13 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// Dropped forgets a deleted table's Contributor Insights and saves the
+// dropped forgets a deleted table's Contributor Insights and saves the
 // configuration without it (service.Dropper).
-func (Stage) Dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
+func dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
 
-// IndexDropped forgets a deleted GSI's Contributor Insights and saves
+// indexDropped forgets a deleted GSI's Contributor Insights and saves
 // the configuration without it (service.IndexDropper).
-func (Stage) IndexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
+func indexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
 
 // forget drops the Contributor Insights of a table ("" index: and its
 // GSIs') or of one of its GSIs, and saves the configuration.

@@ -58,7 +58,7 @@ type tableGates struct {
 }
 
 // tableSlot holds each table's tableGates.
-var tableSlot = service.NewTableSlot[tableGates]()
+var tableSlot = service.NewTableState[tableGates]()
 
 // gatesOf returns t's tableGates, making them if it has none.
 func gatesOf(t service.Table) *tableGates {

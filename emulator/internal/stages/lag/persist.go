@@ -66,7 +66,7 @@ type spaceGates struct {
 }
 
 // spaces holds each namespace's spaceGates.
-var spaces = service.NewStageState[spaceGates]()
+var spaces = service.NewState[spaceGates]()
 
 // registered returns sp's spaceGates.
 func registered(sp service.Space) *spaceGates { return spaces.In(sp) }
@@ -190,10 +190,10 @@ func saveLags(sp service.Space) {
 	}
 }
 
-// Loaded puts back the lags saved in the DB of sp, loaded again, on the
+// loaded puts back the lags saved in the DB of sp, loaded again, on the
 // tables, GSIs and enabled streams that exist, unless lags were given at
 // start (service.Loader).
-func (Stage) Loaded(sp service.Space, _ time.Time) {
+func loaded(sp service.Space, _ time.Time) {
 	b := sp.Meta(fxstate.MetaKeyLags)
 	if b == nil || len(settingsOf(sp)) > 0 {
 		return // none saved, or the lags given at start replace them
@@ -232,9 +232,9 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// Dropped forgets a deleted table's gates and saves the namespace's lags
+// dropped forgets a deleted table's gates and saves the namespace's lags
 // without them (service.Dropper).
-func (Stage) Dropped(d service.Dropped) {
+func dropped(d service.Dropped) {
 	registered(d.Table().Space()).gates()
 	saveLags(d.Table().Space())
 }

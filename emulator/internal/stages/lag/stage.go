@@ -10,9 +10,16 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Stage is the lag stage (service.Stage, service.ReadViewer,
-// service.CallChecker, service.Loader and service.Dropper).
+// Stage is the lag stage (service.Stage, service.ReadViewer and
+// service.Hooker).
 type Stage struct{}
+
+// Hooks count a control-plane call that reads a stream or an index
+// (checkCall), put back a namespace's lags when it is loaded, and forget
+// a table's when it is deleted.
+func (Stage) Hooks() service.Hooks {
+	return service.Hooks{CheckCall: checkCall, Loaded: loaded, Dropped: dropped}
+}
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
 func fuzzerOf(sp service.Space) *Fuzzer {
@@ -232,10 +239,10 @@ func streamTable(c service.Call, arn string) (string, bool) {
 	return "", false
 }
 
-// CheckCall counts a GetRecords call on its stream's gate, which then
+// checkCall counts a GetRecords call on its stream's gate, which then
 // shows it what its reads made visible, and reports the call if it
 // misses records at or after its iterator's position. Other calls pass.
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+func checkCall(c service.Call, op string, in any) error {
 	if op != "GetRecords" {
 		return nil
 	}

@@ -14,7 +14,7 @@ import (
 // they are used, created again or deleted; its first throttled table
 // makes the throttler. Only a throttled table keeps the stage's state.
 func TestThrottlerMadeOnNeed(t *testing.T) {
-	env := servicetest.New(t, service.Config{})
+	env := servicetest.New(t, service.Config{Stages: []service.Stage{Stage{}}})
 	sp := env.Svc.Space("AKID1", "us-east-1")
 	create := func(name, tags string) {
 		env.Must("CreateTable", `{"TableName":"`+name+`","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},`+

@@ -12,10 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The throttler is charged the units the capacity stage meters.
-func init() {
-	service.UseStage(throttle.Stage{})
-}
+// The stage under test, as the emulator installs it: the throttler is
+// charged the units the core meters.
+var testStages = []service.Stage{throttle.Stage{}}
 
 // createTable makes table name, provisioned with one read and one write
 // unit, with tags (JSON, "" for none).
@@ -51,7 +50,7 @@ func drain(t *testing.T, env *servicetest.Env, name string) string {
 // table made again after DeleteTable with full buckets, and leaves a
 // table tagged off alone.
 func TestThrottleStage(t *testing.T) {
-	env := servicetest.New(t, service.Config{Settings: []any{lib.Settings{Provisioned: true, Burst: time.Second}}})
+	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []any{lib.Settings{Provisioned: true, Burst: time.Second}}})
 	createTable(env, "tab", "")
 	body := drain(t, env, "tab")
 	require.Contains(t, body, "ProvisionedThroughputExceededException")
@@ -78,7 +77,7 @@ func TestThrottleStage(t *testing.T) {
 // TestThrottleStageUnset: without throttle.Settings (the emulator's
 // default), no table is throttled.
 func TestThrottleStageUnset(t *testing.T) {
-	env := servicetest.New(t, service.Config{})
+	env := servicetest.New(t, service.Config{Stages: testStages})
 	createTable(env, "tab", "")
 	for i := range 8 {
 		status, body := put(env, "tab", "k"+string(rune('a'+i)))

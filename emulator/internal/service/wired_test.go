@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"os"
+	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
@@ -21,29 +23,35 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
 
-// The core's tests run with the features whose operations its
+// TestMain wires the core's tests as the emulator wires its service
+// (emulator/features.go): the features whose operations its
 // cross-cutting tests send (TestReplay compares tags, TTL settings and
 // streams; TestLockOrder races them with every write path; the vector
-// tests check the indexes every write path keeps with SearchVectors;
-// the PartiQL statements run through the core's statement seam), and
-// the stages the emulator installs (TestPipeline's conventions check, fault rules, report,
-// lag and throttling; TestPipelineIAM's policies: stage_iam_test.go; TestLockOrder's lags: lockorder_lag_test.go; the
-// report's settings and recorders: ReportHooks, pipeline_test.go),
-// wired as the emulator wires them (emulator/features.go). A feature's
-// own tests live in its package.
-func init() {
-	service.Use(accountops.Feature{})
-	service.Use(tagging.Feature{})
-	service.Use(ttl.Feature{})
-	service.Use(streamsapi.Feature{})
-	service.Use(vectorsearch.Feature{})
-	service.Use(partiqlops.Feature{})
-	service.UseStage(convstage.Stage{})
-	service.UseStage(iam.Stage{})
-	service.UseStage(insights.Stage{})
-	service.UseStage(faults.Stage{})
-	service.UseStage(lag.Stage{})
-	service.UseStage(throttle.Stage{})
+// tests check the indexes every write path keeps with SearchVectors; the
+// PartiQL statements run through the core's statement seam), and the
+// stages the emulator installs (TestPipelineStages' conventions check,
+// fault rules, report, lag and throttling; TestPipelineIAM's policies:
+// stage_iam_test.go; TestLockOrder's lags: lockorder_lag_test.go; the
+// report's settings and recorders: ReportHooks, pipeline_test.go). A
+// test that builds its own service (TestPipeline's one recording stage)
+// names its features and stages in its Config. A feature's own tests
+// live in its package.
+func TestMain(m *testing.M) {
+	service.Wire([]service.Feature{
+		accountops.Feature{},
+		tagging.Feature{},
+		ttl.Feature{},
+		streamsapi.Feature{},
+		vectorsearch.Feature{},
+		partiqlops.Feature{},
+	}, []service.Stage{
+		convstage.Stage{},
+		iam.Stage{},
+		insights.Stage{},
+		faults.Stage{},
+		lag.Stage{},
+		throttle.Stage{},
+	})
 	service.TTLHooks.Sweep = ttl.Sweep
 	service.IAMHooks.Enable = iam.Enable
 	service.IAMHooks.Denied = func(ctx context.Context) context.Context {
@@ -61,6 +69,7 @@ func init() {
 	service.LagHooks.ReadLag = func(s *service.Service, accessKey, region, table string) (service.LagGate, error) {
 		return lagGate(lag.TableReadLag(s, accessKey, region, table))
 	}
+	os.Exit(m.Run())
 }
 
 // lagGate is g as the core's tests move it, or err.
