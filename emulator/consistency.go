@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // Consistency fuzzing (Options.Consistency "fuzz:SEED"; docs/consistency.md):
@@ -61,12 +61,12 @@ type ConsistencyReport struct {
 }
 
 // newFuzzer returns the fuzzer of Options.Consistency (nil: none).
-func newFuzzer(mode string) (*consistency.Fuzzer, error) {
-	seed, fuzz, err := consistency.ParseMode(mode)
+func newFuzzer(mode string) (*lag.Fuzzer, error) {
+	seed, fuzz, err := lag.ParseMode(mode)
 	if err != nil || !fuzz {
 		return nil, err
 	}
-	return consistency.NewFuzzer(seed), nil
+	return lag.NewFuzzer(seed), nil
 }
 
 // ConsistencyReport returns the stale reads consistency fuzzing has seen

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -158,5 +158,5 @@ func (e *Emulator) WriteReport(w io.Writer) error {
 // IndexLag and TableReadLag (faults_lag.go) delay GSIs and eventually
 // consistent reads.
 func (e *Emulator) StreamLag(accessKey, region, table string) (LagGate, error) {
-	return lagGate(consistency.StreamLag(e.svc, accessKey, region, table))
+	return lagGate(lag.StreamLag(e.svc, accessKey, region, table))
 }

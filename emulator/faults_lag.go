@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // IndexLag returns the gate that delays what a global secondary index
@@ -15,7 +15,7 @@ import (
 // new gate lags nothing. Errors: no such table, or no GSI of that name
 // (an LSI is read as its table is: see TableReadLag).
 func (e *Emulator) IndexLag(accessKey, region, table, index string) (LagGate, error) {
-	return lagGate(consistency.IndexLag(e.svc, accessKey, region, table, index))
+	return lagGate(lag.IndexLag(e.svc, accessKey, region, table, index))
 }
 
 // TableReadLag returns the gate that delays what a table's eventually
@@ -25,7 +25,7 @@ func (e *Emulator) IndexLag(accessKey, region, table, index string) (LagGate, er
 // it. Strongly consistent reads, transactions and conditions see every
 // write, as on DynamoDB. A new gate lags nothing.
 func (e *Emulator) TableReadLag(accessKey, region, table string) (LagGate, error) {
-	return lagGate(consistency.TableReadLag(e.svc, accessKey, region, table))
+	return lagGate(lag.TableReadLag(e.svc, accessKey, region, table))
 }
 
 // LagSetting lags one view of every table called Table (in every
@@ -49,10 +49,10 @@ type LagSetting struct {
 }
 
 // lagSettings converts settings for the lag stage.
-func lagSettings(ls []LagSetting) []consistency.LagSetting {
-	out := make([]consistency.LagSetting, len(ls))
+func lagSettings(ls []LagSetting) []lag.LagSetting {
+	out := make([]lag.LagSetting, len(ls))
 	for i, l := range ls {
-		out[i] = consistency.LagSetting(l)
+		out[i] = lag.LagSetting(l)
 	}
 	return out
 }

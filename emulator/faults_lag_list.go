@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // LagState is one lag gate of a namespace: the view it lags (a table's
@@ -31,7 +31,7 @@ type LagState struct {
 // TableReadLag, StreamLag, the admin endpoint or FaultOptions.Lags), by
 // namespace and table.
 func (e *Emulator) Lags() []LagState {
-	ls := consistency.Lags(e.svc)
+	ls := lag.Lags(e.svc)
 	out := make([]LagState, len(ls))
 	for i, l := range ls {
 		out[i] = LagState{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,

@@ -13,7 +13,7 @@ import (
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
@@ -67,7 +67,7 @@ func stages() []service.Stage {
 	return []service.Stage{
 		convstage.Stage{},
 		iam.Stage{},
-		insights.Stage{},
+		reportstage.Stage{},
 		faults.Stage{},
 		lag.Stage{},
 		throttle.Stage{},

@@ -71,13 +71,13 @@ var layers = []layer{
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "internal/expr"}, internal: true},                                                                                       // the mix of expression and legacy parameters, checked before compiling; the request's compiler
 	{pkg: "emulator/internal/capacity", may: []string{"emulator/internal/tablespec", "internal/shapes", "internal/storage"}, testMay: []string{"emulator/internal/service", "emulator/internal/service/servicetest"}, internal: true}, // DynamoDB's capacity units and the answers' ConsumedCapacity
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                                                                                             // Query's and Scan's parameter checks and sort-key bounds
-	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                                                                                                     // the saved lags and Contributor Insights configuration
+	{pkg: "emulator/internal/stagestate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                                                                                                  // the saved lags and Contributor Insights configuration
 	// a table's stream: its records made at commit, its reads and holds, its snapshot pieces
 	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/access", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
 		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "emulator/internal/capacity", "internal/shapes"},
-		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/fxstate"}, tests: true, internal: true},
+		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/stagestate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go). A feature
@@ -91,8 +91,8 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stagestate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/stagestate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	// The IAM stage parses what a request names (its expressions, its
 	// PartiQL statements) for the condition keys, and reads an index's
 	// projection.

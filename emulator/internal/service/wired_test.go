@@ -6,20 +6,19 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/accountops"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/partiqlops"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	convstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/faults"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tagging"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/ttl"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/vectorsearch"
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
 
@@ -47,7 +46,7 @@ func TestMain(m *testing.M) {
 	}, []service.Stage{
 		convstage.Stage{},
 		iam.Stage{},
-		insights.Stage{},
+		reportstage.Stage{},
 		faults.Stage{},
 		lag.Stage{},
 		throttle.Stage{},
@@ -57,9 +56,9 @@ func TestMain(m *testing.M) {
 	service.IAMHooks.Denied = func(ctx context.Context) context.Context {
 		return iam.With(ctx, &iam.Identity{Principal: iampolicy.Principal{ARN: "arn:aws:iam::000000000000:user/pipeline"}}, iam.Origin{})
 	}
-	service.ReportHooks.SetReporting = insights.SetReporting
-	service.ReportHooks.Recorder = insights.RecorderOf
-	service.LagHooks.Settings = func(ls []fxstate.LagSetting) (any, func([]fxstate.LagSetting)) {
+	service.ReportHooks.SetReporting = reportstage.SetReporting
+	service.ReportHooks.Recorder = reportstage.RecorderOf
+	service.LagHooks.Settings = func(ls []stagestate.LagSetting) (any, func([]stagestate.LagSetting)) {
 		s := lag.NewSettings(ls)
 		return s, s.Set
 	}
@@ -73,7 +72,7 @@ func TestMain(m *testing.M) {
 }
 
 // lagGate is g as the core's tests move it, or err.
-func lagGate(g *gates.Gate, err error) (service.LagGate, error) {
+func lagGate[G service.LagGate](g G, err error) (service.LagGate, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -19,7 +19,7 @@ var (
 		Feature{},
 		pitr.Feature{},
 	}
-	testStages = []service.Stage{insights.Stage{}}
+	testStages = []service.Stage{reportstage.Stage{}}
 )
 
 // clockEnv is a service on a test clock (servicetest.Env) with the

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -24,7 +24,7 @@ import (
 // UpdateContributorInsights, a table or GSI deleted) saves its whole
 // configuration (every table's and GSI's status, mode and times,
 // insights.CIState) as one DB metadata key,
-// fxstate.MetaKeyContributorInsights: a RecordMeta, logged and kept in
+// stagestate.MetaKeyContributorInsights: a RecordMeta, logged and kept in
 // snapshots. Loaded puts it back, leaving out tables and GSIs that are
 // gone. The counters start afresh, as the report's do.
 
@@ -131,14 +131,14 @@ func SaveContributorInsights(sp service.Space) {
 	set.saveMu.Lock()
 	defer set.saveMu.Unlock()
 	states := r.ContributorInsightsState()
-	const key = fxstate.MetaKeyContributorInsights
+	const key = stagestate.MetaKeyContributorInsights
 	if len(states) == 0 && sp.Meta(key) == nil {
 		return // nothing to keep, and nothing kept
 	}
 	var b []byte
 	if len(states) > 0 {
 		var err error
-		if b, err = json.Marshal(fxstate.ContributorInsights(states)); err != nil {
+		if b, err = json.Marshal(stagestate.ContributorInsights(states)); err != nil {
 			sp.Log().Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
 			return
 		}
@@ -151,12 +151,12 @@ func SaveContributorInsights(sp service.Space) {
 // loaded puts back the Contributor Insights configuration saved in sp's
 // DB, for the tables and GSIs that exist (service.Loader).
 func loaded(sp service.Space, _ time.Time) {
-	b := sp.Meta(fxstate.MetaKeyContributorInsights)
+	b := sp.Meta(stagestate.MetaKeyContributorInsights)
 	if b == nil {
 		return
 	}
-	states, v, err := fxstate.DecodeContributorInsights(b)
-	if err != nil || v != fxstate.ContributorInsightsVersion {
+	states, v, err := stagestate.DecodeContributorInsights(b)
+	if err != nil || v != stagestate.ContributorInsightsVersion {
 		sp.Log().Warn("the saved Contributor Insights configuration is not readable: left out", "err", err, "version", v)
 		return
 	}

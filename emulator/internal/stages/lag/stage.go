@@ -5,7 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -130,7 +130,7 @@ func partOf(it storage.Item, size int, name string) (v storage.Value, known bool
 
 // wrote records w with the view of gate g, numbered by g's last commit;
 // a transaction's writes share their commit.
-func (f *Fuzzer) wrote(g *gates.Gate, w write, tx bool) {
+func (f *Fuzzer) wrote(g *lag.Gate, w write, tx bool) {
 	seq, vis := g.Last(), g.Visible()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -167,7 +167,7 @@ func (Stage) ViewRead(u *service.TableUse) {
 	if f == nil {
 		return
 	}
-	var g *gates.Gate
+	var g *lag.Gate
 	if u.OwnIndex() {
 		var err error
 		if g, err = indexGate(t, u.Index()); err != nil {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	lib "github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,7 +33,7 @@ func TestThrottlerMadeOnNeed(t *testing.T) {
 	require.True(t, ok)
 	require.Nil(t, tables.Load(tab), "a table not throttled keeps the stage's state")
 
-	create("throttled", `,"Tags":[{"Key":"`+lib.Tag+`","Value":"on"}]`)
+	create("throttled", `,"Tags":[{"Key":"`+throttle.Tag+`","Value":"on"}]`)
 	env.Must("PutItem", `{"TableName":"throttled","Item":{"pk":{"S":"k"}}}`)
 	require.NotNil(t, spaces.Made(sp), "a throttled table made no state")
 	require.NotNil(t, spaces.Made(sp).th.Load(), "a throttled table made no throttler")
