@@ -21,6 +21,10 @@ type StaleRead struct {
 	// N is the read's number among the reads of its view (from 1).
 	N  uint64 `json:"n"`
 	Op string `json:"op"`
+	// Namespace is the ID of the namespace read ("AKID/region",
+	// "shared"; a branch's: its Branch.Namespace), as NamespaceID gives
+	// it: which client, or which test's branch, made the read.
+	Namespace string `json:"namespace"`
 	// Table is the table read; Index the GSI or LSI read ("": the table).
 	Table string `json:"table"`
 	Index string `json:"index,omitempty"`
@@ -76,16 +80,40 @@ func (e *Emulator) ConsistencyReport() ConsistencyReport {
 		return ConsistencyReport{Mode: "strong", StaleReads: []StaleRead{}}
 	}
 	stale, dropped := e.fuzzer.Report()
-	rep := ConsistencyReport{Mode: "fuzz", Seed: e.fuzzer.Seed(), StaleReads: make([]StaleRead, len(stale)), Dropped: dropped}
+	return ConsistencyReport{Mode: "fuzz", Seed: e.fuzzer.Seed(), StaleReads: staleReads(stale), Dropped: dropped}
+}
+
+// staleReads are the fuzzer's stale reads as the API gives them.
+func staleReads(stale []lag.StaleRead) []StaleRead {
+	out := make([]StaleRead, len(stale))
 	for i, s := range stale {
-		r := StaleRead{N: s.N, Op: s.Op, Table: s.Table, Index: s.Index, View: s.View, Key: s.Key, At: s.At,
+		r := StaleRead{N: s.N, Op: s.Op, Namespace: s.Namespace, Table: s.Table, Index: s.Index, View: s.View, Key: s.Key, At: s.At,
 			Missed: make([]MissedWrite, len(s.Missed))}
 		for j, m := range s.Missed {
 			r.Missed[j] = MissedWrite{Commit: m.Commit, Op: m.Op, Key: m.Key, Event: m.Event, At: m.At}
 		}
-		rep.StaleReads[i] = r
+		out[i] = r
 	}
-	return rep
+	return out
+}
+
+// CollectStaleReads starts collecting the stale reads consistency
+// fuzzing sees from now on, in every namespace, apart from the report
+// (ResetConsistencyReport neither sees nor forgets them), and returns
+// the function that stops collecting and returns them, oldest first,
+// with how many more were seen past the ten thousand kept. So tests that
+// run at once each collect their own without resetting the others'
+// (emulatortest.StaleReads keeps a test's by the Namespace of its
+// branches). Without fuzzing it collects none.
+func (e *Emulator) CollectStaleReads() (stop func() (stale []StaleRead, dropped int)) {
+	if e.fuzzer == nil {
+		return func() ([]StaleRead, int) { return []StaleRead{}, 0 }
+	}
+	w := e.fuzzer.Watch()
+	return func() ([]StaleRead, int) {
+		stale, dropped := e.fuzzer.Unwatch(w)
+		return staleReads(stale), dropped
+	}
 }
 
 // ResetConsistencyReport forgets the stale reads seen so far; the lags

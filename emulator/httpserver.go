@@ -17,7 +17,9 @@ type ServerOptions struct {
 	// ReadHeaderTimeout bounds reading a request's headers.
 	ReadHeaderTimeout time.Duration
 	// ReadTimeout bounds reading a whole request, body included: a body
-	// that stops arriving is cut off.
+	// that stops arriving is cut off, answered 408
+	// RequestTimeoutException (where the client still reads) and logged
+	// at WARN with the client's address and the bytes received.
 	ReadTimeout time.Duration
 	// WriteTimeout bounds writing an API call's answer, from when it is
 	// ready (not from the request's start: a request slow to serve is

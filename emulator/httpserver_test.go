@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -40,6 +42,7 @@ func (s *logSink) Handle(_ context.Context, r slog.Record) error {
 		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
 		return true
 	})
+	fmt.Fprintf(&b, " level=%s", r.Level)
 	select {
 	case s.lines <- b.String():
 	default:
@@ -143,19 +146,33 @@ func TestSilentBodiesHoldNoMemory(t *testing.T) {
 }
 
 // TestBodyCutOff: a body that stops arriving is cut off at the read
-// timeout, unanswered, and the cut-off is logged.
+// timeout: the client is answered 408 RequestTimeoutException saying how
+// much arrived, the connection closes, and the log names the client and
+// the bytes received.
 func TestBodyCutOff(t *testing.T) {
-	h := newHardServer(t, Options{}, ServerOptions{ReadTimeout: 300 * time.Millisecond})
-	c := h.dial(t)
-	if _, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, 1000, `{"TableName":`)); err != nil {
-		t.Fatal(err)
+	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
+		t.Run(string(loop), func(t *testing.T) {
+			h := newHardServer(t, Options{}, ServerOptions{Loop: loop, ReadTimeout: 300 * time.Millisecond})
+			c := h.dial(t)
+			sent := `{"TableName":`
+			_, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, 1000, sent))
+			require.NoError(t, err)
+			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			require.NoError(t, err)
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusRequestTimeout, res.StatusCode, string(body))
+			require.True(t, res.Close, "the connection closes")
+			typ, msg := testkit.ErrorOf(string(body))
+			require.Equal(t, "RequestTimeoutException", typ)
+			require.Contains(t, string(body), `"__type":"com.amazon.coral.service#RequestTimeoutException"`)
+			require.Equal(t, "The request body did not arrive in time: the server's read timeout passed; 13 of its 1000 bytes were received.", msg)
+			line := h.logs.await(t, "request body cut off", "received=13")
+			require.Contains(t, line, "remote="+c.LocalAddr().String())
+			require.Contains(t, line, "announced=1000")
+			require.Contains(t, line, "level=WARN")
+		})
 	}
-	got, _ := io.ReadAll(c) // until the server closes the connection
-	if len(got) != 0 {
-		t.Errorf("got an answer %q, want none", got)
-	}
-	h.logs.await(t, "connection cut off", "read timeout (request body)")
-	h.logs.await(t, "request body cut off")
 }
 
 // TestIdleConnectionClosed: a keep-alive connection left idle is closed.

@@ -27,7 +27,10 @@ package emulator
 //   - after DeleteTable of a large table the freed heap is handed back to
 //     the operating system at once (apiserve.Releaser);
 //   - the request bodies read or served at once hold at most
-//     Options.MaxRequestBytesInFlight bytes (apiserve/budget.go);
+//     Options.MaxRequestBytesInFlight bytes, and small ones a share
+//     beside it; a body is charged what its sender has proven, and one
+//     that arrives slower than the floor rate is cut off, its bytes
+//     released (apiserve/budget.go, apiserve/pace.go);
 //   - the HTTP server (httpserver.go) bounds headers and cuts off slow or
 //     silent connections.
 

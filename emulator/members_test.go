@@ -30,6 +30,14 @@ func TestUnknownMember(t *testing.T) {
 			"GlobalSecondaryIndexes":[{"IndexName":"g","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}]}`, "", ""},
 		{"CreateTable", `{"TableName":"t","ProvisionedThroughput":{"ReadCapacityUnit":1}}`, "ProvisionedThroughput.ReadCapacityUnit", "ReadCapacityUnits"},
 		{"ExecuteStatement", `{"Statement":"SELECT * FROM t","Parameters":[{"S":"a"}],"Limt":1}`, "Limt", "Limit"},
+		// A legacy filter's, Expected's or KeyConditions' names are
+		// attributes; their conditions' are members.
+		{"Scan", `{"TableName":"t","ScanFilter":{"GSI1PK":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}}}`, "", ""},
+		{"Query", `{"TableName":"t","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"QueryFilter":{"n":{"ComparisonOperator":"NOT_NULL"}}}`, "", ""},
+		{"PutItem", `{"TableName":"t","Item":{"pk":{"S":"a"}},"Expected":{"pk":{"Exists":false},"v":{"Value":{"S":"x"}}}}`, "", ""},
+		{"Scan", `{"TableName":"t","ScanFilter":{"a":{"ComparisonOperater":"EQ"}}}`, "ScanFilter.a.ComparisonOperater", "ComparisonOperator"},
+		{"Query", `{"TableName":"t","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueLists":[]}}}`, "KeyConditions.pk.AttributeValueLists", "AttributeValueList"},
+		{"PutItem", `{"TableName":"t","Item":{"pk":{"S":"a"}},"Expected":{"pk":{"Exist":false}}}`, "Expected.pk.Exist", "Exists"},
 		{"GetItem", `not json`, "", ""},
 		{"NoSuchOperation", `{"x":1}`, "", ""},
 	}

@@ -12,32 +12,34 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// TestRequestBytesBudget: with the budget taken by a body still arriving,
-// a request waits, then gets ThrottlingException with Retry-After, its
+// TestRequestBytesBudget: with the budget taken by a body still arriving
+// (it has sent its first bytes, so it is charged its announced size), a
+// small request is served at once from the small requests' share; a
+// large one waits, then gets ThrottlingException with Retry-After, its
 // body read away and its connection kept; a chunked body (net/http's)
-// that outgrows the budget likewise. Once the budget is free the same
-// connections are served.
+// likewise. Once the budget is free the same connections are served.
 func TestRequestBytesBudget(t *testing.T) {
 	for _, loop := range []HTTPLoop{LoopOwn, LoopStd} {
 		t.Run(string(loop), func(t *testing.T) {
-			const budget = 64 << 10
+			const budget = 1 << 20
 			h := newHardServer(t, Options{MaxRequestBytesInFlight: budget}, ServerOptions{Loop: loop})
 			h.e.serve.Budget.Wait.Store(int64(20 * time.Millisecond))
+			h.e.serve.Budget.SetPace(apiserve.Pace{}) // this test is the budget's, not the pace's
 			padded := func(n int) string { return "{" + strings.Repeat(" ", n-2) + "}" }
 
-			// The held request announces the whole budget and sends part.
+			// The held request announces the whole budget and sends its
+			// first 100 KB.
 			held := h.dial(t)
 			whole := padded(budget)
-			_, err := io.WriteString(held, rawRequest("ListTables", testkit.DefaultAuth, budget, whole[:100]))
+			_, err := io.WriteString(held, rawRequest("ListTables", testkit.DefaultAuth, budget, whole[:100<<10]))
 			require.NoError(t, err)
 			waitReserved(t, h.e, budget)
 
-			small := h.dial(t)
-			smallR := bufio.NewReader(small)
-			throttled := func(c net.Conn, r *bufio.Reader, req string) {
+			roundTrip := func(c net.Conn, r *bufio.Reader, req string) (*http.Response, string) {
 				t.Helper()
 				_, err := io.WriteString(c, req)
 				require.NoError(t, err)
@@ -45,23 +47,32 @@ func TestRequestBytesBudget(t *testing.T) {
 				require.NoError(t, err)
 				body, err := io.ReadAll(res.Body)
 				require.NoError(t, err)
+				return res, string(body)
+			}
+			small := h.dial(t)
+			smallR := bufio.NewReader(small)
+			res, body := roundTrip(small, smallR, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
+			require.Equal(t, 200, res.StatusCode, "a small request is served beside a budget taken: %s", body)
+
+			throttled := func(c net.Conn, r *bufio.Reader, req string) {
+				t.Helper()
+				res, body := roundTrip(c, r, req)
 				require.Equal(t, 400, res.StatusCode)
-				require.Equal(t, `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`, string(body))
+				require.Equal(t, `{"__type":"com.amazon.coral.availability#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`, body)
 				require.Equal(t, "1", res.Header.Get("Retry-After"))
 				require.False(t, res.Close, "the connection stays open")
 			}
-			throttled(small, smallR, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}"))
 			large := h.dial(t)
 			largeR := bufio.NewReader(large)
-			throttled(large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 48<<10, padded(48<<10)))
+			throttled(large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 512<<10, padded(512<<10)))
 			chunked := h.dial(t)
 			chunkedR := bufio.NewReader(chunked)
 			throttled(chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10)))
-			require.Equal(t, int64(3), h.e.serve.Budget.Throttled.Load())
+			require.Equal(t, int64(2), h.e.serve.Budget.Throttled.Load())
 
-			_, err = io.WriteString(held, whole[100:])
+			_, err = io.WriteString(held, whole[100<<10:])
 			require.NoError(t, err)
-			res, err := http.ReadResponse(bufio.NewReader(held), nil)
+			res, err = http.ReadResponse(bufio.NewReader(held), nil)
 			require.NoError(t, err)
 			require.Equal(t, 200, res.StatusCode)
 			waitReserved(t, h.e, 0)
@@ -72,14 +83,10 @@ func TestRequestBytesBudget(t *testing.T) {
 				req  string
 			}{
 				{small, smallR, rawRequest("ListTables", testkit.DefaultAuth, 2, "{}")},
-				{large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 48<<10, padded(48<<10))},
+				{large, largeR, rawRequest("ListTables", testkit.DefaultAuth, 512<<10, padded(512<<10))},
 				{chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10))},
 			} {
-				_, err := io.WriteString(c.conn, c.req)
-				require.NoError(t, err)
-				res, err := http.ReadResponse(c.r, nil)
-				require.NoError(t, err)
-				_, _ = io.Copy(io.Discard, res.Body)
+				res, _ := roundTrip(c.conn, c.r, c.req)
 				require.Equal(t, 200, res.StatusCode)
 				require.Empty(t, res.Header.Get("Retry-After"))
 			}

@@ -195,7 +195,7 @@ func deref(t reflect.Type) reflect.Type {
 
 // The reasons of modelGaps.
 const (
-	byFeatureDescriber = "kept: added to the description by the globaltables feature (service.Describer), outside the type the walk sees"
+	byFeatureDescriber = "kept: added to the description by the globaltables feature (its Describe hook), outside the type the walk sees"
 	byOwnEncoder       = "kept: the output writes itself (AppendJSON), so its Go fields are not its members"
 	byFilterDecoder    = "kept: QueryFilter and ScanFilter are read by their own decoder into expr.LegacyFilter (wire/wire_filters.go), each entry as a wire.Condition, so the walk sees no Condition under them"
 	byExpectedDecoder  = "kept: Expected is read by its own decoder into expr.LegacyExpected (wire/wire_filters.go), each entry as a wire.ExpectedCondition, so the walk sees no ExpectedAttributeValue under it"

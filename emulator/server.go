@@ -58,11 +58,16 @@ type Options struct {
 	// cmd/dynamoemu uses DefaultMaxInFlight.
 	MaxInFlight int
 	// MaxRequestBytesInFlight bounds the bytes of the request bodies read
-	// or served at once (membudget.go): a request that does not fit waits
-	// its turn, then is answered with ThrottlingException and Retry-After
-	// (its body read away, kept nowhere). 0 means no budget;
-	// cmd/dynamoemu sizes one for the machine
-	// (DefaultMaxRequestBytesInFlight).
+	// or served at once (internal/apiserve/budget.go): a body is charged
+	// what its sender has proven (a large one 256 KiB, then its announced
+	// size once its first 64 KiB have arrived), a body that arrives
+	// slower than a floor rate is cut off and its bytes released
+	// (internal/apiserve/pace.go), and small requests (bodies up to 64
+	// KiB) have a share of their own beside the budget. A request that
+	// does not fit waits its turn, then is answered with
+	// ThrottlingException and Retry-After (its body read away, kept
+	// nowhere). 0 means no budget (and no floor); cmd/dynamoemu sizes one
+	// for the machine (DefaultMaxRequestBytesInFlight).
 	MaxRequestBytesInFlight int64
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
 	// emulator remembers for ten minutes (internal/service); past it the
@@ -386,8 +391,7 @@ func (e *Emulator) initServe() {
 	}
 	s.Branch = e.branchNamespace // branches.go
 	s.Limit.Max = int64(e.opts.MaxInFlight)
-	s.Budget.Max = e.opts.MaxRequestBytesInFlight
-	s.Budget.Wait.Store(int64(apiserve.BudgetWait))
+	s.Budget.Init(e.opts.MaxRequestBytesInFlight)
 }
 
 // serviceConfig is the configuration of e's service: e's options, logger
@@ -461,6 +465,7 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 		ContentLength:   r.ContentLength,
 		Body:            r.Body,
 		Remote:          r.RemoteAddr,
+		W:               w,
 	}
 	if in.Auth == "" && e.keys == nil {
 		in.Presigned = r.URL.Query().Get("X-Amz-Credential")
@@ -473,9 +478,15 @@ func (e *Emulator) serveOp(w http.ResponseWriter, r *http.Request) {
 	out := apiserve.AnswerBodies.Get() // apiserve/pools.go
 	ans := e.serve.Serve(&in, (*out)[:0])
 	if ans.CutOff {
-		// The body stopped arriving (the server's read deadline): there
-		// is nobody to answer. Drop the connection without a response.
+		// Nobody is left to answer (the client went away, or the server
+		// is closing): drop the connection without a response.
 		panic(http.ErrAbortHandler)
+	}
+	if ans.Close {
+		// A body cut off, unread: net/http closes the connection after
+		// the answer (and waits for the client to read it first when
+		// much of the body is left).
+		w.Header()["Connection"] = connectionClose
 	}
 	if ans.RetryAfter {
 		w.Header()["Retry-After"] = retryAfterValue
@@ -514,6 +525,10 @@ func headerGet(h http.Header, key string) string {
 
 // retryAfterValue is a throttled answer's Retry-After header.
 var retryAfterValue = []string{apiserve.RetryAfterSeconds}
+
+// connectionClose is the Connection header of an answer after which the
+// connection closes.
+var connectionClose = []string{"close"}
 
 // writeResponse writes a JSON body with the headers the AWS SDKs expect,
 // x-amz-crc32 above all (they verify it), compressed when the client

@@ -16,7 +16,7 @@
 # docs/iam.md's two-tenant example as the page writes it, a
 # project with a global set-up of its own (npm/test/compose), no server
 # left behind by a killed parent (npm/test/parent.test.js), a seed loaded
-# once and forked per test (npm/test/seed);
+# once and forked per test (npm/test/seed; again in consistency fuzzing);
 # then the engine in WebAssembly (@dynamoemu/wasm through
 # dynamoemu/wasm) in Node and in a page of headless Chromium, and its
 # cost against the native server (npm/test/wasm-bench.js).
@@ -137,6 +137,15 @@ node --test parent.test.js
 # demand, not here).
 cp -r "$src/test/seed" seed
 (cd seed && npx --no-install jest --ci)
+# The same suite in consistency fuzzing (docs/consistency.md), as a user
+# runs it: its seed goes in with BatchWriteItem, 25 items a call, into a
+# table with a GSI and a stream, and its tests read their own writes
+# consistently, so it passes whatever the seed; a request that never
+# answers fails it (a test's by Jest's 5 s timeout, the seed's, in the
+# global set-up, by timeout's bound).
+for n in 1 42; do
+	(cd seed && DYNAMOEMU_CONSISTENCY=fuzz:$n timeout 300 npx --no-install jest --ci)
+done
 # A NoSQL Workbench model as the seed, forked once per test file under
 # Vitest (npm/test/seedfile: three files on two workers).
 cp -r "$src/test/seedfile" seedfile

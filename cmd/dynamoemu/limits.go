@@ -45,13 +45,13 @@ func defaultLimits() limitFlags {
 
 func addLimitFlags(fs *flag.FlagSet, l *limitFlags) {
 	*l = defaultLimits()
-	fs.DurationVar(&l.readTimeout, "readTimeout", l.readTimeout, "cut off a request (headers and body) not received within this time")
+	fs.DurationVar(&l.readTimeout, "readTimeout", l.readTimeout, "cut off a request (headers and body) not received within this time (a body cut off is answered 408)")
 	fs.DurationVar(&l.writeTimeout, "writeTimeout", l.writeTimeout, "cut off a response the client has not read within this time")
 	fs.DurationVar(&l.idleTimeout, "idleTimeout", l.idleTimeout, "close keep-alive connections idle this long")
 	fs.IntVar(&l.maxHeaderBytes, "maxHeaderBytes", l.maxHeaderBytes, "largest request header block in bytes")
 	fs.IntVar(&l.maxInFlight, "maxInFlight", l.maxInFlight, "requests served at once; more get ThrottlingException (0: no limit)")
 	fs.Int64Var(&l.tokenBytes, "idempotencyBytes", l.tokenBytes, "bytes of ClientRequestTokens remembered for their 10-minute window; past it the oldest are forgotten early")
-	fs.Int64Var(&l.requestBytes, "maxRequestBytesInFlight", l.requestBytes, "bytes of request bodies read or served at once; more wait, then get ThrottlingException (-1: a quarter of -memoryLimit or GOMEMLIMIT, else 256 MiB; 0: no limit)")
+	fs.Int64Var(&l.requestBytes, "maxRequestBytesInFlight", l.requestBytes, "bytes of request bodies read or served at once, each charged what its sender has proven, a body slower than 16 KiB a second cut off; more wait, then get ThrottlingException (-1: a quarter of -memoryLimit or GOMEMLIMIT, else 256 MiB; 0: no limit)")
 	fs.Int64Var(&l.streamBytes, "streamRetentionBytes", l.streamBytes, "bytes of stream records kept (of every stream, images included); past it the oldest go before their 24 hours, as AWS's trim horizon moves (0: the 24 hours alone)")
 	fs.Int64Var(&l.memoryLimit, "memoryLimit", 0, "soft memory limit of the Go runtime in bytes, like GOMEMLIMIT (0: GOMEMLIMIT or none)")
 }

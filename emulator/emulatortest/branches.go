@@ -44,6 +44,7 @@ func Fork(t testing.TB, e *emulator.Emulator, base *dynamodb.Client) *dynamodb.C
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
+	ownedBy(t).add(b.Namespace) // the test's stale reads (StaleReads)
 	t.Cleanup(func() {
 		if err := e.DropBranch(name); err != nil {
 			t.Errorf("emulatortest: %v", err)

@@ -71,3 +71,53 @@ func TestConsistencyOptionsWin(t *testing.T) {
 	e, _ := NewWith(t, emulator.Options{Consistency: "strong"})
 	require.Equal(t, "strong", e.ConsistencyReport().Mode)
 }
+
+// TestStaleReadsParallelForks: parallel subtests, each on a fork of one
+// seeded base in consistency fuzzing, each failing: StaleReads writes to
+// each test's log its own stale reads and no other test's, whether it is
+// called before the fork or after.
+func TestStaleReadsParallelForks(t *testing.T) {
+	e, base := NewWith(t, emulator.Options{Consistency: "fuzz:11"})
+	ctx := context.Background()
+	_, err := base.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("orders"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}}})
+	require.NoError(t, err)
+
+	const tests, writes = 20, 3
+	logs := make([][]string, tests)
+	t.Run("forks", func(t *testing.T) {
+		for i := range tests {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				ft := &failedTB{TB: t}
+				var db *dynamodb.Client
+				if i%2 == 0 {
+					StaleReads(ft, e)
+					db = Fork(ft, e, base)
+				} else {
+					db = Fork(ft, e, base)
+					StaleReads(ft, e)
+				}
+				for j := range writes {
+					key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("t%d-%d", i, j)}}
+					_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: key})
+					require.NoError(t, err)
+					// Read right after the write: stale in fuzzing.
+					_, err = db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("orders"), Key: key})
+					require.NoError(t, err)
+				}
+				for k := len(ft.cleanups) - 1; k >= 0; k-- { // as testing runs them: last first
+					ft.cleanups[k]()
+				}
+				logs[i] = ft.logs
+			})
+		}
+	})
+	for i, lines := range logs {
+		require.NotEmpty(t, lines, "test %d: its stale reads", i)
+		for _, line := range lines {
+			require.Contains(t, line, fmt.Sprintf(`"pk":{"S":"t%d-`, i), "test %d logs only its own stale reads", i)
+		}
+	}
+}

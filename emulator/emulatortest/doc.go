@@ -46,7 +46,9 @@
 //   - Consistency fuzzing: DYNAMOEMU_CONSISTENCY=fuzz:SEED (ConsistencyEnv)
 //     makes GSI reads, eventually consistent reads and stream records
 //     lag by seeded amounts in every emulator made here; StaleReads
-//     writes the reads that saw stale data to a failed test's log.
+//     writes the reads that saw stale data to a failed test's log (a
+//     test on branches: the reads made in its branches, whatever the
+//     parallel tests beside it read).
 //   - The access-pattern report: Report turns it on for the test and
 //     writes it to the test's log at the end.
 //   - Fixtures: Checkpoint snapshots the emulator after a suite's

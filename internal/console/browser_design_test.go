@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -157,7 +158,7 @@ func consoleDesign(t *testing.T, b *browser) {
 		t.Fatalf("after Create the mapping is %v, want batch size 5 from TRIM_HORIZON, filtered", c)
 	}
 	b.click("Drain", button("Drain"))
-	b.wait("the records handled", `document.querySelector("main table.mappings tbody tr td:nth-child(6)")?.textContent !== "0"`)
+	b.wait("the records handled", `document.querySelector("main table.mappings tbody tr td:nth-child(5)")?.textContent !== "0"`)
 	if handled.Load() != 12 {
 		t.Errorf("the function saw %d records, want the 12 inserts from the trim horizon", handled.Load())
 	}
@@ -176,6 +177,33 @@ func consoleDesign(t *testing.T, b *browser) {
 	if st := s.emu.EventSourceMappings(); len(st) != 0 {
 		t.Errorf("after the delete the mappings are %+v, want none", st)
 	}
+
+	// An overloaded GSI1 (a user by e-mail, a user's posts, a tag's
+	// posts): a Scan on GSI1PK with a user's key is pointed at the
+	// pattern whose prefix the value has, with the Query to send.
+	users, err := os.ReadFile("../insights/testdata/usersblog.design")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.emu.SetDesign(users); err != nil {
+		t.Fatal(err)
+	}
+	api("CreateTable", map[string]any{
+		"TableName": "BlogApp", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}, {"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}},
+		"GlobalSecondaryIndexes": []map[string]any{{"IndexName": "GSI1", "Projection": map[string]string{"ProjectionType": "ALL"},
+			"KeySchema": []map[string]string{{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "GSI1SK", "KeyType": "RANGE"}}}},
+	})
+	b.open(s, "#/t/BlogApp/query")
+	b.click("Scan", `//main//form[contains(@class,"builder")]//button[normalize-space()="Scan"]`)
+	b.fill(`main input[placeholder^="#status"]`, "GSI1PK = :v")
+	b.fill(`main .builder textarea:not([placeholder^='{"#'])`, `{":v": "USER#u7"}`)
+	b.wait("the nearest pattern by the value's prefix", `/posts-by-user.*GSI1PK = :v AND begins_with\(GSI1SK, :s\)/.test(document.querySelector("main .design-match .nearest")?.textContent)`)
+	b.shot("query-nearest-overloaded", "a Scan on GSI1PK = USER#u7 in a design whose GSI1 serves users by e-mail, users' posts and tags' posts: the builder names posts-by-user, the pattern whose prefix the value has, and the Query to send")
+	b.fill(`main input[placeholder^="#status"]`, "userId = :u")
+	b.fill(`main .builder textarea:not([placeholder^='{"#'])`, `{":u": "u7"}`)
+	b.wait("the nearest pattern by what its key is made of", `/posts-by-user.*filters on userId/.test(document.querySelector("main .design-match .nearest")?.textContent)`)
 	if failed := b.failedCalls(); len(failed) > 0 {
 		t.Errorf("calls failed: %q", failed)
 	}

@@ -437,6 +437,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("screens", func(t *testing.T) { b.use(t); consoleScreens(t, b) })
 	t.Run("controls", func(t *testing.T) { b.use(t); consoleControls(t, b) })
 	t.Run("design", func(t *testing.T) { b.use(t); consoleDesign(t, b) })
+	t.Run("fit", func(t *testing.T) { b.use(t); consoleFit(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))

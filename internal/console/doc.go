@@ -67,7 +67,10 @@
 // definitions, billing, indexes with projections and sizes, stream, TTL,
 // tags, delete) with switches for the stream, TTL and tags, its stat
 // cards wrapping long values instead of cutting them; its items a page
-// at a time (Scan with Limit and ExclusiveStartKey), sorted by a column,
+// at a time (Scan with Limit and ExclusiveStartKey), the key attributes
+// first and then the columns chosen (by default the most used
+// attributes that fit; grid.js lays the grid out to its frame, a long
+// value cut or wrapped, never a sideways scroll), sorted by a column,
 // added, edited and deleted as DynamoDB JSON or plain JSON (ddb.js
 // converts both ways and keeps numbers as their text: 38 digits
 // survive), selected and deleted together or purged (bulk.js:
@@ -132,9 +135,13 @@
 //	browser_controls_test.go  the item editor's form, CSV downloads, an index
 //	                added and deleted, billing, deletion protection, branches
 //	                and stream handlers
-//	browser_design_test.go  the query builder's design pattern, a table's
+//	browser_design_test.go  the query builder's design pattern (and the
+//	                nearest one, on an overloaded GSI too), a table's
 //	                Monitor graphs, and a stream handler created, edited
 //	                and deleted from its form
+//	browser_fit_test.go  every screen at 1280x800 with wide data, none
+//	                wider than its frame; the items grid of a 16-attribute
+//	                table, its columns chosen and its values wrapped
 //
 // # Caveats
 //

@@ -110,6 +110,16 @@ func (t *DesignTable) entity(name string) *Entity {
 	return nil
 }
 
+// pattern returns the pattern called name, or nil.
+func (t *DesignTable) pattern(name string) *Pattern {
+	for _, p := range t.Patterns {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
 // table returns the design's table called name, or nil.
 func (d *Design) table(name string) *DesignTable {
 	if d == nil {
@@ -124,10 +134,11 @@ func (d *Design) table(name string) *DesignTable {
 }
 
 // unnamed returns the design's one table whose name is still to be
-// taken from the traffic, or nil.
+// taken from the traffic, or nil: once a request named it, it answers
+// for that name only.
 func (d *Design) unnamed() *DesignTable {
 	for _, t := range d.Tables {
-		if t.Unnamed {
+		if t.Unnamed && t.Name == "" {
 			return t
 		}
 	}
@@ -160,6 +171,10 @@ func (p *Pattern) servedBy() string {
 	}
 	return what
 }
+
+// Condition renders the pattern's key condition as a design writes it:
+// "pk = USER#{userId} and sk begins_with POST#".
+func (p *Pattern) Condition() string { return p.conditionText() }
 
 // conditionText renders the pattern's key condition as a design writes
 // it.

@@ -201,7 +201,7 @@ func readDataModelPattern(d *Design, o *object, samples map[string][]sampleItem)
 	if !ok {
 		return o.errf("index", "no index %q in table %q", pt.Index, t.Name)
 	}
-	if err := cmd.condition(pt, key, samples[t.Name]); err != nil {
+	if err := cmd.condition(pt, key, t, samples[t.Name]); err != nil {
 		return o.errf("implementation", "%v", err)
 	}
 	t.Patterns = append(t.Patterns, pt)
@@ -334,9 +334,18 @@ var keyConditionREs = sync.OnceValue(func() [3]*regexp.Regexp {
 })
 
 // condition sets the pattern's key condition and order from the command,
-// key being the key that serves it.
-func (c *cliCommand) condition(pt *Pattern, key KeyDef, items []sampleItem) error {
+// key being the key that serves it, on table t whose sample items are
+// items.
+func (c *cliCommand) condition(pt *Pattern, key KeyDef, t *DesignTable, items []sampleItem) error {
 	pt.Order = c.order
+	if c.key != nil {
+		// The command's own item (--item) or key comes first: its other
+		// attributes explain its key values.
+		if it := sampleItems([]json.RawMessage{mustJSON(c.key)}); len(it) == 1 {
+			items = append(it, items...)
+		}
+	}
+	example := func(attr, v, ph string) Template { return exampleTemplate(attr, v, ph, t, items) }
 	if pt.Access == Scan {
 		return nil
 	}
@@ -359,7 +368,7 @@ func (c *cliCommand) condition(pt *Pattern, key KeyDef, items []sampleItem) erro
 			if op != "=" {
 				return errorf("the partition key %s is compared with %s, not =", attr, op)
 			}
-			pt.PK, pt.HasPK = exampleTemplate(attr, lo, loName, items), true
+			pt.PK, pt.HasPK = example(attr, lo, loName), true
 		case key.Sort:
 			so, ok := sortOpOf(op)
 			if !ok {
@@ -369,10 +378,10 @@ func (c *cliCommand) condition(pt *Pattern, key KeyDef, items []sampleItem) erro
 			if so == SortBeginsWith {
 				pt.SK = literalOr(lo, key.Sort)
 			} else {
-				pt.SK = exampleTemplate(attr, lo, loName, items)
+				pt.SK = example(attr, lo, loName)
 			}
 			if so == SortBetween {
-				pt.SK2 = exampleTemplate(attr, hi, hiName, items)
+				pt.SK2 = example(attr, hi, hiName)
 			}
 		default:
 			return errorf("%s is no key attribute of the %s", attr, map[bool]string{true: "table", false: "index " + pt.Index}[pt.Index == ""])
@@ -446,30 +455,35 @@ func avText(av map[string]json.RawMessage) string {
 	return ""
 }
 
-// exampleTemplate is the template an example value of attr stands for
-// (see the top of the file); ph names the value's placeholder.
-func exampleTemplate(attr, v, ph string, items []sampleItem) Template {
-	fallback := strings.TrimPrefix(ph, ":")
-	if !isName(fallback) {
-		fallback = attr
+// exampleTemplate is the template an example value v of key attribute
+// attr of table t stands for (see the top of the file; design_infer.go
+// infers it as every reader does): read from the items that hold v in
+// attr; ph names the value's placeholder.
+func exampleTemplate(attr, v, ph string, t *DesignTable, items []sampleItem) Template {
+	name := strings.TrimPrefix(ph, ":")
+	if !isName(name) {
+		name = attr
 	}
 	if v == "" || strings.ContainsAny(v, "{}") {
-		return varTemplate(fallback, "v")
+		return varTemplate(name, "v")
 	}
+	holding := []sampleItem{{attr: v}}
 	for _, it := range items {
-		if it[attr] != v {
-			continue
-		}
-		if t := composeTemplate(attr, v, it, nil); strings.Contains(t, "{") {
-			if tpl, err := parseTemplate(t); err == nil {
-				return tpl
-			}
+		if it[attr] == v {
+			holding = append(holding, it)
 		}
 	}
-	if isWord(v) {
-		return knownTemplate(v)
+	if len(holding) > 1 {
+		holding = holding[1:]
 	}
-	return varTemplate(fallback, "v")
+	tpl, _ := inferKey(keyEvidence{attr: attr, items: holding, keyAttr: t.isKeyAttr, name: name, example: true})
+	return tpl
+}
+
+// mustJSON is v as JSON (a value decoded from JSON).
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }
 
 // literalOr is v as a literal template, or a variable named by attr when

@@ -1,6 +1,9 @@
 package insights
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Patterns derived from a table's entities, for a JSON design that
 // records none (a Workbench model without dynamoemu's block, a OneTable
@@ -8,6 +11,12 @@ import "strings"
 // cheap. Per entity, in order:
 //
 //   - get ENTITY by the table's full key (its templates);
+//   - query ENTITY by the table's partition key when it has several
+//     items in a partition (its sort key template has a variable its
+//     partition key template lacks: a post's comments), with sk
+//     begins_with its sort key template's leading text when another
+//     entity may share its partitions (none when that text is empty:
+//     the query could not tell them apart);
 //   - per index that holds it (it has templates for the index's key):
 //     query ENTITY on INDEX where pk = its template, and a sort key
 //     condition when another entity of the index may share its
@@ -49,6 +58,9 @@ func derivePatterns(t *DesignTable) {
 			}
 			add(pt, e.Name)
 		}
+		if pt := collectionQuery(t, e); pt != nil {
+			add(pt, e.Name)
+		}
 		for _, x := range t.Indexes {
 			if !e.inKey(x.Key) {
 				continue
@@ -77,4 +89,32 @@ func sharesPartition(t *DesignTable, x *IndexDef, e *Entity) bool {
 		}
 	}
 	return false
+}
+
+// collectionQuery is the query of entity e's items in one of its table
+// partitions, or nil (see derivePatterns).
+func collectionQuery(t *DesignTable, e *Entity) *Pattern {
+	if t.Key.Sort == "" || !e.inKey(t.Key) {
+		return nil
+	}
+	pk, sk := e.Attrs[t.Key.Partition], e.Attrs[t.Key.Sort]
+	many := false
+	for _, v := range sk.vars {
+		many = many || !slices.Contains(pk.vars, v)
+	}
+	if !many {
+		return nil
+	}
+	pt := &Pattern{Access: Query, PK: pk, HasPK: true, At: e.At}
+	shared := false
+	for _, o := range t.Entities {
+		shared = shared || o != e && o.inKey(t.Key) && overlap(o.Attrs[t.Key.Partition], pk)
+	}
+	if shared {
+		if sk.lead() == "" {
+			return nil
+		}
+		pt.SortOp, pt.SK = SortBeginsWith, knownTemplate(sk.lead())
+	}
+	return pt
 }

@@ -115,7 +115,7 @@ func TestWorkbenchAliases(t *testing.T) {
 		{"METADATA#1", nil, "METADATA#1"},      // not a name: a constant
 	}
 	for _, tc := range tests {
-		got, err := aliasTemplate(tc.alias, tc.samples)
+		got, _, err := aliasTemplate(tc.alias, tc.samples)
 		require.NoError(t, err, tc.alias)
 		require.Equal(t, tc.want, got.String(), tc.alias)
 	}
@@ -148,7 +148,9 @@ func TestDerivedPatterns(t *testing.T) {
 		"query-Comment-Like-GSI1 query [Comment Like] on index GSI1: pk = {post_id}",
 	}, got)
 
-	// A facet-less table is one entity in every index.
+	// A facet-less table is one entity in every index, with several
+	// items in a partition: a query by the partition key is one of its
+	// patterns.
 	d, err = ParseDesign([]byte(`{"DataModel":[{"TableName":"Orders",
 		"KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},
 		"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeyAttributes":{"PartitionKey":{"AttributeName":"status","AttributeType":"S"}}}]}]}`))
@@ -157,7 +159,7 @@ func TestDerivedPatterns(t *testing.T) {
 	for _, p := range d.Tables[0].Patterns {
 		got = append(got, p.Name+": "+p.conditionText())
 	}
-	require.Equal(t, []string{"get-Orders: pk = {pk} and sk = {sk}", "query-Orders-byStatus: pk = {status}"}, got)
+	require.Equal(t, []string{"get-Orders: pk = {pk} and sk = {sk}", "query-Orders: pk = {pk}", "query-Orders-byStatus: pk = {status}"}, got)
 }
 
 // TestOneTableQueries: saved queries are patterns; a model's value

@@ -7,17 +7,29 @@ import (
 	"strings"
 )
 
-// Key templates inferred from sample items, for a format that gives an
-// entity's items but not the template of every key attribute (a NoSQL
-// Workbench facet's index keys). A sample item's key value is read as
-// literal text around the values of the item's other attributes: a post
-// whose GSI1SK is "Post_2021-12-03T10:06:57.650Z" and whose created_at is
-// "2021-12-03T10:06:57.650Z" gives "Post_{created_at}" (values of two
-// characters or more: a "1" would be found anywhere). A value that
-// holds no other attribute's value is a constant when every sample item
-// of the entity holds it and it is a word ("post") or two items or more
-// agree, else a variable named by the attribute. Items that disagree, or
-// no items, give the variable.
+// Key templates inferred from what a format gives of a key attribute
+// when it gives no template: its own values (a NoSQL Workbench facet's
+// sample items, the example values of a data model's commands) and the
+// variables a format names (a facet's key alias, a command's
+// placeholder). Every reader that infers a template does it here
+// (inferKey), the same way:
+//
+//   - a value is read as literal text around the values of the item's
+//     attributes that are no key attribute of the table or its indexes
+//     (values of two characters or more: a "1" would be found
+//     anywhere): a post whose GSI1SK is "POST#2024-05-01" and whose
+//     createdAt is "2024-05-01" gives "POST#{createdAt}". Another key
+//     attribute is never read so: a GSI1PK "TAG#go" beside an SK
+//     "TAG#go" is a tag's key, not the item's sort key;
+//   - when every value reads the same way, that is the template; when
+//     they read differently, the one reading that fits every value;
+//   - a value no attribute explains is a constant when every value is
+//     the same and it is a word ("PROFILE"), or two items or more of an
+//     entity agree ("77fcab6b" for a single example is an id, not a
+//     constant), unless the format declares a variable there;
+//   - else the values' common leading type tag ("USER#" of "USER#u7")
+//     followed by a variable named by the format (the alias, the
+//     placeholder) or the attribute; no such tag, the variable alone.
 
 // sampleItem is one sample item's string values (S and N), by attribute.
 type sampleItem map[string]string
@@ -45,68 +57,151 @@ func sampleItems(items []json.RawMessage) []sampleItem {
 	return out
 }
 
-// inferTemplate infers the template of key attribute attr from the
-// entity's sample items. vars names, for attributes whose value is a
-// variable of another template (the table's key "{id}"), that variable.
-func inferTemplate(attr string, items []sampleItem, vars map[string]string) Template {
-	fallback := knownTemplate("{" + attr + "}")
-	if !isName(attr) {
-		fallback = Template{}
+// keyEvidence is what a format gives of one key attribute.
+type keyEvidence struct {
+	attr string
+	// items hold the attribute's values: an entity's sample items, or
+	// the items that hold a command's example value.
+	items []sampleItem
+	// keyAttr reports whether an attribute is a key attribute of the
+	// table or one of its indexes: never read into a template.
+	keyAttr func(string) bool
+	// name names the variable where no attribute does ("" the
+	// attribute's own name).
+	name string
+	// example: the values are one example's (a command's), so that
+	// items agreeing on it say nothing of a constant.
+	example bool
+	// variable: the format declares a variable there (a Workbench
+	// alias that names one): never a constant.
+	variable bool
+}
+
+// inferKey infers the template of a key attribute (see the top of the
+// file); ok is false when it found nothing but the bare variable.
+func inferKey(ev keyEvidence) (t Template, ok bool) {
+	name := ev.name
+	if !isName(name) {
+		name = ev.attr
 	}
-	var got string
-	var values []string
-	for _, it := range items {
-		v, ok := it[attr]
+	fallback := varTemplate(name, "v")
+	var values, readings []string
+	for _, it := range ev.items {
+		v, ok := it[ev.attr]
 		if !ok {
 			continue
 		}
+		if strings.ContainsAny(v, "{}") {
+			return fallback, false // braces would be read as a template's
+		}
 		values = append(values, v)
-		t := composeTemplate(attr, v, it, vars)
-		switch {
-		case got == "":
-			got = t
-		case got != t:
-			return fallback
+		readings = append(readings, composeTemplate(ev.attr, v, it, ev.keyAttr))
+	}
+	if len(values) == 0 {
+		return fallback, false
+	}
+	same := true
+	for _, r := range readings[1:] {
+		same = same && r == readings[0]
+	}
+	if same && strings.Contains(readings[0], "{") {
+		if t, err := parseTemplate(readings[0]); err == nil {
+			return t, true
 		}
 	}
-	if got == "" {
-		return fallback
-	}
-	if !strings.Contains(got, "{") {
-		// No other attribute's value: a constant only if every item
-		// agrees and it looks like one.
-		if len(values) < 2 && !isWord(got) {
-			return fallback
+	if same && !ev.variable && (isWord(values[0]) || !ev.example && len(values) >= 2) && !strings.ContainsAny(values[0], "{}") {
+		if t, err := parseTemplate(values[0]); err == nil {
+			return t, true
 		}
 	}
-	t, err := parseTemplate(got)
-	if err != nil {
-		return fallback
+	// The reading that fits every value, the most frequent first.
+	counts := map[string]int{}
+	for _, r := range readings {
+		if strings.Contains(r, "{") {
+			counts[r]++
+		}
 	}
-	return t
+	var distinct []string
+	for _, r := range readings {
+		if counts[r] > 0 && !slices.Contains(distinct, r) {
+			distinct = append(distinct, r)
+		}
+	}
+	slices.SortStableFunc(distinct, func(a, b string) int { return counts[b] - counts[a] })
+	for _, r := range distinct {
+		t, err := parseTemplate(r)
+		if err != nil {
+			continue
+		}
+		fits := true
+		for _, v := range values {
+			fits = fits && t.match(v, false)
+		}
+		if fits {
+			return t, true
+		}
+	}
+	if tag := typeTag(values); tag != "" {
+		if t, err := parseTemplate(tag + "{" + name + "}"); err == nil {
+			return t, true
+		}
+	}
+	return fallback, false
+}
+
+// typeTag returns the leading type tag every value shares and goes on
+// after: words each ended by a separator ("USER#", "ORG#acme#USER#",
+// "Post_"), or "". One value alone has only #, | and : as separators:
+// an e-mail's "ann." is no tag.
+func typeTag(values []string) string {
+	common := values[0]
+	distinct := false
+	for _, v := range values[1:] {
+		n := 0
+		for n < len(common) && n < len(v) && common[n] == v[n] {
+			n++
+		}
+		distinct = distinct || v != values[0]
+		common = common[:n]
+	}
+	seps := "#|:"
+	if distinct {
+		seps = "#|:_/.-"
+	}
+	end := 0
+	for i := 0; i < len(common); {
+		j := i
+		for j < len(common) && (common[j] >= 'a' && common[j] <= 'z' || common[j] >= 'A' && common[j] <= 'Z') {
+			j++
+		}
+		if j == i || j == len(common) || !strings.ContainsRune(seps, rune(common[j])) {
+			break
+		}
+		i, end = j+1, j+1
+	}
+	for _, v := range values {
+		if len(v) <= end || strings.ContainsAny(v[:end], "{}") {
+			return ""
+		}
+	}
+	return common[:end]
 }
 
 // composeTemplate writes v as literal text around the values of it's
-// other attributes, longest values first, each attribute once; braces in
+// attributes that are not key attributes (keyAttr; nil: every other
+// attribute), longest values first, each attribute once; braces in
 // literal text make it no template (the variable is used then).
-func composeTemplate(attr, v string, it sampleItem, vars map[string]string) string {
+func composeTemplate(attr, v string, it sampleItem, keyAttr func(string) bool) string {
 	if strings.ContainsAny(v, "{}") {
 		return "{" + attr + "}"
 	}
 	type src struct{ name, value string }
 	var srcs []src
 	for a, val := range it {
-		if a == attr || len(val) < 2 {
+		if a == attr || len(val) < 2 || !isName(a) || keyAttr != nil && keyAttr(a) {
 			continue
 		}
-		name := a
-		if n, ok := vars[a]; ok {
-			name = n
-		}
-		if !isName(name) {
-			continue
-		}
-		srcs = append(srcs, src{name, val})
+		srcs = append(srcs, src{a, val})
 	}
 	compare := func(x, y src) int {
 		if len(x.value) != len(y.value) {

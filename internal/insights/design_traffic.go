@@ -22,15 +22,15 @@ import (
 // requests past it are unmatched, as without a design.
 const maxLearned = 64
 
-// learn adds a pattern of q's shape to t and returns its index in
-// t.Patterns, or -1 past maxLearned.
-func (t *DesignTable) learn(q *Request) int {
+// shapeOf returns the pattern of q's shape t would take from the
+// traffic, or nil: past maxLearned, a Scan, an index t does not declare.
+func (t *DesignTable) shapeOf(q *Request) *Pattern {
 	if len(t.Patterns) >= maxLearned || q.Access == Scan {
-		return -1 // a Scan stays a finding: it is what the report is for
+		return nil // a Scan stays a finding: it is what the report is for
 	}
 	key, ok := t.keyOf(q.Index)
 	if !ok {
-		return -1 // an index the table does not declare
+		return nil // an index the table does not declare
 	}
 	pt := &Pattern{Access: q.Access, Index: q.Index, FromTraffic: true}
 	for _, e := range t.Entities {
@@ -54,7 +54,7 @@ func (t *DesignTable) learn(q *Request) int {
 		}
 	}
 	if pt.checkShape(key) != "" {
-		return -1
+		return nil
 	}
 	name := pt.Access.String() + "-"
 	if q.Index != "" {
@@ -82,8 +82,7 @@ func (t *DesignTable) learn(q *Request) int {
 	for n := 2; t.hasPattern(pt.Name); n++ {
 		pt.Name = name + "-" + strconv.Itoa(n)
 	}
-	t.Patterns = append(t.Patterns, pt)
-	return len(t.Patterns) - 1
+	return pt
 }
 
 // hasPattern reports whether t has a pattern called name.

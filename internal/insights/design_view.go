@@ -110,16 +110,24 @@ type PatternVerdict struct {
 	Why     string `json:"why"`
 }
 
-// Match says which pattern request q counts for, as the report counts it
-// (the most specific of those it fits), and why the others do not fit.
+// Match says which pattern request q counts for, as the report files it
+// (the most specific of those it fits; on a table whose format declares
+// no patterns, the pattern of its shape the report takes from the
+// traffic), and why the others do not fit. It changes nothing: on the
+// design as a namespace's recorder holds it (Live) it is that
+// recorder's filing.
 func (d *Design) Match(q *Request) MatchView {
 	mv := MatchView{Table: q.Table, Index: q.Index, Access: q.Access.String(), Key: conditionText(q.Key)}
-	t := d.table(q.Table)
+	f := d.file(q)
+	t := f.t
 	if t == nil {
 		mv.Why = fmt.Sprintf("the design declares no table %q", q.Table)
+		if u := d.table(q.Table); u != nil && u.Unnamed {
+			mv.Why = fmt.Sprintf("the design's table (its format names none) has no index %q: table %q is not the design's", q.Index, q.Table)
+		}
 		return mv
 	}
-	best := t.match(q)
+	best := f.pattern
 	for i, pt := range t.Patterns {
 		why := pt.whyNot(q)
 		v := PatternVerdict{Pattern: pt.Name, Fits: why == "", Why: why}
@@ -131,6 +139,9 @@ func (d *Design) Match(q *Request) MatchView {
 		}
 		mv.Candidates = append(mv.Candidates, v)
 	}
+	if f.learned != nil {
+		mv.Candidates = append(mv.Candidates, PatternVerdict{Pattern: f.learned.Name, Fits: true, Why: "the request's own shape, which the report takes from the traffic"})
+	}
 	switch {
 	case best >= 0:
 		pt := t.Patterns[best]
@@ -139,12 +150,24 @@ func (d *Design) Match(q *Request) MatchView {
 		if pt.Access == Scan {
 			mv.Why = fmt.Sprintf("a scan of %s", pt.servedBy())
 		}
-	case q.Access.IsWrite() && !t.hasWritePatterns():
+		if pt.FromTraffic {
+			mv.Why += " (a pattern the report took from the traffic: the format declares none)"
+		}
+	case f.learned != nil:
+		mv.Pattern = f.learned.Name
+		mv.Why = fmt.Sprintf("the %s design declares no access patterns: the report takes this request's shape as pattern %q (a %s on %s where %s)",
+			d.Format, f.learned.Name, q.Access, f.learned.servedBy(), f.learned.conditionText())
+	case f.unchecked:
 		mv.Why = fmt.Sprintf("table %q declares no write pattern: its writes are not checked", t.Name)
 	case q.Access == Scan:
 		mv.Why = "no pattern declares this Scan: it reads the whole " + map[bool]string{true: "index", false: "table"}[q.Index != ""]
+	case t.FromTraffic:
+		mv.Why = "no pattern fits, and the report takes no more patterns from the traffic for this table (it holds its most, or the index is not the design's)"
 	default:
 		mv.Why = "no pattern fits: see each pattern's reason"
+	}
+	if f.bind {
+		mv.Why += fmt.Sprintf(" (the %s design names no table: the report takes %q as its table)", d.Format, q.Table)
 	}
 	return mv
 }

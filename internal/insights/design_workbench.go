@@ -241,6 +241,7 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 		pkA, skA     string
 		nonKey       []string
 		hasSortAlias bool
+		items        []sampleItem // the facet's own TableData
 	}
 	var fs []facet
 	for i, raw := range facets {
@@ -259,7 +260,7 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			return wt, nil, err
 		}
 		wt.Items = append(wt.Items, items...)
-		ff := facet{o: f}
+		ff := facet{o: f, items: sampleItems(items)}
 		alias, err := f.object("KeyAttributeAlias")
 		if err != nil {
 			return wt, nil, err
@@ -292,7 +293,10 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 	if err != nil {
 		return wt, nil, err
 	}
-	for _, f := range fs {
+	// aliasVars: per facet, the table key attributes whose alias names a
+	// variable, not a template or a constant.
+	aliasVars := make([]map[string]string, len(fs))
+	for i, f := range fs {
 		name, err := f.o.need("FacetName")
 		if err != nil {
 			return wt, nil, err
@@ -304,37 +308,53 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			return wt, nil, f.o.errf("FacetName", "facet %q twice", name)
 		}
 		e := &Entity{Name: name, Attrs: map[string]Template{}, At: f.o.path}
+		aliasVars[i] = map[string]string{}
 		aliasAt := f.o.at("KeyAttributeAlias")
-		if e.Attrs[wt.Key.Partition], err = aliasTemplate(f.pkA, samples[wt.Key.Partition]); err != nil {
-			return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + ".PartitionKeyAlias", Msg: err.Error()}
-		}
-		if wt.Key.Sort != "" {
-			if e.Attrs[wt.Key.Sort], err = aliasTemplate(f.skA, samples[wt.Key.Sort]); err != nil {
-				return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + ".SortKeyAlias", Msg: err.Error()}
+		for _, k := range []struct{ attr, alias, field string }{{wt.Key.Partition, f.pkA, "PartitionKeyAlias"}, {wt.Key.Sort, f.skA, "SortKeyAlias"}} {
+			if k.attr == "" {
+				continue
+			}
+			t, variable, err := aliasTemplate(k.alias, samples[k.attr])
+			if err != nil {
+				return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + "." + k.field, Msg: err.Error()}
+			}
+			e.Attrs[k.attr] = t
+			if variable {
+				aliasVars[i][k.attr] = t.vars[0]
 			}
 		}
 		dt.Entities = append(dt.Entities, e)
 	}
-	// Index keys: templates inferred from the facet's sample items.
-	items := sampleItems(wt.Items)
+	// Each facet's items: its own TableData, else the table's items its
+	// key aliases fit. They complete the templates (design_infer.go): a
+	// table key alias that names a variable takes the type tag and the
+	// attribute its values show ("USER#{userId}" for the alias "PK"), and
+	// each index key attribute the facet lists gets its template.
+	tableItems := sampleItems(wt.Items)
 	for i, f := range fs {
 		e := dt.Entities[i]
-		var attrs [][]string
-		for _, o := range fs[:i] {
-			attrs = append(attrs, o.nonKey)
+		mine := f.items
+		if len(mine) == 0 {
+			var attrs [][]string
+			for _, o := range fs[:i] {
+				attrs = append(attrs, o.nonKey)
+			}
+			mine = entityItems(tableItems, wt.Key, e, f.nonKey, dt.Entities[:i], attrs)
 		}
-		mine := entityItems(items, wt.Key, e, f.nonKey, dt.Entities[:i], attrs)
-		vars := map[string]string{}
-		for _, a := range []string{wt.Key.Partition, wt.Key.Sort} {
-			if t, ok := e.Attrs[a]; ok && t.bareVar() {
-				vars[a] = t.vars[0]
+		for _, attr := range []string{wt.Key.Partition, wt.Key.Sort} {
+			if v, ok := aliasVars[i][attr]; ok {
+				// An alias that is the attribute's own name ("PK")
+				// names no variable: the items may show a constant.
+				if t, ok := inferKey(keyEvidence{attr: attr, items: mine, keyAttr: dt.isKeyAttr, name: v, variable: v != attr}); ok {
+					e.Attrs[attr] = t
+				}
 			}
 		}
 		for _, attr := range f.nonKey {
 			if _, ok := e.Attrs[attr]; ok || !dt.isKeyAttr(attr) {
 				continue
 			}
-			if t := inferTemplate(attr, mine, vars); t.text != "" {
+			if t, _ := inferKey(keyEvidence{attr: attr, items: mine, keyAttr: dt.isKeyAttr}); t.text != "" {
 				e.Attrs[attr] = t
 			}
 		}
@@ -345,7 +365,7 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 		for _, k := range append([]KeyDef{wt.Key}, indexKeys(dt)...) {
 			for _, attr := range []string{k.Partition, k.Sort} {
 				if attr != "" && isName(attr) {
-					e.Attrs[attr] = knownTemplate("{" + attr + "}")
+					e.Attrs[attr], _ = inferKey(keyEvidence{attr: attr, items: tableItems, keyAttr: dt.isKeyAttr, variable: true})
 				}
 			}
 		}
@@ -576,16 +596,18 @@ func sampleKeys(items []json.RawMessage, key KeyDef, at string) (map[string][]st
 	return out, nil
 }
 
-// aliasTemplate is a facet's key alias as a template (see the top of
-// the file): samples are the values the sample items hold in the
-// attribute.
-func aliasTemplate(alias string, samples []string) (Template, error) {
+// aliasTemplate is a facet's key alias for attribute attr as a
+// template (see the top of the file): samples are the values the sample
+// items hold in the attribute. variable: the alias names a variable
+// ("SongId", "PK"), whose type tag the facet's items may show.
+func aliasTemplate(alias string, samples []string) (Template, bool, error) {
 	text, vars, err := convertTemplate(alias, braces|dollarBraces|angles)
 	if err != nil {
-		return Template{}, err
+		return Template{}, false, err
 	}
 	if !vars && !slices.Contains(samples, alias) && isName(alias) {
-		text = "{" + alias + "}"
+		return knownTemplate("{" + alias + "}"), true, nil
 	}
-	return parseTemplate(text)
+	t, err := parseTemplate(text)
+	return t, false, err
 }

@@ -40,28 +40,39 @@
 // ParseDesign also reads the designs people already write in other
 // formats, into the same Design: a NoSQL Workbench data model
 // (design_workbench.go: tables, GSIs, facets as entities with their key
-// aliases, index key templates inferred from sample items
-// (design_infer.go); ParseWorkbenchModel also returns the tables and
-// sample items for loading them), a OneTable schema (design_onetable.go:
-// indexes, models with their value templates, saved queries as
-// patterns), ElectroDB entity schemas (design_electrodb.go), AWS's
-// DynamoDB MCP server data model (design_datamodel.go: create_table
-// tables, access patterns from their AWS CLI implementations), a
-// Dynamoose schema (design_dynamoose.go) and a DynamoDB Toolbox table
-// (design_toolbox.go), their keys and indexes, and the
-// tables of a CloudFormation, SAM, CDK or serverless template
-// (design_template.go, through internal/iac). What a format cannot say
-// goes in a "dynamoemu" member of dynamoemu's own (Workbench, OneTable);
-// without patterns they are derived from the entities' keys
+// aliases; ParseWorkbenchModel also returns the tables and sample items
+// for loading them), a OneTable schema (design_onetable.go: indexes,
+// models with their value templates, saved queries as patterns),
+// ElectroDB entity schemas (design_electrodb.go), AWS's DynamoDB MCP
+// server data model (design_datamodel.go: create_table tables, access
+// patterns from their AWS CLI implementations), a Dynamoose schema
+// (design_dynamoose.go) and a DynamoDB Toolbox table
+// (design_toolbox.go), their keys and indexes, and the tables of a
+// CloudFormation, SAM, CDK or serverless template (design_template.go,
+// through internal/iac). What a format does not template (a Workbench
+// facet's keys, a data model's example values) is inferred by one
+// function for all (design_infer.go): from the key attribute's own
+// values, read around the values of the item's attributes that are no
+// key attributes, and the names the format gives. What a format cannot
+// say goes in a "dynamoemu" member of dynamoemu's own (Workbench,
+// OneTable); without patterns they are derived from the entities' keys
 // (design_derive.go). What no file says is completed from the traffic
-// (design_traffic.go): the table's name (OneTable, ElectroDB, Dynamoose: Unnamed)
-// and the access patterns (templates, a data model without them:
-// FromTraffic), each a from-traffic finding in the report. An error
-// names the member at fault by its path; a member the reader does not
-// know is an error, never dropped. testdata/blog.* is the blog design in
-// every format: those that say all a design file says give
-// blog.report.txt byte for byte, the others their own golden with the
-// same traffic sections (TestBlogDesignEveryFormat).
+// (design_traffic.go): the table's name (OneTable, ElectroDB, Dynamoose:
+// Unnamed) and the access patterns (templates, a data model without
+// them: FromTraffic), each a from-traffic finding in the report. Each
+// Recorder completes a copy of its own; Design.Match says where the
+// report files a request, on the design as a recorder holds it
+// (Design.Live, from its report): design_match's answer is the report's
+// filing (design_live.go; TestMatchEqualsReport). An error names the
+// member at fault by its path; a member the reader does not know is an
+// error, never dropped. testdata/blog.* is the blog design in every
+// format: those that say all a design file says give blog.report.txt
+// byte for byte, the others their own golden with the same traffic
+// sections (TestBlogDesignEveryFormat); testdata/views holds the design
+// each file reads as (TestDesignGoldens, which also compares what
+// formats say alike); testdata/usersblog.* is a blog of users, posts,
+// comments and tags with one overloaded GSI, as a design file, a plain
+// Workbench model and AWS's data model (TestUsersBlogEveryFormat).
 //
 // Contributor Insights (contributor.go): UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights keep each

@@ -148,7 +148,7 @@ func (r *Recorder) resetLocked() {
 func (r *Recorder) SetDesign(d *Design) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.design = d
+	r.design = d.clone() // the traffic names and completes this namespace's copy
 	r.static = nil
 	if d != nil {
 		r.static = d.Check()

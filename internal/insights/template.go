@@ -69,6 +69,9 @@ func isName(s string) bool {
 // String returns the template as written.
 func (t Template) String() string { return t.text }
 
+// Literal reports whether the template has no variable: a constant.
+func (t Template) Literal() bool { return t.literal() }
+
 // literal reports whether the template has no variable.
 func (t Template) literal() bool { return len(t.vars) == 0 }
 

@@ -111,22 +111,20 @@ func (r *Recorder) matchLocked(q *Request) {
 	if q.Access == AccessNone || q.Access >= numAccess {
 		return
 	}
-	t := r.design.table(q.Table)
-	if t != nil && t.Unnamed && t.Name == "" {
-		if q.Index != "" && t.index(q.Index) == nil {
-			t = nil // not the schema's table
-		} else {
-			t.Name = q.Table
-			r.static = r.design.Check()
-		}
+	f := r.design.file(q) // what design_match says (Design.Match)
+	t := f.t
+	if f.bind {
+		t.Name = q.Table
+		r.static = r.design.Check()
 	}
-	if t != nil && q.Access.IsWrite() && !t.hasWritePatterns() && !t.FromTraffic {
+	if f.unchecked {
 		return
 	}
 	if t != nil {
-		i := t.match(q)
-		if i < 0 && t.FromTraffic {
-			i = t.learn(q)
+		i := f.pattern
+		if i < 0 && f.learned != nil {
+			t.Patterns = append(t.Patterns, f.learned)
+			i = len(t.Patterns) - 1
 		}
 		if i >= 0 {
 			pt := t.Patterns[i]

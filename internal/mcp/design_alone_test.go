@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,4 +95,66 @@ func TestExplainSchema(t *testing.T) {
 		require.True(t, isErr, "no table Nope")
 		require.NotContains(t, text, "explain takes one", "%s is listed but refused", op)
 	}
+}
+
+// TestMatchUnknownMember: design_match refuses a member the operation
+// does not take, at any depth of its request, as explain does: a
+// misspelt KeyConditionExpression would be judged as no key condition.
+func TestMatchUnknownMember(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	design, _ := json.Marshal(postsDesign)
+	f.ok("design_set", `{"design":`+string(design)+`}`)
+	for _, tc := range []struct{ op, req, want string }{
+		{"Query", `{"TableName":"Posts","IndexName":"byUser","KeyConditionExpresion":"userId = :u","ExpressionAttributeValues":{":u":{"S":"ann"}}}`,
+			`unknown member "KeyConditionExpresion": did you mean "KeyConditionExpression"?`},
+		{"GetItem", `{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"ConsistentRaed":true}`, `did you mean "ConsistentRead"?`},
+		{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"Posts","Item":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"ConditionExpresion":"attribute_not_exists(pk)"}}]}`,
+			`unknown member "TransactItems[0].Put.ConditionExpresion": did you mean "ConditionExpression"?`},
+	} {
+		for _, tool := range []string{"design_match", "explain"} {
+			if tool == "explain" && tc.op == "TransactWriteItems" {
+				continue
+			}
+			text, isErr := f.call(tool, `{"operation":"`+tc.op+`","request":`+tc.req+`}`)
+			require.True(t, isErr, "%s %s: %s", tool, tc.op, text)
+			require.Contains(t, text, tc.want, tool)
+		}
+	}
+}
+
+// TestToolAnnotations: the tools that may delete or overwrite say so
+// (destructiveHint), reads say they are read-only, and the design tools'
+// descriptions name every format a design is read from.
+func TestToolAnnotations(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	res, err := f.session.ListTools(testCtx(t), nil)
+	require.NoError(t, err)
+	byName := map[string]*sdk.Tool{}
+	for _, tl := range res.Tools {
+		byName[tl.Name] = tl
+	}
+	for _, name := range []string{"snapshot_delete", "snapshot_restore", "delete_table", "delete_item"} {
+		a := byName[name].Annotations
+		require.NotNil(t, a.DestructiveHint, name)
+		require.True(t, *a.DestructiveHint, "%s is not marked destructive", name)
+		require.False(t, a.ReadOnlyHint, name)
+	}
+	for _, name := range []string{"snapshot_list", "get_item", "design_show", "design_match"} {
+		require.True(t, byName[name].Annotations.ReadOnlyHint, "%s is not marked read-only", name)
+	}
+	for _, name := range []string{"design_show", "design_set"} {
+		for _, format := range []string{"Workbench", "OneTable", "ElectroDB", "Dynamoose", "DynamoDB Toolbox", "data model", "CloudFormation"} {
+			require.Contains(t, byName[name].Description+" "+schemaText(t, byName[name]), format, name)
+		}
+	}
+	for _, format := range []string{"NoSQL Workbench", "AWS's DynamoDB MCP data model", "CloudFormation", "SAM", "cdk synth", "serverless.yml"} {
+		require.Contains(t, byName["load_model"].Description, format)
+	}
+}
+
+// schemaText is a tool's input schema as text.
+func schemaText(t *testing.T, tl *sdk.Tool) string {
+	b, err := json.Marshal(tl.InputSchema)
+	require.NoError(t, err)
+	return string(b)
 }

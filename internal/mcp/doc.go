@@ -27,8 +27,12 @@
 //
 // The tools come in groups (groups.go): a server lists the core group
 // and those Options.Tools adds, so that the tool list an agent carries
-// in every conversation stays small; the instructions (instructions.go)
-// name the others and sum up a design set at start.
+// in every conversation stays small; enable_tools lists more in a
+// session (the SDK then sends notifications/tools/list_changed), and a
+// call of a tool not listed is refused with its group and that call. The
+// instructions (instructions.go) name the tools listed only, the groups
+// not listed, and sum up a design set at start. An error DynamoDB
+// answered says whether the same call may succeed again (retryable).
 //
 // Server.Run serves one client over a transport (stdin and stdout);
 // Server.HTTPHandler is the streamable HTTP endpoint, stateless (each
@@ -62,9 +66,6 @@
 //   - design_match and explain read KeyConditionExpression, not the legacy
 //     KeyConditions, and single-attribute keys; on a table the design has
 //     and the namespace not yet, they take its key types for S.
-//   - Only a request's top-level members are checked against the
-//     operation's; members nested in RequestItems or TransactItems are
-//     DynamoDB's to check.
 //   - A PartiQL page cut by the byte cap is read again for its rest: it
 //     counts twice in the report and its capacity.
 package mcp

@@ -39,9 +39,40 @@ func newEngine(emu *emulator.Emulator, accessKey, region string) engine {
 type apiError struct {
 	Type, Message string
 	Status        int
+	// Reasons are a TransactionCanceledException's cancellation reasons'
+	// codes ("None", "ConditionalCheckFailed", "TransactionConflict").
+	Reasons []string
 }
 
 func (e *apiError) Error() string { return e.Type + ": " + e.Message }
+
+// retryable reports whether the same request may succeed if sent again
+// after a wait, as AWS's error handling guide and its SDKs' retry
+// policies have it: throttling, transaction conflicts, a limit on
+// operations in progress, the server's own errors; a transaction
+// cancelled only for such reasons. A validation error, a failed
+// condition or a missing table fails again.
+func (e *apiError) retryable() bool {
+	switch e.Type {
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
+		"TransactionConflictException", "TransactionInProgressException", "LimitExceededException",
+		"InternalServerError", "ServiceUnavailable", "InternalFailure":
+		return true
+	case "TransactionCanceledException":
+		some := false
+		for _, r := range e.Reasons {
+			switch r {
+			case "", "None":
+			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded":
+				some = true
+			default:
+				return false
+			}
+		}
+		return some
+	}
+	return e.Status >= 500
+}
 
 // call sends op (of api) with body and returns the answer's body, or the
 // *apiError the emulator answered.
@@ -52,12 +83,8 @@ func (e *apiError) Error() string { return e.Type + ": " + e.Message }
 // unconditional write (the tool's own arguments are checked by its
 // schema first).
 func (g engine) call(ctx context.Context, api, op string, body []byte) (json.RawMessage, error) {
-	if path, known, found := g.emu.UnknownMember(op, body); found {
-		last := path[strings.LastIndexAny(path, ".]")+1:]
-		if near, ok := nearest(last, known); ok {
-			return nil, inputErrorf("unknown member %q: did you mean %q? Nothing was done (taken there: %s)", path, near, strings.Join(known, ", "))
-		}
-		return nil, inputErrorf("unknown member %q: nothing was done (taken there: %s)", path, strings.Join(known, ", "))
+	if err := g.checkMembers(op, body); err != nil {
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://localhost/", bytes.NewReader(body))
 	if err != nil {
@@ -76,6 +103,20 @@ func (g engine) call(ctx context.Context, api, op string, body []byte) (json.Raw
 		return nil, errorOf(rec.status, rec.body.Bytes())
 	}
 	return json.RawMessage(rec.body.Bytes()), nil
+}
+
+// checkMembers refuses a request of op with a member op does not take,
+// at any depth, naming the nearest one taken there.
+func (g engine) checkMembers(op string, body []byte) error {
+	path, known, found := g.emu.UnknownMember(op, body)
+	if !found {
+		return nil
+	}
+	last := path[strings.LastIndexAny(path, ".]")+1:]
+	if near, ok := nearest(last, known); ok {
+		return inputErrorf("unknown member %q: did you mean %q? Nothing was done (taken there: %s)", path, near, strings.Join(known, ", "))
+	}
+	return inputErrorf("unknown member %q: nothing was done (taken there: %s)", path, strings.Join(known, ", "))
 }
 
 // callJSON is call with a body marshalled from v, the answer decoded
@@ -99,9 +140,15 @@ func errorOf(status int, body []byte) *apiError {
 		Type     string `json:"__type"`
 		Message  string `json:"message"`
 		MessageU string `json:"Message"`
+		Reasons  []struct {
+			Code string
+		} `json:"CancellationReasons"`
 	}
 	_ = json.Unmarshal(body, &e)
 	ae := &apiError{Type: e.Type, Message: e.Message, Status: status}
+	for _, r := range e.Reasons {
+		ae.Reasons = append(ae.Reasons, r.Code)
+	}
 	if i := strings.LastIndexByte(ae.Type, '#'); i >= 0 {
 		ae.Type = ae.Type[i+1:]
 	}

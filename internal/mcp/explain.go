@@ -36,8 +36,16 @@ var (
 	matchOps   = append(slices.Clone(explainOps), "BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems")
 )
 
-// usesOf returns the uses request req of operation op makes.
+// usesOf returns the uses request req of operation op makes. A member
+// the operation does not take, at any depth, is refused as a call of
+// the operation refuses it: a misspelt KeyConditionExpression would be
+// judged as a Scan.
 func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]use, error) {
+	if slices.Contains(matchOps, op) {
+		if err := s.eng.checkMembers(op, req); err != nil {
+			return nil, err
+		}
+	}
 	tables := map[string]*tableDesc{}
 	table := func(name string) (*tableDesc, error) {
 		if d := tables[name]; d != nil {
@@ -49,7 +57,7 @@ func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]
 		d, err := s.describe(ctx, name)
 		var ae *apiError
 		if errors.As(err, &ae) && ae.Type == "ResourceNotFoundException" {
-			if dd, _ := s.design(); designTable(dd, name) != nil {
+			if dd, _ := s.liveDesign(); designTable(dd, name) != nil {
 				d, err = designTable(dd, name), nil
 			}
 		}
@@ -317,10 +325,10 @@ func (s *Server) explain(ctx context.Context, op string, req json.RawMessage) (*
 	if u.q.Access != insights.Scan {
 		ex.Key = keyText(u.q.Key)
 	}
-	if d, err := s.design(); err == nil && d != nil {
+	if d, err := s.liveDesign(); err == nil && d != nil {
 		mv := d.Match(&u.q)
 		ex.Pattern = &mv
-		ex.Nearest = nearestPattern(d, mv, req)
+		ex.Nearest = nearestPattern(d, u, mv, req)
 	} else {
 		ex.Notes = append(ex.Notes, "no design is set: design_set (or the server's -design) makes explain say which access pattern the request serves")
 	}

@@ -111,11 +111,16 @@ func FuzzPageToken(f *testing.F) {
 func FuzzNearestPattern(f *testing.F) {
 	d, err := insights.ParseDesign([]byte(postsDesign))
 	require.NoError(f, err)
-	for _, s := range []string{`{"TableName":"Posts","FilterExpression":"#u = :u","ExpressionAttributeNames":{"#u":"userId"}}`, `{"ScanFilter":{"userId":{}}}`, `{`, `[]`} {
-		f.Add("scan", []byte(s))
+	table := designTable(d, "Posts")
+	for _, s := range []string{`{"TableName":"Posts","FilterExpression":"#u = :u","ExpressionAttributeNames":{"#u":"userId"},"ExpressionAttributeValues":{":u":{"S":"ann"}}}`,
+		`{"ScanFilter":{"userId":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}}}`, `{"FilterExpression":"begins_with(pk, :p)","ExpressionAttributeValues":{":p":{"B":"AA=="}}}`, `{`, `[]`} {
+		f.Add("scan", "", []byte(s))
 	}
-	f.Fuzz(func(t *testing.T, access string, req []byte) {
+	f.Add("query", "byUser", []byte(`{"FilterExpression":"attribute_exists(pk)"}`))
+	f.Fuzz(func(t *testing.T, access, index string, req []byte) {
+		acc := []insights.Access{insights.Get, insights.Query, insights.Scan, insights.Put, insights.Delete}[len(access)%5]
+		u := use{q: insights.Request{Table: "Posts", Index: index, Access: acc, Key: insights.KeyCondition{Partition: storage.S("x")}}, table: table}
 		mv := insights.MatchView{Table: "Posts", Access: access, Candidates: []insights.PatternVerdict{{Pattern: "post", Why: "x"}}}
-		_ = nearestPattern(d, mv, req)
+		_ = nearestPattern(d, u, mv, req)
 	})
 }

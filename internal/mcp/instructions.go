@@ -14,19 +14,57 @@ const maxDesignSummary = 3000
 // instructions is what the handshake tells an agent: the server, its
 // tool groups and, with a design set at start (-design), the design in
 // short.
+//
+// The instructions name no tool the server does not list: an agent
+// that calls one is refused (unlistedTools), so a group not listed is
+// named by its group, which enable_tools lists.
 func (s *Server) instructions() string {
-	text := baseInstructions + "\n" + s.groupsText()
+	text := baseInstructions
+	snap := "Deleting a table, or a batch, transaction or TTL sweep that deletes many items, takes a snapshot first (the result names it)"
+	switch {
+	case s.lists("snapshot_restore"):
+		text += "\n" + snap + ": snapshot_list shows them, snapshot_restore undoes the change."
+	case s.lists("snapshot_list"):
+		text += "\n" + snap + ": snapshot_list shows them (a read-only server restores none)."
+	default:
+		text += "\n" + snap + ": the snapshots group lists and restores them."
+	}
+	design := s.lists("design_show")
+	if design {
+		text += "\ndesign_show gives the design whole; access_report and access_findings the traffic checked against it."
+	} else {
+		text += "\nThe design group shows the design whole and the access-pattern report of the traffic checked against it."
+	}
+	text += "\n" + s.groupsText()
 	if d, err := s.design(); err == nil && d != nil {
-		text += "\n" + designSummary(d)
+		text += "\n" + designSummary(d, design)
 	}
 	return text
 }
 
+// lists reports whether the server lists (or, while New makes it, will
+// list) the tool called name.
+func (s *Server) lists(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.allTools() {
+		if t.name == name {
+			return s.listedLocked(t)
+		}
+	}
+	return false
+}
+
 // designSummary sums a design up: per table its keys, indexes, entities
 // and patterns (access, what serves it, the key condition).
-func designSummary(d *insights.Design) string {
+// (whole: design_show is listed).
+func designSummary(d *insights.Design, whole bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The design (%s) the traffic is checked against (design_show gives it whole; design_match says which pattern a request serves):", d.Format)
+	rest := "the design group gives it whole"
+	if whole {
+		rest = "design_show gives it whole"
+	}
+	fmt.Fprintf(&b, "The design (%s) the traffic is checked against (%s; design_match says which pattern a request serves):", d.Format, rest)
 	for _, t := range d.Tables {
 		key := t.Key.Partition
 		if t.Key.Sort != "" {
@@ -67,7 +105,7 @@ func designSummary(d *insights.Design) string {
 				}
 			}
 			if b.Len()+len(line) > maxDesignSummary {
-				b.WriteString("\n  ... (design_show gives the rest)")
+				b.WriteString("\n  ... (" + strings.Replace(rest, "it whole", "the rest", 1) + ")")
 				return b.String()
 			}
 			b.WriteString(line)

@@ -21,7 +21,10 @@ import (
 // SDK's client (@modelcontextprotocol/sdk from npm, its version pinned by
 // the committed package-lock.json) lists the tools and calls three of
 // them over streamable HTTP, with the bearer token, and over stdio,
-// starting `dynamoemu mcp`. CI runs it (.ci/run) after npm ci in
+// starting `dynamoemu mcp`; in each session it is refused a snapshot
+// tool of a group not listed, lists the group with enable_tools (over
+// stdio hearing notifications/tools/list_changed) and restores a
+// snapshot, without a restart. CI runs it (.ci/run) after npm ci in
 // testdata/npmclient; without MCP_NPM_TEST it does not run.
 func TestNPMClient(t *testing.T) {
 	if os.Getenv("MCP_NPM_TEST") == "" {
@@ -64,9 +67,12 @@ func TestNPMClient(t *testing.T) {
 	var summary struct {
 		Client   string
 		Sessions []struct {
-			Transport string
-			Tools     int
-			Calls     []string
+			Transport         string
+			Tools, ToolsAfter int
+			Calls             []string
+			Unlisted          string
+			ListChanged       bool
+			Restored          string
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(line), &summary), "the summary line: %q", line)
@@ -75,9 +81,13 @@ func TestNPMClient(t *testing.T) {
 	for i, want := range []string{"http", "stdio"} {
 		s := summary.Sessions[i]
 		require.Equal(t, want, s.Transport)
-		require.Equal(t, len(srv.tools), s.Tools, "%s: the tools listed", want)
+		require.Equal(t, len(toolGroups[0].tools), s.Tools, "%s: the tools listed at first: the core group", want)
+		require.Equal(t, len(toolGroups[0].tools)+4, s.ToolsAfter, "%s: the tools listed after enable_tools: the snapshots group too", want)
 		require.Len(t, s.Calls, 3)
+		require.Contains(t, s.Unlisted, "enable_tools", want)
+		require.NotEmpty(t, s.Restored, want)
 	}
+	require.True(t, summary.Sessions[1].ListChanged, "stdio: no notifications/tools/list_changed")
 	// The HTTP session's calls reached this emulator.
 	var tables struct{ TableNames []string }
 	_, err = srv.eng.callJSON(ctx, apiDynamoDB, "ListTables", map[string]any{}, &tables)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,8 +105,11 @@ type Server struct {
 	opts  Options
 	eng   engine
 	sdk   *sdk.Server
-	tools []*tool
 	snaps snapshotBook
+
+	mu      sync.Mutex // guards tools and enabled: enable_tools adds to them while other calls run
+	tools   []*tool    // the tools listed
+	enabled []string   // the groups listed besides the core group (AllToolGroups: every one)
 }
 
 // baseInstructions is what the handshake tells an agent about the
@@ -113,8 +117,7 @@ type Server struct {
 const baseInstructions = `dynamoemu: a local DynamoDB (the DynamoDB JSON protocol, AWS's behaviour) with the tools to see whether the traffic fits its single-table design.
 Items, keys and expression values are DynamoDB JSON ({"pk": {"S": "ORDER#1"}, "total": {"N": "12.5"}}); each DynamoDB tool takes the operation's request as the AWS API reference gives it.
 Reads return at most the server's item and byte caps; a capped result says how to page on (ExclusiveStartKey, NextToken).
-Deleting a table, or a batch, transaction or TTL sweep that deletes many items, takes a snapshot first: snapshot_list shows it, snapshot_restore undoes the change.
-design_show, design_match, explain, access_report and access_findings tell whether requests are served by the table's key or an index as the design intends.`
+design_match and explain tell whether a request is served by the table's key or an index as the design intends.`
 
 // New returns an MCP server whose tools use emu.
 func New(emu *emulator.Emulator, opts Options) (*Server, error) {
@@ -122,12 +125,17 @@ func New(emu *emulator.Emulator, opts Options) (*Server, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	s := &Server{emu: emu, opts: opts, eng: newEngine(emu, opts.AccessKey, opts.Region)}
+	s := &Server{emu: emu, opts: opts, eng: newEngine(emu, opts.AccessKey, opts.Region), enabled: slices.Clone(opts.Tools)}
 	s.snaps.keep = opts.KeepSnapshots
+	// listChanged: enable_tools adds tools in a session, and the SDK
+	// sends notifications/tools/list_changed to the sessions connected.
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "dynamoemu", Title: "dynamoemu", Version: opts.Version},
-		&sdk.ServerOptions{Instructions: s.instructions(), Logger: opts.Logger, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
+		&sdk.ServerOptions{Instructions: s.instructions(), Logger: opts.Logger, Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}})
+	s.sdk.AddReceivingMiddleware(s.unlistedTools)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, t := range s.allTools() {
-		if s.listed(t) {
+		if s.listedLocked(t) {
 			s.add(t)
 		}
 	}

@@ -100,9 +100,22 @@ func (s *Server) call(ctx context.Context, t *tool, args json.RawMessage) *sdk.C
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s.capText(string(text))}}}
 }
 
-// errorResult is a tool error whose text is err's.
+// errorResult is a tool error whose text is err's. An error DynamoDB
+// answered carries its type, message and whether the same call may
+// succeed if made again after a wait ("retryable"), as structured
+// content and, when it may, in the text too.
 func errorResult(err error) *sdk.CallToolResult {
-	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
+	text := err.Error()
+	var structured any
+	var ae *apiError
+	if errors.As(err, &ae) {
+		retry := ae.retryable()
+		structured = map[string]any{"error": map[string]any{"type": ae.Type, "message": ae.Message, "retryable": retry}}
+		if retry {
+			text += "\nretryable: the same call may succeed if made again after a short wait (DynamoDB's SDKs retry this error with backoff)"
+		}
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: structured}
 }
 
 // capText cuts a result over MaxBytes, saying so. Results of items are

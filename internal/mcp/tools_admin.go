@@ -42,8 +42,8 @@ func (s *Server) adminTools() []*tool {
 				}
 				return map[string]string{"restored": in.ID}, nil
 			}},
-		{name: "snapshot_delete", title: "Delete a snapshot", write: true, schema: schema{props: []prop{pID}, required: []string{"id"}},
-			desc: `Forgets a snapshot, freeing what it held. Example: {"id": "snap-3"}.`,
+		{name: "snapshot_delete", title: "Delete a snapshot", write: true, destructive: true, schema: schema{props: []prop{pID}, required: []string{"id"}},
+			desc: `Forgets a snapshot for good, freeing what it held: it can no longer be restored. Example: {"id": "snap-3"}.`,
 			run: func(_ context.Context, args json.RawMessage) (any, error) {
 				var in struct{ ID string }
 				if err := decode(args, &in); err != nil {

@@ -59,7 +59,7 @@ func (s *Server) insightTools() []*tool {
 				return map[string]bool{"reset": true}, nil
 			}},
 		{name: "design_show", title: "The design", schema: schema{},
-			desc: `The single-table design the traffic is checked against: per table its keys and indexes, its entities with a key template per key attribute ("Post_{created_at}": text with {variables}), its access patterns (access, entities, the key or index that serves each, the key condition, order, description), and the design's own findings. The design is a design file or a Workbench, OneTable, ElectroDB, AWS MCP data model or CloudFormation/CDK file (design_set). Example: {}.`,
+			desc: `The single-table design the traffic is checked against: per table its keys and indexes, its entities with a key template per key attribute ("Post_{created_at}": text with {variables}), its access patterns (access, entities, the key or index that serves each, the key condition, order, description), and the design's own findings. The design is a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data model, or a CloudFormation/SAM/CDK template (design_set). Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {
 				d, err := s.design()
 				if err != nil {
@@ -71,7 +71,7 @@ func (s *Server) insightTools() []*tool {
 				return d.View(), nil
 			}},
 		{name: "design_set", title: "Set the design", write: true,
-			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), or a NoSQL Workbench model, OneTable schema, ElectroDB entities, AWS DynamoDB MCP data model (dynamodb_data_model.json) or CloudFormation/CDK template; "" removes the design`}},
+			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), or a NoSQL Workbench model, OneTable schema, ElectroDB entities, Dynamoose schema, DynamoDB Toolbox table, AWS DynamoDB MCP data model (dynamodb_data_model.json) or CloudFormation/SAM/CDK template; "" removes the design`}},
 				required: []string{"design"}},
 			desc: `Sets the design the traffic is checked against from now on (the report's patterns and findings, design_match, explain). A bad design is an error with its line and column, or the JSON member at fault; the previous design stays then.`,
 			run: func(_ context.Context, args json.RawMessage) (any, error) {
@@ -118,11 +118,11 @@ func (s *Server) insightTools() []*tool {
 				}
 				return s.explain(ctx, in.Operation, in.Request)
 			}},
-		{name: "load_model", title: "Load a NoSQL Workbench model", write: true,
+		{name: "load_model", title: "Load a model or template", write: true,
 			schema: schema{props: []prop{
-				{name: "model", typ: "string", desc: "a NoSQL Workbench data model's JSON (as Workbench exports it), or AWS's DynamoDB MCP data model (dynamodb_data_model.json)"},
-				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the model's design (facets as entities)"}}, required: []string{"model"}},
-			desc: `Creates the tables of a NoSQL Workbench data model (keys, GSIs with their projections, billing) and puts their sample data (TableData, the facets' too) in the server's namespace. A table that exists already is left as it is, with its data. A malformed model is an error naming the member at fault, and nothing is created.`,
+				{name: "model", typ: "string", desc: "the file's text: a NoSQL Workbench data model (the JSON Workbench exports), AWS's DynamoDB MCP data model (dynamodb_data_model.json), or infrastructure code: a CloudFormation or SAM template (YAML or JSON), a cdk synth template, or a serverless.yml"},
+				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the file's design (a Workbench model's facets as entities, a data model's access patterns, a template's tables)"}}, required: []string{"model"}},
+			desc: `Creates the tables of a file in the server's namespace: a NoSQL Workbench data model (keys, GSIs with their projections, billing, and its sample data: TableData, the facets' too), AWS's DynamoDB MCP data model (its tables and items), or a CloudFormation/SAM template, cdk synth template or serverless.yml (its DynamoDB tables, with TTL, streams and the settings CreateTable does not take; no data). A table that exists already is left as it is, with its data. A malformed file is an error naming the member at fault, and nothing is created.`,
 			run: func(ctx context.Context, args json.RawMessage) (any, error) {
 				var in struct {
 					Model     string
@@ -131,13 +131,23 @@ func (s *Server) insightTools() []*tool {
 				if err := decode(args, &in); err != nil {
 					return nil, err
 				}
-				res, err := s.loadModel(ctx, []byte(in.Model))
-				if err != nil {
-					return nil, err
+				var res any
+				if IsTemplate([]byte(in.Model)) {
+					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), func(string) string { return "" })
+					if err != nil {
+						return nil, inputErrorf("%v", err)
+					}
+					res = got
+				} else {
+					got, err := s.loadModel(ctx, []byte(in.Model))
+					if err != nil {
+						return nil, err
+					}
+					res = got
 				}
 				if in.SetDesign {
 					if err := s.emu.SetDesign([]byte(in.Model)); err != nil {
-						return nil, err
+						return nil, inputErrorf("design: %v", err)
 					}
 				}
 				return res, nil
@@ -156,6 +166,21 @@ func (s *Server) design() (*insights.Design, error) {
 		return nil, nil
 	}
 	return insights.ParseDesign(src)
+}
+
+// liveDesign returns the design as the namespace's report holds it now
+// (insights.Design.Live): the table name and patterns the traffic gave
+// it, so that design_match and explain say what the report files a
+// request under; nil without a design.
+func (s *Server) liveDesign() (*insights.Design, error) {
+	d, err := s.design()
+	if err != nil || d == nil {
+		return d, err
+	}
+	if rep := s.namespaceReport(); rep != nil {
+		return d.Live(rep.Design), nil
+	}
+	return d.Live(nil), nil
 }
 
 // namespaceReport returns the report of the server's namespace (the only
@@ -403,7 +428,7 @@ func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, er
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
-	d, err := s.design()
+	d, err := s.liveDesign()
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +448,7 @@ func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, er
 	var matches []match
 	for _, u := range uses {
 		mv := d.Match(&u.q)
-		matches = append(matches, match{mv, nearestPattern(d, mv, in.Request)})
+		matches = append(matches, match{mv, nearestPattern(d, u, mv, in.Request)})
 	}
 	if len(matches) == 0 {
 		return nil, inputErrorf("the request names no item or table to match")

@@ -46,6 +46,7 @@ func toolCases(t *testing.T) []toolCase {
 	}
 	key := func(pk, sk string) string { return `{"pk":{"S":"` + pk + `"},"sk":{"S":"` + sk + `"}}` }
 	return []toolCase{
+		{tool: "enable_tools", args: `{"groups":["snapshots"]}`, want: `"note":"those groups were listed already`, bad: `{"groups":["snapshot"]}`, badWant: `no tool group "snapshot": did you mean "snapshots"?`},
 		{tool: "list_tables", args: `{}`, want: `"TableNames":[]`, bad: `{"Limit":"ten"}`, badWant: `argument "Limit" is string, want integer`},
 		{tool: "create_table", args: `{"TableName":"Orders","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
 			"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"status","AttributeType":"S"}],

@@ -112,6 +112,8 @@ export interface ConsistencyReport {
 export interface StaleRead {
   n: number
   op: string
+  /** The namespace read ('AKID/region', 'shared'; a branch's own). */
+  namespace: string
   table: string
   /** The GSI or LSI read (absent: the table). */
   index?: string

@@ -69,6 +69,13 @@ var (
 	ErrThrottling = &Class{"ThrottlingException", nsAvailability, http.StatusBadRequest, false}
 	// ErrRequestEntityTooLarge: the body is larger than the request limit (16 MB).
 	ErrRequestEntityTooLarge = &Class{"RequestEntityTooLargeException", nsService, http.StatusRequestEntityTooLarge, true}
+	// ErrRequestTimeout: the request's body did not arrive in time (the
+	// server's read timeout, or slower than the floor rate: apiserve's
+	// pace.go). No public record shows AWS's answer to a body that stops
+	// arriving; the name is the one the SDKs retry as a transient error
+	// (botocore's standard mode, aws-sdk-go-v2's and the JS SDK v3's
+	// retryable codes), with HTTP's 408 Request Timeout.
+	ErrRequestTimeout = &Class{"RequestTimeoutException", nsService, http.StatusRequestTimeout, true}
 	// ErrExpiredIterator: a shard iterator older than 15 minutes (Streams API).
 	ErrExpiredIterator = &Class{"ExpiredIteratorException", nsDynamoDB, http.StatusBadRequest, false}
 	// ErrTrimmedDataAccess: a stream position whose records were trimmed (Streams API).
@@ -171,6 +178,10 @@ func MissingAuthenticationToken() error {
 func RequestEntityTooLarge() error {
 	return New(ErrRequestEntityTooLarge, "The request entity is too large")
 }
+
+// RequestTimeout answers a body that did not arrive in time; msg says how
+// much of it did (apiserve's bodyCut).
+func RequestTimeout(msg string) error { return New(ErrRequestTimeout, msg) }
 
 // UnrecognizedClient refuses an access key id. The message is the one
 // DynamoDB's developer guide gives for UnrecognizedClientException and

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"hash"
 	"io"
 
@@ -19,7 +18,7 @@ import (
 // RequestEntityTooLargeException, found without reading past the limit.
 // The buffer grows as the bytes arrive: Content-Length reserves at most
 // initialBodyBytes, so a client announcing 16 MB and sending nothing holds
-// no 16 MB (limits.go). A body cut off by a read deadline is errBodyCutOff.
+// no 16 MB (limits.go). A body cut off by a read deadline is a bodyCut.
 // The body of an operation whose list is cut as it arrives (service.ListCutOf: a
 // transaction far over its 100 actions) is read through its ListCut,
 // which keeps it but the elements past the limit (service/oversize.go),
@@ -69,7 +68,7 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 	}
 	if err != nil {
 		if httploop.IsTimeout(err) {
-			return service.Cut{}, fmt.Errorf("%w: %w", errBodyCutOff, err)
+			return service.Cut{}, &bodyCut{read: n, size: in.ContentLength, reason: cutReadTimeout, err: err}
 		}
 		return service.Cut{}, apierr.Serialization("")
 	}

@@ -3,163 +3,246 @@ package apiserve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
-// The budget of request bytes in flight (the emulator's Options.MaxRequestBytesInFlight):
-// what every request being read or served holds of its body, counted
-// together. A request reserves its Content-Length before its body is read
-// (a body of unknown length, chunked, reserves its bytes as they arrive);
-// the reservation ends when the request is answered. A request that does
-// not fit waits its turn, first come first served, for at most
-// BudgetWait; then its body is read away, kept nowhere, and it is
-// answered with AWS's ThrottlingException (and Retry-After), which the
-// SDKs retry with back-off: the client gets an answer, the heap holds at
-// most the budget of bodies. While a request waits its body stays in the
-// kernel's socket buffers: TCP's flow control holds the client back.
+// The budget of request bytes in flight (the emulator's
+// Options.MaxRequestBytesInFlight): what the bodies of the requests being
+// read or served hold, counted together, so that the heap holds at most
+// the budget of bodies, and the small requests' share beside it. A body
+// is charged by what its sender has proven, not by what it announces:
+//
+//   - A small body (at most SmallBody bytes announced) is charged whole
+//     before it is read: from the budget when it has room and no request
+//     waits for it, else from the small requests' share (a sixteenth of
+//     the budget, at least SmallBody), where it waits only behind other
+//     small ones. A large body waiting never refuses a small request.
+//   - A larger body is charged firstCharge bytes (or its size) before it
+//     is read, and the rest of its announced size (at most the budget:
+//     a larger one is served alone rather than never) once its first
+//     proofBytes have arrived. Its reader hands it no more than those
+//     until then, so the buffers it grows stay within the first charge
+//     (httpedge.ReadAtMost, oversize.ListCut.Read: at most twice the
+//     bytes arrived and a step). A client that announces 16 MB and sends
+//     a byte holds firstCharge; one that sends the proof and stops is cut
+//     by the floor rate (pace.go) and its bytes come back.
+//   - A body of unknown length (chunked) is charged firstCharge, then
+//     its bytes as they arrive, budgetChunk or as many as it holds at a
+//     time; a compressed one its decompressed size once decompressed.
+//
+// A charge that does not fit waits its turn, first come first served, for
+// at most BudgetWait; then the body is read away, kept nowhere, and the
+// request answered with AWS's ThrottlingException (and Retry-After),
+// which the SDKs retry with back-off. While a charge waits its body stays
+// in the kernel's socket buffers: TCP's flow control holds the client
+// back, and the body's pace is not counted. A body holds what it was
+// charged until its request is answered. A body waiting for the rest of
+// its charge holds its first charge meanwhile: only with more than (budget
+// - 16 MB) / firstCharge large bodies proving themselves at once can they
+// hold the budget between them, and then their waits end by BudgetWait.
+//
+// The FIFO is golang.org/x/sync/semaphore's Weighted: a waiter that does
+// not fit holds back those behind it (a large body is not starved by
+// small ones), and one whose wait ends lets those behind it in.
 
 // BudgetWait is the longest a request waits for room in the budget before
 // it is throttled: well inside the server's read timeout
 // (DefaultReadTimeout), which bounds reading its body after the wait.
 const BudgetWait = 10 * time.Second
 
-// budgetChunk is the least a body of unknown length reserves at a time.
+// SmallBody is the largest body of a small request, which the small
+// requests' share serves: every control-plane call (a CreateTable with
+// twenty indexes is a few KB), every read of a key (a GetItem's key is at
+// most 3 KB) and the writes of items of common sizes. 64 KiB is also what
+// a body proves itself with (proofBytes).
+const SmallBody = 64 << 10
+
+// proofBytes are a larger body's first bytes, which arrive before the
+// rest of its announced size is charged.
+const proofBytes = 64 << 10
+
+// firstCharge is what a larger body is charged before its first byte:
+// what its reader's buffers grow to while its first proofBytes arrive
+// (twice the bytes arrived, and a step of 32 KB: httpedge.ReadAtMost,
+// oversize.ListCut.Read), with room to spare.
+const firstCharge = 4 * proofBytes
+
+// budgetChunk is the least a body of unknown length is charged at a time
+// once its first charge is used.
 const budgetChunk = 256 << 10
 
-// Budget admits requests by their bytes, in order of arrival.
+// Budget admits request bodies by their bytes, in order of arrival. Init
+// sets it before the first request; tests set Wait and SetPace then.
 type Budget struct {
 	Max  int64        // 0: no budget
 	Wait atomic.Int64 // the longest wait in nanoseconds: BudgetWait; tests shorten it
 
-	mu      sync.Mutex      // guards used and waiters
-	used    int64           // bytes reserved now
-	waiters []*budgetWaiter // in order of arrival
+	main  *semaphore.Weighted // Max bytes
+	small *semaphore.Weighted // the small requests' share
+	pace  atomic.Pointer[Pace]
 
-	Peak      atomic.Int64 // the most reserved at once (tests, reports)
+	used      atomic.Int64 // bytes of main held now
+	smallUsed atomic.Int64 // bytes of the share held now
+	Peak      atomic.Int64 // the most of main held at once (tests, reports)
 	Throttled atomic.Int64 // requests refused for want of room
 }
 
-// budgetWaiter is a request waiting for n bytes; ready is closed when
-// they are reserved for it.
-type budgetWaiter struct {
-	n     int64
-	ready chan struct{}
+// Init sets a budget of n bytes (0: none), with the default wait and
+// pace.
+func (b *Budget) Init(n int64) {
+	b.Max = n
+	if n > 0 {
+		b.main = semaphore.NewWeighted(n)
+		b.small = semaphore.NewWeighted(max(n/16, SmallBody))
+	}
+	b.Wait.Store(int64(BudgetWait))
+	b.SetPace(DefaultPace)
 }
 
-// clamp is the most one request reserves: the whole budget, so a request
-// larger than the budget is served alone rather than never.
-func (b *Budget) clamp(n int64) int64 {
-	return min(max(n, 0), b.Max)
+// SetPace sets the pace bodies read from now on keep (pace.go).
+func (b *Budget) SetPace(p Pace) { b.pace.Store(&p) }
+
+// Pace is the pace bodies keep.
+func (b *Budget) Pace() Pace { return *b.pace.Load() }
+
+// Reserved returns the bytes held now of the budget and of the small
+// requests' share.
+func (b *Budget) Reserved() (budget, share int64) { return b.used.Load(), b.smallUsed.Load() }
+
+// hold is what one request holds: bytes of the budget and of the small
+// requests' share.
+type hold struct{ main, small int64 }
+
+// admit charges a body of announced size n (-1: unknown) what it is
+// charged before it is read, waiting at most b.Wait or until ctx ends.
+func (b *Budget) admit(ctx context.Context, n int64) (hold, bool) {
+	if n >= 0 && n <= SmallBody {
+		if b.main.TryAcquire(n) {
+			b.took(n)
+			return hold{main: n}, true
+		}
+		if !b.acquire(ctx, b.small, n) {
+			return hold{}, false
+		}
+		b.smallUsed.Add(n)
+		return hold{small: n}, true
+	}
+	first := int64(firstCharge)
+	if n >= 0 {
+		first = min(n, first)
+	}
+	got, ok := b.more(ctx, first)
+	return hold{main: got}, ok
 }
 
-// acquire reserves n bytes (at most the budget), waiting for them at
-// most b.wait, or until ctx ends. It returns the bytes reserved, which
-// the caller gives back with release, and whether they were.
-func (b *Budget) acquire(ctx context.Context, n int64) (int64, bool) {
-	if b.Max <= 0 {
-		return 0, true
+// more charges n more bytes of the budget (at most the budget), waiting
+// as admit does; it returns the bytes charged.
+func (b *Budget) more(ctx context.Context, n int64) (int64, bool) {
+	n = min(max(n, 0), b.Max)
+	if !b.acquire(ctx, b.main, n) {
+		return 0, false
 	}
-	n = b.clamp(n)
-	b.mu.Lock()
-	if len(b.waiters) == 0 && b.used+n <= b.Max {
-		b.reserveLocked(n)
-		b.mu.Unlock()
-		return n, true
-	}
-	w := &budgetWaiter{n: n, ready: make(chan struct{})}
-	b.waiters = append(b.waiters, w)
-	b.mu.Unlock()
+	b.took(n)
+	return n, true
+}
 
-	t := time.NewTimer(time.Duration(b.Wait.Load()))
-	defer t.Stop()
-	select {
-	case <-w.ready:
-		return n, true
-	case <-t.C:
-	case <-ctx.Done():
+// acquire takes n of sem, waiting its turn at most b.Wait.
+func (b *Budget) acquire(ctx context.Context, sem *semaphore.Weighted, n int64) bool {
+	if sem.TryAcquire(n) {
+		return true
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	select {
-	case <-w.ready: // granted while the timer fired
-		return n, true
-	default:
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(b.Wait.Load()))
+	defer cancel()
+	if sem.Acquire(ctx, n) != nil {
+		b.Throttled.Add(1)
+		return false
 	}
-	for i, x := range b.waiters {
-		if x == w {
-			b.waiters = append(b.waiters[:i], b.waiters[i+1:]...)
-			break
+	return true
+}
+
+// took counts n bytes of main taken.
+func (b *Budget) took(n int64) {
+	u := b.used.Add(n)
+	for p := b.Peak.Load(); u > p && !b.Peak.CompareAndSwap(p, u); p = b.Peak.Load() {
+	}
+}
+
+// release gives back what h holds.
+func (b *Budget) release(h hold) {
+	if h.main > 0 {
+		b.used.Add(-h.main)
+		b.main.Release(h.main)
+	}
+	if h.small > 0 {
+		b.smallUsed.Add(-h.small)
+		b.small.Release(h.small)
+	}
+}
+
+// bodyReader reads a body that is still arriving, with the budget on: it
+// keeps the body's pace (pace.go) and charges the rest of the body as it
+// proves itself (the rules above). handle releases what it holds once
+// the request is answered.
+type bodyReader struct {
+	r    io.Reader
+	b    *Budget
+	ctx  context.Context
+	full int64 // the body's whole charge once proven (<= held: charged already); -1: unknown, charged as it arrives
+	held int64 // bytes of the budget charged for it
+	read int64 // bytes arrived
+	pace pacer
+}
+
+func (br *bodyReader) Read(p []byte) (int, error) {
+	if br.held < br.full {
+		if br.read >= proofBytes {
+			if !br.charge(br.full - br.held) {
+				return 0, errOverBudget
+			}
+		} else if int64(len(p)) > proofBytes-br.read {
+			p = p[:proofBytes-br.read]
 		}
 	}
-	b.grantLocked() // those behind it may fit now
-	b.Throttled.Add(1)
-	return 0, false
-}
-
-// Reserved returns the bytes reserved now and the requests waiting.
-func (b *Budget) Reserved() (int64, int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.used, len(b.waiters)
-}
-
-// release gives back n reserved bytes.
-func (b *Budget) release(n int64) {
-	if n == 0 {
-		return
-	}
-	b.mu.Lock()
-	b.used -= n
-	b.grantLocked()
-	b.mu.Unlock()
-}
-
-// grantLocked reserves the bytes of the waiters at the head of the queue
-// that fit now.
-func (b *Budget) grantLocked() {
-	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.Max {
-		w := b.waiters[0]
-		b.waiters[0] = nil
-		b.waiters = b.waiters[1:]
-		b.reserveLocked(w.n)
-		close(w.ready)
-	}
-}
-
-func (b *Budget) reserveLocked(n int64) {
-	b.used += n
-	if b.used > b.Peak.Load() {
-		b.Peak.Store(b.used)
-	}
-}
-
-// budgetReader is a body of unknown length: it reserves its bytes as
-// they arrive, budgetChunk or as many as it holds at a time, and fails
-// with errOverBudget when they do not fit in time.
-type budgetReader struct {
-	r        io.Reader
-	b        *Budget
-	ctx      context.Context
-	read     int64
-	reserved int64 // the request's reservation, which handle releases when it is answered
-}
-
-func (br *budgetReader) Read(p []byte) (int, error) {
-	n, err := br.r.Read(p)
-	br.read += int64(n)
-	if br.read > br.reserved && br.reserved < br.b.Max {
-		more := min(max(br.read, budgetChunk), br.b.Max-br.reserved)
-		got, ok := br.b.acquire(br.ctx, more)
-		br.reserved += got
-		if !ok {
+	n, err := br.readRaw(p)
+	if br.full < 0 && br.read > br.held && br.held < br.b.Max {
+		if !br.charge(min(max(br.read, budgetChunk), br.b.Max-br.held)) {
 			return n, errOverBudget
 		}
 	}
 	return n, err
 }
+
+// readRaw reads the body as it is, counting its bytes for the pace.
+func (br *bodyReader) readRaw(p []byte) (int, error) {
+	n, err := br.r.Read(p)
+	br.read += int64(n)
+	br.pace.arrived(br.read)
+	return n, err
+}
+
+// charge charges n more bytes, the body's clock stopped while it waits.
+func (br *bodyReader) charge(n int64) bool {
+	since := br.pace.pause()
+	got, ok := br.b.more(br.ctx, n)
+	br.pace.resume(since)
+	br.held += got
+	return ok
+}
+
+// cutOff is the error of a body its pace cut; err is its read's.
+func (br *bodyReader) cutOff(in *Request, err error) error {
+	return &bodyCut{read: br.read, size: in.ContentLength, reason: fmt.Sprintf(cutBelowFloor, br.pace.pace.Floor), err: err}
+}
+
+// rawBody is a bodyReader read as it is, its pace kept (for drain).
+type rawBody bodyReader
+
+func (r *rawBody) Read(p []byte) (int, error) { return (*bodyReader)(r).readRaw(p) }
 
 // drain reads a body away, keeping none of it, so that the client that
 // sent it reads the answer on a connection that stays usable: at most
@@ -171,8 +254,7 @@ func drain(r io.Reader, limit int64) {
 	_, _ = io.CopyN(io.Discard, r, limit+1)
 }
 
-// errOverBudget: a body of unknown length outgrew what the budget could
-// reserve for it in time.
+// errOverBudget: the rest of a body did not fit in the budget in time.
 var errOverBudget = errors.New("emulator: request bytes in flight over budget")
 
 // retryLater marks the edge's ThrottlingException (the budget of bytes,

@@ -1,64 +1,226 @@
 package apiserve
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
-// TestByteBudgetOrder: requests that do not fit wait in order of arrival
-// (a small one does not pass a large one waiting before it), a request
-// larger than the budget reserves the whole budget, and a wait that ends
-// lets those behind it in.
-func TestByteBudgetOrder(t *testing.T) {
-	b := &Budget{Max: 100}
+// TestBudgetShares: a large body waits its turn for the budget; a small
+// one is never held back by it (the small requests' share), a wait that
+// ends refuses and counts, and a request larger than the budget is
+// charged the whole budget.
+func TestBudgetShares(t *testing.T) {
+	var b Budget
+	b.Init(1 << 20)
 	b.Wait.Store(int64(time.Minute))
 	ctx := context.Background()
 
-	got, ok := b.acquire(ctx, 1000)
+	got, ok := b.more(ctx, 4<<20)
 	require.True(t, ok)
-	require.Equal(t, int64(100), got, "a request over the budget reserves the whole budget")
+	require.Equal(t, int64(1<<20), got, "a body larger than the budget is charged the whole budget")
 
-	large, small := make(chan int64), make(chan int64)
-	go func() { n, _ := b.acquire(ctx, 60); large <- n }()
-	waitWaiters(t, b, 1)
-	go func() { n, _ := b.acquire(ctx, 10); small <- n }()
-	waitWaiters(t, b, 2)
+	large := make(chan hold)
+	go func() { h, _ := b.admit(ctx, 512<<10); large <- h }()
+	waitQueued(t, &b)
+	// A small request, while the budget is taken and a large one waits:
+	// charged of the share at once.
+	small, ok := b.admit(ctx, 2)
+	require.True(t, ok)
+	require.Equal(t, hold{small: 2}, small)
+	_, share := b.Reserved()
+	require.Equal(t, int64(2), share)
+	b.release(small)
 
-	b.release(got)
-	require.Equal(t, int64(60), <-large)
-	require.Equal(t, int64(10), <-small)
-	used, waiting := b.Reserved()
-	require.Equal(t, int64(70), used)
-	require.Zero(t, waiting)
+	b.release(hold{main: got})
+	require.Equal(t, hold{main: firstCharge}, <-large, "a large body is charged its first bytes before it is read")
+	b.release(hold{main: firstCharge})
 
-	// A waiter whose context ends leaves the queue; the one behind it,
-	// which fits, is let in.
+	// With the budget free, a small request is charged of it.
+	h, ok := b.admit(ctx, 100)
+	require.True(t, ok)
+	require.Equal(t, hold{main: 100}, h)
+	b.release(h)
+
+	// A wait that ends refuses the body, counted; one whose context ends
+	// likewise.
+	got, _ = b.more(ctx, 1<<20)
+	b.Wait.Store(int64(time.Millisecond))
+	_, ok = b.admit(ctx, 300<<10)
+	require.False(t, ok)
+	b.Wait.Store(int64(time.Minute))
 	cctx, cancel := context.WithCancel(ctx)
 	refused := make(chan bool)
-	go func() { _, ok := b.acquire(cctx, 50); refused <- !ok }()
-	waitWaiters(t, b, 1)
-	fits := make(chan int64)
-	go func() { n, _ := b.acquire(ctx, 30); fits <- n }()
-	waitWaiters(t, b, 2)
+	go func() { _, ok := b.more(cctx, 10); refused <- !ok }()
+	waitQueued(t, &b)
 	cancel()
 	require.True(t, <-refused)
-	require.Equal(t, int64(30), <-fits)
-	require.Equal(t, int64(1), b.Throttled.Load())
-	b.release(100)
-	used, _ = b.Reserved()
+	require.Equal(t, int64(2), b.Throttled.Load())
+	b.release(hold{main: got})
+	used, share := b.Reserved()
 	require.Zero(t, used)
-	require.Equal(t, int64(100), b.Peak.Load())
+	require.Zero(t, share)
+	require.Equal(t, int64(1<<20), b.Peak.Load())
 }
 
-func waitWaiters(t *testing.T, b *Budget, n int) {
+// waitQueued waits until a charge waits for the budget.
+func waitQueued(t *testing.T, b *Budget) {
 	t.Helper()
-	for {
-		if _, w := b.Reserved(); w == n {
-			return
-		}
+	for b.main.TryAcquire(0) { // succeeds while nobody waits
 		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
 	}
+}
+
+// TestBodyReaderProof: a large body's reader charges its announced size
+// only once its first proofBytes have arrived, and hands the body's
+// readers (httpedge.ReadAtMost, and a ListCut's, as readBody reads them)
+// no more than those before: the buffers they grow meanwhile stay within
+// the first charge.
+func TestBodyReaderProof(t *testing.T) {
+	var b Budget
+	b.Init(64 << 20)
+	var body strings.Builder
+	body.WriteString(`{"RequestItems":{"tab":[`)
+	for i := 0; body.Len() < 4<<20; i++ {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		fmt.Fprintf(&body, `{"PutRequest":{"Item":{"pk":{"S":"k%07d"},"v":{"S":"%s"}}}}`, i, strings.Repeat("x", 300))
+	}
+	body.WriteString("]}}")
+	size := int64(body.Len())
+	ctx := context.Background()
+	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
+		"ReadAtMost": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+			return httpedge.ReadAtMost(buf, r, size+1, size+1)
+		},
+		"ListCut": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+			n, _, _, err := service.ListCutOf("BatchWriteItem").Read(buf, r, size+1, size+1)
+			return n, err
+		},
+	}
+	for name, read := range readers {
+		t.Run(name, func(t *testing.T) {
+			// The body stops short of its proof, then just at it: its
+			// buffers, as large as the room offered to each read (the
+			// one after the proof's last byte included), stay within the
+			// first charge; the one at its proof is charged its size.
+			for _, sent := range []int{proofBytes - 1, proofBytes} {
+				h, ok := b.admit(ctx, size)
+				require.True(t, ok)
+				require.Equal(t, hold{main: firstCharge}, h)
+				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size, held: h.main}
+				rec := &roomRecorder{r: br}
+				var buf bytes.Buffer
+				buf.Grow(initialBodyBytes) // as readBody does
+				_, _ = read(&buf, rec)
+				t.Logf("%d bytes sent: buffers of %d bytes", sent, rec.most)
+				require.LessOrEqual(t, rec.most, int64(firstCharge), "the buffers outgrow the first charge")
+				used, _ := b.Reserved()
+				if sent < proofBytes {
+					require.Equal(t, int64(firstCharge), used, "a body short of its proof holds its first charge")
+				} else {
+					require.Equal(t, size, used, "a body at its proof is charged its size")
+				}
+				b.release(hold{main: br.held})
+			}
+
+			// The whole body: charged its size once proven.
+			h, _ := b.admit(ctx, size)
+			br := &bodyReader{r: strings.NewReader(body.String()), b: &b, ctx: ctx, full: size, held: h.main}
+			var buf bytes.Buffer
+			buf.Grow(initialBodyBytes)
+			n, err := read(&buf, br)
+			require.NoError(t, err)
+			require.Equal(t, size, n)
+			require.Equal(t, size, br.held, "a proven body is charged its size")
+			b.release(hold{main: br.held})
+		})
+	}
+}
+
+// roomRecorder records the most bytes read and room offered at once: the
+// size of the buffers its reader grew.
+type roomRecorder struct {
+	r          io.Reader
+	read, most int64
+}
+
+func (rr *roomRecorder) Read(p []byte) (int, error) {
+	rr.most = max(rr.most, rr.read+int64(len(p)))
+	n, err := rr.r.Read(p)
+	rr.read += int64(n)
+	return n, err
+}
+
+// TestPaceCutsStalledBody: a body that stops arriving is cut once it
+// falls behind the floor (its read ended through the connection's
+// deadline), one that keeps the pace is not, and the time a body waits
+// for the budget is not held against it.
+func TestPaceCutsStalledBody(t *testing.T) {
+	pace := Pace{Floor: 1 << 10, Grace: 50 * time.Millisecond}
+	server, client := tcpPair(t)
+	br := &bodyReader{r: server, b: &Budget{}, ctx: context.Background(), full: 0}
+	br.pace.begin(pace, server)
+	_, err := client.Write([]byte("abc"))
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	n, err := httpedge.ReadAtMost(&buf, br, 1000, 1001)
+	require.Error(t, err)
+	require.Equal(t, int64(3), n)
+	require.True(t, br.pace.end(), "cut by its pace")
+
+	// A body that keeps its pace (ten bytes a second here) is not cut.
+	server, client = tcpPair(t)
+	br = &bodyReader{r: server, b: &Budget{}, ctx: context.Background()}
+	br.pace.begin(Pace{Floor: 10, Grace: time.Second}, server)
+	go func() {
+		for range 20 {
+			time.Sleep(100 * time.Microsecond)
+			_, _ = client.Write([]byte("x"))
+		}
+		_ = client.Close()
+	}()
+	buf = bytes.Buffer{}
+	n, err = httpedge.ReadAtMost(&buf, br, 1000, 0)
+	require.NoError(t, err)
+	require.Equal(t, int64(20), n)
+	require.False(t, br.pace.end())
+
+	// A pause (a wait for the budget) stops the clock: its time moves
+	// the body's start on, and the timer does not cut it meanwhile.
+	var p pacer
+	server, _ = tcpPair(t)
+	p.begin(pace, server)
+	start := p.start.Load()
+	since := p.pause()
+	time.Sleep(4 * pace.Grace)
+	require.Equal(t, paused, p.state.Load())
+	p.resume(since)
+	require.GreaterOrEqual(t, time.Duration(p.start.Load()-start), 4*pace.Grace, "the wait is not counted")
+	require.False(t, p.end())
+}
+
+// tcpPair is the two ends of a loopback TCP connection.
+func tcpPair(t *testing.T) (server, client net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	server, err = ln.Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = server.Close(); _ = client.Close() })
+	return server, client
 }

@@ -15,10 +15,13 @@
 //     JSON body (or the error) to write, or CutOff when nobody is left
 //     to answer (serve.go).
 //   - The order, DynamoDB's: the credential, the operation, the bytes in
-//     flight reserved (budget.go), the body read, bounded and
-//     decompressed (body.go), the signature with Credentials, the
-//     in-flight slot (limits.go), then the service's Serve; a panic in
-//     an operation is logged and answered with InternalServerError.
+//     flight charged (budget.go: a body's first bytes, the rest as it
+//     proves itself), the body read, bounded and decompressed (body.go)
+//     at the floor rate's pace (pace.go: a body that falls behind, or
+//     outlasts the read timeout, is answered 408 and its connection
+//     closed), the signature with Credentials, the in-flight slot
+//     (limits.go), then the service's Serve; a panic in an operation is
+//     logged and answered with InternalServerError.
 //   - LoopHandler is the connection loop's httploop.Handler: its
 //     ServeLoop reads the loop's parsed head into a Request, serves it
 //     and writes the answer on the connection (loop.go).

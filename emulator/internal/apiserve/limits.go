@@ -1,7 +1,6 @@
 package apiserve
 
 import (
-	"errors"
 	"runtime/debug"
 	"sync/atomic"
 )
@@ -64,7 +63,3 @@ func (rl *Releaser) maybeRelease() {
 		}
 	}()
 }
-
-// errBodyCutOff: the request body stopped arriving before the server's read
-// deadline. It is not an API error: the connection is dropped unanswered.
-var errBodyCutOff = errors.New("emulator: request body cut off")

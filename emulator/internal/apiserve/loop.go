@@ -12,6 +12,10 @@ import (
 // hand off, Shutdown) is httploop's (emulator/internal/httploop/loop.go);
 // it calls LoopHandler.ServeLoop for each API call it reads.
 
+// lingerTime is the most a connection closed with its request's body
+// unread waits for its client to read the answer (net/http's is 500 ms).
+const lingerTime = 500 * time.Millisecond
+
 // maxDiscardBytes is the most of an unread request body the loop reads
 // away to keep a connection (net/http's limit is the same, 256 KB).
 const maxDiscardBytes = 256 << 10
@@ -42,6 +46,7 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 		Branch:        h.Branch,
 		ContentLength: h.ContentLength,
 		Body:          &lc.Body,
+		BodyHere:      h.ContentLength <= int64(lc.BR.Buffered()),
 		Conn:          lc.Conn,
 	}
 	if h.ContentEncoding != "" {
@@ -54,7 +59,7 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	if ans.CutOff {
 		return false
 	}
-	keep = !h.Close && !h.HTTP10 && !lc.Stopping()
+	keep = !h.Close && !h.HTTP10 && !lc.Stopping() && !ans.Close
 	// A body the answer did not read (an error found before it): read
 	// away before the answer when small, as net/http does, else close
 	// after the answer.
@@ -77,6 +82,11 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	err := httploop.WriteLoopAnswer(lc, h, coding, &head, ans.Body, keep)
 	if err != nil && httploop.IsTimeout(err) {
 		s.Logger.Warn("answer cut off: write timeout (response not read)", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
+	}
+	if err == nil && ans.Close {
+		// Its body unread, the connection closes: after a moment for the
+		// client to read the answer, rather than a reset.
+		lc.Conn.Linger(lingerTime)
 	}
 	s.Recycle(&ans, out)
 	return err == nil && keep

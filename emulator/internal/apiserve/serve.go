@@ -61,8 +61,10 @@ type Request struct {
 	ContentEncoding []string // the Content-Encoding headers
 	ContentLength   int64    // -1: unknown
 	Body            io.Reader
+	BodyHere        bool                 // the whole body is in memory already (the loop's read buffer): not paced
 	Remote          string               // the client's address, for logs; "" with conn set
 	Conn            net.Conn             // the loop's connection (remote read from it when logged)
+	W               http.ResponseWriter  // net/http's, whose connection a paced body's cut ends (pace.go)
 	RL              *httpedge.RequestLog // nil unless debug logging is on
 	// req is the request, on net/http's path with Options.Credentials:
 	// its signature is verified from all its headers (internal/sigv4).
@@ -98,6 +100,19 @@ func (in *Request) waitContext() context.Context {
 	return in.Ctx
 }
 
+// deadliner is what ends the read of a body its pace cuts: the loop's
+// connection, or net/http's through a ResponseController (made only for
+// a paced body).
+func (in *Request) deadliner() deadliner {
+	if in.Conn != nil {
+		return in.Conn
+	}
+	if in.W != nil {
+		return http.NewResponseController(in.W)
+	}
+	return nil
+}
+
 // RemoteAddr is the client's address, for logs.
 func (in *Request) RemoteAddr() string {
 	if in.Remote == "" && in.Conn != nil {
@@ -107,13 +122,16 @@ func (in *Request) RemoteAddr() string {
 }
 
 // Answer is Serve's answer: a status and JSON body, or CutOff when
-// the body stopped arriving and the connection is to be dropped unanswered.
+// nobody is left to answer and the connection is to be dropped.
 type Answer struct {
 	ReqID  string
 	Status int
 	Body   []byte
 	AE     *apierr.Error // the error answered; nil for 200
 	CutOff bool
+	// Close: the connection closes after the answer, a body cut off
+	// (bodyCut) being still unread.
+	Close bool
 	// RetryAfter: the edge throttled the request (budget.go); the
 	// answer says Retry-After.
 	RetryAfter bool
@@ -124,11 +142,13 @@ type Answer struct {
 func (s *Server) Serve(in *Request, outBuf []byte) Answer {
 	ans := Answer{ReqID: httploop.NewRequestID(), Status: http.StatusOK}
 	body, err := s.handle(in, ans.ReqID, outBuf)
-	if errors.Is(err, errBodyCutOff) {
-		s.Logger.Debug("request body cut off", "request_id", ans.ReqID, "remote", in.RemoteAddr(), "err", err)
-		ans.CutOff = true
-		ans.Body = outBuf
-		return ans
+	if bc, ok := errors.AsType[*bodyCut](err); ok {
+		// The body did not arrive in time: the client hears so where it
+		// still reads, then the connection closes (its body unread).
+		s.Logger.Warn("request body cut off", "request_id", ans.ReqID, "target", in.Target, "remote", in.RemoteAddr(),
+			"received", bc.read, "announced", bc.size, "reason", bc.reason)
+		err = apierr.RequestTimeout(bc.Error())
+		ans.Close = true
 	}
 	if err != nil && in.Ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The request's context ended while it was served: its client
@@ -215,37 +235,56 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 		in.Sum = new([sha256.Size]byte)
 	}
 
-	// The budget of bytes in flight: the announced body's bytes reserved
-	// before it is read, those of a body of unknown length as they
-	// arrive (budget.go).
-	// A body of unknown length keeps its reservation in its reader, which
-	// hands it back here once read: reserved itself never escapes (a
-	// pointer to it in the reader moved it to the heap, an allocation a
-	// request: 150 instructions a GetItem, BenchmarkOps, callgrind).
+	// The budget of bytes in flight (budget.go): a body charged before it
+	// is read, the rest of it as it proves itself, through its
+	// bodyReader, which also keeps its pace (pace.go) when it is not in
+	// memory already.
+	// A bodyReader keeps what it is charged, which handle adds to held
+	// once read: held itself never escapes (a pointer to it in the reader
+	// moved it to the heap, an allocation a request: 150 instructions a
+	// GetItem, BenchmarkOps, callgrind).
 	// handle has one defer, and serveEntered one, so that each is
 	// open-coded: four defers in one function with its many returns went
 	// through the runtime's defer records (about 150 instructions a
 	// request, GetItem, BenchmarkOps, callgrind).
-	var reserved int64
+	var held hold
 	var buf *bytes.Buffer
+	var br *bodyReader
 	defer func() {
 		if buf != nil {
 			requestBodies.Put(buf)
 		}
-		s.Budget.release(reserved)
+		if br != nil {
+			br.pace.end()
+			held.main += br.held
+		}
+		s.Budget.release(held)
 	}()
-	raw := in.Body
-	var br *budgetReader
 	if s.Budget.Max > 0 && in.ContentLength <= s.MaxBody {
-		got, ok := s.Budget.acquire(in.waitContext(), in.ContentLength)
-		reserved = got
+		if !in.BodyHere && in.ContentLength != 0 {
+			br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext()}
+		}
+		var ok bool
+		held, ok = s.Budget.admit(in.waitContext(), in.ContentLength)
+		if pace := s.Budget.Pace(); br != nil && pace.Floor > 0 {
+			br.pace.begin(pace, in.deadliner())
+		}
 		if !ok {
-			drain(in.Body, s.MaxBody)
+			if br != nil {
+				drain((*rawBody)(br), s.MaxBody)
+				if br.pace.end() {
+					return nil, br.cutOff(in, nil)
+				}
+			} else {
+				drain(in.Body, s.MaxBody)
+			}
 			return nil, retryLater{apierr.Throttling()}
 		}
-		if in.ContentLength < 0 {
-			br = &budgetReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), reserved: got}
-			in.Body, reserved = br, 0
+		if br != nil {
+			if in.ContentLength < 0 || in.ContentLength > SmallBody { // a small body is charged in full
+				br.full, br.held, held.main = min(in.ContentLength, s.Budget.Max), held.main, 0
+			}
+			in.Body = br
 		}
 	}
 	buf = requestBodies.Get() // pools.go
@@ -253,21 +292,31 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 	cut, err := s.readBody(in, buf, op)
 	s.Limit.Reading.Add(-1)
 	if br != nil {
-		reserved = br.reserved
+		if errors.Is(err, errOverBudget) {
+			drain((*rawBody)(br), s.MaxBody)
+		}
+		if br.pace.end() {
+			return nil, br.cutOff(in, err)
+		}
 	}
 	if errors.Is(err, errOverBudget) {
-		drain(raw, s.MaxBody)
 		return nil, retryLater{apierr.Throttling()}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if extra := int64(buf.Len()) - reserved; s.Budget.Max > 0 && extra > 0 && reserved < s.Budget.Max {
-		// A compressed body, decompressed.
-		got, ok := s.Budget.acquire(in.waitContext(), extra)
-		reserved += got
-		if !ok {
-			return nil, retryLater{apierr.Throttling()}
+	if s.Budget.Max > 0 {
+		charged := held.main + held.small
+		if br != nil {
+			charged += br.held
+		}
+		if extra := int64(buf.Len()) - charged; extra > 0 && charged < s.Budget.Max {
+			// A compressed body, decompressed.
+			got, ok := s.Budget.more(in.waitContext(), extra)
+			held.main += got
+			if !ok {
+				return nil, retryLater{apierr.Throttling()}
+			}
 		}
 	}
 	if check != nil {

@@ -173,6 +173,23 @@ func (c *Conn) CloseWrite() error {
 	return nil
 }
 
+// Linger half-closes the connection, then reads away what its client
+// still sends, for at most d and lingerBytes, and returns when the client
+// closes its side or either runs out: closing a connection with bytes
+// unread resets it, and a reset can reach a client before it has read the
+// answer written just before (net/http's closeWriteAndWait waits 500 ms
+// for the same reason). Its reads are not logged as cut-offs.
+func (c *Conn) Linger(d time.Duration) {
+	if c.CloseWrite() != nil {
+		return
+	}
+	_ = c.Conn.SetReadDeadline(time.Now().Add(d))
+	_, _ = io.CopyN(io.Discard, c.Conn, lingerBytes)
+}
+
+// lingerBytes is the most Linger reads away.
+const lingerBytes = 4 << 20
+
 func (c *Conn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	if err != nil && IsTimeout(err) {

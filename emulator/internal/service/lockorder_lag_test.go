@@ -28,6 +28,9 @@ var LagHooks struct {
 	// eventually consistent reads, in a namespace of s.
 	IndexLag func(s *Service, accessKey, region, table, index string) (LagGate, error)
 	ReadLag  func(s *Service, accessKey, region, table string) (LagGate, error)
+	// Fuzzer returns a Config.Settings value of the stage that puts
+	// the service in consistency fuzzing with seed.
+	Fuzzer func(seed uint64) any
 }
 
 // The lags in TestLockOrder: GSIs held from their creation (lag
@@ -41,15 +44,21 @@ var LagHooks struct {
 const lockOrderLagKey, lockOrderLagRegion = "AKID1", "us-east-1"
 
 // lagConfig is the configuration of TestLockOrder's service: its lag
-// settings hold every GSI of the tables from its creation.
-func (env *lockOrderEnv) lagConfig() Config {
+// settings hold every GSI of the tables from its creation; with fuzz,
+// consistency fuzzing (seeded by the test's seed) puts every view in
+// fuzz mode at each new definition, ending the settings' holds.
+func (env *lockOrderEnv) lagConfig(fuzz bool) Config {
 	var ls []stagestate.LagSetting
 	for _, name := range lockOrderTables {
 		ls = append(ls, stagestate.LagSetting{Table: name, Index: "*", Hold: true})
 	}
 	setting, set := LagHooks.Settings(ls)
 	env.setLags = set
-	return Config{Settings: []any{setting}}
+	cfg := Config{Settings: []any{setting}}
+	if fuzz {
+		cfg.Settings = append(cfg.Settings, LagHooks.Fuzzer(env.seed))
+	}
+	return cfg
 }
 
 // lagStep takes a gate and moves it.

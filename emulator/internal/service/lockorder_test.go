@@ -35,7 +35,19 @@ import (
 // DYNAMOEMU_LOCKORDER_SEED=<seed> replays each goroutine's sequence of
 // requests (the interleaving is the scheduler's). Its length is a count of
 // requests, never a duration.
+//
+// It runs twice: with the lag gates the settings and the lagger move,
+// and again in consistency fuzzing (every view of every table in fuzz
+// mode, its stage counting each eventually consistent read and
+// recording each write under storage's locks) with the same lagger,
+// whose gates switch between the two.
 func TestLockOrder(t *testing.T) {
+	t.Run("lag gates", func(t *testing.T) { lockOrder(t, false) })
+	t.Run("consistency fuzzing", func(t *testing.T) { lockOrder(t, true) })
+}
+
+// lockOrder is TestLockOrder, in consistency fuzzing when fuzz.
+func lockOrder(t *testing.T, fuzz bool) {
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv(lockOrderSeedEnv); s != "" {
 		v, err := strconv.ParseUint(s, 10, 64)
@@ -59,7 +71,7 @@ func TestLockOrder(t *testing.T) {
 		maxErrors     = 10
 	)
 	env := &lockOrderEnv{t: t, seed: seed, outcomes: map[string]int{}}
-	env.e = newTestService(t, env.lagConfig()) // lockorder_lag_test.go
+	env.e = newTestService(t, env.lagConfig(fuzz)) // lockorder_lag_test.go
 	for _, name := range lockOrderTables {
 		env.mustCreate(name)
 	}

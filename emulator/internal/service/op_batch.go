@@ -2,11 +2,11 @@ package service
 
 import (
 	"cmp"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"slices"
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"

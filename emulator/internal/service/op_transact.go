@@ -2,11 +2,11 @@ package service
 
 import (
 	"errors"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"strconv"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"

@@ -1,11 +1,11 @@
 package service
 
 import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"strconv"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"

@@ -2,9 +2,9 @@ package service
 
 import (
 	"errors"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )

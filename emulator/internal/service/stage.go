@@ -2,8 +2,8 @@ package service
 
 import (
 	"context"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -32,9 +32,9 @@ type Stage interface {
 	// Begin puts the use u to the stage before storage is touched. An
 	// error refuses the use with it (an error of AWS's).
 	Begin(u *TableUse) error
-	// End tells the stage what the use did (o.Refused: it was refused by
-	// this stage or one before it). It is called once per Begin, and on
-	// the stage that refused the use.
+	// End tells the stage what the use did (o.Refused: refused by it or a
+	// stage before it), once per Begin and on the stage that refused the
+	// use. It may run under storage's locks: it takes leaves only (doc.go).
 	End(u *TableUse, o Outcome)
 }
 

@@ -123,8 +123,8 @@ func (r *recorder) GuardRead(c Call, t Table, k storage.Key) error {
 	return r.guard(c, t, func(g KeyGuard) error { return g.GuardRead(c, t, k) })
 }
 
-func (r *recorder) GuardScan(c Call, t Table, index string) error {
-	return r.guard(c, t, func(g KeyGuard) error { return g.GuardScan(c, t, index) })
+func (r *recorder) GuardScan(c Call, t Table, index string, partition storage.Value) error {
+	return r.guard(c, t, func(g KeyGuard) error { return g.GuardScan(c, t, index, partition) })
 }
 
 func (r *recorder) ChecksWrites(t Table) WriteCheck {
@@ -505,4 +505,4 @@ func (g *switchedGuard) GuardKey(Call, Table, storage.Key) error { g.guarded.Add
 
 func (g *switchedGuard) GuardRead(Call, Table, storage.Key) error { return nil }
 
-func (g *switchedGuard) GuardScan(Call, Table, string) error { return nil }
+func (g *switchedGuard) GuardScan(Call, Table, string, storage.Value) error { return nil }

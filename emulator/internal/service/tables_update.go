@@ -14,7 +14,7 @@ import (
 // tablespec.Indexes says.
 // A member of the request a feature owns (UpdateTableMember:
 // ReplicaUpdates) is answered by the feature, once the checks here
-// passed; a feature may refuse a change (UpdateChecker).
+// passed; a feature may refuse a change (Hooks.CheckUpdate).
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.TableName == nil {

@@ -68,6 +68,7 @@ func TestMain(m *testing.M) {
 	service.LagHooks.ReadLag = func(s *service.Service, accessKey, region, table string) (service.LagGate, error) {
 		return lagGate(lag.TableReadLag(s, accessKey, region, table))
 	}
+	service.LagHooks.Fuzzer = func(seed uint64) any { return lag.NewFuzzer(seed) }
 	os.Exit(m.Run())
 }
 

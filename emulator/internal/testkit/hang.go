@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -24,15 +23,6 @@ func WaitOrDump(t testing.TB, wg *sync.WaitGroup) {
 	select {
 	case <-done:
 	case <-time.After(HangTimeout):
-		buf := make([]byte, 1<<20)
-		for {
-			n := runtime.Stack(buf, true)
-			if n < len(buf) {
-				buf = buf[:n]
-				break
-			}
-			buf = make([]byte, 2*len(buf))
-		}
-		t.Fatalf("hung: not done after %v; all goroutines:\n%s", HangTimeout, buf)
+		t.Fatalf("hung: not done after %v; all goroutines:\n%s", HangTimeout, Stacks())
 	}
 }

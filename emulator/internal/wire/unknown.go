@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
 // UnknownMember returns the first member of body, a request decoded into
@@ -69,10 +71,24 @@ func opaque(t reflect.Type) bool {
 	return reflect.PointerTo(t).Implements(unmarshalerType)
 }
 
+// checkedAs is the type a type read by a codec of its own is checked as:
+// a legacy filter, Expected or KeyConditions is a map of attribute names
+// (no members) to conditions (members).
+func checkedAs(t reflect.Type) reflect.Type {
+	switch t {
+	case reflect.TypeFor[expr.LegacyFilter](), reflect.TypeFor[KeyConditions]():
+		return conditionMapType
+	case reflect.TypeFor[expr.LegacyExpected]():
+		return expectedMapType
+	}
+	return t
+}
+
 func unknownIn(v any, t reflect.Type, val reflect.Value, at string) (string, []string, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	t = checkedAs(t)
 	if opaque(t) {
 		return "", nil, false
 	}

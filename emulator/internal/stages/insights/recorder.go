@@ -149,7 +149,7 @@ func SaveContributorInsights(sp service.Space) {
 }
 
 // loaded puts back the Contributor Insights configuration saved in sp's
-// DB, for the tables and GSIs that exist (service.Loader).
+// DB, for the tables and GSIs that exist (its Loaded hook).
 func loaded(sp service.Space, _ time.Time) {
 	b := sp.Meta(stagestate.MetaKeyContributorInsights)
 	if b == nil {
@@ -179,11 +179,11 @@ func loaded(sp service.Space, _ time.Time) {
 }
 
 // dropped forgets a deleted table's Contributor Insights and saves the
-// configuration without it (service.Dropper).
+// configuration without it (its Dropped hook).
 func dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
 
 // indexDropped forgets a deleted GSI's Contributor Insights and saves
-// the configuration without it (service.IndexDropper).
+// the configuration without it (its IndexDropped hook).
 func indexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
 
 // forget drops the Contributor Insights of a table ("" index: and its

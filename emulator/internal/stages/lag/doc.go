@@ -9,7 +9,7 @@
 //
 // Each view of a table that may lag has a gate (internal/faults/lag) once
 // something asks for it (gates.go): its eventually consistent reads (kept
-// in the table's TableSlot; storage holds it while it lags and applies
+// in the table's TableState; storage holds it while it lags and applies
 // the shown commits to a shadow), each GSI (held by storage, which queues
 // the index's changes), its enabled stream (the stream's
 // service.StreamHold: GetRecords stops at the first record it does not
@@ -19,7 +19,7 @@
 // its gate's mode when the gate is made (settings.go). With -dbPath each
 // change of a gate handed out saves the namespace's lagging gates as one
 // DB metadata key, put back when the namespace is loaded (a
-// service.Loader); Lags lists them (persist.go).
+// its Loaded hook); Lags lists them (persist.go).
 //
 // # Consistency fuzzing
 //
@@ -75,4 +75,14 @@
 // a table or GSI is deleted, and storage's and the gates' locks one at a
 // time inside it (persist.go); spaceGates.mu is a leaf, and the
 // Fuzzer's mu one but for the gates' locks.
+//
+// Finding or making a view's gate (readGate, indexGate, streamGate)
+// takes tableGates.mu, storage's locks and, for a stream, the core's
+// table.mu (Table.HoldStream): it is done with no lock held, by Watches
+// (asked before a use begins), ViewRead (before storage is read),
+// CheckCall (before the call runs), Loaded and the admin calls. End may
+// run under storage.Table.mu (a batch's items end inside the batch's
+// transaction), so in fuzzing it finds nothing: it records the write on
+// the gates Watches put in fuzz mode (tableGates.fuzzed, an atomic
+// pointer) and takes only the Fuzzer's mu and the gates' mutexes.
 package lag

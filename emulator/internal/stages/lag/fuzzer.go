@@ -54,6 +54,36 @@ type Fuzzer struct {
 	views   map[*lag.Gate]*view
 	stale   []StaleRead
 	dropped int // stale reads past maxReports, not kept
+	watches map[*Watch]struct{}
+}
+
+// Watch collects the stale reads a Fuzzer sees from Watch to Unwatch,
+// apart from the report (Reset does not touch it): a test's own, which
+// the tests beside it neither see nor forget.
+type Watch struct {
+	stale   []StaleRead // guarded by the Fuzzer's mu
+	dropped int
+}
+
+// Watch starts collecting the stale reads seen from now on.
+func (f *Fuzzer) Watch() *Watch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	w := &Watch{}
+	if f.watches == nil {
+		f.watches = map[*Watch]struct{}{}
+	}
+	f.watches[w] = struct{}{}
+	return w
+}
+
+// Unwatch stops w and returns the stale reads it collected, oldest
+// first, and how many more it saw past the bound kept (maxReports).
+func (f *Fuzzer) Unwatch(w *Watch) (stale []StaleRead, dropped int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.watches, w)
+	return w.stale, w.dropped
 }
 
 // NewFuzzer returns the fuzzing of a service with seed.
@@ -143,8 +173,16 @@ func (f *Fuzzer) Reset() {
 	f.stale, f.dropped = nil, 0
 }
 
-// report adds a stale read; f.mu is held.
+// reportLocked adds a stale read to the report and to each Watch; f.mu
+// is held.
 func (f *Fuzzer) reportLocked(r StaleRead) {
+	for w := range f.watches {
+		if len(w.stale) >= maxReports {
+			w.dropped++
+		} else {
+			w.stale = append(w.stale, r)
+		}
+	}
 	if len(f.stale) >= maxReports {
 		f.dropped++
 		return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
@@ -51,10 +52,25 @@ type LagState = stagestate.LagState
 
 // tableGates is the stage's state on a table: the gate of its
 // eventually consistent reads (nil until asked for), guarded by mu,
-// which also orders the changes of its mode with storage's.
+// which also orders the changes of its mode with storage's; and the
+// gates fuzzing lags (fuzzed, set by Watches).
 type tableGates struct {
 	mu   sync.Mutex
 	read *lag.Gate
+
+	fuzzed atomic.Pointer[fuzzedGates]
+}
+
+// fuzzedGates are the gates of a table's views that consistency fuzzing
+// put in fuzz mode, as Watches found them for the table's last
+// definition: End reads them, and only them, because it may run under
+// storage's lock (a batch's items end inside its transaction), where
+// finding a gate (readGate, indexGate, streamGate) would take
+// tableGates.mu, storage's lock again or the core's table.mu.
+type fuzzedGates struct {
+	read   *lag.Gate
+	index  map[string]*lag.Gate // by GSI name
+	stream *lag.Gate            // nil: no enabled stream
 }
 
 // tableSlot holds each table's tableGates.

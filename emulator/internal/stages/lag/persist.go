@@ -192,7 +192,7 @@ func saveLags(sp service.Space) {
 
 // loaded puts back the lags saved in the DB of sp, loaded again, on the
 // tables, GSIs and enabled streams that exist, unless lags were given at
-// start (service.Loader).
+// start (its Loaded hook).
 func loaded(sp service.Space, _ time.Time) {
 	b := sp.Meta(stagestate.MetaKeyLags)
 	if b == nil || len(settingsOf(sp)) > 0 {
@@ -233,7 +233,7 @@ func loaded(sp service.Space, _ time.Time) {
 }
 
 // dropped forgets a deleted table's gates and saves the namespace's lags
-// without them (service.Dropper).
+// without them (its Dropped hook).
 func dropped(d service.Dropped) {
 	registered(d.Table().Space()).gates()
 	saveLags(d.Table().Space())

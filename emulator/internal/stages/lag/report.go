@@ -15,6 +15,8 @@ type StaleRead struct {
 	// N is the read's number on its view's gate (from 1).
 	N  uint64
 	Op string
+	// Namespace is the ID of the namespace read (a branch's own).
+	Namespace string
 	// Table is the table read; Index the GSI or LSI ("": the table).
 	Table, Index string
 	// View is what lagged: ViewTable, ViewIndex or ViewStream.

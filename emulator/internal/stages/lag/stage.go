@@ -43,16 +43,20 @@ func (Stage) Watches(t service.Table) bool {
 		return false
 	}
 	keys := tableKeys(t)
-	f.install(readGate(t), &view{kind: ViewTable, table: t.Info().Name, keys: keys})
+	fg := &fuzzedGates{read: readGate(t), index: map[string]*lag.Gate{}}
+	f.install(fg.read, &view{kind: ViewTable, table: t.Info().Name, keys: keys})
 	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
 			f.install(g, &view{kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
+			fg.index[x.Name()] = g
 		}
 	}
 	if g, base, ok := streamGate(t); ok {
 		f.install(g, &view{kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
+		fg.stream = g
 	}
+	gatesOf(t).fuzzed.Store(fg)
 	return true
 }
 
@@ -76,6 +80,12 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	if f == nil {
 		return
 	}
+	// The gates Watches installed, never found afresh: End may run under
+	// storage's lock (fuzzedGates).
+	fg := gatesOf(t).fuzzed.Load()
+	if fg == nil {
+		return
+	}
 	kc := u.Key()
 	w := write{op: u.Op(), key: storage.Key{Partition: kc.Partition}, keyAttr: tableKeys(t), at: u.Call().Now()}
 	if kc.SortOp == insights.SortEQ {
@@ -94,10 +104,10 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	// A transaction's applied actions share its commit (a cancelled one
 	// ends its actions with no change, and committed nothing).
 	tx := o.HasChange && (u.Op() == "TransactWriteItems" || u.Op() == "ExecuteTransaction")
-	f.wrote(readGate(t), w, tx)
+	f.wrote(fg.read, w, tx)
 	for _, x := range t.Definition().Indexes().GSIList() {
-		g, err := indexGate(t, x.Name())
-		if err != nil {
+		g := fg.index[x.Name()]
+		if g == nil {
 			continue
 		}
 		xw := w
@@ -111,8 +121,8 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 		}
 		f.wrote(g, xw, tx)
 	}
-	if g, _, ok := streamGate(t); ok {
-		f.wrote(g, w, tx)
+	if fg.stream != nil {
+		f.wrote(fg.stream, w, tx)
 	}
 }
 
@@ -199,7 +209,7 @@ func (Stage) ViewRead(u *service.TableUse) {
 	if v.kind == ViewTable && u.Index() != "" {
 		keys[1] = "" // an LSI's sort key is not the table's
 	}
-	f.reportLocked(StaleRead{N: n, Op: u.Op(), Table: v.table, Index: u.Index(), View: v.kind,
+	f.reportLocked(StaleRead{N: n, Op: u.Op(), Namespace: t.Space().ID(), Table: v.table, Index: u.Index(), View: v.kind,
 		Key: condJSON(keys, kc), At: u.Call().Now(), Missed: missed})
 }
 
@@ -282,7 +292,7 @@ func checkCall(c service.Call, op string, in any) error {
 		}
 	}
 	if len(missed) > 0 {
-		f.reportLocked(StaleRead{N: n, Op: op, Table: v.table, View: ViewStream, At: c.Now(), Missed: missed})
+		f.reportLocked(StaleRead{N: n, Op: op, Namespace: t.Space().ID(), Table: v.table, View: ViewStream, At: c.Now(), Missed: missed})
 	}
 	return nil
 }

@@ -369,7 +369,7 @@ function showHelp() {
     ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"], ["b", "branches"], ["h", "stream handlers"],
     ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
     ["1 – 9", "table: overview, items, query, stream, backups, exports, replicas, contributor insights, monitor"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
-    ["Space", "select the item (items grid)"],
+    ["Space", "select the item (items grid)"], ["w", "wrap long values (items grid)"],
     ["↑ ↓  j k", "move in a grid"], ["Enter", "open the item"], ["Del  x", "delete the item"],
     ["Ctrl+Enter", "save, run, confirm"], ["Esc", "close a dialog"],
   ];

@@ -1,13 +1,45 @@
-// The item grid: key attributes first, then the other attributes of the
-// page by how many items have them. Rows are keyboard-driven: ↑/↓ or j/k
-// move, Enter opens, Delete (or x) deletes, Space selects (when the grid
-// has selection). A column header sorts the rows shown (click again to
-// reverse), by each value's type: numbers as numbers, the rest as text.
+// The item grid: key attributes first, then the columns chosen (by
+// default the other attributes of the page by how many items have them,
+// as many as fit the grid's width). The grid is laid out to its frame
+// (table-layout: fixed): it never scrolls sideways; a value too long for
+// its column ends in an ellipsis, or wraps over a few lines when the
+// grid wraps. Rows are keyboard-driven: ↑/↓ or j/k move, Enter opens,
+// Delete (or x) deletes, Space selects (when the grid has selection). A
+// column header sorts the rows shown (click again to reverse), by each
+// value's type: numbers as numbers, the rest as text.
 
 import { h, icon, badge } from "./ui.js";
 import { typeOf, short, stringify } from "./ddb.js";
 
+/** MAX_COLUMNS bounds the attribute columns shown by default. */
 const MAX_COLUMNS = 12;
+
+/** MIN_COLUMN_PX is the narrowest column the default gives a width of. */
+const MIN_COLUMN_PX = 120;
+
+/** FIXED_PX is the width of the columns that are no attribute (selection, "+N more", actions). */
+const FIXED_PX = 36 + 88 + 76;
+
+/**
+ * attributesByUse lists the attributes of items that are not keys, the
+ * most used first (then by name), with how many items have each.
+ */
+export function attributesByUse(items, keys) {
+  const freq = new Map();
+  for (const it of items) for (const k of Object.keys(it)) if (!keys.includes(k)) freq.set(k, (freq.get(k) || 0) + 1);
+  return [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name, n]) => ({ name, n }));
+}
+
+/**
+ * defaultColumns is the columns shown when none are chosen: the most
+ * used attributes, as many as fit width px beside the keys (all of
+ * MAX_COLUMNS when the width is not known).
+ */
+export function defaultColumns(items, keys, width = 0) {
+  let n = MAX_COLUMNS - keys.length;
+  if (width > 0) n = Math.min(n, Math.floor((width - FIXED_PX) / MIN_COLUMN_PX) - keys.length);
+  return attributesByUse(items, keys).slice(0, Math.max(1, n)).map((a) => a.name);
+}
 
 /** rowKey names an item by its key attributes (for selection). */
 export function rowKey(item, keys) {
@@ -40,14 +72,18 @@ export function compareValues(a, b) {
  * omitted (no delete buttons). sort ({col, dir: 1 or -1}, or null) orders
  * the rows and onSort(sort) is called when a header is clicked (no
  * onSort: the headers do not sort). selected (a Set of rowKey) turns on
- * a checkbox per row; onSelect() is called when it changes.
+ * a checkbox per row; onSelect() is called when it changes. columns are
+ * the attributes shown after the keys (null: defaultColumns for width
+ * px); onColumns(), when given, is called by the "+N more" header, to
+ * choose them. wrap lets a long value wrap over a few lines.
  */
-export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "Items", sort = null, onSort = null, selected = null, onSelect = () => {} }) {
-  const freq = new Map();
-  for (const it of items) for (const k of Object.keys(it)) if (!keys.includes(k)) freq.set(k, (freq.get(k) || 0) + 1);
-  const others = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k]) => k);
-  const shown = [...keys, ...others.slice(0, Math.max(0, MAX_COLUMNS - keys.length))];
-  const hidden = others.length - (shown.length - keys.length);
+export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "Items", sort = null, onSort = null, selected = null, onSelect = () => {},
+  columns = null, width = 0, onColumns = null, wrap = false }) {
+  const cols = (columns || defaultColumns(items, keys, width)).filter((k) => !keys.includes(k));
+  const shown = [...keys, ...cols];
+  const hiddenNames = new Set();
+  for (const it of items) for (const k of Object.keys(it)) if (!shown.includes(k)) hiddenNames.add(k);
+  const hidden = hiddenNames.size;
   if (sort && shown.includes(sort.col)) {
     items = items.map((it, i) => [it, i]).sort(([a, i], [b, j]) => sort.dir * compareValues(a[sort.col], b[sort.col]) || i - j).map(([it]) => it);
   }
@@ -70,7 +106,7 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
     allBox.indeterminate = n > 0 && n < boxes.length;
   };
   const headCell = (k, i) => {
-    const label = [k, i < keys.length && badge(badges[i] || (i === 0 ? "PK" : "SK"), "key")];
+    const label = [h("span.col-name", { title: k }, k), i < keys.length && badge(badges[i] || (i === 0 ? "PK" : "SK"), "key")];
     const dir = sort?.col === k ? sort.dir : 0;
     if (!onSort) return h("th", { scope: "col", class: i < keys.length ? "key-col" : "" }, label);
     return h("th", { scope: "col", class: (i < keys.length ? "key-col " : "") + "sortable", "aria-sort": dir === 1 ? "ascending" : dir === -1 ? "descending" : "none" },
@@ -82,7 +118,9 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
   const head = h("tr",
     selected && h("th.select-col", { scope: "col" }, allBox),
     shown.map(headCell),
-    hidden > 0 && h("th.more-col", { scope: "col" }, `+${hidden} more`),
+    hidden > 0 && h("th.more-col", { scope: "col" }, onColumns
+      ? h("button.more-button", { type: "button", title: `${hidden} more attribute${hidden > 1 ? "s" : ""}: ${[...hiddenNames].slice(0, 12).join(", ")}. Choose the columns`, onclick: onColumns }, `+${hidden} more`)
+      : h("span", { title: [...hiddenNames].slice(0, 12).join(", ") }, `+${hidden} more`)),
     h("th.actions-col", { scope: "col" }, h("span.visually-hidden", "Actions")));
   const body = h("tbody");
   items.forEach((it, idx) => {
@@ -127,12 +165,19 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
     else if (e.key === " " && selected) { e.preventDefault(); tr.querySelector(".select-col input")?.click(); }
     else if ((e.key === "Delete" || e.key === "x") && onDelete) { e.preventDefault(); onDelete(items[i]); }
   });
-  return h("div.grid-wrap", h("table.grid", { "aria-label": label }, h("thead", head), body));
+  return h("div.grid-wrap", h("table.grid.fit" + (wrap ? ".wrap-cells" : ""), { "aria-label": label, dataset: { columns: String(shown.length) } },
+    h("colgroup",
+      selected && h("col.select-col"),
+      shown.map((k, i) => h("col", { class: i < keys.length ? "key-col" : "" })),
+      hidden > 0 && h("col.more-col"),
+      h("col.actions-col")),
+    h("thead", head), body));
 }
 
 /** cell shows one attribute value with a type hint. */
 function cell(av) {
   if (av === undefined) return h("td.absent", "");
   const t = typeOf(av);
-  return h("td", { class: "t-" + t.toLowerCase(), title: `${t}: ${short(av, 400)}` }, short(av), ["M", "L", "SS", "NS", "BS", "B"].includes(t) && h("span.type-tag", t));
+  return h("td", { class: "t-" + t.toLowerCase(), title: `${t}: ${short(av, 400)}` },
+    h("span.cell-text", short(av, 240)), ["M", "L", "SS", "NS", "BS", "B"].includes(t) && h("span.type-tag", t));
 }

@@ -2,12 +2,18 @@
 // agent's host drives it: over streamable HTTP with a bearer token
 // (MCP_URL, MCP_TOKEN) and over stdio, starting `dynamoemu mcp`
 // (DYNAMOEMU_BIN). Each session lists the tools and calls three of them,
-// and checks that a bad input is a tool error. The first line printed is
-// a JSON summary that internal/mcp/npm_client_test.go reads.
+// and checks that a bad input is a tool error. Then, as an agent whose
+// server lists the core group alone: a snapshot tool is refused with the
+// call that lists its group, enable_tools lists the snapshots group (over
+// stdio the server says so with notifications/tools/list_changed), and a
+// snapshot taken undoes a delete, in the same session: no restart. The
+// first line printed is a JSON summary that
+// internal/mcp/npm_client_test.go reads.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const sdkVersion = JSON.parse(readFileSync(new URL("./node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url))).version;
 
@@ -17,7 +23,15 @@ function check(cond, what) {
 
 async function session(label, transport) {
 	const client = new Client({ name: "dynamoemu-npm-client-test", version: "1.0.0" });
+	let listChanged = false;
+	let heard;
+	const changed = new Promise((resolve) => (heard = resolve));
+	client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+		listChanged = true;
+		heard();
+	});
 	await client.connect(transport);
+	check(client.getServerCapabilities()?.tools?.listChanged === true, `${label}: the server does not declare tools.listChanged`);
 	const { tools } = await client.listTools();
 	const names = tools.map((t) => t.name);
 	for (const want of ["create_table", "put_item", "get_item", "query", "explain", "design_match"]) {
@@ -43,8 +57,37 @@ async function session(label, transport) {
 
 	const bad = await client.callTool({ name: "get_item", arguments: { TableName: table, Key: { pk: { S: "ORDER#1" } } } });
 	check(bad.isError && bad.content[0].text.includes("ValidationException"), `${label}: a key without its sort key was taken: ${JSON.stringify(bad)}`);
+
+	// The snapshots group, listed in the session.
+	check(!names.includes("snapshot_restore"), `${label}: snapshot_restore is listed before enable_tools`);
+	let refused = "";
+	try {
+		await client.callTool({ name: "snapshot_create", arguments: {} });
+	} catch (e) {
+		refused = String(e.message);
+	}
+	check(refused.includes('group "snapshots"') && refused.includes("enable_tools"), `${label}: snapshot_create before enable_tools: ${refused || "taken"}`);
+	const enabled = JSON.parse(await call("enable_tools", { groups: ["snapshots"] }));
+	check(enabled.added.includes("snapshot_restore"), `${label}: enable_tools answered ${JSON.stringify(enabled)}`);
+	if (label === "stdio") {
+		await Promise.race([changed, new Promise((_, reject) => setTimeout(() => reject(new Error(`${label}: no notifications/tools/list_changed`)), 10000))]);
+	}
+	const after = (await client.listTools()).tools.map((t) => t.name);
+	for (const want of ["snapshot_create", "snapshot_list", "snapshot_restore", "snapshot_delete"]) {
+		check(after.includes(want), `${label}: no tool ${want} after enable_tools: ${after.join(", ")}`);
+	}
+	const snap = JSON.parse(await call("snapshot_create", { label: "one order" }));
+	await call("delete_item", { TableName: table, Key: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" } } });
+	const gone = await call("get_item", { TableName: table, Key: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" } } });
+	check(!gone.includes('"Item"'), `${label}: the order was not deleted: ${gone}`);
+	await call("snapshot_restore", { id: snap.id });
+	const back = await call("get_item", { TableName: table, Key: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" } } });
+	check(back.includes('"12.5"'), `${label}: snapshot_restore did not bring the order back: ${back}`);
 	await client.close();
-	return { transport: label, tools: tools.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException" };
+	return {
+		transport: label, tools: tools.length, toolsAfter: after.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException",
+		unlisted: refused, listChanged, restored: snap.id,
+	};
 }
 
 const sessions = [];

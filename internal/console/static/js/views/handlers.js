@@ -50,22 +50,21 @@ export async function handlersView(main) {
     mount(box, list.length === 0
       ? empty("No stream handlers", "Map a table's stream to a function with aws lambda create-event-source-mapping --endpoint-url (this server), a mappings file (-eventSourceMappings), serverless.yml (-serverless) or the Go and JS APIs.")
       : h("div.grid-wrap", h("table.grid.static.mappings", { "aria-label": "Event source mappings" },
-        h("thead", h("tr", ["Function", "Table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age", ""].map((c, i) => h("th", { scope: "col", class: i >= 4 && i < 10 ? "t-n" : "" }, c)))),
+        h("thead", h("tr", ["Function · table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age", ""].map((c, i) => h("th", { scope: "col", class: i >= 3 && i < 9 ? "t-n" : "" }, c)))),
         h("tbody", list.map((m) => [
           h("tr", { dataset: { uuid: m.uuid }, title: `UUID ${m.uuid}` },
-            h("td.strong.mono", functionOfArn(m.functionArn)),
-            h("td.mono.small", tableOfArn(m.eventSourceArn) || h("span.muted", "waiting for its table")),
+            h("td", h("div.strong.mono", functionOfArn(m.functionArn)), h("div.mono.small.muted", tableOfArn(m.eventSourceArn) || "waiting for its table")),
             h("td", badge(m.state, m.state === "Enabled" ? "ok" : "warn")),
             h("td", badge(m.lastProcessingResult || "—", /OK/.test(m.lastProcessingResult) ? "ok" : /FAIL|ERROR/i.test(m.lastProcessingResult) ? "danger" : "")),
             h("td.t-n", count(m.lastBatchSize)), h("td.t-n", count(m.invocations)),
             h("td.t-n", m.functionErrors ? h("span.c-remove", count(m.functionErrors)) : "0"),
             h("td.t-n", count(m.discarded)), h("td.t-n", count(m.filtered)),
             h("td.t-n", `${count(m.iteratorAgeSeconds)} s`),
-            h("td.actions-cell",
+            h("td.actions-cell", h("div.row-actions",
               h("button.small", { type: "button", onclick: () => setEnabled(m, m.state !== "Enabled") }, m.state === "Enabled" ? "Disable" : "Enable"),
               h("button.small", { type: "button", onclick: () => edit(m) }, "Edit"),
-              h("button.small", { type: "button", onclick: () => remove(m) }, "Delete…"))),
-          m.lastError && h("tr.mapping-error", h("td", { colspan: "11" }, h("span.bad", "Last error: "), h("code.small", m.lastError))),
+              h("button.small", { type: "button", onclick: () => remove(m) }, "Delete…")))),
+          m.lastError && h("tr.mapping-error", h("td", { colspan: "10" }, h("span.bad", "Last error: "), h("code.small", m.lastError))),
         ])))));
     timer = setTimeout(() => { if (alive()) load(); }, REFRESH_MS);
   };

@@ -133,7 +133,7 @@ export async function partiqlView(main) {
         h("button", { type: "button", disabled: !out.NextToken, onclick: () => { page++; run(false); } }, "Next", icon("right"))),
       items.length
         ? itemGrid({
-          items, keys, label: "Statement results",
+          items, keys, label: "Statement results", width: result.clientWidth,
           onOpen: table ? async (it) => { if (await editItem(table, it)) run(false); } : show,
           onDelete: table ? async (it) => { if (await deleteItem(table, it)) run(false); } : undefined,
         })

@@ -268,7 +268,7 @@ export async function queryTab(body, info) {
         h("button", { type: "button", disabled: page === 0, onclick: () => { page--; run(false); }, title: "Previous page ([)" }, icon("left"), "Previous"),
         h("button", { type: "button", disabled: !out.LastEvaluatedKey, onclick: () => { page++; run(false); }, title: "Next page (])" }, "Next", icon("right"))),
       items.length
-        ? itemGrid({ items, keys, badges, label: "Results", onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
+        ? itemGrid({ items, keys, badges, label: "Results", width: result.clientWidth, onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
         : empty("No items", out.ScannedCount > 0 ? "Items were read, and the filter dropped them all." : "Nothing matches the key condition."));
   }
 

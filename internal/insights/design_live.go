@@ -1,0 +1,160 @@
+package insights
+
+import (
+	"slices"
+	"strings"
+)
+
+// Where the report files a request's use of a table, for a reader that
+// asks before the request runs (design_match, the console's query
+// builder): the same decision the recorder makes (file), on the design
+// as a namespace's recorder holds it (Live): the name an unnamed table
+// took from the traffic and the patterns a table without declared ones
+// took. A recorder holds a copy of the design of its own, so that each
+// namespace's traffic names and completes its own.
+
+// filing is where the report files one request's use of a table.
+type filing struct {
+	t *DesignTable // nil: a table the design does not declare
+	// bind: t is the design's unnamed table, and this request names it.
+	bind bool
+	// unchecked: a write to a table that declares no write pattern: the
+	// report does not check it.
+	unchecked bool
+	pattern   int      // the pattern of t.Patterns it counts for; -1 none
+	learned   *Pattern // the pattern of its shape t takes (FromTraffic), when none fits
+}
+
+// file decides where the report files q (it changes nothing).
+func (d *Design) file(q *Request) filing {
+	f := filing{pattern: -1}
+	t := d.table(q.Table)
+	if t != nil && t.Unnamed && t.Name == "" {
+		if q.Index != "" && t.index(q.Index) == nil {
+			t = nil // not the schema's table
+		} else {
+			f.bind = true
+		}
+	}
+	f.t = t
+	if t == nil {
+		return f
+	}
+	if q.Access.IsWrite() && !t.hasWritePatterns() && !t.FromTraffic {
+		f.unchecked = true
+		return f
+	}
+	if f.pattern = t.match(q); f.pattern < 0 && t.FromTraffic {
+		f.learned = t.shapeOf(q)
+	}
+	return f
+}
+
+// clone returns a copy of d whose tables may take a name and patterns
+// from the traffic without changing d's.
+func (d *Design) clone() *Design {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	c.Tables = make([]*DesignTable, len(d.Tables))
+	for i, t := range d.Tables {
+		tc := *t
+		tc.Patterns = slices.Clone(t.Patterns)
+		c.Tables[i] = &tc
+	}
+	return &c
+}
+
+// Live returns a copy of d as the recorder whose report's design part is
+// rep holds it: the design's unnamed table named as the report names it,
+// and the patterns the traffic gave a table without declared ones, in
+// the report's order (nil rep: d as set). Match on it says what that
+// recorder files a request under.
+func (d *Design) Live(rep *DesignReport) *Design {
+	c := d.clone()
+	if c == nil || rep == nil {
+		return c
+	}
+	declared := func(name string) bool {
+		return slices.ContainsFunc(c.Tables, func(t *DesignTable) bool { return t.Name == name })
+	}
+	if t := c.unnamed(); t != nil {
+		for _, pr := range rep.Patterns {
+			if pr.Table != "" && !declared(pr.Table) && (pr.FromTraffic || t.hasPattern(pr.Name)) {
+				t.Name = pr.Table
+				break
+			}
+		}
+		for _, f := range rep.Findings {
+			if t.Name == "" && f.Kind == FindingFromTraffic && f.Table != "" && !declared(f.Table) {
+				t.Name = f.Table
+			}
+		}
+	}
+	for _, pr := range rep.Patterns {
+		t := c.table(pr.Table)
+		if !pr.FromTraffic || t == nil || !t.FromTraffic || t.Name != pr.Table || t.hasPattern(pr.Name) {
+			continue
+		}
+		if pt := t.learnedFrom(pr); pt != nil {
+			t.Patterns = append(t.Patterns, pt)
+		}
+	}
+	return c
+}
+
+// learnedFrom rebuilds a pattern t took from the traffic from its
+// report, or nil when the report is not of one (shapeOf makes them:
+// pk = the partition key attribute's variable, and a sort key condition
+// on the sort key attribute's variable or a begins_with prefix).
+func (t *DesignTable) learnedFrom(pr PatternReport) *Pattern {
+	acc, ok := accessOf(pr.Access)
+	if !ok || acc == Scan {
+		return nil
+	}
+	index := ""
+	if pr.ServedBy != "table key" {
+		var found bool
+		if index, found = strings.CutPrefix(pr.ServedBy, "index "); !found {
+			return nil
+		}
+	}
+	key, ok := t.keyOf(index)
+	if !ok {
+		return nil
+	}
+	pt := &Pattern{Name: pr.Name, Access: acc, Index: index, Entities: pr.Entities, FromTraffic: true,
+		PK: varTemplate(key.Partition, "pk"), HasPK: true}
+	rest, ok := strings.CutPrefix(pr.Condition, "pk = "+pt.PK.String())
+	if !ok {
+		return nil
+	}
+	if rest == "" {
+		return pt
+	}
+	rest, ok = strings.CutPrefix(rest, " and sk ")
+	if !ok || key.Sort == "" {
+		return nil
+	}
+	skVar := varTemplate(key.Sort, "sk")
+	if prefix, found := strings.CutPrefix(rest, SortBeginsWith.String()+" "); found {
+		sk, err := parseTemplate(prefix)
+		if err != nil || !sk.literal() && sk.text != skVar.text {
+			return nil
+		}
+		pt.SortOp, pt.SK = SortBeginsWith, sk
+		return pt
+	}
+	if rest == SortBetween.String()+" "+skVar.text+" and "+skVar.text {
+		pt.SortOp, pt.SK, pt.SK2 = SortBetween, skVar, skVar
+		return pt
+	}
+	for _, op := range []SortOp{SortEQ, SortLT, SortLE, SortGT, SortGE} {
+		if rest == op.String()+" "+skVar.text {
+			pt.SortOp, pt.SK = op, skVar
+			return pt
+		}
+	}
+	return nil
+}
