@@ -24,7 +24,7 @@ const maxPackageLines = 13000
 // (emulator/internal/service) may hold. It may only fall: what grows the
 // core plugs in through a seam (docs/architecture.md, "Stages"); the
 // commit log says how it came down.
-const maxCoreLines = 11741
+const maxCoreLines = 11738
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

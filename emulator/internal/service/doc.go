@@ -146,39 +146,26 @@
 //   - The table-feature seam: feature.go (Feature, Registrar, Op,
 //     Call, Table and a table's feature slots, recorded by
 //     catalog_record.go). A service serves the features its Config
-//     hands it (Config.Features; the emulator's, emulator/features.go);
-//     each lives in its own package and names nothing of the core's but
-//     the seam: resource-based policies and Kinesis streaming
-//     destinations are in emulator/internal/resources, exports, imports
-//     and bulk operations in emulator/internal/transfers, on-demand
-//     backups in emulator/internal/backups, point-in-time recovery in
-//     emulator/internal/pitr, global tables and replica auto scaling in
-//     emulator/internal/globaltables, the tagging operations in
-//     emulator/internal/tagging, Time to Live's operations in
-//     emulator/internal/ttl, the Streams API in
-//     emulator/internal/streamsapi, SearchVectors in
-//     emulator/internal/vectorsearch, and more. feature_state.go gives a
-//     feature its per-namespace state (State, a key; a service's and a
-//     table's are kept the same way); feature_lifecycle.go the hooks a
-//     feature or a stage takes in a service's life (Hooks, one struct of
-//     funcs, handed over by a Hooker: the service made, each request's
-//     start, the commit hook chain, a namespace opened, loaded and
-//     closed, a definition checked, published, described, changed and
-//     dropped); feature_calls.go the core's checks and writes a
-//     feature's operation may ask for; feature_table.go a table as it
-//     was (a backup) and a table just deleted (Dropped);
-//     feature_define.go a definition read and changed (Definition,
-//     Table.Change and its Edit); feature_update.go the UpdateTable
-//     members a feature owns (UpdateTableMember); feature_service.go
-//     per-service state and the namespaces of other regions
-//     (Service.Space, Call.InRegion). The parts of a table
-//     the core keeps for its own operations and features read or
-//     change: feature_definition.go (tags, Time to Live),
-//     feature_reads.go (the data plane's lookups, a table's indexes),
-//     feature_streams.go (the streams), feature_vectors.go
-//     (a vector index); APIOp and
-//     JSONAppender (another API's operations, outputs that encode
-//     themselves).
+//     hands it (Config.Features; the emulator's, emulator/features.go),
+//     each in its own package (emulator/internal/resources, transfers,
+//     backups, pitr, globaltables, tagging, ttl, streamsapi,
+//     vectorsearch, ...), naming nothing of the core's but the seam.
+//     feature_state.go gives a feature its per-namespace state (State, a
+//     key; a service's and a table's are kept the same way);
+//     feature_lifecycle.go the hooks a feature or a stage takes in a
+//     service's life (Hooks, handed over by a Hooker); feature_calls.go
+//     the core's checks and writes a feature's operation may ask for;
+//     feature_table.go a table as it was (a backup) and a table just
+//     deleted (Dropped); feature_define.go a definition read and changed
+//     (Definition, Table.Change and its Edit); feature_update.go the
+//     UpdateTable members a feature owns; feature_service.go per-service
+//     state and the namespaces of other regions (Service.Space,
+//     Call.InRegion). The parts of a table the core keeps for its own
+//     operations and features read or change: feature_definition.go
+//     (tags, Time to Live), feature_reads.go (the data plane's lookups, a
+//     table's indexes), feature_streams.go (the streams),
+//     feature_vectors.go (a vector index); APIOp and JSONAppender
+//     (another API's operations, outputs that encode themselves).
 //   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome: the
 //     instruments' part in each use of a table or index, Begin before
 //     storage is touched and End with what the use did, a value the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
 )
 
@@ -55,12 +56,13 @@ type Registrar struct {
 // checks and stages each request meets, in Config's order (the
 // features', then the stages').
 type seams struct {
-	ops        map[string]*opHandler // by name; another API's by its whole target (APIOp)
-	apis       []string              // the X-Amz-Target prefixes of the other APIs (APIOp)
-	prescans   map[string]prescan    // the features' (Prescan)
-	features   []string              // the features' names
-	extMembers map[string][]string   // the "ext" members of each feature that has them (Registrar.ExtMembers)
-	members    []*ownedMember        // the UpdateTable members the features own (UpdateTableMember)
+	ops        map[string]*opHandler        // by name; another API's by its whole target (APIOp)
+	apis       []string                     // the X-Amz-Target prefixes of the other APIs (APIOp)
+	prescans   map[string]prescan           // the features' (Prescan)
+	cuts       map[string]*oversize.ListCut // the features' (Prescan)
+	features   []string                     // the features' names
+	extMembers map[string][]string          // the "ext" members of each feature that has them (Registrar.ExtMembers)
+	members    []*ownedMember               // the UpdateTable members the features own (UpdateTableMember)
 
 	hooks      []Hooks                         // the features' and the stages' (Hooker)
 	starting   []func(*Service, time.Time)     // their Starting hooks: on every request
@@ -76,8 +78,8 @@ type seams struct {
 // table record (its slot would be read from it), or an operation
 // registered twice, panics (a wiring bug).
 func (sm *seams) plug(features []Feature, stages []Stage) {
-	sm.ops = make(map[string]*opHandler, 96) // room for every operation: no growth
-	sm.core()                                // register.go
+	sm.ops, sm.prescans, sm.cuts = make(map[string]*opHandler, 96), map[string]prescan{}, map[string]*oversize.ListCut{}
+	sm.core() // register.go
 	for _, f := range features {
 		name := f.Name()
 		if name == "" || slices.Contains(sm.features, name) {

@@ -25,18 +25,17 @@ import (
 type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
 // Prescan registers how a feature's operation name reads its raw body
-// before the body is decoded: reduce returns the body to decode instead
-// (nil: the body as it is), one that gets the same answer, for a list
-// far over its limit (package oversize has the readers). Call it before
-// the operation is registered.
-func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
+// before the body is decoded: cut, how the edge reads it as it arrives
+// (nil: whole; Operation.ListCut), and reduce, the body to decode
+// instead of the one held (nil: the body as it is), one that gets the
+// same answer, for a list far over its limit (package oversize has the
+// readers). Call it before the operation is registered.
+func Prescan(r Registrar, name string, cut *oversize.ListCut, reduce func(body []byte) []byte) {
 	if _, ok := r.sm.ops[name]; ok {
 		panic("emulator: prescan of " + name + " after its operation")
 	}
-	if r.sm.prescans == nil {
-		r.sm.prescans = map[string]prescan{}
-	}
 	r.sm.prescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
+	r.sm.cuts[name] = cut
 }
 
 // prescanOf returns the prescan of operation name (nil: its body is
@@ -48,8 +47,8 @@ func (sm *seams) prescanOf(name string) prescan {
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
-	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
-		return ListCutOf(name).Again
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as their cuts, in the body held whole
+		return coreCut(name).Again
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte, _ Cut) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
@@ -59,7 +58,7 @@ func (sm *seams) prescanOf(name string) prescan {
 }
 
 // prescanBatchGet cuts each AttributesToGet after its first repeat (not
-// beside a bad table name), then Keys far over 100 as ListCutOf does.
+// beside a bad table name), then Keys far over 100 as its cut does.
 func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, tablespec.BatchTableName)
 	if cut != nil {
@@ -71,14 +70,18 @@ func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	return cut, nil
 }
 
-// Cut is what ListCutOf cut from a body as it arrived.
+// Cut is what an Operation's ListCut cut from a body as it arrived.
 type Cut = oversize.Cut
 
-// ListCutOf returns how the edge reads operation name's body as it arrives
+// ListCut returns how the edge reads the operation's body as it arrives
+// (nil: whole).
+func (o Operation) ListCut() *oversize.ListCut { return o.h.cut }
+
+// coreCut returns how the edge reads a core operation's body as it arrives
 // (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
 // a BatchWriteItem 25 writes a table, each echoed and checked (oversize.MapCut);
 // a BatchGetItem 101 keys a table and those its echo shows (oversize.KeysCut).
-func ListCutOf(name string) *oversize.ListCut {
+func coreCut(name string) *oversize.ListCut {
 	switch name {
 	case "BatchGetItem":
 		return &batchGetCut
@@ -89,7 +92,7 @@ func ListCutOf(name string) *oversize.ListCut {
 	case "BatchWriteItem":
 		return &batchWriteCut
 	}
-	return oversize.Of(name) // a feature's
+	return nil
 }
 
 var (

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
@@ -31,7 +32,7 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	cut       Cut            // the list the edge cut while the body arrived (ListCutOf)
+	cut       Cut            // the list the edge cut while the body arrived (Operation.ListCut)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
@@ -92,7 +93,10 @@ func register[In, Out any](sm *seams, name string, data bool, f func(c *call, in
 	if _, dup := sm.ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
-	h := &opHandler{name: name, data: data, pre: sm.prescanOf(name), in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
+	h := &opHandler{name: name, data: data, pre: sm.prescanOf(name), cut: sm.cuts[name], in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
+	if h.cut == nil {
+		h.cut = coreCut(name) // a feature's first (Prescan)
+	}
 	h.get = func() any { return new(In) }
 	h.implements(new(In), new(Out))
 	h.run = func(c *call, in any) (any, error) {
@@ -111,6 +115,7 @@ type opHandler struct {
 	data                             bool                          // a data-plane operation
 	in, out                          reflect.Type                  // *In's and *Out's element types (OperationShapes)
 	pre                              prescan                       // prescanOf(name); nil: none
+	cut                              *oversize.ListCut             // how the edge reads the body as it arrives (Operation.ListCut)
 	get                              func() any                    // a new or pooled *In
 	put                              func(any)                     // gives a pooled *In back; nil: not pooled
 	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
@@ -153,7 +158,7 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	c.inLen = len(body)
 	var fill func(any)
 	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
-		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
+		c.inLen, fill = cut.Len, func(in any) { h.cut.Filled(in, cut) }
 	} else if h.pre != nil && !c.svc.prescanOff.Load() {
 		if reduced, f := h.pre(body, cut); reduced != nil {
 			body, fill = reduced, f // a list far over its limit (oversize.go)

@@ -179,7 +179,7 @@ type Request struct {
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
-	Cut       Cut // what ListCutOf cut from Body (Elems 0: nothing)
+	Cut       Cut // what the Operation's ListCut cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
