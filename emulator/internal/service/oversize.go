@@ -24,12 +24,11 @@ import (
 // decoded input (nil: nothing).
 type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
-// Prescan registers how a feature's operation name reads its raw body
-// before the body is decoded: cut, how the edge reads it as it arrives
-// (nil: whole; Operation.ListCut), and reduce, the body to decode
-// instead of the one held (nil: the body as it is), one that gets the
-// same answer, for a list far over its limit (package oversize has the
-// readers). Call it before the operation is registered.
+// Prescan registers how a feature's operation name reads its raw body before it is
+// decoded: cut, how the edge reads it as it arrives (nil: whole; Operation.ListCut), and
+// reduce, the body to decode instead of the one held (nil: as it is), one that gets the
+// same answer, for a list far over its limit (package oversize has the readers). Call it
+// before the operation is registered.
 func Prescan(r Registrar, name string, cut *oversize.ListCut, reduce func(body []byte) []byte) {
 	if _, ok := r.sm.ops[name]; ok {
 		panic("emulator: prescan of " + name + " after its operation")
@@ -73,14 +72,17 @@ func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 // Cut is what an Operation's ListCut cut from a body as it arrived.
 type Cut = oversize.Cut
 
-// ListCut returns how the edge reads the operation's body as it arrives
-// (nil: whole).
-func (o Operation) ListCut() *oversize.ListCut { return o.h.cut }
+// ListCut is how the edge reads the body as it arrives (nil: whole).
+func (o Operation) ListCut() *oversize.ListCut {
+	if o.h == nil {
+		return nil
+	}
+	return o.h.cut
+}
 
-// coreCut returns how the edge reads a core operation's body as it arrives
-// (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
-// a BatchWriteItem 25 writes a table, each echoed and checked (oversize.MapCut);
-// a BatchGetItem 101 keys a table and those its echo shows (oversize.KeysCut).
+// coreCut is how the edge reads a core operation's body (nil: whole): a transaction
+// keeps 100 actions, the rest checked, counted; a BatchWriteItem 25 writes a table, each
+// echoed and checked (oversize.MapCut); a BatchGetItem 101 keys a table and its echo's.
 func coreCut(name string) *oversize.ListCut {
 	switch name {
 	case "BatchGetItem":
