@@ -57,7 +57,7 @@ func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 // the DB of c (ns's catalog, or the one being made for it), from its
 // definition record, and publishes it in c.
 func (ns *Namespace) publishStored(c *catalog, st *storage.Table) error {
-	t, m, err := decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
+	t, m, err := ns.svc.decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 // restoreMeta publishes t's recorded definition b, starting or stopping
 // its stream and telling the stages of it as the change did.
 func (t *table) restoreMeta(b []byte) error {
-	_, m, err := decodeTableRecord(b, t.schema)
+	_, m, err := t.ns.svc.seams.decodeTableRecord(b, t.schema)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ type Namespace struct {
 	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
-	states atomic.Pointer[[]atomic.Value] // the features' (feature_state.go); nil, keeping none, until own
+	states atomic.Pointer[slots] // the features' and stages' (feature_state.go); nil, keeping none, until own
 }
 
 // newCatalog makes ns's own catalog, empty, with its DB: a new one (with
@@ -63,14 +63,16 @@ func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 		// already (persist.Options.VectorIndexes), which this keeps.
 		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
 	}
-	ns.states.CompareAndSwap(nil, new(make([]atomic.Value, len(stateMakers))))
-	// Point-in-time recovery sees every record, in front of whatever
-	// hook the DB has (the store's log, a test's recorder).
-	for _, h := range hookers {
-		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+	ns.states.CompareAndSwap(nil, new(slots))
+	for _, h := range n.svc.seams.hooks {
+		if h.WrapDB != nil {
+			h.WrapDB(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+		}
 	}
-	for _, o := range openers {
-		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
+	for _, h := range n.svc.seams.hooks {
+		if h.Opened != nil {
+			h.Opened(Space{ns: ns}) // the features' files (feature_lifecycle.go)
+		}
 	}
 	if sc := n.svc.sidecars.Lookup(ns.key); sc != nil {
 		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go

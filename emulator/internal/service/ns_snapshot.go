@@ -103,10 +103,12 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	return nil
 }
 
-// closed tells the Closers that ns is gone (feature_lifecycle.go).
+// closed tells the Closed hooks that ns is gone (feature_lifecycle.go).
 func (ns *Namespace) closed() {
-	for _, c := range closers {
-		c.Closed(Space{ns: ns})
+	for _, h := range ns.svc.seams.hooks {
+		if h.Closed != nil {
+			h.Closed(Space{ns: ns})
+		}
 	}
 }
 
