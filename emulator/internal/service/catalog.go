@@ -25,23 +25,17 @@ import (
 // changeMeta, the one funnel that records it) and storage.Table guards
 // its items, so a long Scan never blocks CreateTable. A namespace holds
 // its catalog under one pointer (Namespace.cat), so that forks share one
-// as go-memdb's snapshots share a root: frozen, its tables restored from
-// the snapshot (storage.DB.RestoreTable: copying nothing) in a DB that
-// refuses every change, until a fork's first change gives it its own
-// (Namespace.own, ns_snapshot.go).
+// as go-memdb's snapshots share a root, until a fork's first change gives
+// it its own (Namespace.own, ns_snapshot.go).
 type catalog struct {
 	db       *storage.DB
-	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   []*table        // in name order (findLocked)
-	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
-
-	// A shared catalog is frozen: forked from snap (nil: namespaces.empty),
-	// held by forks namespaces (guarded by namespaces.mu), its tables
-	// those of reader, a namespace no request reaches (Table.Space).
-	frozen bool
-	snap   *storage.Snapshot
-	forks  int
-	reader *Namespace
+	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
+	tables   []*table          // in name order (findLocked)
+	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
+	frozen   bool              // shared: its DB refuses every change
+	snap     *storage.Snapshot // a shared one's, its forks' (nil: namespaces.empty)
+	forks    int               // the namespaces holding a shared one; guarded by namespaces.mu
+	reader   *Namespace        // a shared one's tables', which no request reaches (Table.Space)
 }
 
 // getTable returns the namespace's table called name, or nil.
@@ -89,9 +83,8 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) err
 
 // publishTable attaches t to its storage table st (item collection
 // tracking for LSIs, stream s as the observer; zero: none) and puts it in
-// catalog c, ns's (or the one being made for it), replacing a table of
-// that name still being deleted: st's DB has just accepted the name, so
-// no other live table has it.
+// c (ns's catalog, or its new one), replacing a table of that name still
+// being deleted: st's DB has just accepted it, so no live table has it.
 func (ns *Namespace) publishTable(c *catalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)

@@ -53,9 +53,8 @@ func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 	return nil
 }
 
-// publishStored rebuilds the emulator's table of st, a storage table of
-// the DB of c (ns's catalog, or the one being made for it), from its
-// definition record, and publishes it in c.
+// publishStored rebuilds the emulator's table of st (of c's DB: ns's, or
+// the one made for it) from its definition record, and publishes it.
 func (ns *Namespace) publishStored(c *catalog, st *storage.Table) error {
 	t, m, err := ns.svc.decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {

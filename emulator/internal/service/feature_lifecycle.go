@@ -56,8 +56,7 @@ type Hooks struct {
 	// (-dbPath): it runs once the namespace's tables are back, at now.
 	Loaded func(sp Space, now time.Time)
 	// Closed is told when a namespace is gone (the service closed, a
-	// branch dropped, a shared catalog's reader let go by its last fork),
-	// to let go of what it keeps of it: its files made durable and closed.
+	// branch dropped, a shared catalog let go): its files made durable.
 	Closed func(sp Space)
 
 	// CheckDefinition checks t's definition in change, with its tags

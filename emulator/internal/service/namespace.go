@@ -22,10 +22,9 @@ const defaultAccountID = "000000000000"
 // hang off one pointer, its catalog (catalog.go). The control-plane
 // operations (op_tables.go) own the catalog and may extend this struct.
 type Namespace struct {
-	key string // "AKID/region", or "shared": the namespace's ID
-	nk  nsKey  // the key that selects it
-	svc *Service
-
+	key   string // "AKID/region", or "shared": the namespace's ID
+	nk    nsKey  // the key that selects it
+	svc   *Service
 	cat   atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
 	ownMu sync.Mutex              // serializes own (first in the lock order: doc.go)
 
@@ -157,10 +156,9 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// lookup returns the namespace of k: the one kept, or in use, or a new
-// one held weakly (idle) until something is made in it (own), so that
-// keys that make nothing keep nothing. Unless read (readOnly), a fork's
-// first request gives it its own catalog: the request may change it.
+// lookup returns the namespace of k: kept, in use, or new and held weakly
+// (idle) until something is made in it (own), so that keys that make
+// nothing keep nothing. Unless read (readOnly), a fork gets its own.
 func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
 	ns := n.inUseLocked(k)

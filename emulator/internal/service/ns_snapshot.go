@@ -15,13 +15,11 @@ import (
 // rewind drops the tables that changed (deletion protection
 // notwithstanding), restores the snapshot's under their names and
 // TableIds without copying items (DB.RestoreTable) and rebuilds each as
-// a replay does (catalog_apply.go). A fork is a new namespace holding the
-// catalog its snapshot's forks share (catalog.go) until own gives it its
-// own: docs/backups.md, "Branches". Not atomic against requests to the
-// same namespace running meanwhile.
+// a replay does (catalog_apply.go). What it keeps and what it costs:
+// docs/backups.md, "Snapshots" and "Branches". Not atomic against
+// requests to the same namespace running meanwhile.
 
-// errShared refuses a change of a shared catalog's DB: a bug caught.
-var errShared = errors.New("service: a change of a catalog forks share")
+var errShared = errors.New("service: a change of a catalog forks share") // a bug caught
 
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
@@ -30,8 +28,7 @@ var errShared = errors.New("service: a change of a catalog forks share")
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 	spaces := map[string]*storage.Snapshot{}
 	for _, ns := range s.dbs.all() {
-		spaces[ns.key] = ns.cat.Load().snap
-		if spaces[ns.key] == nil {
+		if spaces[ns.key] = ns.cat.Load().snap; spaces[ns.key] == nil { // not a fork sharing its catalog
 			spaces[ns.key] = ns.cat.Load().db.Snapshot(nil)
 		}
 	}
@@ -112,9 +109,8 @@ func (ns *Namespace) closed() {
 	}
 }
 
-// sharedOf returns the shared catalog of snap, held by one more fork:
-// made (with no lock held) if no fork holds one, its tables restored in
-// a DB that refuses every change, belonging to a reader namespace.
+// sharedOf returns snap's shared catalog, held by one more fork: made,
+// with no lock held, if none is (its tables restored in a frozen DB).
 func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 	n.mu.Lock()
 	c := n.shared[snap]
@@ -137,9 +133,8 @@ func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 	return c
 }
 
-// releaseLocked lets go of c, the catalog of a namespace dropped or given
-// its own, and returns its reader, to be closed, when c is shared and no
-// fork holds it any more; n.mu is held.
+// releaseLocked lets go of c, a namespace's catalog as it is dropped or
+// owns one; it returns c's reader to close when no fork holds c. n.mu held.
 func (n *namespaces) releaseLocked(c *catalog) *Namespace {
 	if c.snap == nil || !c.frozen {
 		return nil // the empty catalog, or a namespace's own
@@ -152,9 +147,8 @@ func (n *namespaces) releaseLocked(c *catalog) *Namespace {
 }
 
 // own returns ns's own catalog, made at the first call if it holds a
-// shared one (copy-on-write): empty, or for a fork filled as a rewind
-// fills an empty namespace. ns is kept from then on. Other callers wait;
-// readers read the shared catalog until the own one, filled, replaces it.
+// shared one (copy-on-write: filled as a rewind fills an empty namespace),
+// kept from then on; readers meanwhile read the shared one.
 func (ns *Namespace) own() *catalog {
 	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
 		return c // its own, or a shared catalog's reader, which changes nothing
@@ -166,13 +160,11 @@ func (ns *Namespace) own() *catalog {
 		return old
 	}
 	c, ok := n.newCatalog(ns)
-	if ok && old.snap != nil {
-		if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
-			ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
-		}
-	}
 	if !ok {
 		return c // refusing every change; the next use tries again
+	}
+	if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
+		ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 	}
 	n.mu.Lock()
 	ns.cat.Store(c)
@@ -245,16 +237,15 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 		}
 	}
 	ns.streams.Retain(kept)
-	if snap == nil {
-		return nil
-	}
 	return ns.restore(c, snap, kept)
 }
 
-// restore restores the tables of snap but those in kept into c, ns's
-// catalog or the one being made for it (DB.RestoreTable: sharing what
-// they hold), and publishes each.
+// restore restores the tables of snap (nil: none) but those in kept into
+// c (ns's catalog, or its new one), sharing what they hold; publishes each.
 func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string]bool) error {
+	if snap == nil {
+		return nil
+	}
 	for _, ts := range snap.Tables() {
 		if kept[ts.Name()] {
 			continue
