@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // A Serverless Framework service file (serverless.yml) read for its
