@@ -322,7 +322,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		opts.MCP = mount
 	}
-	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
+	setMatcher := mountDesignMatch(&opts)                                          // the console's query builder asks it (mcp.go)
+	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts) // all checked before anything is made (load.go)
+	if err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -331,10 +335,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}
-	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+	if err := load.run(context.Background(), emu, log); err != nil {
 		emu.Close()
 		return err
 	}
+	logScopes(c, log) // which namespaces -conventions, -design and -serverless apply to (load.go)
 	if c.eventSourceMappings != "" {
 		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
