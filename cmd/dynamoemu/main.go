@@ -322,8 +322,9 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		opts.MCP = mount
 	}
-	setMatcher := mountDesignMatch(&opts)                                          // the console's query builder asks it (mcp.go)
-	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts) // all checked before anything is made (load.go)
+	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
+	// -load, made in a scratch emulator first: nothing is made if it fails (load.go).
+	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts)
 	if err != nil {
 		return err
 	}
