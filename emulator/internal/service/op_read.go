@@ -657,32 +657,18 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 // key schema and the key condition, with AWS's messages.
 func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
 	ks := t.schema
-	want := 1
-	if ks.HasSort() {
-		want = 2
-	}
-	if len(esk) != want {
-		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
-	}
-	attrs := []storage.KeyAttr{ks.Partition}
-	if ks.HasSort() {
-		attrs = append(attrs, ks.Sort)
-	}
-	for _, a := range attrs {
-		v, ok := esk[a.Name]
-		if !ok {
-			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
-		}
-		if v.Kind() != a.Kind {
-			return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
-		}
+	if err := readparams.CheckStartKeyShape(ks, esk); err != nil {
+		return storage.Key{}, err
 	}
 	k, err := t.keyFromKeyParam(esk)
 	if err != nil {
 		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
 	}
+	if !ks.HasSort() {
+		return storage.Key{}, readparams.NoSortKeyStart(ks, k)
+	}
 	samePartition := storage.Equal(k.Partition, kc.Partition)
-	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
+	if kc.Sort.Op == storage.SortAny {
 		if !samePartition {
 			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOutside)
 		}
