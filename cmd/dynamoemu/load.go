@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/iac"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
@@ -136,7 +135,7 @@ func planLoad(ctx context.Context, path string, target loadTarget, opts emulator
 // why f is neither: a YAML error with its line and column, a JSON error
 // with its line and column.
 func isTemplateFile(f loadFile) (bool, error) {
-	kind, yerr := iac.Kind(f.src)
+	kind, yerr := mcp.TemplateKind(f.src)
 	if kind != "" {
 		return true, nil
 	}
@@ -219,7 +218,7 @@ func (p *loadPlan) run(ctx context.Context, emu *emulator.Emulator, log *slog.Lo
 		if p.target.regionFromFile {
 			region = "" // the template's, else us-east-1 (below)
 		}
-		got, err := mcp.LoadTemplate(ctx, emu, p.target.accessKey, region, f.src, iac.Options{Getenv: os.Getenv, Dir: filepath.Dir(f.path)})
+		got, err := mcp.LoadTemplate(ctx, emu, p.target.accessKey, region, f.src, mcp.TemplateOptions{Getenv: os.Getenv, Dir: filepath.Dir(f.path)})
 		if err != nil {
 			for _, l := range made {
 				if uerr := l.Undo(ctx, emu); uerr != nil {

@@ -34,20 +34,33 @@ type TemplateLoad struct {
 // reads rather than a NoSQL Workbench model.
 func IsTemplate(src []byte) bool { return iac.Sniff(src) != "" }
 
+// TemplateKind is iac.Kind: "cloudformation", "serverless" or "" (YAML
+// or JSON, but no template), or why src is neither YAML nor JSON, with
+// the line and column.
+func TemplateKind(src []byte) (string, error) { return iac.Kind(src) }
+
+// TemplateOptions are what LoadTemplate reads a template with.
+type TemplateOptions struct {
+	// Getenv reads serverless' ${env:...}; nil reads nothing.
+	Getenv func(string) string
+	// Dir is the template's directory, where a serverless.yml with
+	// useDotenv: true has its .env files; "": none is read.
+	Dir string
+}
+
 // LoadTemplate creates the DynamoDB tables of the template src in emu's
 // namespace accessKey/region: accessKey "" is local; region "" is the
 // region the template names (a serverless.yml's provider.region), else
-// us-east-1. read gives serverless' ${env:...} (Getenv) and the
-// directory of its .env files (Dir); its Region is region. A table that
+// us-east-1. o gives serverless' ${env:...} and the directory of its
+// .env files. A table that
 // exists is left as it is. The whole template is read first: one that
 // cannot be read creates nothing, and a table DynamoDB refuses deletes
 // those this load made before it.
-func LoadTemplate(ctx context.Context, emu *emulator.Emulator, accessKey, region string, src []byte, read iac.Options) (TemplateLoad, error) {
+func LoadTemplate(ctx context.Context, emu *emulator.Emulator, accessKey, region string, src []byte, o TemplateOptions) (TemplateLoad, error) {
 	if accessKey == "" {
 		accessKey = "local"
 	}
-	read.Region = region
-	tpl, err := iac.Read(src, read)
+	tpl, err := iac.Read(src, iac.Options{Region: region, Getenv: o.Getenv, Dir: o.Dir})
 	if err != nil {
 		return TemplateLoad{}, err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/iac"
 )
 
 // describe is the parts of DescribeTable a template says.
@@ -58,7 +57,7 @@ func TestLoadTemplate(t *testing.T) {
 		src, err := os.ReadFile("../iac/testdata/" + name)
 		require.NoError(t, err)
 		require.True(t, IsTemplate(src))
-		got, err := LoadTemplate(ctx, emu, "", "", src, iac.Options{})
+		got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
 		require.NoError(t, err)
 		return got
 	}
@@ -126,7 +125,7 @@ func TestLoadTemplate(t *testing.T) {
 	require.False(t, again.Tables[0].Created)
 	require.Contains(t, again.Tables[0].Note, "exists")
 
-	_, err = LoadTemplate(ctx, emu, "", "", []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared\n"), iac.Options{})
+	_, err = LoadTemplate(ctx, emu, "", "", []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared\n"), TemplateOptions{})
 	require.ErrorContains(t, err, "Fn::ImportValue")
 }
 
@@ -143,7 +142,7 @@ func TestLoadTemplateAllOrNothing(t *testing.T) {
 			"\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n"
 	}
 	src := "Resources:\n" + table("A", "alpha") + table("B", "x")
-	_, err = LoadTemplate(ctx, emu, "", "", []byte(src), iac.Options{})
+	_, err = LoadTemplate(ctx, emu, "", "", []byte(src), TemplateOptions{})
 	require.ErrorContains(t, err, "creating table x (B)")
 	require.ErrorContains(t, err, "nothing was created")
 	var list struct{ TableNames []string }
@@ -161,7 +160,7 @@ func TestLoadRealCDKSynth(t *testing.T) {
 	t.Cleanup(func() { _ = emu.Close() })
 	src, err := os.ReadFile("../iac/testdata/cdk-synth/OrdersStack.template.json")
 	require.NoError(t, err)
-	got, err := LoadTemplate(ctx, emu, "", "", src, iac.Options{})
+	got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []LoadedTable{{Table: "CartsEE95721F", Created: true}, {Table: "orders", Created: true}}, got.Tables)
 	eng := newEngine(emu, "local", "us-east-1")

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/iac"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -134,7 +133,7 @@ func (s *Server) insightTools() []*tool {
 				}
 				var res any
 				if IsTemplate([]byte(in.Model)) {
-					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), iac.Options{})
+					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), TemplateOptions{})
 					if err != nil {
 						return nil, inputErrorf("%v", err)
 					}
