@@ -62,7 +62,11 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.maxItems, prefix+flagName(prefix, "maxItems"), mcp.DefaultMaxItems, "MCP reads return at most this many items a call (a larger Limit is lowered; the answer says how to page on)")
 	fs.IntVar(&f.maxBytes, prefix+flagName(prefix, "maxBytes"), mcp.DefaultMaxBytes, "MCP results are at most this many bytes (items past it are left out, with the key to page on from)")
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
-	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools use (and -load, unless -loadNamespace or -localstack says another); every namespace is the same with -sharedDb")
+	nsUse := "the MCP tools and -load use"
+	if prefix != "" {
+		nsUse = "the MCP tools use (and -load, unless -loadNamespace or -localstack says another)"
+	}
+	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) "+nsUse+"; every namespace is the same with -sharedDb")
 	fs.StringVar(&f.tools, prefix+flagName(prefix, "tools"), "", "MCP tool groups to list besides core, comma-separated ("+strings.Join(mcp.ToolGroupNames()[1:], ", ")+"), or all (or $"+toolsEnv+"); the core group alone keeps the tool list small in an agent's context")
 	where := "in the -namespace namespace, where the MCP tools look"
 	if prefix != "" {
