@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"net/http"
-
-	"github.com/gorilla/mux"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 )
 
@@ -24,10 +20,12 @@ import (
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
 // its offset holds, clock.go), is answered 400 with a ValidationException
-// body ({"__type":...,"message":"..."}). The endpoints need no signature,
-// but refuse what a web page could send them cross-site (httpedge/adminguard.go):
-// a POST needs Content-Type application/json, and a request with an
-// Origin that -cors does not allow gets 403.
+// body ({"__type":...,"message":"..."}). They refuse what a web page
+// could send them cross-site (httpedge/adminguard.go): a POST needs
+// Content-Type application/json, and a request with an Origin that -cors
+// does not allow gets 403; with Options.Credentials they need a
+// signature or an admin token (routes.go's table says which endpoint
+// needs what).
 
 // Admin endpoint paths.
 const (
@@ -39,8 +37,8 @@ const (
 // can take writes (with Options.DataDir, what stops them).
 const AdminHealthPath = "/dynamoemu/health"
 
-// The handlers are package adminhttp's; the routes are here, with the
-// paths.
+// The handlers are package adminhttp's; the routes are rows of the
+// endpoints table (routes.go), with the paths.
 
 // admin is what serves the admin endpoints: the emulator's methods, its
 // service and fault rules.
@@ -59,39 +57,4 @@ func (e *Emulator) admin() *adminhttp.Admin {
 		a.Problems = e.store.Problems
 	}
 	return a
-}
-
-func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
-	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(a.ServeSweep)
-	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(a.ServeHealth)
-	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(a.ServeConventionsReset)
-	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(a.ServeNamespaces)
-	r.Methods(http.MethodGet).Path(AdminTablesPath).HandlerFunc(a.ServeTables)
-	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(a.ServeStreamsDrain)
-	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(a.ServeStreamsMappings)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotTake)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotList)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
-	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
-	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(a.ServeConsistency)
-	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchFork)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchList)
-	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(a.ServeBranchDrop)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
-	r.Methods(http.MethodGet).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsGet)
-	r.Methods(http.MethodPut).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsPut)
-	r.Methods(http.MethodDelete).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsDelete)
-	r.Methods(http.MethodGet).Path(AdminFaultStatsPath).HandlerFunc(a.ServeFaultStats)
-	r.Methods(http.MethodGet).Path(AdminReportPath).HandlerFunc(a.ServeReport)
-	r.Methods(http.MethodDelete).Path(AdminReportPath).HandlerFunc(a.ServeReportReset)
-	r.Methods(http.MethodPut).Path(AdminDesignPath).HandlerFunc(a.ServeDesign)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(a.ServeReportStart)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
-	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
-	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
-	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(a.ServeIAM)
 }

@@ -1,12 +1,5 @@
 package emulator
 
-import (
-	"net/http"
-	"strings"
-
-	"github.com/gorilla/mux"
-)
-
 // The built-in web console (package console) on the emulator's own port.
 //
 // Options.Console is its handler; the edge serves it at ConsolePath, and
@@ -24,28 +17,6 @@ import (
 
 // ConsolePath is where Options.Console is served.
 const ConsolePath = "/dynamoemu/console/"
-
-// isConsolePath reports whether path is ConsolePath, below it, or
-// ConsolePath without its final slash.
-func isConsolePath(path string) bool {
-	return strings.HasPrefix(path, ConsolePath) || path == strings.TrimSuffix(ConsolePath, "/")
-}
-
-// consoleRoutes routes the console's paths to Options.Console, MCPPath
-// to Options.MCP and AdminDesignMatchPath to Options.DesignMatch, if any.
-func (e *Emulator) consoleRoutes(r *mux.Router) {
-	if e.opts.MCP != nil {
-		r.Path(MCPPath).Handler(e.opts.MCP)
-	}
-	if e.opts.DesignMatch != nil {
-		r.Methods(http.MethodPost).Path(AdminDesignMatchPath).Handler(e.opts.DesignMatch)
-	}
-	if e.opts.Console == nil {
-		return
-	}
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return isConsolePath(req.URL.Path) }).
-		Handler(e.opts.Console)
-}
 
 // MCPPath is where Options.MCP is served: an MCP server's streamable HTTP
 // endpoint (cmd/dynamoemu's, docs/mcp.md). Like the console it sits

@@ -145,7 +145,9 @@
 // emulator/internal/httploop the connection loop, which calls
 // apiserve's ServeLoop for each API call;
 // emulator/internal/httpedge the edge's CORS, Host and body policies;
-// routes.go the routes of the emulator's own paths; the service
+// routes.go the table of every endpoint and its guard, from which the
+// edge dispatches and the router of the emulator's own paths is built;
+// the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is
 // emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

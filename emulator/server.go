@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gorilla/mux"
+
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
@@ -283,6 +285,7 @@ type Emulator struct {
 	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
 	store   *persist.Store   // Options.DataDir's; nil without one
 	handler http.Handler
+	own     func() *mux.Router // the router of the emulator's own paths, built at the first request that needs it (routes.go)
 	// serve is the API's request path: the in-flight limit, the budget
 	// of request bytes and the releaser are its (emulator/internal/apiserve).
 	serve apiserve.Server
@@ -377,7 +380,8 @@ func New(opts Options) (*Emulator, error) {
 	}
 
 	e.initServe()
-	e.handler = e.edgeHandler() // edge.go
+	e.own = sync.OnceValue(e.router) // routes.go
+	e.handler = e.edgeHandler()      // edge.go
 	return e, nil
 }
 

@@ -3,10 +3,12 @@ package emulator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
@@ -197,9 +199,16 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 // identity, acts as the account's root.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
+	if err := lambdaesm.CheckSize(r); err != nil { // a body announced over the limit: answered before anything reads it
+		lambdaesm.WriteError(w, err)
+		return
+	}
 	var g *lambdaesm.Guard
 	if e.keys != nil {
 		c, err := e.keys.Auth(r, sigv4.ServiceLambda, lambdaesm.MaxAPIBody)
+		if errors.Is(err, apierr.ErrRequestEntityTooLarge) { // a body of unknown length, found over the limit as it was read
+			err = lambdaesm.TooLarge(r)
+		}
 		if err != nil {
 			lambdaesm.WriteRefusal(w, err)
 			return

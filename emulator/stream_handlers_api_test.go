@@ -112,7 +112,13 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 		status, typ, c := lambdaCall(t, http.MethodPost, base, tc.body)
 		require.Equal(t, http.StatusBadRequest, status, tc.body)
 		require.Equal(t, tc.typ, typ, tc.body)
-		require.NotEmpty(t, c["message"])
+		if typ == "ValidationException" { // AWS's request validation: {"message"}
+			require.NotEmpty(t, c["message"], tc.body)
+			require.NotContains(t, c, "Type", tc.body)
+		} else { // Lambda's own: {"Type":"User","Message"}
+			require.NotEmpty(t, c["Message"], tc.body)
+			require.Equal(t, "User", c["Type"], tc.body)
+		}
 	}
 	status, typ, _ := lambdaCall(t, http.MethodPost, base, `{"EventSourceArn":"`+arn+`","FunctionName":"fn","StartingPosition":"LATEST","BatchSize":0}`)
 	require.Equal(t, "ValidationException", typ)
@@ -124,7 +130,8 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	status, typ, c = lambdaCall(t, http.MethodGet, base+id, "")
 	require.Equal(t, http.StatusNotFound, status)
 	require.Equal(t, "ResourceNotFoundException", typ)
-	require.Equal(t, "The resource you requested does not exist.", c["message"])
+	require.Equal(t, "The resource you requested does not exist.", c["Message"])
+	require.Equal(t, "User", c["Type"])
 }
 
 // adminPost POSTs a JSON body to an admin endpoint.

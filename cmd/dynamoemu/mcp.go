@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
@@ -297,7 +295,7 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 		}
 		go emu.RunTTLSweeper(ctx, c.ttlSweep)
 		log.Info("dynamoemu MCP server on stdio", "version", emulator.Version(), "dbPath", c.dbPath, "readOnly", c.mcp.readOnly)
-		return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+		return srv.Run(ctx, mcp.StdioTransport(in, out, log)) // no single message ends it
 	}()
 	if cerr := emu.Close(); cerr != nil && err == nil {
 		err = cerr
@@ -307,9 +305,3 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 	}
 	return err
 }
-
-// nopCloser is a Writer with a Close that does nothing: the process's
-// stdout outlives the session.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
