@@ -16,8 +16,11 @@
 // Fn::ImportValue, a Ref to something unknown) is an error naming it, as
 // is a table property the emulator cannot take exactly. serverless.yml's
 // ${env:...}, ${self:...}, ${opt:stage|region}, ${sls:stage} and
-// ${aws:region|accountId} variables are resolved first; ${file(...)},
-// ${ssm:...} and the other sources are errors naming them.
+// ${aws:region|accountId} variables are resolved first, where the tables
+// are read and nowhere else (readServerless), with .env files under
+// useDotenv (ReadDotenv); ${file(...)}, ${ssm:...} and the other sources
+// there are errors naming them. YAML is read with line and column in its
+// errors, and aliases bounded (yaml.go).
 //
 // The property names and shapes followed are AWS's CloudFormation
 // reference for AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable and
