@@ -38,6 +38,7 @@ type loadTarget struct {
 	regionFromFile bool
 	shared         bool   // -sharedDb: every key and region sees them
 	why            string // how it was chosen, for the log
+	flag           string // the flag that names another: -loadNamespace, or dynamoemu mcp's -namespace
 }
 
 // loadTargetOf is where the server's -load puts its tables: anywhere
@@ -58,7 +59,7 @@ func loadTargetOf(c config) loadTarget {
 	}
 	ak, region, _ := strings.Cut(ns, "/")
 	return loadTarget{accessKey: ak, region: region, shared: c.sharedDB,
-		regionFromFile: !c.sharedDB && c.mcp.loadNamespace == "", why: why}
+		regionFromFile: !c.sharedDB && c.mcp.loadNamespace == "", why: why, flag: "-loadNamespace"}
 }
 
 // logWhere logs where file's n tables are (namespace ns) and how
@@ -76,8 +77,8 @@ func (t loadTarget) logWhere(log *slog.Logger, file string, n int, ns string) {
 	log.Info(fmt.Sprintf("-load %s: %s in namespace %s: clients signing with access key %s in region %s see them, other keys and regions do not", file, tables(n), ns, ak, region),
 		"namespace", ns, "from", t.why,
 		"otherKeys", fmt.Sprintf("use access key %s and region %s (AWS_ACCESS_KEY_ID=%s AWS_REGION=%s AWS_DEFAULT_REGION=%s), "+
-			"or start with -loadNamespace YOURKEY/YOURREGION (LocalStack's: %s), or with -sharedDb (one database for every key and region)",
-			ak, region, ak, region, region, localstackNamespace))
+			"or start with %s YOURKEY/YOURREGION (LocalStack's: %s), or with -sharedDb (one database for every key and region)",
+			ak, region, ak, region, region, t.flag, localstackNamespace))
 }
 
 // tables is "1 table" or "N tables".

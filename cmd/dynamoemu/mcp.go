@@ -272,7 +272,7 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 	}
 	opts.Faults.Report = c.report
 	ak, region, _ := strings.Cut(c.mcp.namespace, "/")
-	target := loadTarget{accessKey: ak, region: region, shared: c.sharedDB, why: "-namespace"}
+	target := loadTarget{accessKey: ak, region: region, shared: c.sharedDB, why: "-namespace", flag: "-namespace"}
 	load, err := planLoad(context.Background(), c.mcp.load, target, opts) // all checked before anything is made (load.go)
 	if err != nil {
 		return err
