@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // Every path the server answers and the guard it passes, in one table:
@@ -134,45 +135,45 @@ func ownEndpoints() []endpoint {
 	type A = adminhttp.Admin
 	const admin, get, post, del = guardAdmin, "GET", "POST", "DELETE"
 	return []endpoint{
-		{methods: get, path: ConventionsPath, serves: "the conventions report", guard: admin, handler: adminServe((*A).ServeConventions)},
-		{methods: del, path: ConventionsPath, serves: "the conventions report emptied", guard: admin, handler: adminServe((*A).ServeConventionsReset)},
+		{methods: get, path: adminpath.Conventions, serves: "the conventions report", guard: admin, handler: adminServe((*A).ServeConventions)},
+		{methods: del, path: adminpath.Conventions, serves: "the conventions report emptied", guard: admin, handler: adminServe((*A).ServeConventionsReset)},
 		{methods: "OPTIONS", path: strings.TrimSuffix(ownPrefix, "/"), prefix: true, serves: "a CORS preflight", guard: guardOrigin,
 			why: "headers only; no effect", handler: func(e *Emulator, _ *A) http.Handler { return http.HandlerFunc(e.servePreflight) }},
-		{methods: get, path: AdminClockPath, serves: "the clock", guard: admin, handler: adminServe((*A).ServeClock)},
-		{methods: post, path: AdminClockPath, serves: "the clock moved or set", guard: admin, handler: adminServe((*A).ServeClock)},
-		{methods: post, path: AdminSweepPath, serves: "a TTL sweep", guard: admin, handler: adminServe((*A).ServeSweep)},
-		{methods: get, path: AdminHealthPath, serves: "whether writes are taken", guard: guardOrigin,
+		{methods: get, path: adminpath.Clock, serves: "the clock", guard: admin, handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Clock, serves: "the clock moved or set", guard: admin, handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Sweep, serves: "a TTL sweep", guard: admin, handler: adminServe((*A).ServeSweep)},
+		{methods: get, path: adminpath.Health, serves: "whether writes are taken", guard: guardOrigin,
 			why: "a container's health check has no key; it tells nothing of the data", handler: adminServe((*A).ServeHealth)},
-		{methods: get, path: AdminNamespacesPath, serves: "the namespaces", guard: admin, handler: adminServe((*A).ServeNamespaces)},
-		{methods: get, path: AdminTablesPath, serves: "the tables", guard: admin, handler: adminServe((*A).ServeTables)},
-		{methods: post, path: AdminStreamsDrainPath, serves: "the stream handlers' drain", guard: admin, handler: adminServe((*A).ServeStreamsDrain)},
-		{methods: get, path: AdminStreamsMappingsPath, serves: "the mappings' progress", guard: admin, handler: adminServe((*A).ServeStreamsMappings)},
-		{methods: post, path: AdminSnapshotsPath, serves: "a snapshot taken", guard: admin, handler: adminServe((*A).ServeSnapshotTake)},
-		{methods: get, path: AdminSnapshotsPath, serves: "the snapshots", guard: admin, handler: adminServe((*A).ServeSnapshotList)},
-		{methods: get, path: AdminSnapshotsPath + "/{id}/diff", serves: "a snapshot's differences", guard: admin, handler: adminServe((*A).ServeSnapshotDiff)},
-		{methods: post, path: AdminSnapshotsPath + "/{id}/restore", serves: "a snapshot restored", guard: admin, handler: adminServe((*A).ServeSnapshotRestore)},
-		{methods: del, path: AdminSnapshotsPath + "/{id}", serves: "a snapshot deleted", guard: admin, handler: adminServe((*A).ServeSnapshotDrop)},
-		{methods: "GET DELETE", path: AdminConsistencyPath, serves: "the consistency report, or its reset", guard: admin, handler: adminServe((*A).ServeConsistency)},
-		{methods: post, path: AdminBranchesPath, serves: "a branch made", guard: admin, handler: adminServe((*A).ServeBranchFork)},
-		{methods: get, path: AdminBranchesPath, serves: "the branches", guard: admin, handler: adminServe((*A).ServeBranchList)},
-		{methods: del, path: AdminBranchesPath + "/{name}", serves: "a branch deleted", guard: admin, handler: adminServe((*A).ServeBranchDrop)},
-		{methods: get, path: AdminBranchesPath + "/{name}/diff", serves: "a branch's differences", guard: admin, handler: adminServe((*A).ServeBranchDiff)},
-		{methods: get, path: AdminFaultsPath, serves: "the fault rules", guard: admin, handler: adminServe((*A).ServeFaultsGet)},
-		{methods: "PUT", path: AdminFaultsPath, serves: "the fault rules set", guard: admin, handler: adminServe((*A).ServeFaultsPut)},
-		{methods: del, path: AdminFaultsPath, serves: "the fault rules removed", guard: admin, handler: adminServe((*A).ServeFaultsDelete)},
-		{methods: get, path: AdminFaultStatsPath, serves: "the faults' counts", guard: admin, handler: adminServe((*A).ServeFaultStats)},
-		{methods: get, path: AdminReportPath, serves: "the access-pattern report", guard: admin, handler: adminServe((*A).ServeReport)},
-		{methods: del, path: AdminReportPath, serves: "the report's counters reset", guard: admin, handler: adminServe((*A).ServeReportReset)},
-		{methods: "PUT", path: AdminDesignPath, serves: "the design set", guard: admin, handler: adminServe((*A).ServeDesign)},
-		{methods: post, path: AdminReportPath + "/start", serves: "the report started", guard: admin, handler: adminServe((*A).ServeReportStart)},
-		{methods: post, path: AdminReportPath + "/stop", serves: "the report stopped", guard: admin, handler: adminServe((*A).ServeReportStop)},
-		{methods: post, path: AdminDesignMatchPath, serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
+		{methods: get, path: adminpath.Namespaces, serves: "the namespaces", guard: admin, handler: adminServe((*A).ServeNamespaces)},
+		{methods: get, path: adminpath.Tables, serves: "the tables", guard: admin, handler: adminServe((*A).ServeTables)},
+		{methods: post, path: adminpath.StreamsDrain, serves: "the stream handlers' drain", guard: admin, handler: adminServe((*A).ServeStreamsDrain)},
+		{methods: get, path: adminpath.StreamsMappings, serves: "the mappings' progress", guard: admin, handler: adminServe((*A).ServeStreamsMappings)},
+		{methods: post, path: adminpath.Snapshots, serves: "a snapshot taken", guard: admin, handler: adminServe((*A).ServeSnapshotTake)},
+		{methods: get, path: adminpath.Snapshots, serves: "the snapshots", guard: admin, handler: adminServe((*A).ServeSnapshotList)},
+		{methods: get, path: adminpath.Snapshots + "/{id}/diff", serves: "a snapshot's differences", guard: admin, handler: adminServe((*A).ServeSnapshotDiff)},
+		{methods: post, path: adminpath.Snapshots + "/{id}/restore", serves: "a snapshot restored", guard: admin, handler: adminServe((*A).ServeSnapshotRestore)},
+		{methods: del, path: adminpath.Snapshots + "/{id}", serves: "a snapshot deleted", guard: admin, handler: adminServe((*A).ServeSnapshotDrop)},
+		{methods: "GET DELETE", path: adminpath.Consistency, serves: "the consistency report, or its reset", guard: admin, handler: adminServe((*A).ServeConsistency)},
+		{methods: post, path: adminpath.Branches, serves: "a branch made", guard: admin, handler: adminServe((*A).ServeBranchFork)},
+		{methods: get, path: adminpath.Branches, serves: "the branches", guard: admin, handler: adminServe((*A).ServeBranchList)},
+		{methods: del, path: adminpath.Branches + "/{name}", serves: "a branch deleted", guard: admin, handler: adminServe((*A).ServeBranchDrop)},
+		{methods: get, path: adminpath.Branches + "/{name}/diff", serves: "a branch's differences", guard: admin, handler: adminServe((*A).ServeBranchDiff)},
+		{methods: get, path: adminpath.Faults, serves: "the fault rules", guard: admin, handler: adminServe((*A).ServeFaultsGet)},
+		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin, handler: adminServe((*A).ServeFaultsPut)},
+		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin, handler: adminServe((*A).ServeFaultsDelete)},
+		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin, handler: adminServe((*A).ServeFaultStats)},
+		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin, handler: adminServe((*A).ServeReport)},
+		{methods: del, path: adminpath.Report, serves: "the report's counters reset", guard: admin, handler: adminServe((*A).ServeReportReset)},
+		{methods: "PUT", path: adminpath.Design, serves: "the design set", guard: admin, handler: adminServe((*A).ServeDesign)},
+		{methods: post, path: adminpath.Report + "/start", serves: "the report started", guard: admin, handler: adminServe((*A).ServeReportStart)},
+		{methods: post, path: adminpath.Report + "/stop", serves: "the report stopped", guard: admin, handler: adminServe((*A).ServeReportStop)},
+		{methods: post, path: adminpath.DesignMatch, serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
 			handler: option(func(o *Options) http.Handler { return o.DesignMatch })},
-		{methods: get, path: AdminContributorsPath, serves: "Contributor Insights' keys", guard: admin, handler: adminServe((*A).ServeContributors)},
-		{methods: post, path: AdminLagPath, serves: "the lag set", guard: admin, handler: adminServe((*A).ServeLag)},
-		{methods: get, path: AdminLagPath, serves: "the lag", guard: admin, handler: adminServe((*A).ServeLagGet)},
-		{methods: "GET PUT", path: AdminIAMPath, serves: "the IAM identities and policies", guard: admin, handler: adminServe((*A).ServeIAM)},
-		{methods: "*", path: MCPPath, serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
+		{methods: get, path: adminpath.Contributors, serves: "Contributor Insights' keys", guard: admin, handler: adminServe((*A).ServeContributors)},
+		{methods: post, path: adminpath.Lag, serves: "the lag set", guard: admin, handler: adminServe((*A).ServeLag)},
+		{methods: get, path: adminpath.Lag, serves: "the lag", guard: admin, handler: adminServe((*A).ServeLagGet)},
+		{methods: "GET PUT", path: adminpath.IAM, serves: "the IAM identities and policies", guard: admin, handler: adminServe((*A).ServeIAM)},
+		{methods: "*", path: adminpath.MCP, serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
 			handler: option(func(o *Options) http.Handler { return o.MCP })},
 		{methods: "GET HEAD", path: consoleRoute, serves: "the console's files (Options.Console), and a redirect to its page", guard: guardOrigin,
 			why: "the page, styles and scripts hold no data; the page signs the calls it makes", handler: option(func(o *Options) http.Handler { return o.Console })},
@@ -182,8 +183,8 @@ func ownEndpoints() []endpoint {
 	}
 }
 
-// consoleRoute is the console's route: ConsolePath, below it, and
-// ConsolePath without its final slash.
+// consoleRoute is the console's route: adminpath.Console, below it, and
+// adminpath.Console without its final slash.
 const consoleRoute = ownPrefix + "console{file:(?:/.*)?}"
 
 // router builds the router of the emulator's own paths (/dynamoemu/...)

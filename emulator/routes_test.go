@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The table of endpoints (routes.go) against what the server serves:
@@ -102,7 +103,7 @@ func TestRouterWalk(t *testing.T) {
 	reached := make([]bool, len(edge))
 	for _, method := range []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"} {
 		for _, path := range []string{"/", "/a/b", "/_localstack/health", lambdaesm.APIPrefix + "/", lambdaesm.APIPrefix + "/u-1",
-			"/dynamoemu", AdminClockPath, ConsolePath} {
+			"/dynamoemu", adminpath.Clock, adminpath.Console} {
 			r, err := http.NewRequest(method, "http://localhost"+path, nil)
 			require.NoError(t, err)
 			i := slices.IndexFunc(edge, func(row endpoint) bool { return row.match(r) })
@@ -132,7 +133,7 @@ func routeSample(row *endpoint) (method, path string) {
 	path = regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(row.path, "x")
 	switch {
 	case row.path == consoleRoute:
-		path = ConsolePath + "app.js"
+		path = adminpath.Console + "app.js"
 	case row.path == ownPrefix+"...":
 		path = ownPrefix + "nothing"
 	case row.path == "any other path":
@@ -140,7 +141,7 @@ func routeSample(row *endpoint) (method, path string) {
 	case row.match != nil && row.guard == guardLambda:
 		path = lambdaesm.APIPrefix + "/"
 	case row.prefix:
-		path = AdminClockPath
+		path = adminpath.Clock
 	}
 	if method == "*" {
 		switch row.guard {
@@ -250,7 +251,7 @@ func TestEndpointsGuarded(t *testing.T) {
 			state := func() string {
 				t.Helper()
 				var b strings.Builder
-				for _, p := range []string{AdminSnapshotsPath, AdminBranchesPath, AdminFaultsPath, AdminStreamsMappingsPath, AdminReportPath, AdminLagPath} {
+				for _, p := range []string{adminpath.Snapshots, adminpath.Branches, adminpath.Faults, adminpath.StreamsMappings, adminpath.Report, adminpath.Lag} {
 					req, err := http.NewRequest(http.MethodGet, base+p, nil)
 					require.NoError(t, err)
 					req.Header.Set("Authorization", "Bearer token-0123456789abcdef")
@@ -260,7 +261,7 @@ func TestEndpointsGuarded(t *testing.T) {
 					res.Body.Close()
 					b.WriteString(p + ": " + string(out) + "\n")
 				}
-				b.WriteString(fmt.Sprint(e.EventSourceMappings(), time.Until(e.Now()).Round(time.Hour)))
+				b.WriteString(fmt.Sprint(e.Streams().Mappings(), time.Until(e.Clock().Now()).Round(time.Hour)))
 				return b.String()
 			}
 			before := state()
@@ -362,7 +363,7 @@ func endpointsMarkdown() []string {
 		path := "`" + r.path + "`"
 		switch r.path {
 		case consoleRoute:
-			path = "`" + strings.TrimSuffix(ConsolePath, "/") + "`, `" + ConsolePath + "...`"
+			path = "`" + strings.TrimSuffix(adminpath.Console, "/") + "`, `" + adminpath.Console + "...`"
 		case "any other path":
 			path = r.path
 		}

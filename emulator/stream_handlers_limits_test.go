@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // hangBound bounds a wait that only catches a hang (the server's read
@@ -103,7 +104,7 @@ func TestLambdaAPIBodyLimit(t *testing.T) {
 			t.Cleanup(func() { e.Close() })
 			_, addr := startServer(t, e, ServerOptions{ReadTimeout: 10 * time.Minute})
 			base := "http://" + addr + "/2015-03-31/event-source-mappings/"
-			made, err := e.CreateEventSourceMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+			made, err := e.Streams().CreateMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 				StartingPosition: aws.String("LATEST")})
 			require.NoError(t, err)
 
@@ -140,17 +141,17 @@ func TestLambdaAPIBodyLimit(t *testing.T) {
 			if creds {
 				hdr = "Authorization: Bearer token-0123456789abcdef\r\n"
 			}
-			status, _, body = announcedOnly(t, addr, http.MethodPost, AdminClockPath, 2<<30, hdr)
+			status, _, body = announcedOnly(t, addr, http.MethodPost, adminpath.Clock, 2<<30, hdr)
 			require.Equal(t, http.StatusBadRequest, status, body)
 			require.Contains(t, body, "body over 4096 bytes")
 			if creds {
 				hdr = "Authorization: AWS4-HMAC-SHA256 Credential=" + sigKey + "/20261127/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00\r\n" +
 					"X-Amz-Date: " + time.Now().UTC().Format("20060102T150405Z") + "\r\n"
-				status, _, body = announcedOnly(t, addr, http.MethodPost, AdminClockPath, 2<<30, strings.Replace(hdr, "20261127", time.Now().UTC().Format("20060102"), 1))
+				status, _, body = announcedOnly(t, addr, http.MethodPost, adminpath.Clock, 2<<30, strings.Replace(hdr, "20261127", time.Now().UTC().Format("20060102"), 1))
 				require.Equal(t, http.StatusRequestEntityTooLarge, status, body)
 				require.Contains(t, body, "RequestEntityTooLargeException")
 			}
-			require.Len(t, e.EventSourceMappings(), 1, "a refused request made a mapping")
+			require.Len(t, e.Streams().Mappings(), 1, "a refused request made a mapping")
 		})
 	}
 }

@@ -14,9 +14,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/stretchr/testify/require"
-
-	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
 // TestEndpointsGuardedCommand: the command's own handlers, which the
@@ -98,34 +97,34 @@ func TestEndpointsGuardedCommand(t *testing.T) {
 	mcpHeader := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, h := range []how{unsigned, wrong, {name: "signed right", auth: signed("my-secret")}, {name: "an admin token", auth: bearer("admin-token-0123456789")}} {
-		status, body, _ := do(http.MethodPost, emulator.MCPPath, list, h, mcpHeader)
+		status, body, _ := do(http.MethodPost, adminpath.MCP, list, h, mcpHeader)
 		require.Equal(t, http.StatusUnauthorized, status, "MCP %s: %s", h.name, body)
 	}
-	status, body, _ := do(http.MethodPost, emulator.MCPPath, list, how{origin: "http://evil.example", auth: bearer(mcpToken)}, mcpHeader)
+	status, body, _ := do(http.MethodPost, adminpath.MCP, list, how{origin: "http://evil.example", auth: bearer(mcpToken)}, mcpHeader)
 	require.Equal(t, http.StatusForbidden, status, "MCP from a page of another origin: %s", body)
-	status, body, _ = do(http.MethodPost, emulator.MCPPath, list, how{auth: bearer(mcpToken)}, mcpHeader)
+	status, body, _ = do(http.MethodPost, adminpath.MCP, list, how{auth: bearer(mcpToken)}, mcpHeader)
 	require.Equal(t, http.StatusOK, status, body)
 	require.Contains(t, body, `"list_tables"`)
 
 	// The console: its page without credentials, not for another origin.
 	for _, h := range []how{unsigned, wrong} {
-		status, body, _ := do(http.MethodGet, emulator.ConsolePath, "", h, nil)
+		status, body, _ := do(http.MethodGet, adminpath.Console, "", h, nil)
 		require.Equal(t, http.StatusOK, status, "console %s: %.200s", h.name, body)
 	}
-	status, _, _ = do(http.MethodGet, emulator.ConsolePath, "", foreign, nil)
+	status, _, _ = do(http.MethodGet, adminpath.Console, "", foreign, nil)
 	require.Equal(t, http.StatusForbidden, status, "the console's page for another origin")
 
 	// The console's design matcher: an admin endpoint.
 	match := `{"operation":"GetItem","request":{"TableName":"t","Key":{"pk":{"S":"a"}}}}`
 	jsonHeader := map[string]string{"Content-Type": "application/json"}
-	status, body, _ = do(http.MethodPost, emulator.AdminDesignMatchPath, match, unsigned, jsonHeader)
+	status, body, _ = do(http.MethodPost, adminpath.DesignMatch, match, unsigned, jsonHeader)
 	require.Equal(t, http.StatusBadRequest, status, body)
 	require.Contains(t, body, "MissingAuthenticationTokenException")
-	status, body, _ = do(http.MethodPost, emulator.AdminDesignMatchPath, match, wrong, jsonHeader)
+	status, body, _ = do(http.MethodPost, adminpath.DesignMatch, match, wrong, jsonHeader)
 	require.Equal(t, http.StatusBadRequest, status, body)
 	require.Contains(t, body, "InvalidSignatureException")
-	status, body, _ = do(http.MethodPost, emulator.AdminDesignMatchPath, match, how{origin: "http://evil.example", auth: bearer("admin-token-0123456789")}, jsonHeader)
+	status, body, _ = do(http.MethodPost, adminpath.DesignMatch, match, how{origin: "http://evil.example", auth: bearer("admin-token-0123456789")}, jsonHeader)
 	require.Equal(t, http.StatusForbidden, status, body)
-	status, body, _ = do(http.MethodPost, emulator.AdminDesignMatchPath, match, how{auth: bearer("admin-token-0123456789")}, jsonHeader)
+	status, body, _ = do(http.MethodPost, adminpath.DesignMatch, match, how{auth: bearer("admin-token-0123456789")}, jsonHeader)
 	require.Equal(t, http.StatusOK, status, body)
 }

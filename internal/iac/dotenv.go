@@ -2,281 +2,184 @@ package iac
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// .env files as the Serverless Framework reads them for a serverless.yml
-// with useDotenv: true (its "Resolution of environment variables" page):
-// in the service's directory, .env.STAGE when it exists, else .env (one
-// file, never both), STAGE being the stage (dev when none is set); the
-// values fill ${env:...} where the environment has none (dotenv does not
-// override), and a value may name others ($NAME, ${NAME},
-// ${NAME:-default}: dotenv-expand). The file's syntax is dotenv's: KEY=value
-// lines (or KEY: value, an optional "export "), # comments, values
-// unquoted (to a # or the line's end, trimmed) or in '', "" or `` quotes
-// (they may span lines; in "" \n and \r are a newline and a carriage
-// return); a key given twice takes its last value. The reader is this
-// package's own, written from those rules.
+// A serverless.yml with `useDotenv: true` takes ${env:...} from a .env
+// file in its directory too, as the Serverless Framework (v3) loads it
+// ("Resolution of environment variables"): it "looks for .env and
+// .env.{stage} files in service directory"; "If .env.{stage} is found,
+// .env will not be loaded"; the stage defaults to dev; the file is read
+// with dotenv and its values expanded with dotenv-expand ($NAME, ${NAME}).
+// The environment wins over the file, as dotenv does not override a
+// variable that is set.
 
-// maxDotenvBytes bounds a .env file: it holds a few variables.
-const maxDotenvBytes = 1 << 20
-
-// ReadDotenv reads dir/.env.STAGE, or dir/.env when there is none, and
-// returns its variables, expanded, and the file read ("" and no error
-// when neither exists). getenv (nil: none) is the environment: it wins
-// over the file in an expansion, as it does in ${env:...}.
-func ReadDotenv(dir, stage string, getenv func(string) string) (map[string]string, string, error) {
+// DotenvFile returns the file the Serverless Framework loads for a
+// service in dir at stage ("": dev): dir/.env.STAGE when it exists, else
+// dir/.env.
+func DotenvFile(dir, stage string) string {
 	if stage == "" {
 		stage = "dev"
 	}
-	if strings.ContainsAny(stage, `/\`) || stage == "." || stage == ".." {
-		return nil, "", fmt.Errorf("stage %q: not a name a .env.STAGE file can have", stage)
+	staged := filepath.Join(dir, ".env."+stage)
+	if _, err := os.Stat(staged); err == nil {
+		return staged
 	}
-	for _, name := range []string{".env." + stage, ".env"} {
-		path := filepath.Join(dir, name)
-		src, err := readSmall(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		vars, err := ExpandDotenv(ParseDotenv(src), getenv)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", path, err)
-		}
-		return vars, path, nil
-	}
-	return nil, "", nil
+	return filepath.Join(dir, ".env")
 }
 
-// readSmall reads a regular file of at most maxDotenvBytes.
-func readSmall(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+// ReadDotenv reads a .env file (ParseDotenv); a file that does not exist
+// holds no variables.
+func ReadDotenv(path string, getenv func(string) string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if st.Size() > maxDotenvBytes {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a .env file", path, maxDotenvBytes)
-	}
-	return os.ReadFile(path)
+	return ParseDotenv(string(b), getenv), nil
 }
 
-// DotenvValue is one variable of a .env file as written.
-type DotenvValue struct {
-	Value  string
-	Quote  byte // 0, '\'', '"' or '`'
-	Exists bool
-}
-
-// ParseDotenv reads a .env file's variables (unexpanded), by name.
-func ParseDotenv(src []byte) map[string]DotenvValue {
-	out := map[string]DotenvValue{}
-	s := strings.ReplaceAll(string(src), "\r\n", "\n")
-	for len(s) > 0 {
+// ParseDotenv parses a .env file's text as dotenv does: KEY=VALUE lines
+// (an `export ` before the key is allowed; blank lines and lines starting
+// with # are skipped); a value in single, double or back quotes is taken
+// as it is quoted (in double quotes \n is a newline), and may span lines;
+// an unquoted value is trimmed and ends at a # after a space. Then each
+// value not in single quotes is expanded as dotenv-expand does: $NAME and
+// ${NAME} (${NAME:-default} when it is unset or empty) are the
+// environment's value (getenv; nil: none), else the file's, else empty; \$
+// is a $. The last of two lines of one key wins.
+func ParseDotenv(text string, getenv func(string) string) map[string]string {
+	out := map[string]string{}
+	literal := map[string]bool{} // single-quoted: not expanded
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	for len(text) > 0 {
 		var line string
-		line, s = cutLine(s)
-		line = strings.TrimLeft(line, " \t")
+		line, text, _ = strings.Cut(text, "\n")
+		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		if rest, ok := strings.CutPrefix(line, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
-			line = strings.TrimLeft(rest, " \t")
-		}
-		k := 0
-		for k < len(line) && isDotenvKeyByte(line[k]) {
-			k++
-		}
-		key, rest := line[:k], strings.TrimLeft(line[k:], " \t")
-		switch {
-		case key == "":
+		line = strings.TrimPrefix(line, "export ")
+		key, val, ok := strings.Cut(line, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || strings.ContainsAny(key, " \t") {
 			continue
-		case strings.HasPrefix(rest, "="):
-			rest = rest[1:]
-		case strings.HasPrefix(rest, ":") && (len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t'):
-			rest = rest[1:]
-		default:
-			continue // not a KEY=value line
 		}
-		rest = strings.TrimLeft(rest, " \t")
-		v := DotenvValue{Exists: true}
-		if rest != "" && (rest[0] == '\'' || rest[0] == '"' || rest[0] == '`') {
-			q := rest[0]
-			full := rest[1:] + "\n" + s // the value may go on past this line
-			if end := closingQuote(full, q); end >= 0 {
-				v.Quote, v.Value = q, full[:end]
-				_, s = cutLine(full[end+1:]) // after the quote, to its line's end: a comment
-				if q == '"' {
-					v.Value = strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(v.Value)
-				}
-				out[key] = v
-				continue
+		val = strings.TrimLeft(val, " \t")
+		if len(val) > 0 && (val[0] == '"' || val[0] == '\'' || val[0] == '`') {
+			q := val[0]
+			body := val[1:]
+			end := strings.IndexByte(body, q)
+			for end < 0 && len(text) > 0 { // a quoted value spans lines
+				var next string
+				next, text, _ = strings.Cut(text, "\n")
+				body += "\n" + next
+				end = strings.IndexByte(body, q)
 			}
-			// No closing quote: the value is the line as written.
+			if end >= 0 {
+				body = body[:end]
+			}
+			if q == '"' {
+				body = strings.ReplaceAll(body, `\n`, "\n")
+			}
+			out[key], literal[key] = body, q == '\''
+			continue
 		}
-		if i := strings.IndexByte(rest, '#'); i >= 0 {
-			rest = rest[:i]
+		if i := strings.Index(val, " #"); i >= 0 {
+			val = val[:i]
 		}
-		v.Value = strings.TrimRight(rest, " \t")
-		out[key] = v
+		out[key], literal[key] = strings.TrimSpace(val), false
 	}
-	return out
+	x := &dotenvExpander{file: out, literal: literal, getenv: getenv, done: map[string]string{}, busy: map[string]bool{}}
+	expanded := make(map[string]string, len(out))
+	for k := range out {
+		expanded[k] = x.value(k)
+	}
+	return expanded
 }
 
-// cutLine splits s after its first line.
-func cutLine(s string) (line, rest string) {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return s, ""
+// dotenvExpander expands a file's values, each once (a value that
+// refers back to itself, directly or through others, reads "" there).
+type dotenvExpander struct {
+	file    map[string]string
+	literal map[string]bool
+	getenv  func(string) string
+	done    map[string]string // expanded values
+	busy    map[string]bool   // being expanded: a reference back is a cycle
 }
 
-// closingQuote is the index of the quote q that closes a value starting
-// at s[0], a backslash escaping one, or -1.
-func closingQuote(s string, q byte) int {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case q:
-			return i
-		}
-	}
-	return -1
-}
-
-func isDotenvKeyByte(c byte) bool {
-	return c == '_' || c == '.' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// maxExpandDepth bounds how deep variables may name variables (a cycle
-// stops there, empty).
-const maxExpandDepth = 10
-
-// ExpandDotenv expands the variables of a parsed .env file as
-// dotenv-expand does: in a value that is not in single quotes, $NAME,
-// ${NAME}, ${NAME:-default} and ${NAME-default} are the environment's
-// NAME (getenv, nil: none) or else the file's, expanded in turn; "\$" is
-// a "$". A variable the environment sets keeps the environment's value.
-// Expansions may not make more than a small multiple of
-// maxDotenvBytes: past it, an error.
-func ExpandDotenv(vars map[string]DotenvValue, getenv func(string) string) (map[string]string, error) {
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	x := &expander{vars: vars, getenv: getenv, done: map[string]string{}, budget: 4 * maxDotenvBytes}
-	out := make(map[string]string, len(vars))
-	for k := range vars {
-		v, err := x.lookup(k, 0)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
-// expander expands a .env file's values, each once.
-type expander struct {
-	vars   map[string]DotenvValue
-	getenv func(string) string
-	done   map[string]string // expanded values, by name
-	budget int               // bytes expansions may still make
-}
-
-// lookup is NAME's value: the environment's, else the file's, expanded.
-func (x *expander) lookup(name string, depth int) (string, error) {
-	if e := x.getenv(name); e != "" {
-		return e, nil
-	}
+// value is the file's variable name, expanded.
+func (x *dotenvExpander) value(name string) string {
 	if v, ok := x.done[name]; ok {
-		return v, nil
+		return v
 	}
-	v, ok := x.vars[name]
-	if !ok || depth > maxExpandDepth {
-		return "", nil
+	if x.busy[name] {
+		return ""
 	}
-	out, err := x.expand(v, depth+1)
-	if err != nil {
-		return "", err
+	v := x.file[name]
+	if !x.literal[name] {
+		x.busy[name] = true
+		v = x.expand(v)
+		delete(x.busy, name)
 	}
-	if depth == 0 || !strings.Contains(v.Value, "$") {
-		x.done[name] = out
-	}
-	return out, nil
+	x.done[name] = v
+	return v
 }
 
-func (x *expander) expand(v DotenvValue, depth int) (string, error) {
-	if v.Quote == '\'' || !strings.Contains(v.Value, "$") {
-		return v.Value, nil
+// lookup is a reference's value: the environment's, else the file's.
+func (x *dotenvExpander) lookup(name string) string {
+	if x.getenv != nil {
+		if s := x.getenv(name); s != "" {
+			return s
+		}
+	}
+	return x.value(name)
+}
+
+// expand expands the $NAME and ${NAME} references in v.
+func (x *dotenvExpander) expand(v string) string {
+	if !strings.Contains(v, "$") {
+		return v
 	}
 	var b strings.Builder
-	s := v.Value
-	write := func(t string) error {
-		if x.budget -= len(t); x.budget < 0 {
-			return fmt.Errorf(".env: its variables expand past %d bytes", 4*maxDotenvBytes)
-		}
-		b.WriteString(t)
-		return nil
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var piece string
+	for i := 0; i < len(v); i++ {
+		c := v[i]
 		switch {
-		case c == '\\' && i+1 < len(s) && s[i+1] == '$':
-			piece = "$"
+		case c == '\\' && i+1 < len(v) && v[i+1] == '$':
+			b.WriteByte('$')
 			i++
-		case c != '$' || i+1 >= len(s):
-			piece = s[i : i+1]
-		case s[i+1] == '{':
-			end := strings.IndexByte(s[i+2:], '}')
+		case c == '$' && i+1 < len(v) && v[i+1] == '{':
+			end := strings.IndexByte(v[i+2:], '}')
 			if end < 0 {
-				piece = "$"
-				break
+				b.WriteString(v[i:])
+				return b.String()
 			}
-			inner := s[i+2 : i+2+end]
+			name, def, hasDef := strings.Cut(v[i+2:i+2+end], ":-")
+			s := x.lookup(name)
+			if s == "" && hasDef {
+				s = def
+			}
+			b.WriteString(s)
 			i += 2 + end
-			name, def, hasDef := inner, "", false
-			if j := strings.Index(inner, ":-"); j >= 0 {
-				name, def, hasDef = inner[:j], inner[j+2:], true
-			} else if j := strings.IndexByte(inner, '-'); j >= 0 {
-				name, def, hasDef = inner[:j], inner[j+1:], true
-			}
-			val, err := x.lookup(name, depth)
-			if err != nil {
-				return "", err
-			}
-			if val == "" && hasDef {
-				if val, err = x.expand(DotenvValue{Value: def}, depth+1); err != nil {
-					return "", err
-				}
-			}
-			piece = val
-		default:
+		case c == '$' && i+1 < len(v) && isEnvNameByte(v[i+1], true):
 			j := i + 1
-			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+			for j < len(v) && isEnvNameByte(v[j], false) {
 				j++
 			}
-			if j == i+1 {
-				piece = "$"
-				break
-			}
-			val, err := x.lookup(s[i+1:j], depth)
-			if err != nil {
-				return "", err
-			}
-			piece, i = val, j-1
-		}
-		if err := write(piece); err != nil {
-			return "", err
+			b.WriteString(x.lookup(v[i+1 : j]))
+			i = j - 1
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return b.String(), nil
+	return b.String()
+}
+
+func isEnvNameByte(c byte, first bool) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || !first && c >= '0' && c <= '9'
 }

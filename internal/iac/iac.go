@@ -18,7 +18,7 @@
 // ${env:...}, ${self:...}, ${opt:stage|region}, ${sls:stage} and
 // ${aws:region|accountId} variables are resolved first, where the tables
 // are read and nowhere else (readServerless), with .env files under
-// useDotenv (ReadDotenv); ${file(...)}, ${ssm:...} and the other sources
+// useDotenv (DotenvFile, ReadDotenv); ${file(...)}, ${ssm:...} and the other sources
 // there are errors naming them. YAML is read with line and column in its
 // errors, and aliases bounded (yaml.go).
 //
@@ -49,7 +49,7 @@ type Options struct {
 	// Parameters override parameters' Defaults by name.
 	Parameters map[string]string
 	// Dir is the directory the template is in: a serverless.yml with
-	// useDotenv: true reads .env.STAGE there, or .env (ReadDotenv), for
+	// useDotenv: true reads .env.STAGE there, or .env (DotenvFile), for
 	// the ${env:...} that Getenv leaves unset. "": none is read.
 	Dir string
 }

@@ -3,6 +3,7 @@ package iac
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,8 +46,8 @@ type slsRead struct {
 // variable elsewhere (a function's stream ARN from .env, a plugin's
 // settings) is never read, so one without a value is no error; an
 // output that does not resolve is left out. With useDotenv: true and
-// Options.Dir, .env.STAGE or .env there (ReadDotenv) fills what the
-// environment leaves unset.
+// Options.Dir, .env.STAGE or .env there (DotenvFile, ReadDotenv) fills
+// what the environment leaves unset.
 func readServerless(top map[string]any, o Options) (*slsRead, error) {
 	out := &slsRead{opts: o}
 	s := &slsResolver{top: top, opts: o}
@@ -55,11 +56,12 @@ func readServerless(top map[string]any, o Options) (*slsRead, error) {
 		if err != nil {
 			return nil, err
 		}
-		vars, file, err := ReadDotenv(o.Dir, scalarString(st), o.Getenv)
+		file := DotenvFile(o.Dir, scalarString(st))
+		vars, err := ReadDotenv(file, o.Getenv)
 		if err != nil {
 			return nil, fmt.Errorf("serverless: useDotenv: %w", err)
 		}
-		if file != "" {
+		if _, err := os.Stat(file); err == nil {
 			env := o.Getenv
 			s.opts.Getenv = func(k string) string {
 				if v := env(k); v != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestNPMClient runs testdata/npmclient/client.mjs: the MCP TypeScript
@@ -58,7 +59,7 @@ func TestNPMClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MCP_URL="+hs.URL+emulator.MCPPath, "MCP_TOKEN="+testToken, "DYNAMOEMU_BIN="+bin,
+	cmd.Env = append(os.Environ(), "MCP_URL="+hs.URL+adminpath.MCP, "MCP_TOKEN="+testToken, "DYNAMOEMU_BIN="+bin,
 		"XDG_CONFIG_HOME="+t.TempDir())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
