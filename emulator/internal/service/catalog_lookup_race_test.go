@@ -129,15 +129,17 @@ func lookupRace(t *testing.T, delay time.Duration, follow bool) {
 					misses.Add(1) // tbl was dropped meanwhile: a miss is right
 				default:
 					mu.Lock()
-					bad = append(bad, fmt.Sprintf("%s, begun and ended with tbl live (state %d): %v", req[0], s0, err))
+					if len(bad) < 10 { // the first few say enough
+						bad = append(bad, fmt.Sprintf("%s, begun and ended with tbl live (state %d): %v", req[0], s0, err))
+					}
 					mu.Unlock()
 				}
 			}
 		})
 	}
-	cycles := 30
+	cycles := 18
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-		cycles = 300
+		cycles = 360
 	}
 	gsi := `{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],` +
 		`"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`

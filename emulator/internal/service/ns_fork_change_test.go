@@ -129,11 +129,15 @@ func forkFirstChangeReads(t *testing.T, cfg Config) {
 					_, err := forkTry(s, key, read[0], read[1])
 					if errors.Is(err, apierr.ErrResourceNotFound) && (change.kept || p == 2 || p == 0 && phase.Load() == 0) {
 						mu.Lock()
-						bad = append(bad, fmt.Sprintf("%s in %s, begun in phase %d of %s: %v", read[0], key, p, change.name, err))
+						if len(bad) < 10 { // the first few say enough
+							bad = append(bad, fmt.Sprintf("%s in %s, begun in phase %d of %s: %v", read[0], key, p, change.name, err))
+						}
 						mu.Unlock()
 					} else if err != nil && !errors.Is(err, apierr.ErrResourceNotFound) {
 						mu.Lock()
-						bad = append(bad, fmt.Sprintf("%s in %s: %v", read[0], key, err))
+						if len(bad) < 10 { // the first few say enough
+							bad = append(bad, fmt.Sprintf("%s in %s: %v", read[0], key, err))
+						}
 						mu.Unlock()
 					}
 					if p == 2 && after.Add(1) >= 3*readers {
@@ -152,7 +156,9 @@ func forkFirstChangeReads(t *testing.T, cfg Config) {
 			}
 			if err != nil {
 				mu.Lock()
-				bad = append(bad, fmt.Sprintf("the sibling %s: %v", sib, err))
+				if len(bad) < 10 { // the first few say enough
+					bad = append(bad, fmt.Sprintf("the sibling %s: %v", sib, err))
+				}
 				mu.Unlock()
 			}
 		})
