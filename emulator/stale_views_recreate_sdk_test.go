@@ -230,6 +230,7 @@ func (r *staleRun) cycle(gen int, rng *rand.Rand) {
 			r.fail("gen %d: DeleteTable of the replica: %v", gen, err)
 		}
 		r.waitGone(r.read, gen)
+		r.waitNoReplicas(gen)
 	}
 	if _, err := r.home.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(staleTable)}); err != nil {
 		r.fail("gen %d: DeleteTable: %v", gen, err)
@@ -318,6 +319,24 @@ func (r *staleRun) waitGone(c *dynamodb.Client, gen int) {
 		time.Sleep(time.Millisecond)
 	}
 	r.fail("gen %d: the table is not gone after 5000 DescribeTable", gen)
+}
+
+// waitNoReplicas polls DescribeTable in the home region until it lists
+// no replica (a replica deleted is DELETING there for a while, and the
+// home table, its source, cannot be deleted before it is gone).
+func (r *staleRun) waitNoReplicas(gen int) {
+	for try := 0; try < 5000; try++ {
+		d, err := r.home.DescribeTable(r.ctx, &dynamodb.DescribeTableInput{TableName: aws.String(staleTable)})
+		if err != nil {
+			r.fail("gen %d: DescribeTable while its replica goes: %v", gen, err)
+			return
+		}
+		if len(d.Table.Replicas) == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r.fail("gen %d: the replica is still listed after 5000 DescribeTable", gen)
 }
 
 func isRNF(err error) bool {
