@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -120,6 +121,17 @@ func startServer(t *testing.T, args ...string) (string, *syncBuffer) {
 // printed on its standard output (LocalStack's "Ready.").
 func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *syncBuffer) {
 	t.Helper()
+	addr, stdout, logs, stop := startServerStop(t, args...)
+	t.Cleanup(stop)
+	return addr, stdout, logs
+}
+
+// startServerStop is startServerOut with the server's stop (as on
+// SIGTERM; it waits until the server has returned, and fails the test if
+// it returned an error), for a test that looks at what the server left
+// once stopped.
+func startServerStop(t *testing.T, args ...string) (addr string, stdout, logs *syncBuffer, stop func()) {
+	t.Helper()
 	stdout, logs = &syncBuffer{}, &syncBuffer{}
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
@@ -131,16 +143,18 @@ func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *sy
 	case <-time.After(hangBound):
 		t.Fatal("server did not start")
 	}
-	t.Cleanup(func() {
-		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(hangBound):
-			t.Fatal("server did not stop")
-		}
-	})
-	return addr, stdout, logs
+	var once sync.Once
+	return addr, stdout, logs, func() {
+		once.Do(func() {
+			require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(hangBound):
+				t.Fatal("server did not stop")
+			}
+		})
+	}
 }
 
 // TestMCPOverServer: the server serves MCP at /dynamoemu/mcp with the token given,
