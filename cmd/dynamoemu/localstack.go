@@ -213,7 +213,7 @@ func (f localstackFlags) start(ctx context.Context, addr net.Addr, stdout io.Wri
 	for _, n := range skipped {
 		log.Warn("init script not run: LocalStack runs .py scripts in its own Python interpreter; write it as a .sh script", "script", n)
 	}
-	warnMissingAwslocal(names, log)
+	warnNoLocalstackCLI(names, log)
 	f.state.mu.Lock()
 	for _, n := range names {
 		f.state.scripts = append(f.state.scripts, initScript{Stage: "READY", Name: filepath.Base(n), State: "UNKNOWN"})
@@ -264,11 +264,11 @@ func (f localstackFlags) stop(log *slog.Logger) {
 	}
 }
 
-// warnMissingAwslocal says, before the scripts run, which of them call
+// warnNoLocalstackCLI says, before the scripts run, which of them call
 // awslocal when it is not on PATH: outside the image (which has its own)
 // LocalStack's awslocal comes with the awscli-local package, and without
 // it each such line fails with "awslocal: command not found".
-func warnMissingAwslocal(scripts []string, log *slog.Logger) {
+func warnNoLocalstackCLI(scripts []string, log *slog.Logger) {
 	if _, err := exec.LookPath("awslocal"); err == nil {
 		return
 	}
