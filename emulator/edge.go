@@ -33,16 +33,23 @@ import (
 //     Found", is the same status). Neither echoes the path.
 //   - A POST to any path is an API call, as on AWS, which reads the
 //     operation from X-Amz-Target and signs the path like any other part
-//     of the request (ScyllaDB's test_too_large_request_line: a POST to
-//     /garbage is InvalidSignatureException on AWS, that is, served as a
-//     call whose signature covered another path); DynamoDB Local also
-//     answers a POST to any path. The emulator's own paths
+//     of the request (ScyllaDB's test_too_large_request_line: a request
+//     signed for / and sent to /garbage is InvalidSignatureException on
+//     AWS, that is, served as a call whose signature covered another
+//     path); DynamoDB Local also answers a POST to any path. The
+//     emulator gives AWS's answer where it verifies signatures
+//     (Options.Credentials, -credentials); by default it verifies none,
+//     as DynamoDB Local, so it serves that request, as it serves one
+//     whose signed headers were changed after signing: only the secret
+//     tells a path or a header signed from one changed, and an SDK whose
+//     endpoint has a path signs that path. The emulator's own paths
 //     (/dynamoemu/...) are the exception.
 //   - A request line, or the header fields, over 16 KB are refused with
 //     400 before anything reads them (ScyllaDB's
 //     test_too_large_request_headers and test_too_large_request_line:
 //     "DynamoDB limits the total size of the headers to 16 KB", the
-//     request line likewise, 2025).
+//     request line likewise, 2025), up to ServerOptions.MaxHeaderBytes
+//     (64 KB by default): a larger head is net/http's 431.
 //   - CORS: see internal/httpedge/cors.go.
 //   - Options.Edge, when set, answers GET and HEAD first: cmd/dynamoemu's
 //     DynamoDB Local and LocalStack modes answer their harnesses' probes

@@ -290,7 +290,7 @@ func parseMCPFlags(args []string, out io.Writer) (mcpConfig, error) {
 	fs.StringVar(&c.store.durability, "durability", c.store.durability, "with -dbPath: sync, group or none (as the server's)")
 	fs.BoolVar(&c.sharedDB, "sharedDb", false, "one database for all credentials and regions")
 	fs.StringVar(&c.design, "design", "", "check the traffic against this design: a design file, a NoSQL Workbench model, a OneTable schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data model or a CloudFormation/SAM/CDK/serverless template (docs/faults.md)")
-	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md)")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (docs/conventions.md); tables tagged dynamoemu:conventions are checked with or without it")
 	fs.BoolVar(&c.report, "report", true, "collect the access-pattern report from the start (the access_report tool)")
 	fs.StringVar(&c.logLevel, "logLevel", "warn", "log level on stderr: debug, info, warn or error")
 	fs.DurationVar(&c.ttlSweep, "ttlSweepInterval", time.Minute, "how often expired TTL items are deleted (0: only by the sweep_ttl tool)")
