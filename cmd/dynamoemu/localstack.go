@@ -353,8 +353,12 @@ const (
 
 // edge answers LocalStack's own GETs (emulator.Options.Edge).
 func (f localstackFlags) edge(w http.ResponseWriter, r *http.Request) bool {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	if !slices.Contains(localstackPaths(), path) {
+		return false // the emulator's
+	}
 	var body any
-	switch strings.TrimSuffix(r.URL.Path, "/") {
+	switch path {
 	case localstackHealthPath, localstackOldHealthPath:
 		body = map[string]any{
 			"services": map[string]string{"dynamodb": "running", "dynamodbstreams": "running"},
