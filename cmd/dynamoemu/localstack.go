@@ -164,7 +164,7 @@ func (s *initState) set(i int, state string) {
 // findInitScripts lists the scripts of dir that LocalStack runs from its
 // ready.d, in its order (runtime/init.py: os.walk, top-down, each
 // directory's files sorted, then its subdirectories sorted): the files
-// whose names end in .sh (or links to files), dir's own first, then each
+// (or links to files) whose names end in .sh, dir's own first, then each
 // subdirectory's, depth first; a link to a directory is not followed. A
 // name starting with a dot is run as LocalStack runs it. LocalStack also
 // runs .py files, in its own Python interpreter: they are listed in
