@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -258,4 +259,23 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPOffQuietInContainer: on -host 0.0.0.0 without a token (every
+// container's start) the MCP endpoint is off with a debug line only; a
+// warning is for whoever asked for -mcp.
+func TestMCPOffQuietInContainer(t *testing.T) {
+	t.Setenv(tokenEnv, "")
+	for _, asked := range []bool{false, true} {
+		var logs bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		c := config{host: "0.0.0.0", hostSet: true, mcp: defaultMCPFlags(), mcpSet: asked}
+		mount, _ := mcpMount(c, log)
+		require.Nil(t, mount, "no token on 0.0.0.0: off")
+		if asked {
+			require.Contains(t, logs.String(), "level=WARN msg=\"the MCP endpoint is off: on -host 0.0.0.0 it needs -mcpToken")
+		} else {
+			require.Empty(t, logs.String(), "not asked for: nothing at info")
+		}
+	}
 }
