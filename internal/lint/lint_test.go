@@ -362,6 +362,27 @@ func TestStaticcheck(t *testing.T) {
 	require.Empty(t, findings, "go tool staticcheck ./...")
 }
 
+// TestWasmVets vets the WebAssembly engine (cmd/dynamoemu-wasm) as npm's
+// build compiles it, GOOS=wasip1 GOARCH=wasm: its reactor is behind that
+// build constraint, so go vet ./... on the host never type-checks it, and
+// a change to the emulator package's face once broke it unseen until
+// npm/test.sh built the packages. Heavy like TestStaticcheck: it compiles
+// the engine's dependencies for another target.
+func TestWasmVets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the wasm vet skipped")
+	}
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") == "" {
+		t.Skip("the wasm vet runs with DYNAMOEMU_HEAVY_TESTS=1 (as in CI), or as GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
+	}
+	cmd := exec.Command("go", "vet", "./cmd/dynamoemu-wasm/")
+	cmd.Dir = root(t)
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	findings, err := runChecker(cmd)
+	require.NoError(t, err, "GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
+	require.Empty(t, findings, "GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
+}
+
 // findingRE matches a checker's finding: "path:line:col: message".
 var findingRE = regexp.MustCompile(`^[^\s:][^:]*:\d+:\d+: \S`)
 
