@@ -384,6 +384,11 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 		opts.MCP = mount
 	}
 	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
+	// -load, made in a scratch emulator first: nothing is made if it fails (load.go).
+	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts)
+	if err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -392,10 +397,11 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}
-	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+	if err := load.run(context.Background(), emu, log); err != nil {
 		emu.Close()
 		return err
 	}
+	logScopes(c, log) // which namespaces -conventions, -design and -serverless apply to (load.go)
 	if c.eventSourceMappings != "" {
 		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
