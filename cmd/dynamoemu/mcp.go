@@ -150,7 +150,13 @@ func mcpMount(c config, log *slog.Logger) (*mcp.Mount, string) {
 	token := c.mcp.token
 	if token == "" {
 		if !c.isLoopbackHost() {
-			log.Warn("the MCP endpoint is off: on -host " + c.host + " it needs -mcpToken (or $" + tokenEnv + ")")
+			// In a container (-host 0.0.0.0) that is the default: worth a
+			// warning only to whoever asked for -mcp.
+			level := slog.LevelDebug
+			if c.mcpSet {
+				level = slog.LevelWarn
+			}
+			log.Log(context.Background(), level, "the MCP endpoint is off: on -host "+c.host+" it needs -mcpToken (or $"+tokenEnv+")")
 			return nil, ""
 		}
 		path, err := mcp.TokenPath()
