@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,7 +33,6 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	cut       Cut            // the list the edge cut while the body arrived (ListCutOf)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
@@ -48,16 +48,13 @@ func (c *call) Context() context.Context { return c.ctx }
 // TargetPrefix is the X-Amz-Target prefix of DynamoDB's API.
 const TargetPrefix = "DynamoDB_20120810."
 
-// opFunc runs one operation on a raw JSON body and returns the JSON response.
-type opFunc func(c *call, body []byte) ([]byte, error)
-
 // ops maps operation names ("PutItem") to their handlers. Filled by register
 // from init functions only; read-only afterwards.
-var ops = make(map[string]opFunc, 96) // room for every operation: no growth at init
+var ops = make(map[string]*opHandler, 96) // room for every operation: no growth at init
 
 // lookupOp finds the operation an X-Amz-Target names (DynamoDB's, or another
 // API's under its full target: APIOp), named by the part after its prefix.
-func lookupOp(target string) (name string, op opFunc, ok bool) {
+func lookupOp(target string) (name string, op *opHandler, ok bool) {
 	if name, ok = strings.CutPrefix(target, TargetPrefix); ok {
 		op, ok = ops[name]
 		return name, op, ok
@@ -79,24 +76,23 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 	h := newOpHandler(name, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	h.get = func() any { return new(In) }
 	h.implements(new(In), new(Out))
-	h.run = func(c *call, in any) (any, error) {
+	h.run1 = func(c *call, in any) (any, error) {
 		out, err := f(c, in.(*In))
 		if out == nil {
 			return nil, err // no typed nil in the interface
 		}
 		return out, err
 	}
-	ops[name] = h.serve
+	ops[name] = h
 }
 
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
 	name                             string
 	data                             bool                          // a data-plane operation
-	pre                              prescan                       // prescanOf(name); nil: none
 	get                              func() any                    // a new or pooled *In
 	put                              func(any)                     // gives a pooled *In back; nil: not pooled
-	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+	run1                             func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
 	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
 }
 
@@ -109,7 +105,7 @@ func newOpHandler(name string, in, out reflect.Type) *opHandler {
 		opShapes = map[string]OpShape{}
 	}
 	opShapes[name] = OpShape{In: in, Out: out}
-	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
+	return &opHandler{name: name, data: isDataPlane(name)}
 }
 
 func (h *opHandler) implements(in, out any) {
@@ -133,26 +129,44 @@ func (h *opHandler) done(in any) {
 	}
 }
 
-func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
-	name, in := h.name, h.get()
+// Input is a request's body decoded into its operation's input (Decode),
+// for Serve; Release gives it back when it is not served.
+type Input struct {
+	h        *opHandler
+	in       any
+	deferred *wire.Deferred
+	err      error
+	n        int // the body's bytes
+}
+
+// Release gives back an input that will not be served.
+func (in *Input) Release() {
+	if in.h != nil && in.in != nil {
+		in.h.done(in.in)
+		in.in = nil
+	}
+}
+
+// decode reads the request's body through the request decoder, once, with
+// the service's limits (lim: limits.go): into a new or pooled *In.
+func (h *opHandler) decode(body *wire.Body, lim *wire.Limits) Input {
+	in := h.get()
+	deferred, err := wire.DecodeBody(body, in, lim)
+	if f, ok := in.(finisher); ok {
+		err = cmp.Or(err, f.finish(err == nil))
+	}
+	return Input{h: h, in: in, deferred: deferred, err: err, n: int(body.N)}
+}
+
+// run runs the operation on its decoded input, and gives the input back.
+func (h *opHandler) run(c *call, input Input) ([]byte, error) {
+	name, in := h.name, input.in
 	defer h.done(in)
-	c.inLen = len(body)
-	var fill func(any)
-	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
-		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
-	} else if h.pre != nil && !prescanOff.Load() {
-		if reduced, f := h.pre(body, cut); reduced != nil {
-			body, fill = reduced, f // a list far over its limit (oversize.go)
-		}
+	c.inLen = input.n
+	if input.err != nil {
+		return nil, valueLayer(name, input.err)
 	}
-	deferred, err := wire.DecodeRequestDeferred(body, in)
-	if err != nil {
-		return nil, valueLayer(name, err)
-	}
-	if fill != nil {
-		fill(in)
-	}
-	if deferred != nil {
+	if deferred := input.deferred; deferred != nil {
 		if !deferredValueOps()[name] {
 			return nil, valueLayer(name, deferred.Err)
 		}
@@ -164,7 +178,7 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	} else if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 		return nil, err
 	}
-	out, err := h.run(c, in)
+	out, err := h.run1(c, in)
 	if h.data {
 		c.finishItem(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -29,6 +30,9 @@ type Service struct {
 	sidecars streamrec.Sidecars
 	// states are the features' per-service states (feature_service.go).
 	states []any
+	// limits is how the decoder reads the members far over their limits
+	// (limits.go; a test's reference has none: every body read whole).
+	limits *wire.Limits
 }
 
 // Config configures a service.
@@ -77,7 +81,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
-	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
+	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, limits: &limits}
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
@@ -110,19 +114,29 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 // Operation is an operation Lookup found.
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
-	fn   opFunc
+	h    *opHandler
 	read bool // a fork not made answers it from its view (ns_snapshot.go)
 }
 
 // Lookup returns the operation an X-Amz-Target names, or
 // UnknownOperationException.
 func (s *Service) Lookup(target string) (Operation, error) {
-	name, fn, ok := lookupOp(target)
+	name, h, ok := lookupOp(target)
 	if !ok {
 		return Operation{}, apierr.OperationNotFound(name)
 	}
-	return Operation{Name: name, fn: fn, read: readOnly(name)}, nil
+	return Operation{Name: name, h: h, read: readOnly(name)}, nil
 }
+
+// Decode reads op's request body through the request decoder, once, as
+// it arrives (wire.DecodeBody, with the service's limits: limits.go),
+// into op's input, for Serve (Request.Input). What stopped the reading
+// is body's (its Err), for the edge to answer first. op is one of the
+// service's (Known: a test's operation in front of it is not).
+func (s *Service) Decode(op Operation, body *wire.Body) Input { return op.h.decode(body, s.limits) }
+
+// Known reports whether op is one of the service's.
+func (op Operation) Known() bool { return op.h != nil }
 
 // readOnly: what a fork not made answers from its view (ns_snapshot.go).
 // A switch: a string search cost GetItem ~300 instructions (callgrind).
@@ -147,11 +161,13 @@ type Request struct {
 	RequestID string // x-amzn-RequestId
 	Host      string // the request's Host, for DescribeEndpoints
 	Body      []byte // Serve sets it to nil: the operation holds it until decoded
-	Out       []byte // spare buffer for the response body (may be nil)
+	// Input, when it holds one, is the body decoded as it arrived
+	// (Decode), served instead of Body.
+	Input Input
+	Out   []byte // spare buffer for the response body (may be nil)
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
-	Cut       Cut // what ListCutOf cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
@@ -173,12 +189,13 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
-	c.out, c.tableName, c.cut = req.Out, req.TableName, req.Cut
-	// The body is the operation's: req holds it no more, so that nothing
-	// keeps it once it is decoded (the edge lets go of a large one too).
-	body := req.Body
-	req.Body = nil
-	out, err := op.fn(c, body)
+	c.out, c.tableName = req.Out, req.TableName
+	in := req.Input
+	if in.h == nil { // a body held whole: the operation's, not req's once decoded
+		in = op.h.decode(&wire.Body{Buf: req.Body, Size: int64(len(req.Body))}, s.limits)
+	}
+	req.Input, req.Body = Input{}, nil
+	out, err := in.h.run(c, in)
 	putCall(c) // not on a panic: that call is left to the collector
 	return out, err
 }
