@@ -223,3 +223,49 @@ func TestItemSizePartiQLUpdate(t *testing.T) {
 	mustNoError(t, update("a", maxItemBytes))
 	requireValidation(t, update("b", maxItemBytes+1), msgUpdateTooBig)
 }
+
+// TestItemSizeUpdateDocumentValue: an UpdateItem whose
+// ExpressionAttributeValues hold a list or a map over 400 KB is refused
+// as a fault of that value, "ExpressionAttributeValues contains invalid
+// value: Item size has exceeded the maximum allowed size for key :v",
+// whatever its size (one of 2.5 MB, over the 2 MB limit of the
+// placeholder maps, included) and nothing is written: AWS's answer as a
+// production table gave it (quoted in a public application's code
+// comment, for key :variables), and DynamoDB Local's. A string value
+// over 400 KB is not such a fault: it gets the update's own size refusal
+// (TestItemSizeUpdateItem, paritysuite's itemSizeBySurface).
+func TestItemSizeUpdateDocumentValue(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	listOf := func(n int) types.AttributeValue { // n empty strings: n+3 bytes
+		elems := make([]types.AttributeValue, n)
+		for i := range elems {
+			elems[i] = s("")
+		}
+		return &types.AttributeValueMemberL{Value: elems}
+	}
+	cases := []struct {
+		name  string
+		value types.AttributeValue
+	}{
+		{"list", listOf(maxItemBytes)},
+		{"list of 2.5 MB", listOf(5 << 19)},
+		{"map", &types.AttributeValueMemberM{Value: item{"m": padding(maxItemBytes)}}},
+		{"list in a map", &types.AttributeValueMemberM{Value: item{"l": listOf(maxItemBytes)}}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			key := item{"pk": s(string(rune('a' + i)))}
+			_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: key,
+				UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: item{":v": tc.value}})
+			requireValidation(t, err, "ExpressionAttributeValues contains invalid value: "+msgItemTooLarge+" for key :v")
+			if got := mustGet(t, c, table, key); got != nil {
+				t.Errorf("the refused update was written")
+			}
+		})
+	}
+	_, err := c.UpdateItem(ctx(t), &dynamodb.UpdateItemInput{TableName: &table, Key: item{"pk": s("s")},
+		UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: item{":v": padding(maxItemBytes)}})
+	requireValidation(t, err, msgUpdateTooBig)
+}
