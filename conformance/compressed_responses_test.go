@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCompressedResponseSDK: an SDK that asks for gzip
@@ -72,5 +73,62 @@ func TestCompressedResponseRaw(t *testing.T) {
 				t.Errorf("gzip body does not decode to the item (%v)", err)
 			}
 		}
+	}
+}
+
+// TestAcceptEncodingWeights: how DynamoDB reads Accept-Encoding, every
+// case of ScyllaDB's test_accept_encoding_header (test_compressed_response.py,
+// run against DynamoDB, January 2026), on a GetItem answer over 4 KB. A
+// weight is read from the first "q=" in an entry's parameters: "gzip;q
+// =0;q=1" is compressed (no "q=" before the second), "gzip;nq=0;q=1" is not
+// (the "q=" of "nq=0" counts).
+func TestAcceptEncodingWeights(t *testing.T) {
+	t.Parallel()
+	AWSDiffers(t, "DynamoDB Local never compresses a response")
+	c := newClient(t)
+	table := hashTable(t, c)
+	mustPut(t, c, table, item{"pk": s("big"), "x": s(strings.Repeat("x", 4096))})
+	body := []byte(`{"TableName":"` + table + `","Key":{"pk":{"S":"big"}}}`)
+	for _, tc := range []struct{ accept, want string }{
+		{"identity", ""}, {"", ""},
+		{"br", ""}, {"zstd", ""}, {"compress", ""}, {"x-gzip", ""},
+		{"gzip, deflate", "gzip"},
+		{"br, identity, deflate, gzip", "deflate"},
+		{"GZIP, identity", "gzip"},
+		{"dog, gzip ,, cat", "gzip"},
+		{"gzip;q=0.8, deflate;q=0.5", "gzip"},
+		{"br, gzip;q=0, deflate; q = 0.5 , identity;q=0", "deflate"},
+		{"*", "gzip"},
+		{"*, deflate;q=0.5", "gzip"},
+		{"*, deflate", "deflate"},
+		{"*, identity", "gzip"},
+		{"*, gzip;q=0.5", "deflate"},
+		{"gzip ;q=0", ""},
+		{"identity;q=0", ""},
+		{"*;q=0", ""},
+		{"*;q=0.5,identity", "gzip"},
+		{"gzip;q=0.5,identity;q=0.8", "gzip"},
+		{"br;q=0.8,identity;q=0.5,*;q=0", ""},
+		{`"gzip"`, ""},
+		{"gzip br", ""},
+		{"gzip:q=1", ""},
+		{"deflate;q=0.5, gzip;q=31", "gzip"},
+		{"gzip;q=31,deflate;q=51", "gzip"},
+		{"deflate;q=0.5, gzip;q=0.2", "deflate"},
+		{"deflate;q=0.5, gzip;q=1;q=0.2", "gzip"},
+		{"deflate;q=0.5,gzip;q=0.", "deflate"},
+		{"deflate;q=0.5,gzip;q=0.x", "gzip"},
+		{"deflate;q=0.5,gzip;q=0. x", "gzip"},
+		{"deflate;q=-0.5,gzip;q=0.2", "gzip"},
+		{"gzip;q= 0;q=1", ""},
+		{"gzip;q =0;q=1", "gzip"},
+		{"gzip; q=0;q=1", ""},
+		{"gzip;nq=0;q=1", ""},
+		{"gzip;q=0, gzip;q=1, gzip;q=0", "gzip"},
+		{"br,identity;q=0.5,gzip;q=0.0001", "gzip"},
+	} {
+		r := rawSend(t, "GetItem", body, map[string]string{"Accept-Encoding": tc.accept})
+		require.Equal(t, 200, r.Status, "Accept-Encoding %q", tc.accept)
+		require.Equal(t, tc.want, r.Header.Get("Content-Encoding"), "Accept-Encoding %q", tc.accept)
 	}
 }

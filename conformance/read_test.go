@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
 )
 
 // sortKeys returns the sk values of items, rendered.
@@ -456,4 +457,48 @@ func TestScanErrors(t *testing.T) {
 			requireValidation(t, err, tc.msg)
 		})
 	}
+}
+
+// TestQueryNoSortKeyStartKey: a Query of a table without a sort key can
+// match one item at most, so AWS refuses an ExclusiveStartKey there, with
+// the key in its message: "The provided exclusive start key is invalid:
+// ExclusiveStartKey: {p=AttributeValue: {S:KPQ4X3JE19}}" (ScyllaDB
+// Alternator's test_query.py test_query_no_sort_key_exclusive_start_key,
+// run against AWS). Such a Query's page never carries a LastEvaluatedKey,
+// so no paginating client sends one. A start key that does not fit the key
+// schema keeps its own message (dynalite's AWS-derived tests).
+func TestQueryNoSortKeyStartKey(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	table := hashTable(t, c)
+	mustPut(t, c, table, item{"pk": s("p1"), "v": n("1")})
+	base := dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"), ExpressionAttributeValues: item{":p": s("p1")}}
+
+	in := base
+	in.Limit = aws.Int32(1)
+	out, err := c.Query(ctx(t), &in)
+	require.NoError(t, err)
+	require.Len(t, out.Items, 1)
+	require.Nil(t, out.LastEvaluatedKey, "a page of a table without a sort key has nothing after it")
+
+	t.Run("refused", func(t *testing.T) {
+		AWSDiffers(t, "DynamoDB Local answers a Query of a table without a sort key that has an ExclusiveStartKey with 200 and no items")
+		in := base
+		in.ExclusiveStartKey = item{"pk": s("p1")}
+		_, err := c.Query(ctx(t), &in)
+		requireValidation(t, err, "The provided exclusive start key is invalid: ExclusiveStartKey: {pk=AttributeValue: {S:p1}}")
+		in.KeyConditionExpression, in.ExpressionAttributeValues = nil, nil
+		in.KeyConditions = map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{s("p1")}}}
+		_, err = c.Query(ctx(t), &in)
+		requireValidationMatch(t, err, `^The provided exclusive start key is invalid: ExclusiveStartKey: `)
+	})
+	t.Run("wrong shape", func(t *testing.T) {
+		in := base
+		in.ExclusiveStartKey = item{"other": s("p1")}
+		_, err := c.Query(ctx(t), &in)
+		requireValidation(t, err, "The provided starting key is invalid")
+		in.ExclusiveStartKey = item{"pk": n("1")}
+		_, err = c.Query(ctx(t), &in)
+		require.Equal(t, "ValidationException", apiErrorCode(err))
+	})
 }

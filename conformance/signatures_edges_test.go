@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,22 @@ func TestSignatureAcceptEncoding(t *testing.T) {
 	require.Equal(t, "InvalidSignatureException", a.typ, a.body)
 	a = doSigned(t, keySignedListTables(t, st, nil, set("identity")))
 	require.Equal(t, 200, a.status, "an unsigned Accept-Encoding: %s", a.body)
+}
+
+// TestSignatureSplitAcceptEncoding: a signed Accept-Encoding sent as
+// several headers, one a value, is served: the canonical request joins
+// them with commas, as DynamoDB does (ScyllaDB's
+// test_multiple_accept_encoding_headers, run against DynamoDB, January
+// 2026: "We can split the header into multiple ones and it works with
+// signing"; which of them picks the coding: TestRepeatedAcceptEncoding).
+func TestSignatureSplitAcceptEncoding(t *testing.T) {
+	t.Parallel()
+	st := signingEndpoint(t)
+	for _, vals := range [][]string{{"gzip", "identity"}, {"identity", "gzip"}} {
+		req := keySignedListTables(t, st,
+			func(r *http.Request) { r.Header.Set("Accept-Encoding", strings.Join(vals, ",")) },
+			func(r *http.Request) { r.Header["Accept-Encoding"] = vals })
+		a := doSigned(t, req)
+		require.Equal(t, 200, a.status, "%q: %s", vals, a.body)
+	}
 }

@@ -92,15 +92,15 @@
 //	A1   error table                      pk (S, HASH) and sk (S, RANGE)
 //	A2   error write                      pk is PREFIX#TENANT: prefix and tenant non-empty
 //	A3   error write                      command sk is <base>@<N>, version attribute == N
-//	A5   error write                      data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk
+//	A5   error write                      data sk has no '@', version >= 1, cpk == pk, csk == sk@version or sk, both kept
 //	A6   error write                      history sk is <base>@<N>, version == N
 //	A7   error write                      id == generateId(pk, sk) on command, data, history and tasks rows
-//	A8   error write                      sequences: SEQ#<tenant>; seq set by UpdateItem, from 1 (or a declared start) up by one
+//	A8   error write                      sequences: SEQ#<tenant>; seq >= 1, set by UpdateItem, from 1 (or a declared start) up by one
 //	A9   error write                      master rows: MASTER#<tenant>; TTL#<table> days >= 0
 //	A10  error write                      ttl is NULL or whole epoch seconds
 //	A11  warn  table                      a command table streams NEW_IMAGE
 //	A12  warn  write                      the tenant segment is lower case
-//	A13  error write                      time series: the declared month segment has its format, after the tenant
+//	A13  error write                      time series: the declared month segment has its format, after the tenant; sk <timestamp>#<eventId>
 //	A14  warn  read                       reads of a data table name an unversioned sk
 //	A15  warn  write                      sort key segments joined by '#' alone (no empty segment, no other separator)
 //	A16  warn  write                      master sk is TYPE#category#code or <setting>#<code>
@@ -114,15 +114,15 @@
 //	B7   error write                      command UpdateItem: an existing row, only updatable attributes changed
 //	B8   error write                      a data row's version stays or moves up by one
 //	B9   error write                      tenantCode == the pk's tenant
-//	B10  error request                    a tenant-bound caller uses only its tenant and common ones
+//	B10  error request                    a tenant-bound caller uses only its tenant and common ones (and index partitions naming them)
 //	B11  error write                      tasks and session key shapes
 //	B12  error delete                     command rows are never deleted
-//	B13  error write+delete               history rows are written once, never edited or deleted
+//	B13  error write+delete               history rows are written once, never edited, expired early or deleted
 //	B14  error write+delete               opt-in: a tenant-bound caller writes no common tenant's item
 //	B15  error transaction                one transaction writes one tenant's items (and common ones)
-//	B16  error write                      a GSI partition key names the item's tenant (or a common one)
+//	B16  error write                      a GSI partition key names the item's tenant (or a common one), no other known
 //	B17  error write+delete               a tenant-bound caller's USER_TENANT#common rows name its own tenant
-//	B18  error write                      an async data row created or moved to version N has its command row sk@N
+//	B18  error write                      an async data row created or moved to N, a history row created at N, have command row sk@N
 //	D1   error write                      with a declared design, an item matches an entity's templates
 //	D2   error write                      with a declared design, a write keeps the entity of the item it replaces
 //	L1   error write+delete+transaction   the 'latest' item copies a new version, by transaction or conditional write
@@ -140,10 +140,14 @@
 // rules: B14), LatestWrite (L1: either way, a transaction, or a
 // conditional write) and Design (D1, against the emulator's design
 // file). A Write carries what the rules read of its request besides the
-// items: Condition (L1), CallerTenant (B14, B17), Design (D1, D2),
-// Command (B18: the data table's command table, read in the write) and Position (the
-// item's place in a batch or transaction, which its violations carry).
-// CheckRead is A14 for one key a read names. Each Violation's Reason is
+// items: Condition and Holds (L1: a ConditionExpression's text, or a
+// condition without text, such as a PartiQL WHERE clause, evaluated),
+// Now (B13), CallerTenant (B14, B17), KnownTenant (B16), Design (D1,
+// D2), Command (B18: the data or history table's command table, read in
+// the write) and Position (the item's place in a batch or transaction,
+// which its violations carry). CheckRead is A14 for one key a read
+// names; CheckIndexTenant is B10 for a Query of a global secondary
+// index partition. Each Violation's Reason is
 // its rule's Why; a Refusal's Error names every violation with its item
 // and reason (Violation.Explain).
 //

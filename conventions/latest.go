@@ -167,7 +167,7 @@ func (c *checker) latestItem(ws []Write) {
 			return
 		}
 	}
-	pinned := pinsLatest(w.Condition, w.ConditionNames, pointer, w.KeyNames())
+	pinned := pinsLatest(w.Condition, w.ConditionNames, pointer, w.KeyNames()) || w.movedFails(pointer)
 	var copied storage.Item
 	if target := findWrite(ws, w, ptr.Str()); target != nil {
 		// The transaction way.
@@ -214,6 +214,35 @@ func (c *checker) latestItem(ws []Write) {
 			return
 		}
 	}
+}
+
+// movedSentinel is the pointer value movedFails puts in the latest item
+// to stand for a move by another writer: no version is named so.
+const movedSentinel = "\x00moved by another writer"
+
+// movedFails reports whether a write of the latest item whose condition
+// has no text fails had another writer moved the latest item since this
+// one read it: a PartiQL INSERT (its own semantics are the create guard)
+// or a PartiQL UPDATE whose WHERE clause Holds evaluates. Moved means,
+// for a first write, the latest item there already (New itself); else
+// the old latest item pointing elsewhere. A WHERE clause that pins the
+// pointer (actualVersion = 'v1') fails on it; one that only names the
+// key holds. It cannot tell a condition that fails for this one value
+// but holds for others (begins_with(actualVersion, 'v'), say).
+func (w *Write) movedFails(pointer string) bool {
+	switch {
+	case w.Condition != "":
+		return false // a ConditionExpression: pinsLatest reads it
+	case w.Old == nil && w.NotExistsCondition:
+		return true
+	case w.Holds == nil:
+		return false
+	case w.Old == nil:
+		return !w.Holds(w.New)
+	}
+	moved := maps.Clone(w.Old)
+	moved[pointer] = storage.S(movedSentinel)
+	return !w.Holds(moved)
 }
 
 // versionOrder compares two version names the way their writer numbers

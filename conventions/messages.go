@@ -25,6 +25,7 @@ const (
 	msgDataVersionKind  = "data item version is %s, not a Number"
 	msgDataVersionRange = "data item version %s is not a whole number of at least 1"
 	msgDataCPK          = "data item cpk %s is not its partition key %q"
+	msgDataDropsLink    = "%s removes %s from a data row; DataService.publish writes cpk and csk on every version, naming the command row the row syncs"
 	msgDataCSK          = "data item csk %s is neither %q (sort key @ version) nor %q (the sort key, as publishSync writes it)"
 
 	// A7
@@ -32,11 +33,12 @@ const (
 	msgIDDiffers = "id %q is not generateId(pk, sk) = %q"
 
 	// A8
-	msgSeqPK    = "sequences partition key %q is not SEQ#<tenant>"
-	msgSeqKind  = "seq is %s, not a Number"
-	msgSeqPut   = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n%s"
-	msgSeqStart = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)%s"
-	msgSeqStep  = "seq goes from %s to %s; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
+	msgSeqPK       = "sequences partition key %q is not SEQ#<tenant>"
+	msgSeqKind     = "seq is %s, not a Number"
+	msgSeqPut      = "PutItem writes seq; counters change only by UpdateItem SET seq = if_not_exists(seq, :zero) + :n%s"
+	msgSeqStart    = "seq starts at %s; a counter's first UpdateItem gives 1 (if_not_exists(seq, 0) + 1)%s"
+	msgSeqBelowOne = "seq %s is not a whole number of at least 1: if_not_exists(seq, 0) + 1 gives 1 first, and a counter goes only up (or back to 1)"
+	msgSeqStep     = "seq goes from %s to %s; counters move by one UpdateItem if_not_exists(seq, 0) + 1 at a time (or back to 1)"
 
 	// A9
 	msgMasterPK               = "master partition key %q is not MASTER#<tenant>"
@@ -56,11 +58,12 @@ const (
 	msgTenantCase  = "%s partition key %q has tenant %q, not lower case %q"
 	msgTenantSpace = "%s partition key %q has tenant %q, with spaces around it"
 
-	msgTimeSeriesSK     = "%s sort key %q does not start with an ISO 8601 timestamp: the time series' sort key is <timestamp>#<eventId>"
-	msgTimeSeriesMonth  = "%s sort key %q has timestamp %s, in %s, but its partition key %q is the month %s"
-	msgPrefixCase       = "%s partition key %q has prefix %q, not upper case %q"
-	msgTTLSettingCase   = "master sort key %q is not a TTL setting: TtlService reads %q"
-	msgLatestMarkerCase = "%s %q is not the latest item %q: a reader of %q does not find it"
+	msgTimeSeriesSK      = "%s sort key %q does not start with an ISO 8601 timestamp: the time series' sort key is <timestamp>#<eventId>"
+	msgTimeSeriesNoEvent = "%s sort key %q has no event id after its timestamp: the time series' sort key is <timestamp>#<eventId>, so that two events of one instant are two rows"
+	msgTimeSeriesMonth   = "%s sort key %q has timestamp %s, in %s, but its partition key %q is the month %s"
+	msgPrefixCase        = "%s partition key %q has prefix %q, not upper case %q"
+	msgTTLSettingCase    = "master sort key %q is not a TTL setting: TtlService reads %q"
+	msgLatestMarkerCase  = "%s %q is not the latest item %q: a reader of %q does not find it"
 
 	// A13
 	msgMonthMissing      = "%s partition key %q has no month segment %d; the table's time series is PREFIX#<tenant>#<%s>"
@@ -113,8 +116,10 @@ const (
 	msgTenantCodeDiffers = "tenantCode %q differs from the partition key's tenant %q"
 
 	// B10
-	msgCallerNoTenant = "partition key %q has no tenant; caller tenant is %q"
-	msgCallerTenant   = "caller tenant %q may not use tenant %q (partition key %q)"
+	msgCallerNoTenant   = "partition key %q has no tenant; caller tenant is %q"
+	msgCallerTenant     = "caller tenant %q may not use tenant %q (partition key %q)"
+	msgCallerIndex      = "caller tenant %q may not query index %s's partition %q, which does not name its tenant (nor a common tenant) as a # segment"
+	msgCallerIndexOther = "caller tenant %q may not query index %s's partition %q, which names tenant %q too"
 
 	// B11
 	msgTaskPK         = "tasks partition key %q is not TASK#<tenant> or SFN_TASK#<tenant>"
@@ -133,6 +138,8 @@ const (
 	msgDataNoCommand = "data row version %d has no command row: table %s holds no pk %q sk %q; a data row is the sync of a stored command version"
 	msgDataNoCSK     = "data row version %d has no csk naming its command row; DataService.publish writes cpk and csk"
 
+	msgHistoryNoCommand = "history row version %d has no command row: table %s holds no pk %q sk %q; a history row is the copy of a data row synced from a stored command version"
+
 	// D1
 	msgDesignNoEntity = "item matches no entity of the table's design; compared with %s"
 
@@ -145,6 +152,7 @@ const (
 	msgHistoryDeleted        = "%s deletes a history row; the history keeps what each version was"
 	msgHistoryUpdated        = "UpdateItem edits a history row; a history version is written once, by PutItem"
 	msgHistoryExpiresEarlier = "PutItem moves an existing history version's ttl earlier, from %s to %s; a retried publish never shortens it"
+	msgHistoryExpiresPast    = "PutItem gives an existing history version that had ttl %s the ttl %s, before now (%d): the record would expire at once; a publish computes ttl from now, never in the past"
 	msgHistoryOverwritten    = "PutItem overwrites an existing history version and changes %s; a history version is written once"
 
 	// L1
@@ -161,6 +169,7 @@ const (
 	msgLatestRewriteWith    = "%s rewrites the existing version %s %q (its %s) and points the latest item (%q) at it in the same transaction; a version is written once: write a new version and move the latest item to it"
 	msgLatestUnpinned       = "latest item written apart from the version it copies (latest write %s) without a condition that fails when it moved: add %s = :seen (the pointer as read), or attribute_not_exists(%s) for the first"
 	msgIndexTenant          = "index %s's partition key %s %q does not name the item's tenant %q (nor a common tenant) as a # segment: a Query of the index would cross tenants"
+	msgIndexOtherTenant     = "index %s's partition key %s %q names tenant %q besides the item's tenant %q: a LeadingKeys pattern for %q matches it, and the index partition would hold two tenants' items"
 	msgTwoTenants           = "%s writes tenant %q (partition key %q) in a transaction that writes tenant %q (%s); one transaction writes one tenant's items"
 	msgLatestBackwards      = "latest item moves back from %s %q to %q, an older version; write the old content as a new version instead"
 	msgLatestDanglingStored = "latest item points at %s %q, which the table does not hold; write the version first"

@@ -16,6 +16,11 @@ func tenantOf(p Policy, pk string) (string, error) {
 	return TenantAt(pk, p.TenantSegment)
 }
 
+// TenantOf reads the tenant of a partition key as the rules read it
+// under p: the last segment of PREFIX#TENANT, or the segment p declares
+// (TenantSegment). It fails with ErrNoTenant when the key has none.
+func (p Policy) TenantOf(pk string) (string, error) { return tenantOf(p, pk) }
+
 // keyShape checks the partition key (A2, B2, A12), the item's tenantCode
 // (B9) and its id (A7).
 func (c *checker) keyShape() {

@@ -17,7 +17,10 @@ import (
 // common tenant with the tenant in the sort key's first segment. A caller
 // bound to a tenant (not a cross-tenant caller, nor one bound to a common
 // tenant) writes or deletes only the rows of its own tenant there. Only
-// the partition key prefix USER_TENANT is judged: other rows under the
+// the partition key prefix USER_TENANT is judged, in any case (a
+// user_tenant#common row is still under the common tenant, which the
+// tenant guard lets every tenant write; A17 reports the spelling, and a
+// case must not be a way around this rule): other rows under the
 // common tenant (USER#common / sso#<userId>, MASTER#common settings)
 // carry no tenant in their sort key (B14 covers writing them at all).
 func (c *checker) userTenant(common []string) {
@@ -26,7 +29,7 @@ func (c *checker) userTenant(common []string) {
 		return
 	}
 	prefix, _, _ := strings.Cut(w.Key.PK, KeySeparator)
-	if prefix != userTenantPrefix {
+	if !strings.EqualFold(prefix, userTenantPrefix) {
 		return
 	}
 	tenant, err := tenantOf(w.Policy, w.Key.PK)
@@ -44,18 +47,28 @@ func isCommon(common []string, tenant string) bool {
 	return slices.ContainsFunc(common, func(c string) bool { return strings.EqualFold(c, tenant) })
 }
 
-// CommandTable is the name of the command table whose rows a data table's
-// rows must have (rule B18): the data table's name with its "data" suffix
-// replaced by "command" (the CLI template's <prefix><module>-data and
-// <prefix><module>-command, master-data and master-command), or "" when
-// the policy does not check B18 (not a data table, the rule disabled, or
-// a name without the suffix). The emulator reads that table, when the
-// namespace has it, inside the data row's write.
+// CommandTable is the name of the command table whose rows a data or
+// history table's rows must have (rule B18): the table's name with its
+// "data" (or "history") suffix replaced by "command" (the CLI template's
+// <prefix><module>-data, -history and -command; master-data,
+// master-history and master-command), or "" when the policy does not
+// check B18 (neither a data nor a history table, the rule disabled, or a
+// name without the suffix). The emulator reads that table, when the
+// namespace has it, inside the row's write.
 func (p Policy) CommandTable(table string) string {
-	if !p.Active() || !p.Roles.Has(RoleData) || !p.enabled("B18") {
+	if !p.Active() || !p.enabled("B18") {
 		return ""
 	}
-	base, ok := strings.CutSuffix(table, "data")
+	suffix := ""
+	switch {
+	case p.Roles.Has(RoleData):
+		suffix = "data"
+	case p.Roles.Has(RoleHistory):
+		suffix = "history"
+	default:
+		return ""
+	}
+	base, ok := strings.CutSuffix(table, suffix)
 	if !ok {
 		return ""
 	}
@@ -73,9 +86,14 @@ func (p Policy) CommandTable(table string) string {
 // rewrite of the same version (a retried sync) is not judged: its
 // command row may have expired through TTL since. Nothing is judged
 // without Write.Command (no such table), nor when A5's shape fails.
+//
+// A master data table's TTL setting (TTL#<table>) is not judged: TtlService
+// reads it from the data table alone, and the framework's own e2e suite
+// seeds TTL settings straight into the master data table, with no
+// command row (publish-async.e2e-spec.ts, publish-sync.e2e-spec.ts).
 func (c *checker) dataCommand(version int) {
 	w := c.w
-	if w.Command == nil || version < 1 || strings.Contains(w.Key.SK, VerSeparator) {
+	if w.Command == nil || version < 1 || strings.Contains(w.Key.SK, VerSeparator) || c.masterTTLSetting() {
 		return
 	}
 	if ov, ok := w.Old["version"]; ok && ov.Kind() == storage.KindN && ov.Str() == strconv.Itoa(version) {
@@ -90,6 +108,33 @@ func (c *checker) dataCommand(version int) {
 		// publishSync's bare sk, or a csk A5 reports
 	case !w.Command(w.Key.PK, sk):
 		c.add("B18", msgDataNoCommand, version, w.Policy.CommandTable(w.Table), w.Key.PK, sk)
+	}
+}
+
+// historyCommand is rule B18 for a history row: HistoryService.publish
+// copies the data row at version N to sk@N, and that data row is the
+// sync of command row N, so a history row created at N has command row
+// N in the module's command table (Policy.CommandTable): the command
+// table is the log of every version, and no history row records a
+// version it never held (@7 beside a log of @1 and @2). A row whose csk
+// is the bare sk copies a publishSync data row and is not judged
+// (0.1.48-beta.0's publishSync writes no command row). A rewrite of an
+// existing version is not judged (its command row may have expired
+// through TTL since), nor a master table's TTL setting.
+func (c *checker) historyCommand() {
+	w := c.w
+	if w.Command == nil || w.Old != nil || w.Op != OpPut || c.masterTTLSetting() {
+		return
+	}
+	_, n, err := ParseSortKey(w.Key.SK)
+	if err != nil {
+		return // A6, B3 and B4 report the sort key
+	}
+	if csk, ok := w.New["csk"]; ok && csk.Kind() == storage.KindS && csk.Str() == RemoveSortKeyVersion(w.Key.SK) {
+		return // publishSync's
+	}
+	if !w.Command(w.Key.PK, w.Key.SK) {
+		c.add("B18", msgHistoryNoCommand, n, w.Policy.CommandTable(w.Table), w.Key.PK, w.Key.SK)
 	}
 }
 

@@ -90,7 +90,8 @@ func (c *checker) timeSeries() {
 
 // timeSeriesSK checks the rest of A13 on a time-series row whose
 // partition key has its month: the sort key is the guide's
-// <timestamp>#<eventId>, an ISO 8601 timestamp first (toISOString), and
+// <timestamp>#<eventId>, an ISO 8601 timestamp first (toISOString), then
+// a non-empty event id (two events of one instant are two rows), and
 // that timestamp falls in the partition key's month (in UTC, as the
 // guide's generateLogKeys slices toISOString).
 func (c *checker) timeSeriesSK(role, month, layout string) {
@@ -98,11 +99,14 @@ func (c *checker) timeSeriesSK(role, month, layout string) {
 	if c.w.Policy.Roles.Has(RoleCommand) || c.w.Policy.Roles.Has(RoleHistory) {
 		sk = RemoveSortKeyVersion(sk)
 	}
-	first, _, _ := strings.Cut(sk, KeySeparator)
+	first, event, _ := strings.Cut(sk, KeySeparator)
 	ts, err := time.Parse(time.RFC3339Nano, first)
 	if err != nil {
 		c.add("A13", msgTimeSeriesSK, role, sk)
 		return
+	}
+	if event == "" {
+		c.add("A13", msgTimeSeriesNoEvent, role, sk)
 	}
 	if got := ts.UTC().Format(layout); got != month {
 		c.add("A13", msgTimeSeriesMonth, role, sk, first, got, c.w.Key.PK, month)
@@ -246,7 +250,10 @@ func (r *Rules) CheckRead(table string, p Policy, op string, k Key) *Violation {
 // indexTenant is rule B16: the partition key of each global secondary
 // index the item is in names the item's tenant (or a common tenant) as
 // one of its '#' segments, so that a Query of the index stays inside one
-// tenant, as a dynamodb:LeadingKeys policy needs. An item without the
+// tenant, as a dynamodb:LeadingKeys policy needs; and it names no other
+// tenant the caller knows (Write.KnownTenant): CATEGORY#mbc#acme on an
+// mbc row would be handed to acme by a LeadingKeys pattern *#acme, and
+// its partition would hold both tenants' items. An item without the
 // attribute is not in the index; a String value only is judged.
 func (c *checker) indexTenant(common []string) {
 	w := c.w
@@ -257,16 +264,58 @@ func (c *checker) indexTenant(common []string) {
 	if err != nil {
 		return // no tenant to compare with (A2)
 	}
-	allowed := func(seg string) bool {
-		return strings.EqualFold(seg, tenant) || slices.ContainsFunc(common, func(t string) bool { return strings.EqualFold(t, seg) })
-	}
 	for _, ik := range w.IndexKeys {
 		v, ok := w.New[ik.Attr]
 		if !ok || v.Kind() != storage.KindS {
 			continue
 		}
-		if !slices.ContainsFunc(strings.Split(v.Str(), KeySeparator), allowed) {
+		named, other := indexTenants(v.Str(), tenant, common, w.KnownTenant)
+		switch {
+		case !named:
 			c.add("B16", msgIndexTenant, ik.Index, ik.Attr, v.Str(), tenant)
+		case other != "":
+			c.add("B16", msgIndexOtherTenant, ik.Index, ik.Attr, v.Str(), other, tenant, other)
 		}
 	}
+}
+
+// indexTenants reads an index partition key value for tenant: whether one
+// of its '#' segments is tenant or a common tenant (named), and the first
+// segment that is another tenant known (other, "" for none). Tenants
+// compare without regard to case, as the tenant guard compares them.
+func indexTenants(value, tenant string, common []string, known func(string) bool) (named bool, other string) {
+	for _, seg := range strings.Split(value, KeySeparator) {
+		switch {
+		case strings.EqualFold(seg, tenant) || isCommon(common, seg):
+			named = true
+		case other == "" && seg != "" && known != nil && known(seg):
+			other = seg
+		}
+	}
+	return named, other
+}
+
+// CheckIndexTenant is the tenant guard (rule B10) for a Query of a global
+// secondary index of table whose partition key value is value: a caller
+// bound to callerTenant may read the index partition that names its
+// tenant (or a common tenant) as a '#' segment and no other tenant known
+// (the partitions rule B16 lets its items into: STATUS#tenant001#PENDING,
+// CATEGORY#mbc#toys); any other partition of the index is a violation.
+// Nil when the read is allowed, or the table's policy does not guard it.
+func (r *Rules) CheckIndexTenant(table string, p Policy, callerTenant, index, value string, known func(string) bool) *Violation {
+	if !p.Active() || p.Roles == 0 || !p.enabled("B10") || callerTenant == "" {
+		return nil
+	}
+	common := r.cfg.commonTenants()
+	named, other := indexTenants(value, callerTenant, common, known)
+	v := &Violation{Rule: "B10", Table: table, Key: Key{PK: value}, Severity: p.severity("B10")}
+	switch {
+	case !named:
+		v.Message = fmt.Sprintf(msgCallerIndex, callerTenant, index, value)
+	case other != "":
+		v.Message = fmt.Sprintf(msgCallerIndexOther, callerTenant, index, value, other)
+	default:
+		return nil
+	}
+	return v
 }

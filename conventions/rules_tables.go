@@ -13,8 +13,11 @@ import (
 // (if_not_exists(seq, 0) + 1), or at the start the table declares for it
 // (Policy.SequenceStart, by UpdateItem or PutItem), an existing one goes
 // up by one or back to 1 (the framework's older genNewSequence resets a
-// row to 1 when its rotation period changes). A seq that an update leaves alone is not
-// judged (the rules cannot tell it from one set to its own value).
+// row to 1 when its rotation period changes). Whatever the write, seq is
+// a whole number of at least 1: no path of the framework stores 0 (the
+// master package's sequence copy skips a counter at 0). A seq that an
+// update leaves alone is not judged further (the rules cannot tell it
+// from one set to its own value).
 func (c *checker) sequence() {
 	w := c.w
 	if seg, _, _ := strings.Cut(w.Key.PK, KeySeparator); seg != seqPrefix {
@@ -27,6 +30,10 @@ func (c *checker) sequence() {
 	}
 	if v.Kind() != storage.KindN {
 		c.add("A8", msgSeqKind, v.Kind())
+		return
+	}
+	if n, ok := new(big.Int).SetString(v.Str(), 10); !ok || n.Sign() <= 0 {
+		c.add("A8", msgSeqBelowOne, v.Str())
 		return
 	}
 	start, declared := w.Policy.sequenceStart(w.Key.SK)

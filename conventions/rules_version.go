@@ -2,9 +2,11 @@ package conventions
 
 import (
 	"errors"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -136,6 +138,14 @@ func overwriteChanges(old, nu storage.Item, allowed func(string) bool) (string, 
 	return "", false
 }
 
+// masterTTLSetting reports whether the write is a master data table's
+// TTL setting (TTL#<table>), which TtlService reads from the data table
+// alone and the framework's e2e suite seeds there directly.
+func (c *checker) masterTTLSetting() bool {
+	p := c.w.Policy
+	return p.Roles.Has(RoleMaster) && p.Roles&(RoleData|RoleHistory) != 0 && strings.HasPrefix(c.w.Key.SK, ttlPrefix+KeySeparator)
+}
+
 // isS3Ref reports whether v is the framework's reference to attributes
 // stored in S3 ("s3://bucket/key").
 func isS3Ref(v storage.Value) bool {
@@ -143,8 +153,14 @@ func isS3Ref(v storage.Value) bool {
 }
 
 // dataItem checks a data row (A5): no '@' in the sort key, a version of at
-// least 1, cpk and csk pointing at the command row; and that its version
-// stays or moves up by one (B8).
+// least 1, cpk and csk pointing at the command row and, once written,
+// kept (DataService.publish writes both on every version); and that its
+// version stays or moves up by one (B8). A master data table's TTL
+// setting without csk may have version 0: the framework's own e2e suite
+// seeds its TTL settings straight into the master data table so
+// (publish-async.e2e-spec.ts: {pk: 'MASTER#MBC', sk:
+// 'TTL#<table>', version: 0, attributes: {days: 90}}), and TtlService
+// reads only attributes.days.
 //
 // csk is accepted in two forms because the framework writes both: the
 // async path (the data sync step) copies the command's versioned sort key,
@@ -165,10 +181,11 @@ func (c *checker) dataItem() {
 	case v.Kind() != storage.KindN:
 		c.add("A5", msgDataVersionKind, v.Kind())
 	default:
-		if n, err := parseVersion(v.Str()); err != nil {
-			c.add("A5", msgDataVersionRange, v.Str())
-		} else {
+		_, hasCSK := w.New["csk"]
+		if n, err := parseVersion(v.Str()); err == nil {
 			version = n
+		} else if !c.masterTTLSetting() || hasCSK || v.Str() != "0" {
+			c.add("A5", msgDataVersionRange, v.Str())
 		}
 	}
 	if v, ok := w.New["cpk"]; ok && (v.Kind() != storage.KindS || v.Str() != pk) {
@@ -178,6 +195,12 @@ func (c *checker) dataItem() {
 		want := sk + VerSeparator + strconv.Itoa(version)
 		if v.Kind() != storage.KindS || (v.Str() != want && v.Str() != sk) {
 			c.add("A5", msgDataCSK, describe(v), want, sk)
+		}
+	}
+	for _, name := range [...]string{"cpk", "csk"} {
+		_, had := w.Old[name]
+		if _, has := w.New[name]; had && !has {
+			c.add("A5", msgDataDropsLink, w.Op, name)
 		}
 	}
 	c.dataCommand(version)
@@ -216,19 +239,46 @@ func (c *checker) deleted() {
 
 // historyWrite checks that a history row is written once (B13): a
 // PutItem over an existing version changes nothing but ttl (a retried
-// publish rewrites the same row), and no UpdateItem edits one.
+// publish rewrites the same row), never to expire it sooner or at once,
+// and no UpdateItem edits one; and that a new row copies a stored
+// command version (B18).
 func (c *checker) historyWrite() {
 	w := c.w
 	switch {
 	case w.Op == OpUpdate:
 		c.add("B13", msgHistoryUpdated)
-	case w.Old != nil:
+	case w.Old == nil:
+		c.historyCommand()
+	default:
 		if name, ok := overwriteChanges(w.Old, w.New, nil); ok {
 			c.add("B13", msgHistoryOverwritten, name)
 		} else if earlier(w.Old["ttl"], w.New["ttl"]) {
 			c.add("B13", msgHistoryExpiresEarlier, w.Old["ttl"].Str(), w.New["ttl"].Str())
+		} else if past(w.Old["ttl"], w.New["ttl"], w.Now) {
+			c.add("B13", msgHistoryExpiresPast, ttlText(w.Old["ttl"]), w.New["ttl"].Str(), w.Now.Unix())
 		}
 	}
+}
+
+// past reports whether a rewrite gives a row that had no ttl (none, or
+// NULL) a ttl before now: a row that never expired made to expire at
+// once. HistoryService.publish computes a ttl as now plus the TTL
+// setting's days (calculateTtl: at least one day, or null), never one in
+// the past. A zero now (unknown) judges nothing.
+func past(old, nu storage.Value, now time.Time) bool {
+	if old.Kind() == storage.KindN || nu.Kind() != storage.KindN || now.IsZero() {
+		return false
+	}
+	ttl, ok := new(big.Int).SetString(string(nu.Number()), 10)
+	return ok && ttl.Cmp(big.NewInt(now.Unix())) < 0
+}
+
+// ttlText renders a ttl that is not a Number for a message.
+func ttlText(v storage.Value) string {
+	if v.Kind() == storage.KindNULL {
+		return "NULL"
+	}
+	return "none"
 }
 
 // earlier reports whether the ttl nu is a Number of epoch seconds before

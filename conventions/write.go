@@ -1,6 +1,10 @@
 package conventions
 
-import "github.com/dynamoemu/dynamoemu/internal/storage"
+import (
+	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
+)
 
 // Op is the kind of item write.
 type Op uint8
@@ -58,6 +62,19 @@ type Write struct {
 	// write of the latest item is conditioned on where it points.
 	Condition      string
 	ConditionNames map[string]string
+	// Holds evaluates the request's condition on an item (nil: no
+	// condition, or none the caller can evaluate). Rule L1 reads a
+	// condition without text through it: a PartiQL statement's WHERE
+	// clause pins the latest item when it fails on that item moved.
+	Holds func(item storage.Item) bool
+	// Now is the request's clock reading (zero: unknown); rule B13 reads
+	// it to tell a ttl in the past.
+	Now time.Time
+	// KnownTenant reports whether a tenant code is one the caller knows
+	// (nil: none known); rule B16 refuses an index key that names a
+	// known tenant other than the item's. The emulator knows the
+	// configuration's tenants and those it has seen since it started.
+	KnownTenant func(tenant string) bool
 	// CallerTenant is the tenant the caller is bound to ("" for none, or
 	// a cross-tenant caller): rule B14 reads it.
 	CallerTenant string

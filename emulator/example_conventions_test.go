@@ -120,7 +120,7 @@ func Example_conventions() {
 	tenant002 := client(emulatortest.WithTenant("tenant002"))
 	show("tenant", put(tenant002, command, commandRow(order, 3)))
 
-	for _, tr := range emu.ConventionsReport().Tables {
+	for _, tr := range emu.Reports().Conventions().Tables {
 		fmt.Println(tr.Table, tr.Counts)
 	}
 	// Output:
@@ -134,7 +134,7 @@ func Example_conventions() {
 	// version: ValidationException: [conventions A3] command sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M" has no @version suffix (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M"; why: publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key)
 	// version attribute: ValidationException: [conventions A3] command item version 4 differs from its sort key's version 3 (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: publishAsync writes addSortKeyVersion(sk, version) and version together; getItem and getLatestItem probe exactly that key)
 	// id: ValidationException: [conventions A7] id "01HX7MBJK3V9WQBZ7XNDK5ZT2M" is not generateId(pk, sk) = "ORDER#tenant001#ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M" (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: the framework copies id and merges read-your-writes results on it; a wrong id is a different entity)
-	// data: ValidationException: [conventions A5] data sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3" contains '@': data rows carry no version (removeSortKeyVersion gives "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M") (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: DataService.publish writes the unversioned sk; csk is sk@version on the async path and the bare sk on publishSync (both framework versions))
+	// data: ValidationException: [conventions A5] data sort key "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3" contains '@': data rows carry no version (removeSortKeyVersion gives "ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M") (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: DataService.publish writes the unversioned sk, and cpk and csk on every version; csk is sk@version on the async path and the bare sk on publishSync (both framework versions); a master TTL setting without csk may have version 0, as the framework's e2e suite seeds them)
 	// tenant: AccessDeniedException: [conventions B10] caller tenant "tenant002" may not use tenant "tenant001" (partition key "ORDER#tenant001") (item pk="ORDER#tenant001" sk="ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M@3"; why: opt-in: it checks only callers the configuration or an x-tenant-code header binds to a tenant)
 	// local-demo-order-command map[A2:1 A3:2 A7:1 B10:1]
 	// local-demo-order-data map[A5:1]

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 func main() {
@@ -73,7 +74,7 @@ type config struct {
 	conventions            string // conventions configuration file
 	healthcheck            bool   // probe a running server and exit (healthcheck.go)
 	version                bool   // print the version and exit
-	console                bool   // serve the web console at emulator.ConsolePath
+	console                bool   // serve the web console at adminpath.Console
 	inMemorySet            bool   // -inMemory given
 	dbPath                 string // keep the data in this directory (persistence.go)
 	shutdownGrace          time.Duration
@@ -103,6 +104,7 @@ type config struct {
 	streamRetryBackoff      time.Duration   // -streamRetryBackoff: a stream handler's wait before its first retry
 	streamHandlerFileDir    string          // -streamHandlerFileDir: where file:// on-failure destinations may write
 	streamHandlerRemote     bool            // -streamHandlerRemote: mappings may call hosts other than loopback
+	streamFilterQuota       int             // -streamHandlerFilterQuota: filters a mapping may have
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -127,10 +129,10 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.Var(&c.allowHosts, "allowHost", "also answer requests whose Host is this name (repeatable or comma-separated; *.example.com: every name under example.com; *: any Host). Always answered: localhost, *.localhost, *.internal, IP addresses; on non-loopback interfaces also single-label names, *.local, *.home.arpa")
 	fs.BoolVar(&c.delayTransientStatuses, "delayTransientStatuses", false, "keep a new table CREATING, a deleted table DELETING and a GSI added or deleted by UpdateTable CREATING or DELETING for half a second, as AWS does")
 	fs.StringVar(&c.logLevel, "logLevel", "info", "log level: debug, info, warn or error")
-	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md)")
+	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md); tables tagged dynamoemu:conventions are checked with or without it")
 	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")
 	fs.StringVar(&c.iamPolicies, "iamPolicies", "", "with -credentials, decide every data-plane, control-plane and Streams API request of the access keys this JSON file gives an identity with IAM's logic: their identity policies and the tables' resource-based policies (see docs/iam.md). Default: off")
-	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
+	fs.BoolVar(&c.console, "console", true, "serve the web console at "+adminpath.Console+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.BoolVar(&c.approximateVectors, "approximateVectors", false, "vector indexes search approximately (an HNSW graph) instead of exactly: faster on large local data sets, answers may miss true nearest neighbours")
@@ -148,6 +150,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
 	fs.DurationVar(&c.streamRetryBackoff, "streamRetryBackoff", 0, "how long a stream handler waits before retrying a failed batch the first time (0: 1s); each next retry waits twice as long, up to 60 times this (tests: 1ms)")
 	fs.StringVar(&c.streamHandlerFileDir, "streamHandlerFileDir", "", "let stream handlers' file:// on-failure destinations append to files in this directory (default: a mapping with a file:// destination is refused, whoever makes it)")
+	fs.IntVar(&c.streamFilterQuota, "streamHandlerFilterQuota", 0, "how many filters a stream handler (event source mapping) may have: Lambda's default quota, 5, when 0; up to 10, as a quota increase allows")
 	fs.BoolVar(&c.streamHandlerRemote, "streamHandlerRemote", false, "let stream handlers' Endpoint and http(s) on-failure destinations name hosts other than loopback (default: such a mapping is refused; -lambdaEndpoint may name any host)")
 	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -219,20 +222,21 @@ const consistencyEnv = "DYNAMOEMU_CONSISTENCY"
 
 func (c config) options(log *slog.Logger) emulator.Options {
 	opts := emulator.Options{
-		SharedDB:                c.sharedDB,
-		Logger:                  log,
-		DelayTransientStatuses:  c.delayTransientStatuses,
-		MaxInFlight:             c.limits.maxInFlight,
-		MaxRequestBytesInFlight: c.limits.requestBudget(),
-		StreamRetentionBytes:    c.limits.streamBytes,
-		AllowHosts:              c.allowHosts,
-		IdempotencyBytes:        c.limits.tokenBytes,
-		ExportDir:               c.exportDir,
-		ApproximateVectors:      c.approximateVectors,
-		Consistency:             c.consistency,
-		StreamRetryBackoff:      c.streamRetryBackoff,
-		StreamHandlerFileDir:    c.streamHandlerFileDir,
-		StreamHandlerRemote:     c.streamHandlerRemote,
+		SharedDB:                 c.sharedDB,
+		Logger:                   log,
+		DelayTransientStatuses:   c.delayTransientStatuses,
+		MaxInFlight:              c.limits.maxInFlight,
+		MaxRequestBytesInFlight:  c.limits.requestBudget(),
+		StreamRetentionBytes:     c.limits.streamBytes,
+		AllowHosts:               c.allowHosts,
+		IdempotencyBytes:         c.limits.tokenBytes,
+		ExportDir:                c.exportDir,
+		ApproximateVectors:       c.approximateVectors,
+		Consistency:              c.consistency,
+		StreamRetryBackoff:       c.streamRetryBackoff,
+		StreamHandlerFileDir:     c.streamHandlerFileDir,
+		StreamHandlerRemote:      c.streamHandlerRemote,
+		StreamHandlerFilterQuota: c.streamFilterQuota,
 	}
 	switch {
 	case c.ddbLocal:
@@ -336,15 +340,15 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		return err
 	}
 	if c.eventSourceMappings != "" {
-		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
+		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
 			return fmt.Errorf("-eventSourceMappings: %w", err)
 		}
 	}
 	if c.serverless != "" {
-		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
+		warnings, err := emu.Streams().LoadServerless(c.serverless, os.Getenv)
 		for _, w := range warnings {
-			log.Warn("-serverless: stream event left out", "why", w)
+			log.Warn("-serverless: " + w)
 		}
 		if err != nil {
 			emu.Close()
@@ -352,7 +356,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		}
 	}
 	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
-		emu.SetLambdaEndpoint(c.lambdaEndpoint)
+		emu.Streams().SetLambdaEndpoint(c.lambdaEndpoint)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -372,7 +376,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
+	go emu.Clock().RunTTLSweeper(ctx, c.ttlSweepInterval)
 	addr := lns[0].Addr().String()
 	url := "http://" + addr
 	if len(lns) > 1 {
@@ -386,7 +390,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
 	}
 	if mount != nil {
-		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), emulator.ConsolePath)+emulator.MCPPath)
+		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), adminpath.Console)+adminpath.MCP)
 	}
 	if len(java) > 0 {
 		log.Info("started through DynamoDB Local's command line: its Java arguments are ignored, GET answers as DynamoDB Local's", "args", strings.Join(java, " "))

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/internal/shapes"
@@ -29,8 +30,9 @@ import (
 // they been written to it. It fails (exit status 1) when a violation has
 // error severity, or any violation with --fail-on-warn; warnings alone
 // leave it at 0. Anything else that stops it (bad flags or
-// configuration, an endpoint it cannot read, an empty namespace) is exit
-// status 2.
+// configuration, an endpoint it cannot read, an empty namespace, tables
+// of which none opts in) is exit status 2: a check that checked nothing
+// does not pass.
 
 // The check's exit statuses.
 const (
@@ -116,11 +118,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return emptyNamespace(db, *endpoint)
 		}
 	}
-	var errs, warns int
+	var errs, warns, checked int
 	for _, name := range names {
-		vs, err := checkTable(ctx, db, rules, name, stdout)
+		vs, ok, err := checkTable(ctx, db, rules, name, stdout)
 		if err != nil {
 			return fmt.Errorf("table %s: %w", name, err)
+		}
+		if ok {
+			checked++
 		}
 		for _, v := range vs {
 			if v.Severity == conventions.SeverityWarn {
@@ -130,11 +135,45 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "%d violations in %d tables: %d errors, %d warnings\n", errs+warns, len(names), errs, warns)
+	if checked == 0 {
+		return nothingChecked(*endpoint, *file, names)
+	}
+	skipped := ""
+	if n := len(names) - checked; n > 0 {
+		skipped = fmt.Sprintf(" (%d not opted in)", n)
+	}
+	fmt.Fprintf(stdout, "%d violations in %d tables%s: %d errors, %d warnings\n", errs+warns, checked, skipped, errs, warns)
 	if errs > 0 || (*failOnWarn && warns > 0) {
 		return ErrViolations
 	}
 	return nil
+}
+
+// ErrNothingChecked is the error of a check in which no table opted in:
+// no configuration entry matched any table and no table carried the
+// conventions tag, which would pass as "0 violations" (exit status 2).
+var ErrNothingChecked = errors.New("nothing checked")
+
+// nothingChecked is the error of a check whose tables all went
+// unchecked: it says why (no --config and no tagged table, or a
+// configuration matching none of them) and names the tables.
+func nothingChecked(endpoint, file string, names []string) error {
+	if endpoint == "" {
+		endpoint = "AWS"
+	}
+	why := "no --config was given and no table has the " + conventions.TagRoles + " tag"
+	if file != "" {
+		why = "the configuration " + file + " matches none of them and none has the " + conventions.TagRoles + " tag"
+	}
+	shown := names
+	if len(shown) > 10 {
+		shown = shown[:10]
+	}
+	list := strings.Join(shown, ", ")
+	if len(shown) < len(names) {
+		list += fmt.Sprintf(", and %d more", len(names)-len(shown))
+	}
+	return fmt.Errorf("%w: none of the %d tables of %s opts in to the conventions (%s): %s", ErrNothingChecked, len(names), endpoint, why, list)
 }
 
 // emptyNamespace is the error of a check whose endpoint lists no table:
@@ -151,20 +190,20 @@ func emptyNamespace(db *client, endpoint string) error {
 }
 
 // checkTable checks one table's key schema and every item, printing a line
-// per violation; it returns the violations it printed. A table that does
-// not opt in is skipped.
-func checkTable(ctx context.Context, db *client, rules *conventions.Rules, name string, out io.Writer) ([]conventions.Violation, error) {
+// per violation; it returns the violations it printed and whether the
+// table opted in (one that does not is skipped).
+func checkTable(ctx context.Context, db *client, rules *conventions.Rules, name string, out io.Writer) ([]conventions.Violation, bool, error) {
 	desc, err := db.describeTable(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	tags := db.tags(ctx, desc.TableArn) // an endpoint without tagging checks by the configuration alone
 	p, ok, err := rules.Lookup(name, tags)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !ok || !p.Active() {
-		return nil, nil
+		return nil, false, nil
 	}
 	ks := keySchemaOf(desc)
 	vs := rules.CheckTable(name, p, conventions.KeySchema{
@@ -173,32 +212,54 @@ func checkTable(ctx context.Context, db *client, rules *conventions.Rules, name 
 
 	items, err := db.scanAll(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	vs = append(vs, checkItems(rules, name, p, ks, items)...)
+	vs = append(vs, checkItems(rules, name, p, ks, indexKeys(desc), items)...)
 	for _, v := range vs {
 		fmt.Fprintf(out, "%s\t%s\t%s\t%s\t%s\n", v.Table, v.Rule, v.Severity, v.Key, v.Message)
 	}
-	return vs, nil
+	return vs, true, nil
+}
+
+// indexKeys are the partition key attributes of a described table's
+// global secondary indexes (rule B16).
+func indexKeys(desc shapes.TableDescription) []conventions.IndexKey {
+	var out []conventions.IndexKey
+	for _, g := range desc.GlobalSecondaryIndexes {
+		for _, e := range g.KeySchema {
+			if e.KeyType == "HASH" {
+				out = append(out, conventions.IndexKey{Index: g.IndexName, Attr: e.AttributeName})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // checkItems runs the rules on a table's stored items as if each were
 // written now: a command row as a guarded create (so B5 asks for its
 // previous version among the items), a sequence row as an update of
 // itself, and a latest item together with the item it copies (rule L1;
-// other items are not asked for a latest item of their own).
-func checkItems(rules *conventions.Rules, name string, p conventions.Policy, ks storage.KeySchema, items []storage.Item) []conventions.Violation {
+// other items are not asked for a latest item of their own). The tenants
+// known to rule B16 are those of the table's partition keys.
+func checkItems(rules *conventions.Rules, name string, p conventions.Policy, ks storage.KeySchema, ixs []conventions.IndexKey, items []storage.Item) []conventions.Violation {
 	keys := make(map[conventions.Key]storage.Item, len(items))
+	tenants := map[string]bool{}
 	for _, it := range items {
-		keys[keyOf(ks, it)] = it
+		k := keyOf(ks, it)
+		keys[k] = it
+		if tenant, err := p.TenantOf(k.PK); err == nil {
+			tenants[strings.ToLower(tenant)] = true
+		}
 	}
 	exists := func(pk, sk string) bool { _, ok := keys[conventions.Key{PK: pk, SK: sk}]; return ok }
+	known := func(tenant string) bool { return tenants[strings.ToLower(tenant)] }
 	plain := p
 	plain.Latest = ""
 	names := conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}
 	write := func(k conventions.Key, it storage.Item) conventions.Write {
 		w := conventions.Write{Table: name, Policy: plain, Op: conventions.OpPut, Key: k, Names: names,
-			New: it, NotExistsCondition: true, Exists: exists}
+			New: it, NotExistsCondition: true, Exists: exists, IndexKeys: ixs, KnownTenant: known}
 		if p.Roles.Has(conventions.RoleSequences) {
 			w.Op, w.Old = conventions.OpUpdate, it
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -89,7 +90,7 @@ func TestConventionsCheck(t *testing.T) {
 		cmdTable + "\tB5\terror\tpk=\"ORDER#t1\" sk=\"ORDER#1@3\"\t",
 		cmdTable + "\tA12\twarn\tpk=\"ORDER#T1\" sk=\"ORDER#1@1\"\t",
 		docsTable + "\tL1\terror\tpk=\"latest\" sk=\"\"\tlatest item's content differs",
-		"4 violations in 3 tables: 3 errors, 1 warnings",
+		"4 violations in 2 tables (1 not opted in): 3 errors, 1 warnings",
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("got %d lines:\n%s\nwant %d", len(lines), out.String(), len(want))
@@ -112,7 +113,7 @@ func TestConventionsCheck(t *testing.T) {
 	if err := Run(ctx, warnOnly, &out, &errOut); err != nil {
 		t.Fatalf("warnings only: got %v, want success:\n%s", err, out.String())
 	}
-	if !strings.HasSuffix(out.String(), "1 violations in 2 tables: 0 errors, 1 warnings\n") {
+	if !strings.HasSuffix(out.String(), "1 violations in 1 tables (1 not opted in): 0 errors, 1 warnings\n") {
 		t.Errorf("warnings only: got\n%s", out.String())
 	}
 	failOnWarn := append([]string{"check", "--fail-on-warn"}, warnOnly[1:]...)
@@ -179,4 +180,122 @@ func TestLoadConventions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// templateTables creates the six tables of a framework project's CLI
+// template module pair on db (order and master, command, data and
+// history), none tagged, and returns their names.
+func templateTables(t *testing.T, db *dynamodb.Client) []string {
+	t.Helper()
+	var names []string
+	for _, module := range []string{"order", "master"} {
+		for _, kind := range []string{"command", "data", "history"} {
+			name := "local-demo-" + module + "-" + kind
+			_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}})
+			require.NoError(t, err)
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// TestCheckNothingChecked: a check in which no table opts in (no
+// --config and no tagged table, or a configuration whose globs match
+// none of the tables) checked nothing, and says so with exit status 2
+// instead of passing as "0 violations in 6 tables"; once a table is
+// tagged, the same command line checks it.
+func TestCheckNothingChecked(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	names := templateTables(t, db)
+	typo := filepath.Join(t.TempDir(), "typo.json")
+	require.NoError(t, os.WriteFile(typo, []byte(`{"tables":[{"match":"*-comand","role":"command"},{"match":"*-dat","role":"data"}]}`), 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		why  string
+	}{
+		{"no --config", []string{"check", "--endpoint", url}, "no --config was given"},
+		{"a configuration matching no table", []string{"check", "--endpoint", url, "--config", typo}, "matches none of them"},
+		{"named tables matching no entry", []string{"check", "--endpoint", url, "--config", typo, names[0], names[1]}, "none of the 2 tables"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := Run(t.Context(), tc.args, &out, &errOut)
+			require.ErrorIs(t, err, ErrNothingChecked)
+			require.Equal(t, ExitError, ExitCode(err), "nothing checked is not a pass")
+			require.Contains(t, err.Error(), tc.why)
+			require.Contains(t, err.Error(), names[0])
+			require.Empty(t, out.String(), "no summary of a check that checked nothing")
+		})
+	}
+
+	// The table's own tag opts it in, with or without --config.
+	desc, err := db.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(names[0])})
+	require.NoError(t, err)
+	_, err = db.TagResource(t.Context(), &dynamodb.TagResourceInput{ResourceArn: desc.Table.TableArn,
+		Tags: []types.Tag{{Key: aws.String(conventions.TagRoles), Value: aws.String("command")}}})
+	require.NoError(t, err)
+	var out, errOut bytes.Buffer
+	require.NoError(t, Run(t.Context(), []string{"check", "--endpoint", url}, &out, &errOut))
+	require.Equal(t, "0 violations in 1 tables (5 not opted in): 0 errors, 0 warnings\n", out.String())
+}
+
+// TestCheckCounterAtZero: a sequences row stored with seq 0 (written
+// behind the rules' back) is reported by rule A8: the framework's
+// increment, if_not_exists(seq, 0) + 1, gives 1 first, and the master
+// package's copy skips a counter at 0 ("Skipping sequence copy: JCCI
+// sequence is 0"). Counters at 1 and further up pass.
+func TestCheckCounterAtZero(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("local-demo-sequences"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}})
+	require.NoError(t, err)
+	for sk, seq := range map[string]string{"ORDER#2026": "0", "INVOICE#2026": "1", "QUOTE#2026": "57"} {
+		_, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("local-demo-sequences"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "SEQ#tenant001"}, "sk": &types.AttributeValueMemberS{Value: sk},
+			"seq": &types.AttributeValueMemberN{Value: seq}}})
+		require.NoError(t, err)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"*sequences","role":"sequences"}]}`), 0o600))
+	var out, errOut bytes.Buffer
+	err = Run(t.Context(), []string{"check", "--endpoint", url, "--config", cfg}, &out, &errOut)
+	require.ErrorIs(t, err, ErrViolations)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	require.True(t, strings.HasPrefix(lines[0], "local-demo-sequences\tA8\terror\tpk=\"SEQ#tenant001\" sk=\"ORDER#2026\"\tseq 0 is not a whole number of at least 1"), lines[0])
+	require.Equal(t, "1 violations in 1 tables: 1 errors, 0 warnings", lines[1])
+}
+
+// TestCheckIndexTenant: the check judges rule B16 on stored items too,
+// the tenants known being those of the table's partition keys: an mbc
+// row whose index key names acme (CATEGORY#mbc#acme) is reported beside
+// acme's own rows; CATEGORY#mbc#toys is the item's own.
+func TestCheckIndexTenant(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
+	_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("products"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("categoryKey"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("category-index"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("categoryKey"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}})
+	require.NoError(t, err)
+	for _, row := range [][3]string{{"PRODUCT#mbc", "p1", "CATEGORY#mbc#toys"}, {"PRODUCT#acme", "p2", "CATEGORY#acme#toys"}, {"PRODUCT#mbc", "p3", "CATEGORY#mbc#acme"}} {
+		_, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("products"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: row[0]}, "sk": &types.AttributeValueMemberS{Value: row[1]},
+			"categoryKey": &types.AttributeValueMemberS{Value: row[2]}}})
+		require.NoError(t, err)
+	}
+	cfg := filepath.Join(t.TempDir(), "c.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"products","role":"keys"}]}`), 0o600))
+	var out, errOut bytes.Buffer
+	err = Run(t.Context(), []string{"check", "--endpoint", url, "--config", cfg}, &out, &errOut)
+	require.ErrorIs(t, err, ErrViolations)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	require.True(t, strings.HasPrefix(lines[0], "products\tB16\terror\tpk=\"PRODUCT#mbc\" sk=\"p3\"\tindex category-index's partition key categoryKey \"CATEGORY#mbc#acme\" names tenant \"acme\""), lines[0])
 }

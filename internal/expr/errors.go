@@ -90,6 +90,10 @@ func describeValue(v storage.Value) string {
 	return "AttributeValue: {" + valueBrief(v) + "}"
 }
 
+// DescribeValue renders a value as DynamoDB's messages do:
+// "AttributeValue: {N:5}".
+func DescribeValue(v storage.Value) string { return describeValue(v) }
+
 func valueBrief(v storage.Value) string {
 	k := v.Kind()
 	switch k {

@@ -7,9 +7,9 @@ package apierr
 const (
 	// MsgConvScanGuarded: a tenant-bound caller may not Scan a guarded table.
 	MsgConvScanGuarded = "caller tenant %q may not Scan table %q: its items belong to every tenant; only cross-tenant callers may"
-	// MsgConvIndexGuarded: an index query reads partitions whose tenant the
-	// index key does not tell.
-	MsgConvIndexGuarded = "caller tenant %q may not Query index %q of table %q: the index key does not tell the items' tenant; only cross-tenant callers may"
+	// MsgConvIndexGuarded: a read of an index as a whole (a Scan, or a
+	// Query of a key of several attributes) reads every tenant's items.
+	MsgConvIndexGuarded = "caller tenant %q may not read index %q of table %q as a whole (a Scan, or a Query of a key of several attributes): its items belong to every tenant; only cross-tenant callers may"
 	// MsgConvBadTags: a table's conventions tags do not parse.
 	MsgConvBadTags = "[conventions] table %s: %v"
 )

@@ -22,6 +22,12 @@ const (
 	MsgStartKeyOutside       = "The provided starting key is outside query boundaries based on provided conditions"
 	MsgStartKeyRangePred     = "The provided starting key does not match the range key predicate"
 	MsgStartKeyOneRow        = "The query can return at most one row and cannot be restarted"
+	// A Query of a table without a sort key matches one item at most, so
+	// AWS refuses any start key there; the key follows, as
+	// "ExclusiveStartKey: {pk=AttributeValue: {S:a}}" (ScyllaDB Alternator's
+	// test_query.py test_query_no_sort_key_exclusive_start_key, run against
+	// AWS). DynamoDB Local answers 200 with no items.
+	MsgStartKeyNoSortKey = "The provided exclusive start key is invalid: ExclusiveStartKey: {%s=%s}"
 	// A parallel Scan's start key must lie in its segment. DynamoDB Local:
 	// "Exclusive start key must lie within the segment".
 	MsgStartKeyWrongSegment = "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d"

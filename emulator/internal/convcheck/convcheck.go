@@ -16,8 +16,8 @@
 // tenant rules (B10, and B14 and B17 when every refusing violation is
 // one of them) fail with AccessDeniedException. Every violation, refused or not, is logged
 // (with the request's id and the rule's reason) and kept in the report
-// (Emulator.ConventionsReport, GET /dynamoemu/conventions;
-// Emulator.ResetConventionsReport, DELETE /dynamoemu/conventions), which
+// (Reports.Conventions, GET /dynamoemu/conventions;
+// Reports.ResetConventions, DELETE /dynamoemu/conventions), which
 // also lists the tables checked, with their role and mode. Each table that
 // opts in is logged once with its role and mode (when created, tagged or
 // restored), and a table that no entry of a non-empty configuration
@@ -41,11 +41,13 @@ import (
 // State is an Emulator's conventions layer: the configuration, the
 // rules and the report of the violations seen.
 type State struct {
-	cfg    conventions.Config
-	rules  *conventions.Rules
-	report *conventions.Report
-	log    *slog.Logger
-	design func() *insights.Design // the service's declared design (nil: none)
+	cfg     conventions.Config
+	rules   *conventions.Rules
+	report  *conventions.Report
+	log     *slog.Logger
+	design  func() *insights.Design // the service's declared design (nil: none)
+	tenants tenants                 // the tenants known (rule B16, the index guard)
+	known   func(string) bool       // tenants.known, made once: a method value per write allocates
 }
 
 // New makes the layer of a configuration (nil: none); design returns
@@ -62,7 +64,15 @@ func New(cfg *conventions.Config, log *slog.Logger, design func() *insights.Desi
 	for _, e := range c.Entries(nil) {
 		log.Info("conventions entry", "match", e.Match, "roles", e.Roles, "mode", e.Mode)
 	}
-	return &State{cfg: c, rules: rules, report: conventions.NewReport(0), log: log, design: design}, nil
+	st := &State{cfg: c, rules: rules, report: conventions.NewReport(0), log: log, design: design}
+	st.known = st.tenants.known
+	for _, t := range c.CommonTenants {
+		st.tenants.add(t)
+	}
+	for _, t := range c.Callers {
+		st.tenants.add(t)
+	}
+	return st, nil
 }
 
 // ResetReport forgets the violations seen.
@@ -245,11 +255,14 @@ func (st *State) settle(r Req, vs []conventions.Violation, mode func(table strin
 func callerRule(rule string) bool { return rule == "B14" || rule == "B17" }
 
 // Cond is a write's condition as the rules read it: its
-// ConditionExpression and names, or Guard for a write whose own
-// semantics are the create guard (PartiQL INSERT).
+// ConditionExpression and names, Holds its evaluation on an item (nil:
+// none; a PartiQL WHERE clause has no text, rule L1 reads it so), or
+// Guard for a write whose own semantics are the create guard (PartiQL
+// INSERT).
 type Cond struct {
 	Text  *string
 	Names map[string]string
+	Holds func(storage.Item) bool
 	Guard bool
 }
 
@@ -258,7 +271,7 @@ type Cond struct {
 func (tp *Policy) Write(table string, names conventions.Key, op conventions.Op, key storage.Key, old, nu storage.Item, cond Cond) conventions.Write {
 	w := conventions.Write{
 		Table: table, Policy: tp.P, Op: op, Key: KeyOf(key), Names: names,
-		Old: old, New: nu, NotExistsCondition: cond.Guard || isCreateGuard(cond.Text, cond.Names),
+		Old: old, New: nu, NotExistsCondition: cond.Guard || isCreateGuard(cond.Text, cond.Names), Holds: cond.Holds,
 	}
 	if cond.Text != nil {
 		w.Condition, w.ConditionNames = *cond.Text, cond.Names
@@ -274,6 +287,7 @@ func (tp *Policy) ofCall(r Req, w conventions.Write) conventions.Write {
 		w.CallerTenant = tenant
 	}
 	_, w.CrossTenant = tp.st.cfg.CallerTenant(r.AccessKey, r.TenantHdr)
+	w.Now, w.KnownTenant = r.Now, tp.st.known
 	if tp.P.Design && tp.st.design != nil {
 		if d := tp.st.design(); d != nil && d.Declares(w.Table) {
 			table := w.Table
@@ -286,7 +300,11 @@ func (tp *Policy) ofCall(r Req, w conventions.Write) conventions.Write {
 // Check runs the rules on one write (inside its storage callback) and
 // returns the error that refuses it, or nil.
 func (tp *Policy) Check(r Req, w conventions.Write) error {
-	return tp.st.settle(r, tp.st.rules.CheckWrite(tp.ofCall(r, w)), tp.mode)
+	err := tp.st.settle(r, tp.st.rules.CheckWrite(tp.ofCall(r, w)), tp.mode)
+	if err == nil {
+		tp.st.tenants.addKey(tp.P, w)
+	}
+	return err
 }
 
 // CommandLock appends to locks the command table whose rows the data
@@ -346,13 +364,16 @@ type Batch struct {
 	vs    []conventions.Violation
 	ws    []conventions.Write
 	modes map[string]conventions.Mode
+	keys  []conventions.Write // the writes checked, whose tenants become known when they pass
 }
 
 // Check runs the rules on one write of a BatchWriteItem and keeps its
 // violations.
 func (b *Batch) Check(tp *Policy, r Req, w conventions.Write) {
-	if vs := tp.st.rules.CheckWrite(tp.ofCall(r, w)); len(vs) > 0 {
-		b.use(tp)
+	b.use(tp)
+	w = tp.ofCall(r, w)
+	b.keys = append(b.keys, w)
+	if vs := tp.st.rules.CheckWrite(w); len(vs) > 0 {
 		b.vs = append(b.vs, vs...)
 		b.modes[w.Table] = tp.P.Mode
 	}
@@ -376,14 +397,20 @@ func (b *Batch) use(tp *Policy) {
 // counting the transaction's own puts), records the violations and
 // returns the error that refuses the writes, or nil.
 func (b *Batch) Settle(r Req) error {
+	if b.st == nil {
+		return nil // no write of a table that opts in
+	}
 	vs := b.vs
 	if len(b.ws) > 0 {
 		vs = append(vs, b.st.rules.CheckTransaction(b.ws)...)
 	}
-	if len(vs) == 0 {
-		return nil
+	err := b.st.settle(r, vs, func(table string) conventions.Mode { return b.modes[table] })
+	if err == nil {
+		for _, w := range slices.Concat(b.keys, b.ws) {
+			b.st.tenants.addKey(w.Policy, w)
+		}
 	}
-	return b.st.settle(r, vs, func(table string) conventions.Mode { return b.modes[table] })
+	return err
 }
 
 // GuardKey is the tenant guard (rule B10) for one key of table a
@@ -426,10 +453,29 @@ func (tp *Policy) GuardScan(r Req, table, index string) error {
 	return tp.deny(r, &conventions.Violation{Rule: "B10", Table: table, Severity: tp.P.Severity("B10"), Message: msg})
 }
 
+// GuardIndex is the tenant guard for a Query of table's global
+// secondary index whose partition key value is partition (rule B10,
+// conventions.Rules.CheckIndexTenant): a caller bound to a tenant reads
+// the index partitions that name its tenant and no other known one.
+// A partition value that is not a String is guarded as a Scan.
+func (tp *Policy) GuardIndex(r Req, table, index string, partition storage.Value) error {
+	if partition.Kind() != storage.KindS {
+		return tp.GuardScan(r, table, index)
+	}
+	tenant, ok := tp.st.guardedTenant(r)
+	if !ok {
+		return nil
+	}
+	return tp.deny(r, tp.st.rules.CheckIndexTenant(table, tp.P, tenant, index, partition.Str(), tp.st.known))
+}
+
 // guardedTenant returns the tenant the caller is bound to, false when it is
-// bound to none or is a cross-tenant caller.
+// bound to none or is a cross-tenant caller. The tenant becomes known.
 func (st *State) guardedTenant(r Req) (string, bool) {
 	tenant, cross := st.cfg.CallerTenant(r.AccessKey, r.TenantHdr)
+	if tenant != "" {
+		st.tenants.add(tenant)
+	}
 	return tenant, !cross && tenant != ""
 }
 

@@ -35,12 +35,14 @@ const (
 // DynamoDB in January 2026: "identity" then "gzip" is not compressed,
 // "gzip" then "identity" is; the signature covers them all, joined);
 // entries split at commas, case-insensitive, blank ones skipped; a
-// coding's weight is its first q parameter (1 when absent or not a
-// number, clamped to 0..1); a coding named twice takes its highest weight;
-// "*" gives its weight to gzip and deflate when they are not named; the
-// highest weight above 0 wins, a named coding before one "*" stands for,
-// then the earlier named, then gzip. Anything else (identity, br, quoted or
-// malformed names) is ignored.
+// coding's weight as qValue reads it; a coding named twice takes its
+// highest weight; "*" gives its weight to gzip and deflate when they are
+// not named; the highest weight above 0 wins, a named coding before one "*"
+// stands for, then the earlier named, then gzip. Anything else (identity,
+// br, quoted or malformed names) is ignored. A header changed after
+// signing is refused (InvalidSignatureException) only where the emulator
+// verifies signatures, with -credentials; by default it verifies none, as
+// DynamoDB Local.
 func ResponseCoding(h http.Header) string {
 	vals := h.Values("Accept-Encoding")
 	if len(vals) == 0 {
@@ -105,19 +107,24 @@ func AcceptedCoding(accept string) string {
 }
 
 // qValue is the weight given by an Accept-Encoding entry's parameters
-// (";q=0.5;..."): the first q parameter's value, 1 when there is none or it
-// is no number, clamped to 0..1.
+// (";q=0.5;..."), read as DynamoDB reads it: the text after the first "q="
+// anywhere in them (so ";nq=0" is a weight of 0, and ";q =0" none), up to
+// the next ";", blanks trimmed; 1 when there is none or it is no number;
+// clamped to 0..1. The records (ScyllaDB's test_accept_encoding_header,
+// run against DynamoDB): "gzip;q =0;q=1" is compressed, "gzip;nq=0;q=1",
+// "gzip; q=0;q=1" and "gzip;q= 0;q=1" are not.
 func qValue(params string) float64 {
-	for p := range strings.SplitSeq(params, ";") {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
-			continue
-		}
-		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil {
-			return 1
-		}
-		return min(max(q, 0), 1)
+	i := strings.Index(params, "q=")
+	if j := strings.Index(params, "Q="); j >= 0 && (i < 0 || j < i) {
+		i = j
 	}
-	return 1
+	if i < 0 {
+		return 1
+	}
+	v, _, _ := strings.Cut(params[i+len("q="):], ";")
+	q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil {
+		return 1
+	}
+	return min(max(q, 0), 1)
 }

@@ -2,6 +2,7 @@ package httploop
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +47,10 @@ func TestResponseCoding(t *testing.T) {
 		{"deflate;q=0.5,gzip;q=0.", "deflate"},
 		{"deflate;q=0.5,gzip;q=0.x", "gzip"},
 		{"deflate;q=-0.5,gzip;q=0.2", "gzip"},
-		{"gzip;nq=1;q=0 ", ""},
+		{"gzip;q= 0;q=1", ""},
+		{"gzip;q =0;q=1", "gzip"},
+		{"gzip; q=0;q=1", ""},
+		{"gzip;nq=0;q=1", ""},
 		{"gzip;q=0, gzip;q=1, gzip;q=0", "gzip"},
 		{"br,identity;q=0.5,gzip;q=0.0001", "gzip"},
 	}
@@ -73,4 +77,29 @@ func TestResponseCoding(t *testing.T) {
 			t.Errorf("Accept-Encoding %q: got %q, want %q", tt.vals, got, tt.want)
 		}
 	}
+}
+
+// FuzzAcceptedCoding: whatever the Accept-Encoding value, the reader does
+// not panic and picks gzip, deflate or nothing; it picks nothing for a
+// value that names neither coding nor "*"; and a weight written before
+// the entries does not change the pick of the entries after it.
+func FuzzAcceptedCoding(f *testing.F) {
+	for _, s := range []string{"gzip", "deflate;q=0.5, gzip;q=0.2", "*;q=0.5,identity", "gzip;q =0;q=1", "gzip;nq=0;q=1", "gzip;q=0.x", ";;,,q=", "GZIP;Q=0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		got := AcceptedCoding(accept)
+		switch got {
+		case "", CodingGzip, CodingDeflate:
+		default:
+			t.Fatalf("%q: coding %q", accept, got)
+		}
+		low := strings.ToLower(accept)
+		if got != "" && !strings.Contains(low, "gzip") && !strings.Contains(low, "deflate") && !strings.Contains(low, "*") {
+			t.Fatalf("%q: %q, though it names no coding", accept, got)
+		}
+		if again := AcceptedCoding("identity;q=0, " + accept); again != got {
+			t.Fatalf("%q: %q, and %q after an identity entry", accept, got, again)
+		}
+	})
 }

@@ -88,13 +88,24 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 }
 
 // guard puts the SELECT to the stages' KeyGuards (the tenant guard):
-// each partition it reads, or the whole table when it scans.
+// each partition it reads (of the table, or of the index it reads), or
+// the whole table or index when it scans.
 func (plan *selectPlan) guard(c service.Call) error {
-	if len(plan.kcs) == 0 && !plan.none {
-		return c.GuardScan(plan.t, "")
+	if !plan.none && (len(plan.kcs) == 0 || plan.x != nil && plan.x.Multi()) {
+		index := ""
+		if plan.x != nil {
+			index = plan.x.Name
+		}
+		return c.GuardScan(plan.t, index, storage.Value{})
 	}
 	for _, kc := range plan.kcs {
-		if err := c.GuardKey(plan.t, storage.Key{Partition: kc.Partition}); err != nil {
+		var err error
+		if plan.x != nil {
+			err = c.GuardScan(plan.t, plan.x.Name, kc.Partition)
+		} else {
+			err = c.GuardKey(plan.t, storage.Key{Partition: kc.Partition})
+		}
+		if err != nil {
 			return err
 		}
 	}

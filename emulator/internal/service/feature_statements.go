@@ -109,9 +109,9 @@ func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, 
 	return c.c.beginRead(t.t, x, kc, parts, acc, filter)
 }
 
-// GuardScan puts a read of t (or of its index; "": the table) not
-// confined to one partition to the stages' KeyGuards.
-func (c Call) GuardScan(t Table, index string) error { return c.c.guardScan(t.t, index) }
+// GuardScan puts a read of t (or of its index; "": the table) not confined to one of t's
+// partitions to the stages' KeyGuards, with the index partition it reads (invalid: none).
+func (c Call) GuardScan(t Table, x string, p storage.Value) error { return c.c.guardScan(t.t, x, p) }
 
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.
@@ -186,7 +186,7 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 			return nil, storage.ErrNoWrite
 		}
 		if wc != NoWriteCheck {
-			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, CreateOnly: w.Insert, tx: tx}); err != nil {
+			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, Cond: w.Condition, CreateOnly: w.Insert, tx: tx}); err != nil {
 				return nil, err
 			}
 		}

@@ -539,7 +539,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		newSize = size
 		if err == nil && wc != NoWriteCheck {
 			err = c.checkWrite(&Write{Table: Table{t: t}, Op: WriteUpdate, Key: key, Old: cur, New: next,
-				Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, tx: tx})
+				Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Cond: cond, tx: tx})
 		}
 		return next, err
 	})

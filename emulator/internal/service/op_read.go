@@ -279,12 +279,10 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	if x != nil {
-		if err := c.guardScan(t, x.Name); err != nil {
+	if x != nil && x.Multi() {
+		if err := c.guardScan(t, x.Name, storage.Value{}); err != nil {
 			return nil, err
 		}
-	}
-	if x != nil && x.Multi() {
 		return queryMulti(c, t, x, comp, in)
 	}
 	ks := t.schema
@@ -296,10 +294,8 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 		return nil, err
 	}
 	defer kc.Release() // the range, start key checks and the pipeline's key copy its values
-	if x == nil {
-		if err := c.guardQuery(t, kc); err != nil {
-			return nil, err
-		}
+	if err := c.guardQuery(t, optString(in.IndexName), kc); err != nil {
+		return nil, err
 	}
 	req, err := queryRequest(t, comp, in, func(names []string) (string, bool) { return keyAttrIn(names, ks) })
 	if err != nil {
@@ -463,7 +459,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.guardScan(t, ""); err != nil {
+	if err := c.guardScan(t, "", storage.Value{}); err != nil {
 		return nil, err
 	}
 
@@ -661,32 +657,18 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 // key schema and the key condition, with AWS's messages.
 func queryStartKey(t *table, esk storage.Item, kc *expr.KeyCondition) (storage.Key, error) {
 	ks := t.schema
-	want := 1
-	if ks.HasSort() {
-		want = 2
-	}
-	if len(esk) != want {
-		return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
-	}
-	attrs := []storage.KeyAttr{ks.Partition}
-	if ks.HasSort() {
-		attrs = append(attrs, ks.Sort)
-	}
-	for _, a := range attrs {
-		v, ok := esk[a.Name]
-		if !ok {
-			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyInvalid)
-		}
-		if v.Kind() != a.Kind {
-			return storage.Key{}, apierr.Validation(apierr.MsgKeySchemaMismatch)
-		}
+	if err := readparams.CheckStartKeyShape(ks, esk); err != nil {
+		return storage.Key{}, err
 	}
 	k, err := t.keyFromKeyParam(esk)
 	if err != nil {
 		return storage.Key{}, apierr.Validationf(apierr.MsgStartKeyInvalidReason, err.Error())
 	}
+	if !ks.HasSort() {
+		return storage.Key{}, readparams.NoSortKeyStart(ks, k)
+	}
 	samePartition := storage.Equal(k.Partition, kc.Partition)
-	if !ks.HasSort() || kc.Sort.Op == storage.SortAny {
+	if kc.Sort.Op == storage.SortAny {
 		if !samePartition {
 			return storage.Key{}, apierr.Validation(apierr.MsgStartKeyOutside)
 		}

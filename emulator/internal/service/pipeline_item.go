@@ -269,7 +269,7 @@ func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.V
 		if err := c.guardKey(t, storage.Key{Partition: hash}); err != nil {
 			return err
 		}
-	} else if err := c.guardScan(t, x.Name); err != nil {
+	} else if err := c.guardScan(t, x.Name, storage.Value{}); err != nil {
 		return err
 	}
 	u, err := c.beginUse(t, useOf{index: x.Name, vector: true}, kc, nil, acc)

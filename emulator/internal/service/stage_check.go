@@ -43,13 +43,13 @@ type DefinitionChecker interface {
 // where AWS's validation order puts it (an error refuses the request): GuardKey each key of t it
 // touches (a partition's alone for a read of one), GuardRead next each key a read names whole
 // (GetItem, BatchGetItem, TransactGetItems, a Query's sort key equality), GuardScan a read not
-// confined to one partition (a Scan, index "", or a read of a secondary or vector index); none of
-// t's when GuardsKeys is false (asked once per definition, and at Table.Reask).
+// confined to one of t's partitions (a Scan, index "", a read of a secondary or vector index, with
+// the index partition a Query names: invalid for none); none of t's when GuardsKeys is false.
 type KeyGuard interface {
 	GuardsKeys(t Table) bool
 	GuardKey(c Call, t Table, k storage.Key) error
 	GuardRead(c Call, t Table, k storage.Key) error
-	GuardScan(c Call, t Table, index string) error
+	GuardScan(c Call, t Table, index string, partition storage.Value) error
 }
 
 // WriteCheck is how a WriteChecker checks a table's writes: not at all;
@@ -103,9 +103,9 @@ const (
 
 // Write is one item write a WriteChecker checks: Old the item replaced
 // and New the item stored (nil: none, a delete); Condition and Names the
-// request's ConditionExpression and names (nil: none), CreateOnly a
-// write that creates only (PartiQL INSERT); Position where it sits in
-// its request, as AWS names a member ("": alone).
+// request's ConditionExpression and names (nil: none) and Cond as compiled (a PartiQL WHERE
+// clause has no text), CreateOnly a write that creates only (PartiQL INSERT); Position where it
+// sits in its request, as AWS names a member ("": alone).
 type Write struct {
 	Table      Table
 	Op         WriteOp
@@ -113,6 +113,7 @@ type Write struct {
 	Old, New   storage.Item
 	Condition  *string
 	Names      map[string]string
+	Cond       *expr.Condition
 	CreateOnly bool
 	Position   string
 	tx         *storage.WriteTx // the write's storage transaction (nil: none)
@@ -242,21 +243,23 @@ func (c *call) guardRead(t *table, part, k storage.Key) error {
 	return nil
 }
 
-// guardQuery puts a Query of t (of an index: guardScan) to the
-// KeyGuards: its partition, and the key its sort key equality names.
-func (c *call) guardQuery(t *table, kc *expr.KeyCondition) error {
+// guardQuery puts a Query of t to the KeyGuards: its partition, and the
+// key its sort key equality names; of t's index (""; none), guardScan.
+func (c *call) guardQuery(t *table, index string, kc *expr.KeyCondition) error {
 	part := storage.Key{Partition: kc.Partition}
-	if kc.Sort.Op != storage.SortEQ {
+	if index != "" {
+		return c.guardScan(t, index, kc.Partition)
+	} else if kc.Sort.Op != storage.SortEQ {
 		return c.guardKey(t, part)
 	}
 	return c.guardRead(t, part, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
 }
 
 // guardScan puts a read of t not confined to one partition to the
-// KeyGuards.
-func (c *call) guardScan(t *table, index string) error {
+// KeyGuards (partition: the index partition it reads, or invalid).
+func (c *call) guardScan(t *table, index string, partition storage.Value) error {
 	for _, g := range t.stages().guards {
-		if err := g.GuardScan(Call{c: c}, Table{t: t}, index); err != nil {
+		if err := g.GuardScan(Call{c: c}, Table{t: t}, index, partition); err != nil {
 			return err
 		}
 	}
@@ -370,12 +373,12 @@ func (c *call) storeChecked(t *table, key storage.Key, item storage.Item, cond *
 		if err := checkCondition(cond, cur, rvoccf); err != nil {
 			return nil, err
 		}
-		w := Write{Table: Table{t: t}, Op: WritePut, Key: key, Old: cur, New: item, Condition: text, Names: names, tx: tx}
+		w := Write{Table: Table{t: t}, Op: WritePut, Key: key, Old: cur, New: item, Condition: text, Names: names, Cond: cond, tx: tx}
 		if item == nil {
 			if cur == nil {
 				return nil, storage.ErrNoWrite
 			}
-			w.Op, w.Condition, w.Names = WriteDelete, nil, nil // a delete's rules read no condition
+			w.Op, w.Condition, w.Names, w.Cond = WriteDelete, nil, nil, nil // a delete's rules read no condition
 		}
 		if err := c.checkWrite(&w); err != nil {
 			return nil, err
@@ -421,8 +424,8 @@ func checkTransactWrites(c *call, tx *storage.WriteTx, acts []*txAction) error {
 			op = WriteDelete
 		}
 		old, _ := tx.Get(a.t.data, a.key)
-		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx,
-			Condition: a.checked.text, Names: a.checked.names, Position: fmt.Sprintf("TransactItems[%d]", i)})
+		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx, Cond: a.cond,
+			Condition: a.checked.text, Names: a.checked.names, CreateOnly: a.insert, Position: fmt.Sprintf("TransactItems[%d]", i)})
 	}
 	return b.settle()
 }

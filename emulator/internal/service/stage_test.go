@@ -105,9 +105,9 @@ func (r recordingGuard) GuardRead(c Call, t Table, k storage.Key) error {
 	return r.inner.GuardRead(c, t, k)
 }
 
-func (r recordingGuard) GuardScan(c Call, t Table, index string) error {
+func (r recordingGuard) GuardScan(c Call, t Table, index string, partition storage.Value) error {
 	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
-	return r.inner.GuardScan(c, t, index)
+	return r.inner.GuardScan(c, t, index, partition)
 }
 
 // recordingWrites wraps an installed WriteChecker: it records each write
@@ -449,4 +449,4 @@ func (g *switchedGuard) GuardKey(Call, Table, storage.Key) error { g.guarded.Add
 
 func (g *switchedGuard) GuardRead(Call, Table, storage.Key) error { return nil }
 
-func (g *switchedGuard) GuardScan(Call, Table, string) error { return nil }
+func (g *switchedGuard) GuardScan(Call, Table, string, storage.Value) error { return nil }

@@ -159,6 +159,20 @@ async function main() {
       assert.equal(ttl?.attributes?.days, 365)
     }))
 
+  await flow('master data: TTL settings put straight into master-data, as the framework\'s e2e suite seeds them', async () => {
+    // publish-async.e2e-spec.ts and publish-sync.e2e-spec.ts putItem
+    // {pk: 'MASTER#MBC', sk: 'TTL#<table>', ..., version: 0, attributes:
+    // {days: n}} into the master data table: no command row behind them.
+    const T2 = 'tenant002'
+    for (const [type, days] of Object.entries({ command: 30, history: 45, data: 90 })) {
+      const sk = `TTL#${fw.ddb.getTableName('order', type)}`
+      const id = `${masterPk(T2)}#${sk}`
+      await raw.send(new PutItemCommand({ TableName: master.dataTable, Item: marshall({ pk: masterPk(T2), sk, id, code: id,
+        type: 'TTL', name: sk, version: 0, attributes: { days } }) }))
+    }
+    assert.equal(await order.ttlService.getTtlConfiguration('data', T2), 90, 'TtlService reads the seeded setting')
+  })
+
   const orderPk = `ORDER#${T1}`
   const orderSk = 'ORDER#01HX7MBJK3V9WQBZ7XNDK5ZT2M'
   await flow('order: create (publishAsync, version 0) and sync', () =>

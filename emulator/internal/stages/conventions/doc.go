@@ -20,8 +20,10 @@
 //
 //   - The tenant guard (rule B10) and the read rule (A14) run where the
 //     core's validation order puts a request's keys (KeyGuard): every key
-//     a request names, reads included, and a Scan, an index read or a
-//     vector search as a whole.
+//     a request names, reads included; a Query of one index partition by
+//     its partition key value (a local index's is the table's key, a
+//     global index's read as rule B16 writes it); and a Scan, a read of
+//     a multi-attribute key index or a vector search as a whole.
 //   - The write rules run inside the write's storage callback, where the
 //     item replaced is at hand and the table locked (WriteChecker): a put
 //     or a delete in a storage transaction over the table (so that rule B5
@@ -44,5 +46,7 @@
 // with the request's operation and id.
 //
 // Its lock is the report's (conventions.Report.mu), a leaf, taken inside
-// a write's storage transaction by the write rules.
+// a write's storage transaction by the write rules; the tenants the
+// layer knows (rule B16) are a sync.Map, which holds no lock across a
+// call, read and added to there too.
 package conventions

@@ -145,12 +145,24 @@ func (Stage) GuardRead(c service.Call, t service.Table, k storage.Key) error {
 	return p.CheckRead(req(c), t.Info().Name, k)
 }
 
-// GuardScan is the tenant guard for a read not confined to one
-// partition.
-func (Stage) GuardScan(c service.Call, t service.Table, index string) error {
+// GuardScan is the tenant guard for a read not confined to one of the
+// table's partitions: a Scan, or a read of a secondary index. A Query of
+// one index partition (partition valid) is judged by its key: a local
+// index's partition key is the table's (GuardKey), a global index's
+// must name the caller's tenant (rule B10, as rule B16 keeps index keys).
+func (Stage) GuardScan(c service.Call, t service.Table, index string, partition storage.Value) error {
 	p := policies.Load(t)
-	if p == nil {
+	switch {
+	case p == nil:
 		return nil
+	case !partition.IsValid():
+		return p.GuardScan(req(c), t.Info().Name, index)
 	}
-	return p.GuardScan(req(c), t.Info().Name, index)
+	_, lsis := t.Indexes()
+	for _, x := range lsis {
+		if x.Name == index {
+			return p.GuardKey(req(c), t.Info().Name, storage.Key{Partition: partition})
+		}
+	}
+	return p.GuardIndex(req(c), t.Info().Name, index, partition)
 }

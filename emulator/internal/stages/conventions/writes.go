@@ -49,8 +49,12 @@ var ops = [...]conventions.Op{service.WritePut: conventions.OpPut, service.Write
 func write(p *convcheck.Policy, w *service.Write) conventions.Write {
 	t := w.Table
 	ks := t.Schema()
-	cw := p.Write(t.Info().Name, conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}, ops[w.Op], w.Key, w.Old, w.New,
-		convcheck.Cond{Text: w.Condition, Names: w.Names, Guard: w.CreateOnly})
+	cond := convcheck.Cond{Text: w.Condition, Names: w.Names, Guard: w.CreateOnly}
+	if w.Cond != nil && w.Condition == nil { // a PartiQL WHERE clause: rule L1 evaluates it
+		compiled := w.Cond
+		cond.Holds = func(it storage.Item) bool { ok, err := compiled.Eval(it); return err == nil && ok }
+	}
+	cw := p.Write(t.Info().Name, conventions.Key{PK: ks.Partition.Name, SK: ks.Sort.Name}, ops[w.Op], w.Key, w.Old, w.New, cond)
 	for _, g := range t.Definition().Indexes().GSIList() {
 		pk, _ := g.Keys()
 		cw.IndexKeys = append(cw.IndexKeys, conventions.IndexKey{Index: g.Name(), Attr: pk})
