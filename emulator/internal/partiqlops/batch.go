@@ -86,21 +86,17 @@ type BatchExecuteStatementOutput struct {
 // request: recorded from real DynamoDB by the PartiQL work (no public record was
 // found; DynamoDB Local fails the whole request instead). A value that is
 // not JSON of the right shape is still a SerializationException of the
-// request.
+// request. The request decoder reads it once, as any value
+// (wire.ValueKeeper).
 type batchParam struct {
 	wire.AttributeValue
 	err error // the value's ValidationException, kept for its statement
 }
 
-// UnmarshalJSON decodes the value and keeps a ValidationException for the
-// statement instead of ending the request's decoding.
-func (p *batchParam) UnmarshalJSON(data []byte) error {
-	err := p.AttributeValue.UnmarshalJSON(data)
-	if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrValidation {
-		p.err, p.AttributeValue = err, wire.AttributeValue{}
-		return nil
-	}
-	return err
+// KeepValue keeps the value, or its ValidationException for the statement
+// instead of ending the request's decoding.
+func (p *batchParam) KeepValue(v storage.Value, verr error) {
+	p.AttributeValue, p.err = wire.AttributeValue{Value: v}, verr
 }
 
 // bindBatchParams binds a batch statement's parameters: the first value

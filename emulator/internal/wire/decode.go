@@ -257,6 +257,7 @@ func (b *builder) codec(t reflect.Type) codec {
 }
 
 var (
+	valueKeeperType     = reflect.TypeFor[ValueKeeper]()
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
@@ -281,6 +282,9 @@ func (b *builder) build(t reflect.Type) codec {
 		return decodeLegacyFilter
 	case reflect.TypeFor[expr.LegacyExpected]():
 		return decodeLegacyExpected
+	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(valueKeeperType) {
+		return decodeValueKeeper
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler
@@ -1023,6 +1027,37 @@ func decodeWireItem(d *reqDecoder, v reflect.Value, depth int) error {
 		d.verr = nil
 	}
 	*w = WireItem(it)
+	return nil
+}
+
+// A ValueKeeper is an attribute value of a request that keeps its own
+// validation fault, which then fails only its part of the request (a
+// BatchExecuteStatement's parameter fails its statement): the request
+// decoder reads it on its own scanner, once, as it reads an
+// AttributeValue, and hands it the value and the fault (nil for none; a
+// JSON null is the invalid value with none).
+type ValueKeeper interface {
+	KeepValue(v storage.Value, verr error)
+}
+
+// decodeValueKeeper reads a ValueKeeper.
+func decodeValueKeeper(d *reqDecoder, v reflect.Value, depth int) error {
+	k := v.Addr().Interface().(ValueKeeper)
+	if d.peek() == 'n' && d.consumeLiteral("null") {
+		k.KeepValue(storage.Value{}, nil)
+		return nil
+	}
+	d.verr, d.docOrder, d.base = nil, true, depth
+	val, err := d.attrValue(1)
+	d.docOrder = false
+	if err != nil {
+		return err
+	}
+	if d.verr != nil {
+		val = storage.Value{}
+	}
+	k.KeepValue(val, d.verr)
+	d.verr = nil
 	return nil
 }
 
