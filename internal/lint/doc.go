@@ -17,6 +17,11 @@
 //     non-test Go, and the service core no more than maxCoreLines; one
 //     that grows past it is split by subject, its features and
 //     instruments behind the seams.
+//   - Coupling (coupling_test.go): the files of a package named in
+//     maxMutualPairs (the request codec, emulator/internal/wire) hold
+//     fewer mutual pairs per file than its bound: two files each using a
+//     top-level declaration of the other, uses resolved by the type
+//     checker.
 //   - The seams (seam_test.go): the core names no feature nor stage, and
 //     depends on no stage package; no line of the core's non-test files,
 //     code or comment, names an instrument (instrument_words_test.go:
