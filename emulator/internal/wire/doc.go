@@ -87,8 +87,13 @@
 //     an Expected into the same form (expr.LegacyExpected).
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder's plans (embedded structs' members
-//     promoted as encoding/json promotes them), and the members an owner
-//     field decodes (MemberOwner). A Go type it does not support (a
+//     promoted as encoding/json promotes them), the members an owner
+//     field decodes (MemberOwner), and values that keep their own fault
+//     (ValueKeeper), read on the request's scanner as any value: a type
+//     with an UnmarshalJSON of its own is read twice, skipped then
+//     parsed, so no request type holding attribute values has one (a
+//     timestamp's, shapes.EpochTime, and the vector search's strict
+//     check of its whole request remain). A Go type it does not support (a
 //     channel, a func, a json tag option it does not know, an input that
 //     is not a pointer) gets an InternalServerError naming it, never a
 //     panic (FuzzDecodeAnyType builds types from its bytes).
