@@ -9,37 +9,22 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// limits is the one table of the request members a client may send far
-// over AWS's limits, and of what the request decoder keeps of each as it
-// reads the body (wire.Limits): an element past what its row keeps is
-// decoded into one scratch value, shown to the row's Past and dropped,
-// its bytes too, so that a request of 15 MB holds what its answer needs,
-// not its elements. The answer is the whole body's (the same-answer
-// tests in oversize_test.go and beside it).
-//
-//	member                                        kept                  of the others, for the answer
-//	TransactWriteItems, TransactGetItems:
-//	  TransactItems                               100                   their count, their violations
-//	BatchWriteItem: a table's list                25                    its count, its echo (oversize.Echoes)
-//	BatchGetItem: a table's Keys                  101, or past 101      their echo; parked past 101 in all
-//	                                              in all its first one  (oversize.Tables)
-//	  and its AttributesToGet                     64 KB of echo         parked until the body ends
-//	ExecuteTransaction: TransactStatements        101 (partiqlops)      nothing: the count is the answer
-//	BatchExecuteStatement: Statements             26 (partiqlops)       their violations and kinds
-//	ExecuteStatement: Parameters                  8,192 (wire.Params)   their count
-//	an attribute's own list, anywhere             400 KB (ItemBytes)    its deepest element
-//	AttributesToGet of GetItem, Query and Scan    all, as offsets of the body (expr.NameList)
-//	KeyConditions, QueryFilter, ScanFilter,       all, as lists, not maps (wire_conditions.go,
-//	Expected                                      wire_filters.go)
-//	ExpressionAttributeValues                     16K, then offsets (wire_compact.go); over 2 MB none
-var limits = wire.Limits{ItemBytes: maxItemBytes}
+// Limit adds a feature's row to its service's table of limits (the
+// core's are coreLimits'): how the request decoder reads its operation's
+// list member of in (a pointer to its input struct). Call it from the
+// feature's Register.
+func Limit(r Registrar, in any, member string, p wire.List) { r.sm.limits.Add(in, member, p) }
 
-// Limit adds a feature's row to the table (limits): how the decoder
-// reads its operation's list member of in (a pointer to its input
-// struct). Call it from the feature's registration.
-func Limit(_ Registrar, in any, member string, p wire.List) { limits.Add(in, member, p) }
-
-func init() {
+// coreLimits is the core's table of the request members a client may send
+// far over AWS's limits, and of what the request decoder keeps of each as
+// it reads the body (wire.Limits): an element past what its row keeps is
+// decoded into one scratch value, shown to the row's Past and dropped, its
+// bytes too, so that a request of 15 MB holds what its answer needs, not
+// its elements (docs/server.md has the table of every row). The
+// answer is the whole body's (the same-answer tests in oversize_test.go
+// and beside it).
+func coreLimits() *wire.Limits {
+	limits := &wire.Limits{ItemBytes: maxItemBytes}
 	limits.Add(&TransactWriteItemsInput{}, "TransactItems", wire.List{Max: maxTransactItems,
 		Start: func(at wire.At) { at.Owner.(*TransactWriteItemsInput).past = oversize.Past{} },
 		Past: func(at wire.At, e any) {
@@ -94,6 +79,7 @@ func init() {
 			tables(at).StartNames(&r.rest, &r.AttributesToGet)
 		},
 		Past: func(at wire.At, e any) { tables(at).PastName(&at.Owner.(*KeysAndAttributes).rest, *e.(*string)) }})
+	return limits
 }
 
 // echoKeep is how much of an echo is kept: the answer shows apierr.MaxEcho

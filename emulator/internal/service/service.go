@@ -14,7 +14,9 @@ import (
 
 // Service is DynamoDB-the-service without HTTP: the namespaces and their
 // tables, the operations, streams, TTL and transactions' tokens; the
-// instruments plug in through the stage seam (stage.go). The edge (package emulator) authenticates a request,
+// features its Config hands it plug in through the feature seam
+// (feature.go), the instruments through the stage seam (stage.go). The
+// edge (package emulator) authenticates a request,
 // reads its body and hands it over: Lookup resolves X-Amz-Target, Serve
 // runs the operation and returns the response body or an error of an
 // apierr class, which the edge turns into __type, status and message.
@@ -27,15 +29,31 @@ type Service struct {
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams.go).
 	sidecars streamrec.Sidecars
-	// states are the features' per-service states (feature_service.go).
-	states []any
+	// seams are what its features and stages plugged in (feature.go).
+	seams seams
+	// states are the features' and stages' per-service states
+	// (feature_service.go).
+	states slots
 	// limits is how the decoder reads the members far over their limits
-	// (limits.go; a test's reference has none: every body read whole).
+	// (seams.limits, limits.go; a test's reference has none: every body
+	// read whole).
 	limits *wire.Limits
+	// defs are the definitions its branches' tables share
+	// (catalog_record.go).
+	defs sharedDefs
+	// itemCollectionBytes is the item collection size limit a table
+	// takes when it is made (collections.go; a test lowers it).
+	itemCollectionBytes int64
 }
 
 // Config configures a service.
 type Config struct {
+	// Features are the table-level features the service serves, in
+	// order (feature.go): each registers its operations in New.
+	Features []Feature
+	// Stages are the stages of its request pipeline, in order
+	// (stage.go).
+	Stages   []Stage
 	SharedDB bool
 	Logger   *slog.Logger     // nil: discard
 	Clock    func() time.Time // nil: time.Now (and RealClock)
@@ -61,7 +79,7 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
-	// Settings are the installed stages' settings (stage_state.go's
+	// Settings are the stages' settings (stage_state.go's
 	// Setting: a stage finds its own by type), as the emulator's options
 	// give them.
 	Settings []any
@@ -79,7 +97,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
-	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, limits: &limits}
+	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, itemCollectionBytes: maxItemCollectionBytes}
+	s.seams.plug(cfg.Features, cfg.Stages)
+	s.limits = s.seams.limits
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
@@ -87,9 +107,13 @@ func New(cfg Config) (*Service, error) {
 		tc.Clock = s.clock // safe to call from the janitor
 	}
 	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
-	s.states = newServiceStates(s)
-	if err := s.configure(); err != nil { // the stages' (stage_check.go)
-		return nil, err
+	for _, h := range s.seams.hooks {
+		if h.Configure == nil {
+			continue
+		}
+		if err := h.Configure(s); err != nil { // feature_lifecycle.go
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -98,8 +122,10 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Close() {
 	s.tokens.Close()
 	for _, ns := range s.dbs.all() {
-		for _, c := range closers {
-			c.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
+		for _, h := range s.seams.hooks {
+			if h.Closed != nil {
+				h.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
+			}
 		}
 	}
 }
@@ -119,7 +145,7 @@ type Operation struct {
 // Lookup returns the operation an X-Amz-Target names, or
 // UnknownOperationException.
 func (s *Service) Lookup(target string) (Operation, error) {
-	name, h, ok := lookupOp(target)
+	name, h, ok := s.seams.lookupOp(target)
 	if !ok {
 		return Operation{}, apierr.OperationNotFound(name)
 	}
@@ -131,7 +157,9 @@ func (s *Service) Lookup(target string) (Operation, error) {
 // into op's input, for Serve (Request.Input). What stopped the reading
 // is body's (its Err), for the edge to answer first. op is one of the
 // service's (Known: a test's operation in front of it is not).
-func (s *Service) Decode(op Operation, body *wire.Body) Input { return op.h.decode(body, s.limits) }
+func (s *Service) Decode(op Operation, body *wire.Body) Input {
+	return op.h.decode(body, &s.seams, s.limits)
+}
 
 // Known reports whether op is one of the service's.
 func (op Operation) Known() bool { return op.h != nil }
@@ -173,8 +201,8 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	for _, st := range starters { // the features' work now due (feature_service.go)
-		st.Starting(s, now)
+	for _, st := range s.seams.starting { // the features' work now due (feature_lifecycle.go)
+		st(s, now)
 	}
 	// A call from the pool is zero (call_pool.go): only the request's
 	// fields are set, not the whole struct written again (BenchmarkOps
@@ -190,7 +218,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	c.out, c.tableName = req.Out, req.TableName
 	in := req.Input
 	if in.h == nil { // a body held whole: the operation's, not req's once decoded
-		in = op.h.decode(&wire.Body{Buf: req.Body, Size: int64(len(req.Body))}, s.limits)
+		in = op.h.decode(&wire.Body{Buf: req.Body, Size: int64(len(req.Body))}, &s.seams, s.limits)
 	}
 	req.Input, req.Body = Input{}, nil
 	out, err := in.h.run(c, in)

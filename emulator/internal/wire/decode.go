@@ -183,14 +183,17 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 type codec func(d *reqDecoder, v reflect.Value, depth int) error
 
 var (
-	codecs  sync.Map   // codecKey -> codec, complete codecs only
+	codecs  sync.Map   // reflect.Type -> codec of no Limits, complete codecs only
 	codecMu sync.Mutex // serializes building codecs
 )
 
-// codecKey is a Go type as a table of Limits reads it.
-type codecKey struct {
-	t   reflect.Type
-	lim *Limits
+// codecsOf are the codecs read with lim: its own (Limits.codecs, which
+// go with it: a service's with its service), or those of no Limits.
+func codecsOf(lim *Limits) *sync.Map {
+	if lim == nil {
+		return &codecs
+	}
+	return &lim.codecs
 }
 
 // builder builds the codecs of one table of Limits (codecMu held): a
@@ -209,7 +212,7 @@ type builder struct {
 // are built under codecMu and published only when complete, so a
 // request that needs a codec another is still building waits for it.
 func codecOf(t reflect.Type, lim *Limits) (c codec) {
-	if c, ok := codecs.Load(codecKey{t, lim}); ok {
+	if c, ok := codecsOf(lim).Load(t); ok {
 		return c.(codec)
 	}
 	codecMu.Lock()
@@ -227,7 +230,7 @@ func codecOf(t reflect.Type, lim *Limits) (c codec) {
 	b := &builder{lim: lim, building: map[reflect.Type]codec{}}
 	c = b.codec(t)
 	for bt, bc := range b.building {
-		codecs.Store(codecKey{bt, lim}, bc)
+		codecsOf(lim).Store(bt, bc)
 	}
 	return c
 }
@@ -243,7 +246,7 @@ func (u unsupported) err() error {
 
 // codec returns the codec of t: a published one, or one built now.
 func (b *builder) codec(t reflect.Type) codec {
-	if c, ok := codecs.Load(codecKey{t, b.lim}); ok {
+	if c, ok := codecsOf(b.lim).Load(t); ok {
 		return c.(codec)
 	}
 	if c, ok := b.building[t]; ok {

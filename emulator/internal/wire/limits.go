@@ -4,6 +4,7 @@ import (
 	"hash/crc32"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -21,6 +22,7 @@ type Limits struct {
 	// deeper than those (overList).
 	ItemBytes int
 	lists     map[reflect.Type]map[string]*List
+	codecs    sync.Map // reflect.Type -> codec: the decoder's plans read with these Limits (decode.go)
 }
 
 // List is the policy of one list member (or of each list of a map
