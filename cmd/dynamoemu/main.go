@@ -327,6 +327,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		opts.MCP = mount
 	}
 	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
+	// -load, made in a scratch emulator first: nothing is made if it fails (load.go).
+	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts)
+	if err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -335,10 +340,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}
-	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+	if err := load.run(context.Background(), emu, log); err != nil {
 		emu.Close()
 		return err
 	}
+	logScopes(c, log) // which namespaces -conventions, -design and -serverless apply to (load.go)
 	if c.eventSourceMappings != "" {
 		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()

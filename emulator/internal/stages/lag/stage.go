@@ -238,15 +238,23 @@ func (w *write) missed(base uint64) MissedWrite {
 		Event: w.event, At: w.at}
 }
 
-// streamTable is the name of the table whose stream of the request's
-// namespace has ARN arn, or false (none, or forgotten).
-func streamTable(c service.Call, arn string) (string, bool) {
+// streamTable returns the table of the request's namespace whose
+// enabled stream has ARN arn, or false: none, or the stream is no longer
+// its table's (the table was deleted and made again under its name, or
+// its stream disabled and enabled again), and the gate of the stream the
+// table has now is not the one this stream's reads count on.
+func streamTable(c service.Call, arn string) (service.Table, bool) {
 	for _, s := range c.Space().Streams(c.Now()) {
-		if s.ARN() == arn {
-			return s.TableName(), true
+		if s.ARN() != arn {
+			continue
 		}
+		t, ok := c.Table(s.TableName())
+		if !ok || t.StreamLabel() != s.Label() {
+			return service.Table{}, false
+		}
+		return t, true
 	}
-	return "", false
+	return service.Table{}, false
 }
 
 // checkCall counts a GetRecords call on its stream's gate, which then
@@ -264,11 +272,7 @@ func checkCall(c service.Call, op string, in any) error {
 	if !ok {
 		return nil // GetRecords refuses it
 	}
-	name, ok := streamTable(c, it.ARN)
-	if !ok {
-		return nil
-	}
-	t, ok := c.Table(name)
+	t, ok := streamTable(c, it.ARN)
 	if !ok {
 		return nil
 	}
