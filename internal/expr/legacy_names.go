@@ -40,6 +40,14 @@ func (l *NameList) Reset(src string) {
 	*l = NameList{src: src, given: true}
 }
 
+// Retext gives the list src, its text as it has grown since Reset (the
+// same text, and more): a body the decoder reads as it arrives.
+func (l *NameList) Retext(src string) {
+	if len(src) <= maxNameListText {
+		l.src = src
+	}
+}
+
 // Grow makes room for n more names.
 func (l *NameList) Grow(n int) { l.offs = slices.Grow(l.offs, n) }
 

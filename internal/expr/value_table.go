@@ -12,9 +12,9 @@ import (
 // 32-byte value), several times its JSON, while what a compile needs of
 // it is a lookup of the few placeholders its expressions name, its
 // number of entries and, for the unused ones' message, its keys. A
-// table's keys are distinct, and each is a valid placeholder (":"
-// followed by letters, digits or underscores, at most 255 bytes): the
-// maps' own checks (Err) have nothing to report of them.
+// table's keys are distinct; those that are no valid placeholder (":"
+// followed by letters, digits or underscores, at most 255 bytes) are
+// the ones Bad holds, which the maps' own checks (Err) report.
 type ValueTable interface {
 	// Len is the number of keys.
 	Len() int
@@ -22,13 +22,16 @@ type ValueTable interface {
 	Key(i int) string
 	// Value is the value of key, and whether the table holds it.
 	Value(key string) (storage.Value, bool)
+	// Bad is the entries whose keys Err reports, of each rule the key
+	// that sorts first (nil: none).
+	Bad() map[string]storage.Value
 }
 
 // NewPooledTableCompiler is NewPooledCompiler over values held as a
 // ValueTable.
 func NewPooledTableCompiler(cache *Cache, names map[string]string, values ValueTable) *Compiler {
 	c := compilers.Get()
-	*c = Compiler{names: names, table: values, err: checkPlaceholders(names, nil), cache: cache}
+	*c = Compiler{names: names, table: values, err: checkPlaceholders(names, values.Bad()), cache: cache}
 	return c
 }
 

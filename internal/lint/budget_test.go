@@ -23,7 +23,7 @@ import (
 // budgetMost are the most uses of each kind the code may hold: today's
 // counts. Lower one when a use goes; never raise one without the
 // benchmark and figure that pay for it (and a review).
-var budgetMost = budgetCounts{unsafe: 46, pools: 22, asm: 2, alloc: 1}
+var budgetMost = budgetCounts{unsafe: 46, pools: 21, asm: 2, alloc: 1}
 
 // budgetMostUnsafeLines is the most lines that may hold a use of unsafe:
 // the count the budget was first written in (lines naming unsafe. in

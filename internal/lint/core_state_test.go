@@ -29,10 +29,6 @@ var coreVars = map[string]string{
 	"valueLayers":      "the layer of AWS's validation each operation reports a bad value in: built once (sync.OnceValue) from constants",
 	"deferredValueOps": "the operations that report a value's error after their other checks: built once (sync.OnceValue) from constants",
 	"refusedUse":       "a marker compared by its address (a batch's item a stage refused), never read through",
-	"transactWriteCut": "how the edge cuts TransactWriteItems' list as it arrives: numbers and functions, never changed",
-	"transactGetCut":   "how the edge cuts TransactGetItems' list as it arrives: numbers and functions, never changed",
-	"batchWriteCut":    "how the edge cuts BatchWriteItem's lists as they arrive: numbers and functions, never changed",
-	"batchGetCut":      "how the edge cuts BatchGetItem's keys as they arrive: numbers and functions, never changed",
 }
 
 // TestCoreHoldsNoState: the service core's non-test files declare no

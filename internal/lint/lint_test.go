@@ -65,7 +65,7 @@ var layers = []layer{
 	// The service's libraries: concerns the core uses that need nothing
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
-	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire", "internal/lease"}, internal: true},
+	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire", "emulator/internal/apierr", "internal/storage", "internal/lease"}, internal: true},
 	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage", "internal/shapes", "internal/expr"}, internal: true},                                                                           // the control plane's wire shapes, a table's definition types and their pure checks, the key values' rules
 	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true},                                                                              // a table's definition record and its stream's snapshot pieces

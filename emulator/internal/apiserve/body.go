@@ -10,77 +10,99 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// readBody reads at most maxBody bytes of the body into buf; a longer body is
-// RequestEntityTooLargeException, found without reading past the limit.
-// The buffer grows as the bytes arrive: Content-Length reserves at most
-// initialBodyBytes, so a client announcing 16 MB and sending nothing holds
-// no 16 MB (limits.go). A body cut off by a read deadline is a bodyCut.
-// The body of an operation whose list is cut as it arrives (Operation.ListCut: a
-// transaction far over its 100 actions) is read through its ListCut,
-// which keeps it but the elements past the limit (service/oversize.go),
-// and cut says what it left out.
-func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) (cut service.Cut, err error) {
+// readBody reads the body through op's request decoder as it arrives
+// (service.Decode: each byte read once, the elements a list member far
+// over its limit does not keep dropped as they are read), and returns
+// the decoded input. At most MaxBody bytes are read: a longer body is
+// RequestEntityTooLargeException, found without reading past the limit,
+// and so is one that decompresses to more. The body's window starts at
+// initialBodyBytes, so a client announcing 16 MB and sending nothing
+// holds no 16 MB (limits.go). A body cut off by a read deadline is a
+// bodyCut; what stopped the reading wins over what the decoder found.
+// buf's room is the window's, and holds it once read (until the answer
+// is written: the input may view it).
+func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) (service.Input, error) {
 	if in.ContentLength > s.MaxBody {
-		return cut, apierr.RequestEntityTooLarge()
+		return service.Input{}, apierr.RequestEntityTooLarge()
 	}
-	want := int64(0) // the buffer a body that arrives as announced needs
 	if in.ContentLength > 0 {
 		buf.Grow(int(min(in.ContentLength, initialBodyBytes)))
-		want = in.ContentLength + 1 // + 1: room to read its end
 	}
-	var n int64
 	r := in.Body
-	var sum hash.Hash // the body's SHA-256, as it arrives, where it is not held whole
-	// The size first: most bodies are small, and the ListCut's lookup
-	// by name cost 146 instructions a request (GetItem's 2%).
-	var lc *oversize.ListCut
-	if oversize.TakesSize(in.ContentLength) && in.ContentEncoding == nil {
-		lc = op.ListCut()
-	}
-	if lc != nil {
-		if in.Sum != nil {
-			sum = sha256.New()
-			r = io.TeeReader(r, sum)
-		}
-		var more bool
-		n, cut, more, err = lc.Read(buf, r, s.MaxBody+1, want)
-		if more && err == nil {
-			var m int64
-			m, err = httpedge.ReadAtMost(buf, r, s.MaxBody+1-n, want)
-			n += m
-		}
-	} else {
-		n, err = httpedge.ReadAtMost(buf, r, s.MaxBody+1, want)
-	}
-	if n > s.MaxBody {
-		return service.Cut{}, apierr.RequestEntityTooLarge()
-	}
-	if errors.Is(err, errOverBudget) {
-		return service.Cut{}, err
-	}
-	if errors.Is(err, oversize.ErrParking) {
-		s.Logger.Error("a request's parked names do not read back", "op", op.Name, "err", err)
-		return service.Cut{}, apierr.Internal()
-	}
-	if err != nil {
-		if httploop.IsTimeout(err) {
-			return service.Cut{}, &bodyCut{read: n, size: in.ContentLength, reason: cutReadTimeout, err: err}
-		}
-		return service.Cut{}, apierr.Serialization("")
-	}
+	var sum hash.Hash // the body's SHA-256, as it arrives
 	if in.Sum != nil {
-		if sum != nil {
-			sum.Sum(in.Sum[:0])
-		} else {
-			*in.Sum = sha256.Sum256(buf.Bytes())
-		}
+		sum = sha256.New()
+		r = io.TeeReader(r, sum)
 	}
+	body := wire.Body{R: r, Buf: buf.Bytes(), Size: in.ContentLength, Limit: s.MaxBody}
 	if in.ContentEncoding != nil {
-		return cut, httpedge.DecompressBody(in.ContentEncoding, buf, s.MaxBody)
+		raw := &rawLimit{r: r, max: s.MaxBody}
+		dr, err := httpedge.Decompressing(in.ContentEncoding, raw, s.MaxBody)
+		if err != nil {
+			return service.Input{}, s.readErr(in, op, raw.n, err)
+		}
+		body.R, body.Size = dr, -1
 	}
-	return cut, nil
+	var input service.Input
+	if op.Known() {
+		input = s.Svc.Decode(op, &body)
+	} else { // a test's operation in front of the service's: its body whole
+		raw := bytes.NewBuffer(body.Buf)
+		body.N, body.Err = raw.ReadFrom(io.LimitReader(body.R, body.Limit+1))
+		body.Buf, body.EOF = raw.Bytes(), body.Err == nil
+	}
+	if !body.EOF && body.Err == nil { // the decoder stopped early: the rest read away
+		n, err := io.Copy(io.Discard, io.LimitReader(body.R, body.Limit+1-body.N))
+		body.N += n
+		body.Err = err
+	}
+	if body.Err == nil && body.N > body.Limit {
+		body.Err = wire.ErrTooLarge
+	}
+	*buf = *bytes.NewBuffer(body.Buf)
+	if body.Err != nil {
+		input.Release()
+		return service.Input{}, s.readErr(in, op, body.N, body.Err)
+	}
+	if sum != nil {
+		sum.Sum(in.Sum[:0])
+	}
+	return input, nil
+}
+
+// readErr is the answer to a body whose reading failed with err after n
+// bytes.
+func (s *Server) readErr(in *Request, op service.Operation, n int64, err error) error {
+	switch {
+	case errors.Is(err, wire.ErrTooLarge):
+		return apierr.RequestEntityTooLarge()
+	case errors.Is(err, errOverBudget):
+		return err
+	case errors.Is(err, apierr.ErrRequestEntityTooLarge), errors.Is(err, apierr.ErrInternalServer):
+		return err // a compressed body's (httpedge.Decompressing)
+	case httploop.IsTimeout(err):
+		return &bodyCut{read: n, size: in.ContentLength, reason: cutReadTimeout, err: err}
+	}
+	return apierr.Serialization("")
+}
+
+// rawLimit reads a compressed body, at most max bytes of it.
+type rawLimit struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (l *rawLimit) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.max+1-l.n {
+		p = p[:l.max+1-l.n]
+	}
+	n, err := l.r.Read(p)
+	if l.n += int64(n); l.n > l.max {
+		return n, wire.ErrTooLarge
+	}
+	return n, err
 }

@@ -27,8 +27,8 @@ import (
 //     a larger one is served alone rather than never) once its first
 //     proofBytes have arrived. Its reader hands it no more than those
 //     until then, so the buffers it grows stay within the first charge
-//     (httpedge.ReadAtMost, oversize.ListCut.Read: at most twice the
-//     bytes arrived and a step). A client that announces 16 MB and sends
+//     (wire.Body's window: at most twice the bytes arrived and a read
+//     chunk). A client that announces 16 MB and sends
 //     a byte holds firstCharge; one that sends the proof and stops is cut
 //     by the floor rate (pace.go) and its bytes come back.
 //   - A body of unknown length (chunked) is charged firstCharge, then
@@ -68,8 +68,8 @@ const proofBytes = 64 << 10
 
 // firstCharge is what a larger body is charged before its first byte:
 // what its reader's buffers grow to while its first proofBytes arrive
-// (twice the bytes arrived, and a step of 32 KB: httpedge.ReadAtMost,
-// oversize.ListCut.Read), with room to spare.
+// (twice the bytes arrived, and a read chunk of 32 KB: wire.Body), with
+// room to spare.
 const firstCharge = 4 * proofBytes
 
 // budgetChunk is the least a body of unknown length is charged at a time

@@ -12,8 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // TestBudgetShares: a large body waits its turn for the budget; a small
@@ -83,9 +83,9 @@ func waitQueued(t *testing.T, b *Budget) {
 
 // TestBodyReaderProof: a large body's reader charges its announced size
 // only once its first proofBytes have arrived, and hands the body's
-// readers (httpedge.ReadAtMost, and a ListCut's, as readBody reads them)
-// no more than those before: the buffers they grow meanwhile stay within
-// the first charge.
+// reader (the request decoder's, as readBody reads it, of a body it
+// keeps whole and of one it drops most of) no more than those before:
+// the windows it grows meanwhile stay within the first charge.
 func TestBodyReaderProof(t *testing.T) {
 	var b Budget
 	b.Init(64 << 20)
@@ -103,16 +103,19 @@ func TestBodyReaderProof(t *testing.T) {
 	svc, err := service.New(service.Config{})
 	require.NoError(t, err)
 	t.Cleanup(svc.Close)
-	op, err := svc.Lookup(service.TargetPrefix + "BatchWriteItem")
-	require.NoError(t, err)
+	decoder := func(op string) func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+		return func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+			o, err := svc.Lookup(service.TargetPrefix + op)
+			require.NoError(t, err)
+			body := wire.Body{R: r, Buf: buf.Bytes(), Size: size, Limit: size}
+			in := svc.Decode(o, &body)
+			in.Release()
+			return body.N, body.Err
+		}
+	}
 	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
-		"ReadAtMost": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
-			return httpedge.ReadAtMost(buf, r, size+1, size+1)
-		},
-		"ListCut": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
-			n, _, _, err := op.ListCut().Read(buf, r, size+1, size+1)
-			return n, err
-		},
+		"kept whole": decoder("PutItem"), // a member PutItem does not take: skipped, kept
+		"dropped":    decoder("BatchWriteItem"),
 	}
 	for name, read := range readers {
 		t.Run(name, func(t *testing.T) {
@@ -180,7 +183,7 @@ func TestPaceCutsStalledBody(t *testing.T) {
 	_, err := client.Write([]byte("abc"))
 	require.NoError(t, err)
 	var buf bytes.Buffer
-	n, err := httpedge.ReadAtMost(&buf, br, 1000, 1001)
+	n, err := buf.ReadFrom(io.LimitReader(br, 1000))
 	require.Error(t, err)
 	require.Equal(t, int64(3), n)
 	require.True(t, br.pace.end(), "cut by its pace")
@@ -197,7 +200,7 @@ func TestPaceCutsStalledBody(t *testing.T) {
 		_ = client.Close()
 	}()
 	buf = bytes.Buffer{}
-	n, err = httpedge.ReadAtMost(&buf, br, 1000, 0)
+	n, err = buf.ReadFrom(io.LimitReader(br, 1000))
 	require.NoError(t, err)
 	require.Equal(t, int64(20), n)
 	require.False(t, br.pace.end())

@@ -289,7 +289,7 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 	}
 	buf = requestBodies.Get() // pools.go
 	s.Limit.Reading.Add(1)
-	cut, err := s.readBody(in, buf, op)
+	input, err := s.readBody(in, buf, op)
 	s.Limit.Reading.Add(-1)
 	if br != nil {
 		if errors.Is(err, errOverBudget) {
@@ -315,12 +315,14 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 			got, ok := s.Budget.more(in.waitContext(), extra)
 			held.main += got
 			if !ok {
+				input.Release()
 				return nil, retryLater{apierr.Throttling()}
 			}
 		}
 	}
 	if check != nil {
 		if cred, err = s.Keys.Finish(check, in.Req, *in.Sum); err != nil {
+			input.Release()
 			return nil, err
 		}
 		if s.Identity != nil {
@@ -334,16 +336,17 @@ func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, e
 	// server's read timeout), never the slots of the requests that are
 	// ready to be served (limits.go, emulator/limits.go).
 	if !s.Limit.enter() {
+		input.Release()
 		return nil, retryLater{apierr.Throttling()}
 	}
-	return s.serveEntered(in, op, cred, reqID, buf, cut, outBuf)
+	return s.serveEntered(in, op, cred, reqID, buf, input, outBuf)
 }
 
 // serveEntered is handle's last step, for a request that holds a slot of
-// the in-flight limit (given back when it returns) and whose body is in
-// buf: the service serves it; a panic in the operation is answered with
-// an InternalServerError.
-func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Credential, reqID string, buf *bytes.Buffer, cut service.Cut, outBuf []byte) (out []byte, err error) {
+// the in-flight limit (given back when it returns) and whose body is
+// decoded (input; its window in buf): the service serves it; a panic in
+// the operation is answered with an InternalServerError.
+func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Credential, reqID string, buf *bytes.Buffer, input service.Input, outBuf []byte) (out []byte, err error) {
 	defer func() {
 		s.Limit.leave()
 		if p := recover(); p != nil {
@@ -357,6 +360,7 @@ func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Cred
 	var branchNS string
 	if in.Branch != "" {
 		if branchNS, err = s.Branch(in.Branch, cred); err != nil {
+			input.Release()
 			return nil, err
 		}
 	}
@@ -368,15 +372,17 @@ func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Cred
 		Tenant:    in.Tenant,
 		RequestID: reqID,
 		Host:      in.Host,
-		Body:      buf.Bytes(),
+		Input:     input,
 		Out:       outBuf,
 		TableName: in.RL.TableNote(),
-		Cut:       cut,
+	}
+	if !op.Known() {
+		req.Body = buf.Bytes() // a test's operation's, read whole
 	}
 	if buf.Cap() > maxPooledBuffer {
-		// The pool keeps no buffer this large: the body is the service's
-		// alone (Serve lets go of it once decoded), collected while the
-		// request is served rather than once it is answered (a 4 MB
+		// The pool keeps no buffer this large: the body's window is the
+		// input's alone (its views of it), collected once the input is
+		// let go rather than once the request is answered (a 4 MB
 		// ScanFilter's peak: BenchmarkOversizeMemory, docs/server.md).
 		*buf = bytes.Buffer{}
 	}

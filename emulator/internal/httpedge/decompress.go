@@ -1,7 +1,7 @@
 package httpedge
 
 import (
-	"bytes"
+	"bufio"
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
@@ -53,50 +53,92 @@ func contentCodings(vals []string) []string {
 	return codings
 }
 
-// DecompressBody undoes the request's Content-Encoding headers (vals) on
-// buf, last coding first. Each stage reads at most max+1 bytes, so a
-// decompression bomb costs no more than max bytes of memory.
-func DecompressBody(vals []string, buf *bytes.Buffer, max int64) error {
+// Decompressing returns a reader of the body r reads with the request's
+// Content-Encoding headers (vals) undone, last coding first, as it is
+// read: a stage that decodes more than max bytes fails with 413, found
+// without decoding further, so a decompression bomb costs no more than
+// its reading; a coding it does not know, or bytes that do not decode,
+// are errBadContentEncoding, r's own errors (a read cut off) r's.
+func Decompressing(vals []string, r io.Reader, max int64) (io.Reader, error) {
 	codings := contentCodings(vals)
+	raw := &rawErr{r: r}
+	dr := io.Reader(raw)
 	for i := len(codings) - 1; i >= 0; i-- {
-		out, err := decompress(codings[i], buf.Bytes(), max)
-		if err != nil {
-			return err
+		var err error
+		if dr, err = decompressor(codings[i], dr); err != nil {
+			return nil, raw.or(err)
 		}
-		buf.Reset()
-		buf.Write(out)
+		dr = &stage{r: dr, raw: raw, max: max}
 	}
-	return nil
+	return dr, nil
 }
 
-// decompress returns data decoded with one coding, at most max bytes of it.
-func decompress(coding string, data []byte, max int64) ([]byte, error) {
-	var r io.Reader
+// decompressor reads r decoded with one coding.
+func decompressor(coding string, r io.Reader) (io.Reader, error) {
 	switch coding {
 	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(data))
+		zr, err := gzip.NewReader(r)
 		if err != nil {
 			return nil, errBadContentEncoding
 		}
-		r = zr
+		return zr, nil
 	case "deflate":
-		zr, err := zlib.NewReader(bytes.NewReader(data))
-		if err != nil {
-			// Some clients send raw deflate under this name.
-			r = flate.NewReader(bytes.NewReader(data))
-		} else {
-			r = zr
+		// Some clients send raw deflate under this name: zlib's header
+		// is looked for in what is read first, and read again if it is
+		// not one.
+		br := bufio.NewReader(r)
+		if head, _ := br.Peek(2); len(head) == 2 && (uint16(head[0])<<8|uint16(head[1]))%31 == 0 && head[0]&0x0f == 8 {
+			zr, err := zlib.NewReader(br)
+			if err != nil {
+				return nil, errBadContentEncoding
+			}
+			return zr, nil
 		}
-	default:
-		return nil, errBadContentEncoding
+		return flate.NewReader(br), nil
 	}
-	var out bytes.Buffer
-	n, err := ReadAtMost(&out, r, max+1, 0)
-	if n > max {
-		return nil, apierr.RequestEntityTooLarge()
+	return nil, errBadContentEncoding
+}
+
+// rawErr is the compressed body's reader: it keeps the error its reads
+// ended with, which wins over the decoding's that follows from it.
+type rawErr struct {
+	r   io.Reader
+	err error
+}
+
+func (r *rawErr) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
 	}
-	if err != nil {
-		return nil, errBadContentEncoding
+	return n, err
+}
+
+// or is the raw body's error, or else err.
+func (r *rawErr) or(err error) error {
+	if r.err != nil {
+		return r.err
 	}
-	return out.Bytes(), nil
+	return err
+}
+
+// stage is one decoding's output: at most max bytes, its errors
+// DynamoDB's answers.
+type stage struct {
+	r   io.Reader
+	raw *rawErr
+	n   int64
+	max int64
+}
+
+func (s *stage) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += int64(n)
+	switch {
+	case s.n > s.max:
+		return n, apierr.RequestEntityTooLarge()
+	case err == nil, err == io.EOF:
+		return n, err
+	}
+	return n, s.raw.or(errBadContentEncoding)
 }

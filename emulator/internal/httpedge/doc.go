@@ -5,10 +5,8 @@
 //     emulator's -cors lists) and the headers they get (cors.go).
 //   - Hosts: which Host names are answered, the defence against DNS
 //     rebinding (hosts.go); the emulator logs the refusals.
-//   - ReadAtMost: a request body read up to a limit, into a buffer of its
-//     announced size (body.go).
-//   - DecompressBody: a body's Content-Encoding undone, as DynamoDB
-//     does, within the same limit (decompress.go).
+//   - Decompressing: a body's Content-Encoding undone as it is read, as
+//     DynamoDB does, within the body's limit (decompress.go).
 //   - AdminGuard and LambdaGuard: the requests the emulator's own paths
 //     refuse because a web page could send them cross-site
 //     (adminguard.go).

@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -36,7 +34,26 @@ type BatchStatementRequest struct {
 type BatchExecuteStatementInput struct {
 	Statements             []BatchStatementRequest `json:"Statements"`
 	ReturnConsumedCapacity string                  `json:"ReturnConsumedCapacity"`
+	// pastFaults are the violations of the statements past the 26th,
+	// which the decoder does not keep (statementsLimit), and pastKinds
+	// the kinds of those with none.
+	pastFaults []string
+	pastKinds  [3]bool
 }
+
+// statementsLimit is how the decoder reads Statements (the service's
+// table, limits.go): a batch of more than 25 is answered by its
+// violations, then by the kinds of statements it holds (both: mixed;
+// else too many reads or writes), so past the 26th a statement leaves
+// its violations, while the answer can list them, and its kind.
+var statementsLimit = wire.List{Max: maxBatchStatements + 1,
+	Start: func(at wire.At) {
+		in := at.Owner.(*BatchExecuteStatementInput)
+		in.pastFaults, in.pastKinds = nil, [3]bool{}
+	},
+	Past: func(at wire.At, e any) {
+		at.Owner.(*BatchExecuteStatementInput).pastStatement(at.I, e.(*BatchStatementRequest))
+	}}
 
 // BatchStatementError is the Error of one statement's response.
 type BatchStatementError struct {
@@ -69,21 +86,17 @@ type BatchExecuteStatementOutput struct {
 // request: recorded from real DynamoDB by the PartiQL work (no public record was
 // found; DynamoDB Local fails the whole request instead). A value that is
 // not JSON of the right shape is still a SerializationException of the
-// request.
+// request. The request decoder reads it once, as any value
+// (wire.ValueKeeper).
 type batchParam struct {
 	wire.AttributeValue
 	err error // the value's ValidationException, kept for its statement
 }
 
-// UnmarshalJSON decodes the value and keeps a ValidationException for the
-// statement instead of ending the request's decoding.
-func (p *batchParam) UnmarshalJSON(data []byte) error {
-	err := p.AttributeValue.UnmarshalJSON(data)
-	if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrValidation {
-		p.err, p.AttributeValue = err, wire.AttributeValue{}
-		return nil
-	}
-	return err
+// KeepValue keeps the value, or its ValidationException for the statement
+// instead of ending the request's decoding.
+func (p *batchParam) KeepValue(v storage.Value, verr error) {
+	p.AttributeValue, p.err = wire.AttributeValue{Value: v}, verr
 }
 
 // bindBatchParams binds a batch statement's parameters: the first value
@@ -123,17 +136,24 @@ func readBatchStatement(r BatchStatementRequest) batchStatement {
 	return b
 }
 
+// Statement kinds.
+const (
+	kindNone  = iota // a statement that neither reads nor writes (it fails alone)
+	kindRead         // a SELECT
+	kindWrite        // an INSERT, UPDATE or DELETE
+)
+
 // kind is what the statement counts as in the batch: a read, a write,
 // or (it did not parse, and fails alone) neither. One whose parameters
 // do not bind counts as its kind.
 func (b batchStatement) kind() int {
 	if !b.parsed {
-		return oversize.KindNone
+		return kindNone
 	}
 	if _, ok := b.st.(*partiql.Select); ok {
-		return oversize.KindRead
+		return kindRead
 	}
-	return oversize.KindWrite
+	return kindWrite
 }
 
 // batchViolations are the constraints statement i of a batch breaks.
@@ -147,83 +167,38 @@ func batchViolations(i int, r BatchStatementRequest) []string {
 }
 
 // statementKind is readBatchStatement(r).kind() of a statement of text,
-// parsed past the statement cache: the prescan's thousands of statements
-// are sent once, and 4,096 of them cached (their text and parse) were
-// about 3 MB live beside the body.
+// parsed past the statement cache: the thousands of statements past a
+// batch's limit are sent once, and 4,096 of them cached (their text and
+// parse) were about 3 MB live beside the body.
 func statementKind(text string) int {
 	st, err := partiql.Parse(text)
 	if err != nil {
-		return oversize.KindNone
+		return kindNone
 	}
 	return batchStatement{st: st, parsed: true}.kind()
 }
 
-// prescanBatch reduces a BatchExecuteStatement far over 25 statements
-// to one that gets the same answer (oversize.Statements), reading the
-// statements past the first 26 a run at a time: 11,429 INSERTs of 4 MB
-// cost the server 7.1 times their bytes decoded whole.
-func prescanBatch(body []byte) []byte {
-	return oversize.Statements(body, maxBatchStatements, func(run wire.Span) ([]int, bool, bool) {
-		var part BatchExecuteStatementInput
-		if !oversize.DecodeAlone(body, run, `{"Statements":[`, `]}`, &part) {
-			return nil, false, false
-		}
-		kinds := make([]int, len(part.Statements))
-		faults := false
-		for i, r := range part.Statements {
-			if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
-				faults = true
-				continue
+// pastStatement notes statement i of a batch, past its 26th (which the
+// decoder does not keep): its violations while the answer can list
+// them, and, when it has none, its kind, parsed only while the
+// statements before it lack a kind it may be.
+func (in *BatchExecuteStatementInput) pastStatement(i int, r *BatchStatementRequest) {
+	faults := false
+	for _, v := range batchViolations(i, *r) {
+		if v != "" {
+			faults = true
+			if len(in.pastFaults) < apierr.MaxConstraintErrors {
+				in.pastFaults = append(in.pastFaults, v)
 			}
-			kinds[i] = statementKind(*r.Statement)
 		}
-		return kinds, faults, true
-	})
-}
-
-// batchCut is prescanBatch while the body arrives (oversize.ListCut):
-// the statements past the 26th are checked a run at a time (decoded,
-// with no value fault and no constraint of their own: such a fault puts
-// the elements dropped back, as stand-ins, and the rest is read whole)
-// and dropped, but the first of each kind, read or write, which the body
-// kept has after the 26th: the answer is then the count's, by the kinds
-// the batch holds. Once both kinds are found no later statement is
-// parsed.
-var batchCut = oversize.ListCut{
-	Member: "Statements", Keep: maxBatchStatements + 1, Size: 1024,
-	Picker: func() func([]byte, wire.Span) (bool, []wire.Span) {
-		var part BatchExecuteStatementInput // its statements' slice reused, cleared, run after run
-		var have [3]bool                    // the kinds found past the 26th
-		return func(body []byte, run wire.Span) (bool, []wire.Span) {
-			clear(part.Statements)
-			part.Statements = part.Statements[:0]
-			if !oversize.DecodeClean(body, run, `{"Statements":[`, `]}`, &part) {
-				return false, nil
-			}
-			var keep []wire.Span
-			pos := run.Start
-			for i, r := range part.Statements {
-				s, next, _, ok := wire.ValueAt(body, pos, ']')
-				if !ok {
-					return false, nil
-				}
-				pos = next
-				if slices.ContainsFunc(batchViolations(i, r), func(v string) bool { return v != "" }) {
-					return false, nil
-				}
-				if have[oversize.KindRead] && have[oversize.KindWrite] ||
-					have[oversize.KindWrite] && !mayBe(*r.Statement, "SELECT") || // no read: a write or neither
-					have[oversize.KindRead] && firstWord(*r.Statement) == "SELECT" { // no write: a read or neither
-					continue // not parsed: its kind is one found already, or neither
-				}
-				if k := statementKind(*r.Statement); k != oversize.KindNone && !have[k] {
-					have[k] = true
-					keep = append(keep, s)
-				}
-			}
-			return true, keep
-		}
-	},
+	}
+	have := &in.pastKinds
+	if faults || have[kindRead] && have[kindWrite] ||
+		have[kindWrite] && !mayBe(*r.Statement, "SELECT") || // no read: a write or neither
+		have[kindRead] && firstWord(*r.Statement) == "SELECT" { // no write: a read or neither
+		return // not parsed: its kind is one found already, or neither
+	}
+	have[statementKind(*r.Statement)] = true
 }
 
 // firstWord is text's first word, upper-cased, when it starts (after
@@ -260,6 +235,7 @@ func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*Bat
 	for i, r := range in.Statements {
 		violations = append(violations, batchViolations(i, r)...)
 	}
+	violations = append(violations, in.pastFaults...)
 	if err := apierr.ConstraintErrors(violations...); err != nil {
 		return nil, err
 	}
@@ -268,11 +244,17 @@ func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*Bat
 	for i, r := range in.Statements {
 		stmts[i] = readBatchStatement(r)
 		switch stmts[i].kind() {
-		case oversize.KindRead:
+		case kindRead:
 			reads++
-		case oversize.KindWrite:
+		case kindWrite:
 			writes++
 		}
+	}
+	if in.pastKinds[kindRead] {
+		reads++
+	}
+	if in.pastKinds[kindWrite] {
+		writes++
 	}
 	switch {
 	case reads > 0 && writes > 0:

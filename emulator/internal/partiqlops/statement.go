@@ -36,9 +36,11 @@ func (Feature) Name() string { return "partiql" }
 // ExecuteTransaction as data-plane operations.
 func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
-	service.Prescan(r, "BatchExecuteStatement", &batchCut, prescanBatch) // oversize.go; read as it arrives
+	service.Limit(r, &BatchExecuteStatementInput{}, "Statements", statementsLimit) // batch.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
-	service.Prescan(r, "ExecuteTransaction", &transactionCut, prescanTransaction) // transaction.go
+	// Past 100 statements, the answer is their count's, whatever they say
+	// but a fault the decoder reports (parseTransaction): it keeps 101.
+	service.Limit(r, &ExecuteTransactionInput{}, "TransactStatements", wire.List{Max: service.MaxTransactItems + 1})
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 
@@ -126,12 +128,6 @@ func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatem
 	params, err := bindParams(st, in.Parameters.Kept(), in.Parameters.Len())
 	if err != nil {
 		return nil, err
-	}
-	if _, ok := st.(*partiql.Insert); !ok {
-		// A list cut over the item size limit stays cut only in an
-		// INSERT's item, measured before anything reads it
-		// (wire_valuecut.go).
-		wire.UncutEach(params)
 	}
 	return runStatement(c, st, *in.Statement, params, stmtOptions{
 		consistent: in.ConsistentRead != nil && *in.ConsistentRead,

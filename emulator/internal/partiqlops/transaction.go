@@ -7,7 +7,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -155,41 +154,6 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		return nil, false, apierr.Validation(apierr.MsgExecTxMixed)
 	}
 	return stmts, nReads > 0, nil
-}
-
-// prescanTransaction reduces an ExecuteTransaction far over 100
-// statements to its first 101 (oversize.TransactStatements): the
-// answer is parseTransaction's count, which comes before the members'
-// constraints and the statements' parse, so a later statement is only
-// decoded, a run at a time, to check it has no syntax or serialization
-// error and no value fault (the service reports that at once, before
-// the count). Nothing is parsed, so the statement cache is not filled,
-// and a statement holds no map the decoder takes back (its Parameters
-// are values). 10,539 INSERTs of 4 MB allocated 4.0 times their bytes
-// decoded whole, 3.3 through this (the emulator's
-// BenchmarkOversizeMemory, alloc/body).
-func prescanTransaction(body []byte) []byte {
-	var part ExecuteTransactionInput // its statements' slice reused, cleared, run after run
-	return oversize.TransactStatements(body, service.MaxTransactItems, func(run wire.Span) bool {
-		clear(part.TransactStatements)
-		part.TransactStatements = part.TransactStatements[:0]
-		return oversize.DecodeClean(body, run, `{"TransactStatements":[`, `]}`, &part)
-	})
-}
-
-// transactionCut is prescanTransaction while the body arrives: the
-// statements past the 101st are checked a run at a time and dropped
-// (oversize.ListCut), so the body is never held whole.
-var transactionCut = oversize.ListCut{
-	Member: "TransactStatements", Keep: service.MaxTransactItems + 1, Size: 1024,
-	Checker: func() func([]byte, wire.Span) bool {
-		var part ExecuteTransactionInput // its statements' slice reused, cleared, run after run
-		return func(body []byte, run wire.Span) bool {
-			clear(part.TransactStatements)
-			part.TransactStatements = part.TransactStatements[:0]
-			return oversize.DecodeClean(body, run, `{"TransactStatements":[`, `]}`, &part)
-		}
-	},
 }
 
 // statementError words a validation error of statement i as DynamoDB

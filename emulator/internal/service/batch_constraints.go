@@ -44,39 +44,40 @@ func batchGetTableKeysConstraint(name string, keys int) string {
 // there is none: the echo of thousands of write requests is the size of
 // the request, and is written once, into the answer's body.
 func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
-	items := in.RequestItems
 	over := false
-	for _, reqs := range items {
-		if len(reqs) > maxBatchWrites || len(reqs) == 0 {
+	for name, reqs := range in.RequestItems {
+		if n := len(reqs) + in.past.Len(name); n > maxBatchWrites || n == 0 {
 			over = true
 		}
 	}
 	if !over {
 		return nil
 	}
-	echo := in.echo
-	if echo == nil {
-		echo = []string{writeRequestsEcho(items)}
-	}
+	echo := []string{writeRequestsEcho(in)}
 	tail := "' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [" +
 		apierr.LenLE(maxBatchWrites) + ", " + apierr.LenGE(1) + "]"
 	return apierr.EchoPieces(echo, tail)
 }
 
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
-// echoes it, Java-style.
-func writeRequestsEcho(items map[string][]WriteRequest) string {
+// echoes it, Java-style: each table's write requests kept, then those
+// past them (limits.go), to what the answer shows (apierr.MaxEcho).
+func writeRequestsEcho(in *BatchWriteItemInput) string {
 	var b bytes.Buffer
 	b.WriteString("{")
-	for i, name := range sortedKeys(items) {
+	for i, name := range sortedKeys(in.RequestItems) {
+		if b.Len() > echoKeep {
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(name)
 		b.WriteString("=[")
-		for j, wr := range items[name] {
+		for j, wr := range in.RequestItems[name] {
 			writeRequestEchoAt(&b, j, wr)
 		}
+		b.Write(in.past.Echo(name))
 		b.WriteString("]")
 	}
 	b.WriteString("}")

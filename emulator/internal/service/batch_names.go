@@ -2,7 +2,6 @@ package service
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -57,11 +56,7 @@ func batchWriteNamesConstraint(in *BatchWriteItemInput) string {
 	if !badRequestItemsName(in.RequestItems) {
 		return ""
 	}
-	echo := strings.Join(in.echo, "") // rendered while the body was read (oversize.go)
-	if in.echo == nil {
-		echo = writeRequestsEcho(in.RequestItems)
-	}
-	return apierr.Violation(apierr.Quote(apierr.CapEchoText(echo)), "requestItems", mapKeysConstraint())
+	return apierr.Violation(apierr.Quote(apierr.CapEchoText(writeRequestsEcho(in))), "requestItems", mapKeysConstraint())
 }
 
 // batchGetEmptyConstraint is the violation of RequestItems {} of a

@@ -95,11 +95,10 @@
 //     on stored records: expr.Matcher, expr.Projector),
 //     batch_names.go (malformed and empty RequestItems; the single-item
 //     writes' request-validation envelope is apierr's
-//     WriteRequestEnvelope), oversize.go
-//     (batches and transactions far over their list limits, read in the
-//     raw body before they are decoded by package
-//     emulator/internal/oversize; here, how an element is decoded,
-//     checked and echoed).
+//     WriteRequestEnvelope), limits.go
+//     (the one table of the members a client may send far over their
+//     limits, which the request decoder reads as their rows say: what of
+//     an element past the limit each answer needs).
 //   - Validation: validation_order.go (the order each request kind is
 //     validated in, written down once; UpdateItem's constraints),
 //     readparams.ComparisonOpViolation (an unknown ComparisonOperator of

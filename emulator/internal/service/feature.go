@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // The table-feature seam. A table-level feature (resource policies,
@@ -56,13 +56,12 @@ type Registrar struct {
 // checks and stages each request meets, in Config's order (the
 // features', then the stages').
 type seams struct {
-	ops        map[string]*opHandler        // by name; another API's by its whole target (APIOp)
-	apis       []string                     // the X-Amz-Target prefixes of the other APIs (APIOp)
-	prescans   map[string]prescan           // the features' (Prescan)
-	cuts       map[string]*oversize.ListCut // the features' (Prescan)
-	features   []string                     // the features' names
-	extMembers map[string][]string          // the "ext" members of each feature that has them (Registrar.ExtMembers)
-	members    []*ownedMember               // the UpdateTable members the features own (UpdateTableMember)
+	ops        map[string]*opHandler // by name; another API's by its whole target (APIOp)
+	apis       []string              // the X-Amz-Target prefixes of the other APIs (APIOp)
+	limits     *wire.Limits          // the decoder's: the core's rows and the features' (limits.go)
+	features   []string              // the features' names
+	extMembers map[string][]string   // the "ext" members of each feature that has them (Registrar.ExtMembers)
+	members    []*ownedMember        // the UpdateTable members the features own (UpdateTableMember)
 
 	hooks      []Hooks                         // the features' and the stages' (Hooker)
 	starting   []func(*Service, time.Time)     // their Starting hooks: on every request
@@ -78,7 +77,7 @@ type seams struct {
 // table record (its slot would be read from it), or an operation
 // registered twice, panics (a wiring bug).
 func (sm *seams) plug(features []Feature, stages []Stage) {
-	sm.ops, sm.prescans, sm.cuts = make(map[string]*opHandler, 96), map[string]prescan{}, map[string]*oversize.ListCut{}
+	sm.ops, sm.limits = make(map[string]*opHandler, 96), coreLimits()
 	sm.core() // register.go
 	for _, f := range features {
 		name := f.Name()

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -80,15 +81,33 @@ func serviceHandler(s *Service) http.Handler {
 	})
 }
 
+// serveForTest serves body as the edge does: decoded as it arrives
+// (here in reads of 4 KB), then served.
 func serveForTest(s *Service, r *http.Request, key, region string, body []byte) ([]byte, error) {
 	op, err := s.Lookup(r.Header.Get("X-Amz-Target"))
 	if err != nil {
 		return nil, err
 	}
+	src := wire.Body{R: iotest.HalfReader(&chunkReader{b: body, n: 8 << 10}), Size: int64(len(body)), Limit: 16 << 20}
 	return s.Serve(op, &Request{
 		Ctx: r.Context(), AccessKey: key, Region: region, Tenant: r.Header.Get("X-Tenant-Code"),
-		RequestID: "test", Host: r.Host, Body: body,
+		RequestID: "test", Host: r.Host, Input: s.Decode(op, &src),
 	})
+}
+
+// chunkReader reads b at most n bytes a read.
+type chunkReader struct {
+	b []byte
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), c.n)], c.b)
+	c.b = c.b[n:]
+	return n, nil
 }
 
 // doService sends one request to s (testkit.Do on serviceHandler).

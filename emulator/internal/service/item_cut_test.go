@@ -98,7 +98,8 @@ func itemCutBody(r *rand.Rand) (op, body string) {
 // with other faults).
 func TestItemCutSameAnswer(t *testing.T) {
 	require.Equal(t, maxItemBytes, wire.MaxItemBytes, "the limit the decoder cuts at is the one the writes check")
-	s, held := oversizeService(t, "tab0"), oversizeService(t, "tab0") // the cut's, the whole item's: the same writes
+	r := rand.New(rand.NewPCG(oversizeSeed(t), 9))
+	p := newPair(t, r, "tab0") // the service's, the whole item's: the same writes
 	rounds := 30
 	switch {
 	case testkit.RaceEnabled:
@@ -108,17 +109,12 @@ func TestItemCutSameAnswer(t *testing.T) {
 	case os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "":
 		rounds = 300
 	}
-	r := rand.New(rand.NewPCG(oversizeSeed(t), 9))
 	tooLarge, i := 0, 0
 	// Past rounds, on until one is refused for its size (2 of 30 are, on
 	// average): at most ten times as many.
 	for ; i < rounds || tooLarge == 0 && i < 10*rounds; i++ {
 		op, body := itemCutBody(r)
-		_, cut := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-		was := wire.SetItemCut(false)
-		_, whole := doService(t, held, TargetPrefix+op, testkit.DefaultAuth, body)
-		wire.SetItemCut(was)
-		require.Equal(t, whole, cut, "case %d, %s: %.300s", i, op, body)
+		cut := p.same(t, op, body, fmt.Sprint("case ", i))
 		if strings.Contains(cut, apierr.MsgItemTooLarge) {
 			tooLarge++
 		}

@@ -2,12 +2,14 @@ package service
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -38,12 +40,28 @@ type KeysAndAttributes struct {
 	ConsistentRead           *bool                `json:"ConsistentRead,omitempty"`
 	ProjectionExpression     *string              `json:"ProjectionExpression,omitempty"`
 	ExpressionAttributeNames wire.ExpressionNames `json:"ExpressionAttributeNames,omitempty"`
+
+	rest oversize.Table // what the decoder did not keep of its lists (limits.go)
+}
+
+// MarshalJSON writes r as the answer echoes it (batchGetNamesConstraint):
+// its Keys with those the decoder echoed rather than kept (limits.go).
+func (r *KeysAndAttributes) MarshalJSON() ([]byte, error) {
+	type plain KeysAndAttributes
+	b, err := json.Marshal((*plain)(r))
+	if err != nil || len(r.rest.Echo) == 0 {
+		return b, err
+	}
+	keys, _ := json.Marshal(r.Keys)
+	return slices.Insert(b, len(`{"Keys":`)+len(keys)-1, r.rest.Echo...), nil // before the Keys' ']'
 }
 
 // BatchGetItemInput is the BatchGetItem request.
 type BatchGetItemInput struct {
 	RequestItems           map[string]*KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity string                        `json:"ReturnConsumedCapacity"`
+
+	rest oversize.Tables // what the decoder did not keep of its tables' lists (limits.go)
 }
 
 // BatchGetItemOutput is the BatchGetItem response. It encodes itself
@@ -78,10 +96,7 @@ type BatchWriteItemInput struct {
 	RequestItems                map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity      string                    `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics string                    `json:"ReturnItemCollectionMetrics"`
-	// echo, when set, is RequestItems as AWS echoes it, in pieces,
-	// rendered while the body was read (oversize.go): the body then
-	// decoded holds no write request.
-	echo []string `json:"-"`
+	past                        oversize.Echoes           // the write requests past 25 a table (limits.go)
 }
 
 // BatchWriteItemOutput is the BatchWriteItem response.
@@ -121,7 +136,7 @@ func batchGetItem(c *call, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	}
 	total := 0
 	for _, req := range in.RequestItems {
-		total += len(req.Keys)
+		total += len(req.Keys) + req.rest.Past
 	}
 	if total > maxBatchGetKeys {
 		return nil, apierr.Validation(apierr.MsgBatchGetTooMany)
@@ -553,8 +568,8 @@ func batchGetKeysConstraints(reqs map[string]*KeysAndAttributes) []string {
 		case len(req.Keys) == 0:
 			// AWS's record: no echo, the path in PascalCase.
 			list = append(list, apierr.Violation("", "RequestItems."+name+".member.Keys", apierr.LenGE(1)))
-		case len(req.Keys) > maxBatchGetKeys:
-			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)))
+		case len(req.Keys)+req.rest.Past > maxBatchGetKeys:
+			list = append(list, batchGetTableKeysConstraint(name, len(req.Keys)+req.rest.Past))
 		}
 	}
 	return list

@@ -131,7 +131,7 @@ type UpdateItemInput struct {
 	UpdateExpression                    *string                         `json:"UpdateExpression"`
 	ConditionExpression                 *string                         `json:"ConditionExpression"`
 	ExpressionAttributeNames            wire.ExpressionNames            `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues           wire.UpdateValues               `json:"ExpressionAttributeValues"`
+	ExpressionAttributeValues           wire.ExpressionValues           `json:"ExpressionAttributeValues"`
 	AttributeUpdates                    map[string]AttributeValueUpdate `json:"AttributeUpdates"`
 	Expected                            *expr.LegacyExpected            `json:"Expected"`
 	ConditionalOperator                 string                          `json:"ConditionalOperator"`
@@ -485,7 +485,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	w := writeExprs{
-		names: in.ExpressionAttributeNames, values: wire.ExpressionValues(in.ExpressionAttributeValues),
+		names: in.ExpressionAttributeNames, values: in.ExpressionAttributeValues,
 		condition: in.ConditionExpression, expected: in.Expected, conditionalOp: in.ConditionalOperator,
 		isUpdate: true, update: in.UpdateExpression, updates: in.AttributeUpdates,
 	}
@@ -496,15 +496,6 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	t, err := c.lookupTable(*in.TableName)
 	if err != nil {
 		return nil, err
-	}
-	// A list cut over the item size limit stays cut only when the update
-	// names it: it is then refused for its size before anything reads it
-	// (wire_valuecut.go). Else it is decoded again; compiling reads only
-	// its kind, so compiling again answers as before.
-	if wire.Uncut(w.values, upd.Values(), len(t.meta.Load().Vectors) > 0) {
-		if upd, cond, err = w.compile(); err != nil {
-			return nil, apierr.UpdateItemEnvelope(err)
-		}
 	}
 	key, err := t.keyFromKeyParam(in.Key.Item())
 	if err != nil {

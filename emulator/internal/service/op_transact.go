@@ -8,6 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -41,9 +42,7 @@ type TransactWriteItemsInput struct {
 	ReturnConsumedCapacity      *string             `json:"ReturnConsumedCapacity"`
 	ReturnItemCollectionMetrics *string             `json:"ReturnItemCollectionMetrics"`
 	ClientRequestToken          *string             `json:"ClientRequestToken"`
-	// past is the number of actions past the limit that the body read
-	// held and the body decoded does not (oversize.go).
-	past int `json:"-"`
+	past                        oversize.Past       // the actions past the limit, which the decoder does not keep (limits.go)
 }
 
 // TransactWriteItem is one action: exactly one member is set.
@@ -196,28 +195,12 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	if apierr.NotNull(&cs, itemsOrNil(in.TransactItems), "transactItems") && len(in.TransactItems) == 0 {
 		cs.Add("'[]'", "transactItems", apierr.LenGE(1))
 	}
-	cs.AddLong(apierr.TransactItemsLimitPieces(len(in.TransactItems)+in.past, maxTransactItems, "TransactWriteItem"))
+	cs.AddLong(apierr.TransactItemsLimitPieces(len(in.TransactItems)+in.past.N, maxTransactItems, "TransactWriteItem"))
 	for i := range in.TransactItems {
-		p, err := in.TransactItems[i].params()
-		if err != nil {
-			continue // reported after the constraints
-		}
-		path := "transactItems." + strconv.Itoa(i+1) + ".member." + txParam[p.kind] + "."
-		apierr.NotNull(&cs, p.tableName, path+"tableName")
-		if p.key == nil {
-			what := "key"
-			if p.kind == txPut {
-				what = "item"
-			}
-			cs.Add("null", path+what, apierr.MemberNotNull)
-		}
-		switch p.kind {
-		case txCheck:
-			apierr.NotNull(&cs, p.cond, path+"conditionExpression")
-		case txUpdate:
-			apierr.NotNull(&cs, p.upd, path+"updateExpression")
-		}
-		apierr.Enum(&cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
+		txWriteViolations(&cs, i, &in.TransactItems[i])
+	}
+	for _, v := range in.past.Violations {
+		cs.AddViolation(v)
 	}
 	// The token ahead of the enums: "2 validation errors detected: Value
 	// '<token>' at 'clientRequestToken' ...; Value 'BOGUS' at
@@ -228,6 +211,30 @@ func transactWriteConstraints(in *TransactWriteItemsInput) error {
 	apierr.Enum(&cs, in.ReturnConsumedCapacity, "returnConsumedCapacity", capacityIndexes, capacityTotal, capacityNone)
 	apierr.Enum(&cs, in.ReturnItemCollectionMetrics, "returnItemCollectionMetrics", returnMetricsSize, returnMetricsNone)
 	return cs.Err()
+}
+
+// txWriteViolations adds the constraint violations of action i.
+func txWriteViolations(cs *apierr.Constraints, i int, item *TransactWriteItem) {
+	p, err := item.params()
+	if err != nil {
+		return // reported after the constraints
+	}
+	path := "transactItems." + strconv.Itoa(i+1) + ".member." + txParam[p.kind] + "."
+	apierr.NotNull(cs, p.tableName, path+"tableName")
+	if p.key == nil {
+		what := "key"
+		if p.kind == txPut {
+			what = "item"
+		}
+		cs.Add("null", path+what, apierr.MemberNotNull)
+	}
+	switch p.kind {
+	case txCheck:
+		apierr.NotNull(cs, p.cond, path+"conditionExpression")
+	case txUpdate:
+		apierr.NotNull(cs, p.upd, path+"updateExpression")
+	}
+	apierr.Enum(cs, p.rvoccf, path+"returnValuesOnConditionCheckFailure", returnAllOld, returnNone)
 }
 
 // itemsOrNil is a pointer that is nil exactly when the list was absent.

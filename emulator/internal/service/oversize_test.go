@@ -1,8 +1,11 @@
 package service
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -11,8 +14,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // oversizeBody makes a random request of op with a list over its limit
@@ -245,47 +249,134 @@ func oversizeBody(r *rand.Rand, op string) string {
 const maxBatchStatementsTest = 25
 
 // TestOversizeSameAnswer: a request whose list is over its limit gets,
-// through the prescan (oversize.go), exactly the answer the whole body
-// decoded gets: random requests of each operation, with and without
-// faults before and past the limit.
+// read as it arrives with the elements past the limit dropped
+// (limits.go), exactly the answer of the whole body decoded: random
+// requests of each operation, with and without faults before and past
+// the limit.
 func TestOversizeSameAnswer(t *testing.T) {
-	s := oversizeService(t, "tab0", "tab1", "tab2")
 	seed := oversizeSeed(t)
 	r := rand.New(rand.NewPCG(seed, 3))
-	oversize.Every.Store(true)
-	defer oversize.Every.Store(false)
-	reduced := 0
+	p := newPair(t, r, "tab0", "tab1", "tab2")
 	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"} {
 		for i := range 40 {
-			body := oversizeBody(r, op)
-			if b, _ := s.seams.prescanOf(op)([]byte(body), Cut{}); b != nil {
-				reduced++
-			}
-			requireSameWithoutPrescan(t, s, op, body, i)
+			p.same(t, op, oversizeBody(r, op), fmt.Sprint("case ", i))
 		}
 	}
-	require.Greater(t, reduced, 120, "the prescans reduced too few of the requests: the test misses them")
+	require.Greater(t, p.dropped, 120, "too few requests dropped elements: the test misses them")
 }
 
-// requireSameWithoutPrescan serves body (case i of op) with the prescans
-// on, then off, and requires the same answer.
-func requireSameWithoutPrescan(t *testing.T, s *Service, op, body string, i int) {
+// pair is a service and its whole-body reference: the same tables, the
+// same requests (so their items stay alike), one with the service's
+// limits (limits.go), whose bodies it reads as they arrive in pieces
+// of random sizes, the other with none, whose decoder reads each body
+// whole and then checks it, the simple version every answer must be the
+// one of.
+type pair struct {
+	s, ref  *Service
+	r       *rand.Rand
+	dropped int // requests whose decoding dropped elements
+}
+
+// newPair is a pair with a table of each name (oversizeService).
+func newPair(t *testing.T, r *rand.Rand, names ...string) *pair {
+	p := &pair{s: oversizeService(t, names...), ref: oversizeService(t, names...), r: r}
+	p.ref.limits = nil
+	return p
+}
+
+// fuzzPair is a pair for a fuzz target, with a table of each name.
+func fuzzPair(f *testing.F, names ...string) *pair {
+	p := &pair{s: newTestService(f, Config{}), ref: newTestService(f, Config{}), r: rand.New(rand.NewPCG(1, 2))}
+	p.ref.limits = nil
+	for _, s := range []*Service{p.s, p.ref} {
+		for _, name := range names {
+			_, out := doService(f, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
+				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+			require.Contains(f, out, "TableDescription")
+		}
+	}
+	return p
+}
+
+// same serves body to both and requires the same answer, which it
+// returns.
+func (p *pair) same(t testing.TB, op, body, name string) string {
 	t.Helper()
-	s.prescanOff.Store(false)
-	res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	s.prescanOff.Store(true)
-	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	s.prescanOff.Store(false)
-	require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
-	require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
+	status, got, window := serveArriving(t, p.s, op, body, p.r)
+	if window < len(body) {
+		p.dropped++
+	}
+	wantRes, want := doService(t, p.ref, TargetPrefix+op, testkit.DefaultAuth, body)
+	if want != got {
+		at := 0 // where they differ, shown with some of what comes before
+		for at < min(len(want), len(got)) && want[at] == got[at] {
+			at++
+		}
+		from := max(0, at-200)
+		if f := os.Getenv("DYNAMOEMU_DEBUG_BODY"); f != "" {
+			_ = os.WriteFile(f, []byte(body), 0o644)
+		}
+		require.Failf(t, "not the whole body's answer", "%s %s: at byte %d,\n got %.400q\nwant %.400q\nbody %.300s",
+			op, name, at, got[from:], want[from:], body)
+	}
+	require.Equal(t, wantRes.StatusCode, status, "%s %s", op, name)
+	return got
 }
 
-// TestOversizeReduced: a request far over its list limit is decoded
-// from a body that no longer grows with the list (the elements past the
-// limit are checked and left out), so what it costs is its bytes and a
-// run of elements at a time.
+// serveArriving serves body as the edge does, read in pieces of random
+// sizes as a connection gives them (decodeArriving), and returns the
+// answer's status and body and the bytes of the body its decoding kept.
+func serveArriving(t testing.TB, s *Service, op, body string, r *rand.Rand) (int, string, int) {
+	t.Helper()
+	o, input, window := decodeArriving(t, s, op, body, r)
+	key, region := testkit.Credential(testkit.DefaultAuth)
+	out, err := s.Serve(o, &Request{Ctx: context.Background(), AccessKey: key, Region: region, RequestID: "test", Host: "localhost", Input: input})
+	status := http.StatusOK
+	if err != nil {
+		ae, _ := apierr.Classify(err)
+		status, out = ae.Class.Status, wire.AppendErrorBody(nil, ae)
+	}
+	return status, string(out), window
+}
+
+// decodeArriving decodes body for op as the edge does, read in pieces
+// of random sizes (1 byte to 64 KB), and returns the input and the bytes
+// of the body its decoding kept.
+func decodeArriving(t testing.TB, s *Service, op, body string, r *rand.Rand) (Operation, Input, int) {
+	t.Helper()
+	o, err := s.Lookup(TargetPrefix + op)
+	require.NoError(t, err)
+	// Announced, or not: a small body announced is read whole first.
+	src := wire.Body{R: &randomReader{b: []byte(body), r: r, max: testkit.Pick(r, 1, 7, 512, 64<<10)},
+		Size: testkit.Pick(r, int64(len(body)), -1), Limit: 16 << 20}
+	input := s.Decode(o, &src)
+	require.NoError(t, src.Err)
+	require.Equal(t, int64(len(body)), src.N)
+	return o, input, len(src.Buf)
+}
+
+// randomReader gives its bytes in reads of random sizes (1 to max), as
+// a connection does.
+type randomReader struct {
+	b   []byte
+	r   *rand.Rand
+	max int
+}
+
+func (c *randomReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.b), 1+c.r.IntN(c.max))
+	copy(p, c.b[:n])
+	c.b = c.b[n:]
+	return n, nil
+}
+
+// TestOversizeReduced: a request far over its list limit is held, as
+// its body arrives, as the elements its limit keeps and a read's bytes:
+// what it costs is its bytes and a run of elements at a time.
 func TestOversizeReduced(t *testing.T) {
-	s := newTestService(t, Config{})
 	const n = 20_000
 	list := func(elem func(i int) string) string {
 		parts := make([]string, n)
@@ -312,22 +403,19 @@ func TestOversizeReduced(t *testing.T) {
 			return fmt.Sprintf(`{"Statement":"INSERT INTO \"tab0\" VALUE {'pk':?}","Parameters":[{"S":"k%d"}]}`, i)
 		}) + `]}`,
 	}
+	s := oversizeService(t, "tab0")
+	r := rand.New(rand.NewPCG(1, 2))
 	for op, body := range bodies {
-		reduced, _ := s.seams.prescanOf(op)([]byte(body), Cut{})
-		require.NotNil(t, reduced, op)
-		most := 64 << 10
-		if op == "BatchGetItem" { // the keys its echo shows (64 KB), to the end of their run
-			most = 128 << 10
-		}
-		require.Less(t, len(reduced), most, "%s: %d bytes reduced to %d", op, len(body), len(reduced))
-		t.Logf("%s: %d bytes decoded as %d", op, len(body), len(reduced))
+		_, input, window := decodeArriving(t, s, op, body, r)
+		input.Release()
+		require.Less(t, window, 128<<10, "%s: %d bytes kept as %d", op, len(body), window)
+		t.Logf("%s: %d bytes kept as %d", op, len(body), window)
 	}
 }
 
 // FuzzOversizePrescan: any body of the six list operations, and of
-// GetItem, Query and Scan (AttributesToGet), reads through
-// the prescan without a panic, and gets the answer the whole body
-// decoded gets.
+// GetItem, Query and Scan (AttributesToGet), read as it arrives with
+// the service's limits, gets the answer the whole body decoded gets.
 func FuzzOversizePrescan(f *testing.F) {
 	ops := []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction", "GetItem", "Query", "Scan"}
 	f.Add(uint8(8), `{"TableName":"t","AttributesToGet":["a","b","a",""]}`)
@@ -341,33 +429,19 @@ func FuzzOversizePrescan(f *testing.F) {
 	f.Add(uint8(4), `{"Statements":[`+strings.Repeat(`{"Statement":"SELECT * FROM t"},`, 30)+`{"Statement":"DELETE FROM t WHERE pk = 'a'"}]}`)
 	f.Add(uint8(5), `{"TransactStatements":[`+strings.Repeat(`{"Statement":"SELECT * FROM t WHERE pk = ?","Parameters":[{"S":"a"}]},`, 102)+`{"Statement":"x","Parameters":[{"N":"x"}]}]}`)
 	f.Add(uint8(5), `{"TransactStatements":[`+strings.Repeat(`{"Statement":"SELEC t"},`, 102)+`{"Statement":5}],"ClientRequestToken":""}`)
-	s := newTestService(f, Config{})
-	oversize.Every.Store(true)
-	f.Cleanup(func() { oversize.Every.Store(false) })
+	p := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
-		op := ops[int(which)%len(ops)]
-		_, _ = s.seams.prescanOf(op)([]byte(body), Cut{}) // never a panic
-		s.prescanOff.Store(false)
-		res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-		s.prescanOff.Store(true)
-		wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-		s.prescanOff.Store(false)
-		require.Equal(t, wantRes.StatusCode, res.StatusCode)
-		require.Equal(t, want, got)
+		p.same(t, ops[int(which)%len(ops)], body, "fuzz")
 	})
 }
 
 // TestOversizeExecuteTransaction: an ExecuteTransaction over 100
-// statements is reduced to its first 101 when no later statement has a
-// fault the answer reports before the count (a value fault, a
-// serialization error), and gets the answer the whole body gets: at
-// the limit and just past it, with faults before and past the 101st,
+// statements keeps its first 101 (the count is its answer but for a
+// fault the decoder reports), and gets the answer the whole body gets:
+// at the limit and just past it, with faults before and past the 101st,
 // with members named twice.
 func TestOversizeExecuteTransaction(t *testing.T) {
-	s := newTestService(t, Config{})
-	_, out := doService(t, s, TargetPrefix+"CreateTable", testkit.DefaultAuth, `{"TableName":"tab0","BillingMode":"PAY_PER_REQUEST",
-		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	require.Contains(t, out, "TableDescription")
+	p := newPair(t, rand.New(rand.NewPCG(oversizeSeed(t), 4)), "tab0")
 	update := func(i int) string {
 		return fmt.Sprintf(`{"Statement":"UPDATE \"tab0\" SET v = ? WHERE pk = ?","Parameters":[{"N":"1"},{"S":"k%d"}]}`, i)
 	}
@@ -390,55 +464,38 @@ func TestOversizeExecuteTransaction(t *testing.T) {
 	)
 	cases := []struct {
 		name, body string
-		reduced    bool
 		want       string // in the answer
 	}{
-		{"100 statements", body(100, nil, ""), false, "TransactionCanceledException"},
-		{"101 statements", body(101, nil, ""), false, tooMany},
-		{"102 statements", body(102, nil, ""), true, tooMany},
-		{"5000 statements", body(5000, nil, `,"ReturnConsumedCapacity":"TOTAL"`), true, tooMany},
-		{"a bad parameter value past the 101st", body(500, map[int]string{101: valueFault}, ""), false, "ValidationException"},
-		{"a bad parameter value last", body(500, map[int]string{499: `{"Statement":"x","Parameters":[{"NS":["1","1"]}]}`}, ""), false, "ValidationException"},
-		{"a malformed statement past the 101st", body(500, map[int]string{300: noParse}, ""), true, tooMany},
-		{"an empty statement past the 101st", body(500, map[int]string{300: `{"Statement":""}`}, ""), true, tooMany},
-		{"a bad return value past the 101st", body(500, map[int]string{300: `{"Statement":"x","ReturnValuesOnConditionCheckFailure":"NO"}`}, ""), true, tooMany},
-		{"a statement of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":5}`}, ""), false, "SerializationException"},
-		{"parameters of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":"x","Parameters":{"S":"a"}}`}, ""), false, "SerializationException"},
-		{"an element of the wrong type past the 101st", body(500, map[int]string{300: `7`}, ""), false, "SerializationException"},
-		{"a bad parameter value among the first 100", body(500, map[int]string{5: valueFault}, ""), true, "ValidationException"},
-		{"a malformed statement among the first 100", body(500, map[int]string{5: noParse}, ""), true, tooMany},
-		{"a statement of the wrong type among the first 100", body(500, map[int]string{5: `{"Statement":5}`}, ""), true, "SerializationException"},
-		{"bad parameter values before and past the 101st", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"N":"y"}]}`}, ""), false, "numeric value: x"},
-		{"a bad parameter value before, one of the wrong form past", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"B":"!"}]}`}, ""), false, "SerializationException"},
-		{"the 101st's bad parameter value", body(500, map[int]string{100: valueFault}, ""), true, "ValidationException"},
-		{"a member after the list of the wrong type", body(500, nil, `,"ReturnConsumedCapacity":5`), true, "SerializationException"},
-		{"constraints outside the list", body(500, nil, `,"ReturnConsumedCapacity":"ALL","ClientRequestToken":""`), true, tooMany},
-		{"TransactStatements twice", body(500, nil, `,"TransactStatements":[]`), false, ""},
-		{"TransactStatements in another case", body(500, nil, `,"transactStatements":[]`), false, ""},
-		{"a statement's members named twice", body(500, map[int]string{300: `{"Statement":"SELEC x","Statement":"y","statement":"z","Parameters":[{"S":"a"}],"Parameters":[]}`}, ""), true, tooMany},
-		{"a parameter named twice, a value fault in the first", body(500, map[int]string{300: `{"Statement":"x","Parameters":[{"N":"x"}],"Parameters":[{"N":"1"}]}`}, ""), false, "ValidationException"},
+		{"100 statements", body(100, nil, ""), "TransactionCanceledException"},
+		{"101 statements", body(101, nil, ""), tooMany},
+		{"102 statements", body(102, nil, ""), tooMany},
+		{"5000 statements", body(5000, nil, `,"ReturnConsumedCapacity":"TOTAL"`), tooMany},
+		{"a bad parameter value past the 101st", body(500, map[int]string{101: valueFault}, ""), "ValidationException"},
+		{"a bad parameter value last", body(500, map[int]string{499: `{"Statement":"x","Parameters":[{"NS":["1","1"]}]}`}, ""), "ValidationException"},
+		{"a malformed statement past the 101st", body(500, map[int]string{300: noParse}, ""), tooMany},
+		{"an empty statement past the 101st", body(500, map[int]string{300: `{"Statement":""}`}, ""), tooMany},
+		{"a bad return value past the 101st", body(500, map[int]string{300: `{"Statement":"x","ReturnValuesOnConditionCheckFailure":"NO"}`}, ""), tooMany},
+		{"a statement of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":5}`}, ""), "SerializationException"},
+		{"parameters of the wrong type past the 101st", body(500, map[int]string{300: `{"Statement":"x","Parameters":{"S":"a"}}`}, ""), "SerializationException"},
+		{"an element of the wrong type past the 101st", body(500, map[int]string{300: `7`}, ""), "SerializationException"},
+		{"a bad parameter value among the first 100", body(500, map[int]string{5: valueFault}, ""), "ValidationException"},
+		{"a malformed statement among the first 100", body(500, map[int]string{5: noParse}, ""), tooMany},
+		{"a statement of the wrong type among the first 100", body(500, map[int]string{5: `{"Statement":5}`}, ""), "SerializationException"},
+		{"bad parameter values before and past the 101st", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"N":"y"}]}`}, ""), "numeric value: x"},
+		{"a bad parameter value before, one of the wrong form past", body(500, map[int]string{5: valueFault, 300: `{"Statement":"x","Parameters":[{"B":"!"}]}`}, ""), "SerializationException"},
+		{"the 101st's bad parameter value", body(500, map[int]string{100: valueFault}, ""), "ValidationException"},
+		{"a member after the list of the wrong type", body(500, nil, `,"ReturnConsumedCapacity":5`), "SerializationException"},
+		{"constraints outside the list", body(500, nil, `,"ReturnConsumedCapacity":"ALL","ClientRequestToken":""`), tooMany},
+		{"TransactStatements twice", body(500, nil, `,"TransactStatements":[]`), ""},
+		{"TransactStatements in another case", body(500, nil, `,"transactStatements":[]`), ""},
+		{"a statement's members named twice", body(500, map[int]string{300: `{"Statement":"SELEC x","Statement":"y","statement":"z","Parameters":[{"S":"a"}],"Parameters":[]}`}, ""), tooMany},
+		{"a parameter named twice, a value fault in the first", body(500, map[int]string{300: `{"Statement":"x","Parameters":[{"N":"x"}],"Parameters":[{"N":"1"}]}`}, ""), "ValidationException"},
 	}
-	oversize.Every.Store(true)
-	defer oversize.Every.Store(false)
-	pre := s.seams.prescanOf("ExecuteTransaction")
-	require.NotNil(t, pre, "ExecuteTransaction has no prescan")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			reduced, fill := pre([]byte(tc.body), Cut{})
-			require.Nil(t, fill)
-			require.Equal(t, tc.reduced, reduced != nil, "got reduced %v, want %v", reduced != nil, tc.reduced)
-			if reduced != nil {
-				require.Equal(t, 101, strings.Count(string(reduced), `{"Statement"`)+strings.Count(string(reduced), `,7`)+strings.Count(string(reduced), `[7`))
-			}
-			s.prescanOff.Store(false)
-			res, got := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
-			s.prescanOff.Store(true)
-			wantRes, want := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
-			s.prescanOff.Store(false)
-			require.Equal(t, wantRes.StatusCode, res.StatusCode)
-			require.Equal(t, want, got)
+			got := p.same(t, "ExecuteTransaction", tc.body, tc.name)
 			require.Contains(t, got, tc.want)
-			t.Logf("%d: %.200s", res.StatusCode, got)
+			t.Logf("%.200s", got)
 		})
 	}
 }

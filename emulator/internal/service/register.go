@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
@@ -32,7 +32,6 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	cut       Cut            // the list the edge cut while the body arrived (Operation.ListCut)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
@@ -93,13 +92,10 @@ func register[In, Out any](sm *seams, name string, data bool, f func(c *call, in
 	if _, dup := sm.ops[name]; dup {
 		panic("emulator: operation registered twice: " + name)
 	}
-	h := &opHandler{name: name, data: data, pre: sm.prescanOf(name), cut: sm.cuts[name], in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
-	if h.cut == nil {
-		h.cut = coreCut(name) // a feature's first (Prescan)
-	}
+	h := &opHandler{name: name, data: data, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
 	h.get = func() any { return new(In) }
 	h.implements(new(In), new(Out))
-	h.run = func(c *call, in any) (any, error) {
+	h.run1 = func(c *call, in any) (any, error) {
 		out, err := f(c, in.(*In))
 		if out == nil {
 			return nil, err // no typed nil in the interface
@@ -114,11 +110,9 @@ type opHandler struct {
 	name                             string
 	data                             bool                          // a data-plane operation
 	in, out                          reflect.Type                  // *In's and *Out's element types (OperationShapes)
-	pre                              prescan                       // prescanOf(name); nil: none
-	cut                              *oversize.ListCut             // how the edge reads the body as it arrives (Operation.ListCut)
 	get                              func() any                    // a new or pooled *In
 	put                              func(any)                     // gives a pooled *In back; nil: not pooled
-	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
+	run1                             func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
 	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
 	binds                            bool                          // *In is a seamBound
 }
@@ -149,29 +143,48 @@ func (h *opHandler) done(in any) {
 	}
 }
 
-func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
-	name, in := h.name, h.get()
-	defer h.done(in)
+// Input is a request's body decoded into its operation's input (Decode),
+// for Serve; Release gives it back when it is not served.
+type Input struct {
+	h        *opHandler
+	in       any
+	deferred *wire.Deferred
+	err      error
+	n        int // the body's bytes
+}
+
+// Release gives back an input that will not be served.
+func (in *Input) Release() {
+	if in.h != nil && in.in != nil {
+		in.h.done(in.in)
+		in.in = nil
+	}
+}
+
+// decode reads the request's body through the request decoder, once, with
+// the service's limits (lim: limits.go): into a new or pooled *In, told
+// what sm's features own of it first.
+func (h *opHandler) decode(body *wire.Body, sm *seams, lim *wire.Limits) Input {
+	in := h.get()
 	if h.binds {
-		in.(seamBound).bind(&c.svc.seams)
+		in.(seamBound).bind(sm)
 	}
-	c.inLen = len(body)
-	var fill func(any)
-	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
-		c.inLen, fill = cut.Len, func(in any) { h.cut.Filled(in, cut) }
-	} else if h.pre != nil && !c.svc.prescanOff.Load() {
-		if reduced, f := h.pre(body, cut); reduced != nil {
-			body, fill = reduced, f // a list far over its limit (oversize.go)
-		}
+	deferred, err := wire.DecodeBody(body, in, lim)
+	if f, ok := in.(finisher); ok {
+		err = cmp.Or(err, f.finish(err == nil))
 	}
-	deferred, err := wire.DecodeRequestDeferred(body, in)
-	if err != nil {
-		return nil, valueLayer(name, err)
+	return Input{h: h, in: in, deferred: deferred, err: err, n: int(body.N)}
+}
+
+// run runs the operation on its decoded input, and gives the input back.
+func (h *opHandler) run(c *call, input Input) ([]byte, error) {
+	name, in := h.name, input.in
+	defer h.done(in)
+	c.inLen = input.n
+	if input.err != nil {
+		return nil, valueLayer(name, input.err)
 	}
-	if fill != nil {
-		fill(in)
-	}
-	if deferred != nil {
+	if deferred := input.deferred; deferred != nil {
 		if !deferredValueOps()[name] {
 			return nil, valueLayer(name, deferred.Err)
 		}
@@ -183,7 +196,7 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	} else if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 		return nil, err
 	}
-	out, err := h.run(c, in)
+	out, err := h.run1(c, in)
 	if h.data {
 		c.finishItem(err)
 	}

@@ -3,13 +3,13 @@ package service
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -35,9 +35,10 @@ type Service struct {
 	// states are the features' and stages' per-service states
 	// (feature_service.go).
 	states slots
-	// prescanOff, set by a test, decodes every body whole (the answer
-	// prescans must give: oversize.go).
-	prescanOff atomic.Bool
+	// limits is how the decoder reads the members far over their limits
+	// (seams.limits, limits.go; a test's reference has none: every body
+	// read whole).
+	limits *wire.Limits
 	// defs are the definitions its branches' tables share
 	// (catalog_record.go).
 	defs sharedDefs
@@ -99,6 +100,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, itemCollectionBytes: maxItemCollectionBytes}
 	s.seams.plug(cfg.Features, cfg.Stages)
+	s.limits = s.seams.limits
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.dbs.byKey, s.dbs.idle, s.dbs.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
 	s.dbs.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
@@ -148,6 +150,18 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	return Operation{Name: name, h: h, read: readOnly(name)}, nil
 }
 
+// Decode reads op's request body through the request decoder, once, as
+// it arrives (wire.DecodeBody, with the service's limits: limits.go),
+// into op's input, for Serve (Request.Input). What stopped the reading
+// is body's (its Err), for the edge to answer first. op is one of the
+// service's (Known: a test's operation in front of it is not).
+func (s *Service) Decode(op Operation, body *wire.Body) Input {
+	return op.h.decode(body, &s.seams, s.limits)
+}
+
+// Known reports whether op is one of the service's.
+func (op Operation) Known() bool { return op.h != nil }
+
 // readOnly: what a fork not changed yet answers from its shared catalog.
 // A switch: a string search cost GetItem ~300 instructions (callgrind).
 func readOnly(name string) bool {
@@ -171,11 +185,13 @@ type Request struct {
 	RequestID string // x-amzn-RequestId
 	Host      string // the request's Host, for DescribeEndpoints
 	Body      []byte // Serve sets it to nil: the operation holds it until decoded
-	Out       []byte // spare buffer for the response body (may be nil)
+	// Input, when it holds one, is the body decoded as it arrived
+	// (Decode), served instead of Body.
+	Input Input
+	Out   []byte // spare buffer for the response body (may be nil)
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
-	Cut       Cut // what the Operation's ListCut cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
@@ -197,12 +213,13 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
-	c.out, c.tableName, c.cut = req.Out, req.TableName, req.Cut
-	// The body is the operation's: req holds it no more, so that nothing
-	// keeps it once it is decoded (the edge lets go of a large one too).
-	body := req.Body
-	req.Body = nil
-	out, err := op.h.serve(c, body)
+	c.out, c.tableName = req.Out, req.TableName
+	in := req.Input
+	if in.h == nil { // a body held whole: the operation's, not req's once decoded
+		in = op.h.decode(&wire.Body{Buf: req.Body, Size: int64(len(req.Body))}, &s.seams, s.limits)
+	}
+	req.Input, req.Body = Input{}, nil
+	out, err := in.h.run(c, in)
 	putCall(c) // not on a panic: that call is left to the collector
 	return out, err
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
 // updateCutElems are a value's list elements: small values, nested ones,
@@ -98,12 +97,14 @@ func TestUpdateCutSameAnswer(t *testing.T) {
 }
 
 // cutSameAnswer sends random requests of op (body makes them, on a
-// random stream seeded with the oversize seed and stream) to a service
-// with the cut and one without (wire.SetItemCut), whose tables the
-// requests change alike, and requires the same answers; it counts those
-// refused with message refused.
+// random stream seeded with the oversize seed and stream) to a service,
+// read as they arrive, and to its whole-body reference (pair), whose
+// tables the requests change alike, and requires the same answers; it
+// counts those refused with message refused.
 func cutSameAnswer(t *testing.T, op string, body func(*rand.Rand) string, stream uint64, refused string) {
-	cut, held := updateCutService(t), updateCutService(t)
+	r := rand.New(rand.NewPCG(oversizeSeed(t), stream))
+	p := &pair{s: updateCutService(t), ref: updateCutService(t), r: r}
+	p.ref.limits = nil
 	rounds := 20
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
 		rounds = 100
@@ -111,15 +112,9 @@ func cutSameAnswer(t *testing.T, op string, body func(*rand.Rand) string, stream
 	if testkit.RaceEnabled { // an UpdateItem's round took 17 s under the race detector
 		rounds = 1
 	}
-	r := rand.New(rand.NewPCG(oversizeSeed(t), stream))
 	n := 0
 	for i := range rounds {
-		b := body(r)
-		_, got := doService(t, cut, TargetPrefix+op, testkit.DefaultAuth, b)
-		was := wire.SetItemCut(false)
-		_, want := doService(t, held, TargetPrefix+op, testkit.DefaultAuth, b)
-		wire.SetItemCut(was)
-		require.Equal(t, want, got, "case %d: %.300s", i, b)
+		got := p.same(t, op, body(r), fmt.Sprint("case ", i))
 		if strings.Contains(got, refused) {
 			n++
 		}

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding"
 	"encoding/json"
 	"fmt"
@@ -55,21 +54,21 @@ func DecodeRequest(body []byte, in any) error {
 
 // run decodes the whole body into v with dec and returns the error that
 // wins: a syntax error anywhere, text that is not Unicode, an error that
-// ended decoding, then the first JSON value of the wrong type.
+// ended decoding, then the first JSON value of the wrong type. A body is
+// read once: on an error the rest of it is read into the window, which
+// is JSON exactly when the body is (an element a list dropped went with
+// its comma: limits.go), and checked whole.
 func (d *reqDecoder) run(dec codec, v reflect.Value) error {
 	lease.Check(d)
-	body := d.data
 	err := dec(d, v, 0)
 	if err == nil {
 		err = d.end()
 	}
-	if err == nil && tooDeep(body) {
-		err = d.syntax()
-	}
 	if err != nil {
+		d.rest()
 		// A syntax error later in the body wins over what stopped us, and
 		// so does text that is not Unicode (wire_text.go).
-		if !json.Valid(body) || !ValidJSONText(body) {
+		if !json.Valid(d.data) || !ValidJSONText(d.data) {
 			return apierr.Serialization("")
 		}
 		if _, ok := apierr.Classify(err); ok {
@@ -80,14 +79,6 @@ func (d *reqDecoder) run(dec codec, v reflect.Value) error {
 	return d.saved
 }
 
-// tooDeep reports whether body might nest deeper than encoding/json allows
-// (which would make it a syntax error): only possible with that many brackets.
-func tooDeep(body []byte) bool {
-	return len(body) > maxJSONDepth &&
-		bytes.Count(body, []byte{'['})+bytes.Count(body, []byte{'{'}) > maxJSONDepth &&
-		!json.Valid(body)
-}
-
 // reqDecoder is the scanner plus the first type mismatch and the first
 // value fault seen.
 type reqDecoder struct {
@@ -96,13 +87,14 @@ type reqDecoder struct {
 	saved    error     // first JSON value of the wrong type, as SerializationException
 	deferred *Deferred // first fault of an attribute value (wire_deferred.go)
 	top      int       // index in the top-level list member being decoded, or -1
+	in       any       // the input decoded into (At.In of the limits' policies)
 }
 
 // mismatch records a JSON value of the wrong type for t (the first one
-// wins) and skips it.
-func (d *reqDecoder) mismatch(t reflect.Type) error {
+// wins) and skips it (at depth, as its codec's).
+func (d *reqDecoder) mismatch(t reflect.Type, depth int) error {
 	tok := d.peek()
-	if err := d.skipValue(0); err != nil {
+	if err := d.skipValue(depth); err != nil {
 		return err
 	}
 	if d.saved == nil {
@@ -170,24 +162,19 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 		return nil, d.syntax()
 	}
 	start := d.pos + 1
-	for i := plainWords(d.data, start); i < len(d.data); i++ { // member names are long ("ExpressionAttributeValues")
-		c := d.data[i]
-		if c == '"' {
-			d.pos = i + 1
-			return d.data[start:i], nil
-		}
-		if c < 0x20 {
-			return nil, d.syntax()
-		}
-		if c == '\\' || c >= 0x80 {
-			s, err := d.readString()
-			if err != nil {
-				return nil, d.syntax()
-			}
-			return []byte(s), nil
-		}
+	i, plain, err := d.stringEnd(start) // member names are long ("ExpressionAttributeValues")
+	if err != nil {
+		return nil, d.syntax()
 	}
-	return nil, d.syntax()
+	if plain {
+		d.pos = i + 1
+		return d.data[start:i], nil
+	}
+	s, err := d.readString()
+	if err != nil {
+		return nil, d.syntax()
+	}
+	return []byte(s), nil
 }
 
 // codec decodes the next JSON value into v (settable); depth is the
@@ -196,19 +183,36 @@ func (d *reqDecoder) readKey() ([]byte, error) {
 type codec func(d *reqDecoder, v reflect.Value, depth int) error
 
 var (
-	codecs  sync.Map   // reflect.Type -> codec, complete codecs only
+	codecs  sync.Map   // reflect.Type -> codec of no Limits, complete codecs only
 	codecMu sync.Mutex // serializes building codecs
 )
 
-// codecOf returns the codec of t, building it on first use. For a type
-// the decoder does not support (a bug in an input type: a channel, a
-// func, an option of a json tag it does not know) the codec answers
-// every body with an InternalServerError that names it, and is built
-// again each time: the decoder never panics on a Go type. Codecs are
-// built under codecMu and published only when complete, so a request
-// that needs a codec another is still building waits for it.
-func codecOf(t reflect.Type) (c codec) {
-	if c, ok := codecs.Load(t); ok {
+// codecsOf are the codecs read with lim: its own (Limits.codecs, which
+// go with it: a service's with its service), or those of no Limits.
+func codecsOf(lim *Limits) *sync.Map {
+	if lim == nil {
+		return &codecs
+	}
+	return &lim.codecs
+}
+
+// builder builds the codecs of one table of Limits (codecMu held): a
+// recursive type finds its own codec, while it is being built, as a
+// placeholder that calls the real one.
+type builder struct {
+	lim      *Limits
+	building map[reflect.Type]codec
+}
+
+// codecOf returns the codec of t read with lim, building it on first
+// use. For a type the decoder does not support (a bug in an input type:
+// a channel, a func, an option of a json tag it does not know) the codec
+// answers every body with an InternalServerError that names it, and is
+// built again each time: the decoder never panics on a Go type. Codecs
+// are built under codecMu and published only when complete, so a
+// request that needs a codec another is still building waits for it.
+func codecOf(t reflect.Type, lim *Limits) (c codec) {
+	if c, ok := codecsOf(lim).Load(t); ok {
 		return c.(codec)
 	}
 	codecMu.Lock()
@@ -223,10 +227,10 @@ func codecOf(t reflect.Type) (c codec) {
 			c = func(*reqDecoder, reflect.Value, int) error { return err }
 		}
 	}()
-	building := map[reflect.Type]codec{}
-	c = codecLocked(t, building)
-	for bt, bc := range building {
-		codecs.Store(bt, bc)
+	b := &builder{lim: lim, building: map[reflect.Type]codec{}}
+	c = b.codec(t)
+	for bt, bc := range b.building {
+		codecsOf(lim).Store(bt, bc)
 	}
 	return c
 }
@@ -240,29 +244,28 @@ func (u unsupported) err() error {
 	return fmt.Errorf("%w (%s)", apierr.Internal(), string(u))
 }
 
-// codecLocked returns the codec of t: a published one, or one built now
-// into building (codecMu held). A recursive type finds its own codec, while
-// it is being built, as a placeholder that calls the real one.
-func codecLocked(t reflect.Type, building map[reflect.Type]codec) codec {
-	if c, ok := codecs.Load(t); ok {
+// codec returns the codec of t: a published one, or one built now.
+func (b *builder) codec(t reflect.Type) codec {
+	if c, ok := codecsOf(b.lim).Load(t); ok {
 		return c.(codec)
 	}
-	if c, ok := building[t]; ok {
+	if c, ok := b.building[t]; ok {
 		return c
 	}
 	var real codec
-	building[t] = func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }
-	real = buildCodec(t, building)
-	building[t] = real
+	b.building[t] = func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }
+	real = b.build(t)
+	b.building[t] = real
 	return real
 }
 
 var (
+	valueKeeperType     = reflect.TypeFor[ValueKeeper]()
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+func (b *builder) build(t reflect.Type) codec {
 	switch t {
 	case reflect.TypeFor[WireItem]():
 		return decodeWireItem
@@ -274,8 +277,6 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		return decodeExpressionNames
 	case reflect.TypeFor[ExpressionValues]():
 		return decodeExpressionValues
-	case reflect.TypeFor[UpdateValues]():
-		return decodeUpdateValues
 	case reflect.TypeFor[expr.NameList]():
 		return decodeNameList
 	case reflect.TypeFor[KeyConditions]():
@@ -285,6 +286,9 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	case reflect.TypeFor[expr.LegacyExpected]():
 		return decodeLegacyExpected
 	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(valueKeeperType) {
+		return decodeValueKeeper
+	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return decodeUnmarshaler
 	}
@@ -293,19 +297,19 @@ func buildCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		return pointerCodec(t, building)
+		return b.pointer(t)
 	case reflect.Struct:
-		return structCodec(t, building)
+		return b.structOf(t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			break
 		}
-		return mapCodec(t, building)
+		return b.mapOf(t)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break // []byte is base64 in encoding/json; no input has one
 		}
-		return sliceCodec(t, building)
+		return sliceOf(t, b.codec(t.Elem()))
 	case reflect.String:
 		return decodeString
 	case reflect.Bool:
@@ -329,6 +333,8 @@ type field struct {
 	index int   // of the field in its struct
 	path  []int // through embedded structs to it (nil: a field of the struct itself)
 	dec   codec
+	lim   *List // its policy (limits.go; nil: none), and its lists' elements' codec
+	elem  codec
 }
 
 // at returns where f of struct v is decoded, making the embedded
@@ -462,13 +468,17 @@ func structFields(t reflect.Type) (fields map[string]member, owner int) {
 	return fields, owner
 }
 
-func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
+func (b *builder) structOf(t reflect.Type) codec {
 	members, owner := structFields(t)
 	fields := make(map[string]field, len(members))
 	for name, m := range members {
-		m.f.dec = codecLocked(m.t, building)
-		if name == "Item" && m.t == reflect.TypeFor[WireItem]() {
-			m.f.dec = decodeWrittenItem // an item to write (wire_itemcut.go)
+		m.f.dec = b.codec(m.t)
+		if m.f.lim = b.lim.list(t, name); m.f.lim != nil {
+			et := m.t.Elem() // a list's element, or a map's list
+			if et.Kind() == reflect.Slice {
+				et = et.Elem()
+			}
+			m.f.elem = b.codec(et)
 		}
 		fields[name] = m.f
 	}
@@ -478,7 +488,7 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 		case 'n':
 			return d.literal("null")
 		default:
-			return d.mismatch(v.Type())
+			return d.mismatch(v.Type(), depth)
 		}
 		if depth >= maxJSONDepth {
 			return d.syntax()
@@ -496,12 +506,16 @@ func structCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 			if err := d.expect(':'); err != nil {
 				return err
 			}
-			if f, ok := fields[string(key)]; ok {
+			if f, ok := fields[string(key)]; ok && f.lim != nil {
+				if err := d.limited(f, v, depth+1); err != nil {
+					return err
+				}
+			} else if ok {
 				if err := f.dec(d, f.at(v), depth+1); err != nil {
 					return err
 				}
 			} else if p := ownedMember(v, owner, key); p.IsValid() {
-				if err := codecOf(p.Type())(d, p, depth+1); err != nil {
+				if err := codecOf(p.Type(), d.lim)(d, p, depth+1); err != nil {
 					return err
 				}
 			} else if err := d.skipValue(depth + 1); err != nil {
@@ -543,8 +557,8 @@ func CutComma(s string) (before, after string, found bool) {
 	return s, "", false
 }
 
-func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
-	elem := codecLocked(t.Elem(), building)
+func (b *builder) pointer(t reflect.Type) codec {
+	elem := b.codec(t.Elem())
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		if d.peek() == 'n' {
 			return d.setNull(v)
@@ -556,8 +570,8 @@ func pointerCodec(t reflect.Type, building map[reflect.Type]codec) codec {
 	}
 }
 
-func mapCodec(t reflect.Type, building map[reflect.Type]codec) codec {
-	elem := codecLocked(t.Elem(), building)
+func (b *builder) mapOf(t reflect.Type) codec {
+	elem := b.codec(t.Elem())
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
 		var e reflect.Value // made at the first member
 		return d.readObject(v, t, depth, func() {
@@ -601,7 +615,7 @@ func (d *reqDecoder) readObject(v reflect.Value, t reflect.Type, depth int, open
 	case 'n':
 		return d.setNull(v)
 	default:
-		return d.mismatch(t)
+		return d.mismatch(t, depth)
 	}
 	if depth >= maxJSONDepth {
 		return d.syntax()
@@ -614,7 +628,7 @@ func (d *reqDecoder) readObject(v reflect.Value, t reflect.Type, depth int, open
 	}
 	for i := 0; ; i++ {
 		if i == longList {
-			grow(i, d.membersLeft(depth))
+			grow(i, d.membersLeft(depth+1))
 		}
 		key, err := d.readString()
 		if err != nil {
@@ -638,17 +652,13 @@ func (d *reqDecoder) readObject(v reflect.Value, t reflect.Type, depth int, open
 	}
 }
 
-func sliceCodec(t reflect.Type, building map[reflect.Type]codec) codec {
-	return sliceOf(t, codecLocked(t.Elem(), building))
-}
-
 // sliceOf is the codec of slice type t whose elements elem decodes.
 func sliceOf(t reflect.Type, elem codec) codec {
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		if ok, err := d.listStart(v, t); !ok {
+		if ok, err := d.listStart(v, t, depth); !ok {
 			return err
 		}
-		n, err := d.readList(depth, func(i, left int) error {
+		n, err := d.readList(depth, true, func(i, left int) error {
 			return elem(d, elemAt(v, i, left), depth+1)
 		})
 		if err != nil {
@@ -689,21 +699,22 @@ func endSlice(v reflect.Value, n int) {
 // listStart reports whether d is at a JSON array's '['; if not, it
 // reads a null into v (the list of type t) or records a value of
 // another type (mismatch), as a list codec does.
-func (d *reqDecoder) listStart(v reflect.Value, t reflect.Type) (bool, error) {
+func (d *reqDecoder) listStart(v reflect.Value, t reflect.Type, depth int) (bool, error) {
 	switch d.peek() {
 	case '[':
 		return true, nil
 	case 'n':
 		return false, d.setNull(v)
 	}
-	return false, d.mismatch(t)
+	return false, d.mismatch(t, depth)
 }
 
 // readList reads a JSON array (d at its '[') for a list codec: elem
 // reads the i-th element, d at it, told at the longList-th how many
-// elements are left from there (else left is -1), so a long list is
-// sized once. It returns how many elements were read.
-func (d *reqDecoder) readList(depth int, elem func(i, left int) error) (int, error) {
+// elements are left from there when the list is sized (else left is
+// -1), so a long list is sized once. It returns how many elements were
+// read.
+func (d *reqDecoder) readList(depth int, sized bool, elem func(i, left int) error) (int, error) {
 	if depth >= maxJSONDepth {
 		return 0, d.syntax()
 	}
@@ -712,8 +723,8 @@ func (d *reqDecoder) readList(depth int, elem func(i, left int) error) (int, err
 	if d.peek() != ']' {
 		for {
 			left := -1
-			if i == longList {
-				left = d.elementsLeft(depth)
+			if sized && i == longList {
+				left, _ = d.elementsLeft(depth + 1)
 			}
 			if depth == 1 {
 				d.top = i
@@ -739,7 +750,7 @@ func (d *reqDecoder) readList(depth int, elem func(i, left int) error) (int, err
 	return i, nil
 }
 
-func decodeString(d *reqDecoder, v reflect.Value, _ int) error {
+func decodeString(d *reqDecoder, v reflect.Value, depth int) error {
 	switch d.peek() {
 	case '"':
 		s, err := d.readString()
@@ -751,10 +762,10 @@ func decodeString(d *reqDecoder, v reflect.Value, _ int) error {
 	case 'n':
 		return d.literal("null")
 	}
-	return d.mismatch(v.Type())
+	return d.mismatch(v.Type(), depth)
 }
 
-func decodeBool(d *reqDecoder, v reflect.Value, _ int) error {
+func decodeBool(d *reqDecoder, v reflect.Value, depth int) error {
 	switch d.peek() {
 	case 't':
 		if err := d.literal("true"); err != nil {
@@ -771,7 +782,7 @@ func decodeBool(d *reqDecoder, v reflect.Value, _ int) error {
 	case 'n':
 		return d.literal("null")
 	}
-	return d.mismatch(v.Type())
+	return d.mismatch(v.Type(), depth)
 }
 
 // numberText reads a JSON number if one comes next; ok is false (and
@@ -791,7 +802,7 @@ func (d *reqDecoder) numberText() (text string, ok bool, err error) {
 // numberFor reads the JSON number for a field of numeric type t. ok is false
 // when there is none: a null was read, or a value of another JSON type was
 // handled by mismatch, as for any other field; err is what either returned.
-func (d *reqDecoder) numberFor(t reflect.Type) (text string, ok bool, err error) {
+func (d *reqDecoder) numberFor(t reflect.Type, depth int) (text string, ok bool, err error) {
 	text, ok, err = d.numberText()
 	if ok || err != nil {
 		return text, ok, err
@@ -804,7 +815,7 @@ func (d *reqDecoder) numberFor(t reflect.Type) (text string, ok bool, err error)
 			return d.quotedInteger(t)
 		}
 	}
-	return "", false, d.mismatch(t)
+	return "", false, d.mismatch(t, depth)
 }
 
 // quotedInteger reads a JSON string where an integer member is expected.
@@ -849,8 +860,8 @@ func (d *reqDecoder) numberMismatch(t reflect.Type) {
 	}
 }
 
-func decodeInt(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberFor(v.Type())
+func decodeInt(d *reqDecoder, v reflect.Value, depth int) error {
+	s, ok, err := d.numberFor(v.Type(), depth)
 	if !ok || err != nil {
 		return err
 	}
@@ -863,8 +874,8 @@ func decodeInt(d *reqDecoder, v reflect.Value, _ int) error {
 	return nil
 }
 
-func decodeUint(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberFor(v.Type())
+func decodeUint(d *reqDecoder, v reflect.Value, depth int) error {
+	s, ok, err := d.numberFor(v.Type(), depth)
 	if !ok || err != nil {
 		return err
 	}
@@ -877,8 +888,8 @@ func decodeUint(d *reqDecoder, v reflect.Value, _ int) error {
 	return nil
 }
 
-func decodeFloat(d *reqDecoder, v reflect.Value, _ int) error {
-	s, ok, err := d.numberFor(v.Type())
+func decodeFloat(d *reqDecoder, v reflect.Value, depth int) error {
+	s, ok, err := d.numberFor(v.Type(), depth)
 	if !ok || err != nil {
 		return err
 	}
@@ -907,10 +918,11 @@ func decodeInterface(d *reqDecoder, v reflect.Value, depth int) error {
 }
 
 func (d *reqDecoder) anyValue(depth int) (any, error) {
-	if depth >= maxJSONDepth {
+	c := d.peek()
+	if (c == '{' || c == '[') && depth >= maxJSONDepth {
 		return nil, d.syntax()
 	}
-	switch d.peek() {
+	switch c {
 	case '{':
 		d.pos++
 		m := map[string]any{}
@@ -1002,13 +1014,13 @@ func decodeUnmarshaler(d *reqDecoder, v reflect.Value, depth int) error {
 }
 
 // decodeWireItem is WireItem.UnmarshalJSON on the request's own scanner.
-func decodeWireItem(d *reqDecoder, v reflect.Value, _ int) error {
+func decodeWireItem(d *reqDecoder, v reflect.Value, depth int) error {
 	w := v.Addr().Interface().(*WireItem)
 	if d.peek() == 'n' && d.consumeLiteral("null") {
 		*w = nil
 		return nil
 	}
-	d.verr = nil
+	d.verr, d.base = nil, depth+1
 	it, err := d.item()
 	if err != nil {
 		return err
@@ -1021,14 +1033,45 @@ func decodeWireItem(d *reqDecoder, v reflect.Value, _ int) error {
 	return nil
 }
 
+// A ValueKeeper is an attribute value of a request that keeps its own
+// validation fault, which then fails only its part of the request (a
+// BatchExecuteStatement's parameter fails its statement): the request
+// decoder reads it on its own scanner, once, as it reads an
+// AttributeValue, and hands it the value and the fault (nil for none; a
+// JSON null is the invalid value with none).
+type ValueKeeper interface {
+	KeepValue(v storage.Value, verr error)
+}
+
+// decodeValueKeeper reads a ValueKeeper.
+func decodeValueKeeper(d *reqDecoder, v reflect.Value, depth int) error {
+	k := v.Addr().Interface().(ValueKeeper)
+	if d.peek() == 'n' && d.consumeLiteral("null") {
+		k.KeepValue(storage.Value{}, nil)
+		return nil
+	}
+	d.verr, d.docOrder, d.base = nil, true, depth
+	val, err := d.attrValue(1)
+	d.docOrder = false
+	if err != nil {
+		return err
+	}
+	if d.verr != nil {
+		val = storage.Value{}
+	}
+	k.KeepValue(val, d.verr)
+	d.verr = nil
+	return nil
+}
+
 // decodeAttributeValue is AttributeValue.UnmarshalJSON on the request's own scanner.
-func decodeAttributeValue(d *reqDecoder, v reflect.Value, _ int) error {
+func decodeAttributeValue(d *reqDecoder, v reflect.Value, depth int) error {
 	a := v.Addr().Interface().(*AttributeValue)
 	if d.peek() == 'n' && d.consumeLiteral("null") {
 		a.Value = storage.Value{}
 		return nil
 	}
-	d.verr, d.docOrder = nil, true
+	d.verr, d.docOrder, d.base = nil, true, depth
 	val, err := d.attrValue(1)
 	d.docOrder = false
 	if err != nil {

@@ -107,6 +107,18 @@ func (w WireItem) Item() storage.Item { return storage.Item(w) }
 // ItemToWire returns it in wire form: the same map, not a copy; nil for nil.
 func ItemToWire(it storage.Item) WireItem { return WireItem(it) }
 
+// DecodeHeld decodes an item as a request held it, written back by
+// AppendItem (a key parked: the service's limits.go): a value with a
+// fault comes back as it was read, the fault reported already.
+func DecodeHeld(data []byte) (storage.Item, error) {
+	d := decoder{data: data}
+	it, err := d.item()
+	if err == nil {
+		err = d.end()
+	}
+	return it, err
+}
+
 // DecodeItem decodes and validates an item in DynamoDB's JSON form straight
 // into storage values, without the WireItem map in between.
 func DecodeItem(data []byte) (storage.Item, error) {

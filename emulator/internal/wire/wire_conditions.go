@@ -36,7 +36,7 @@ var conditionMapType = reflect.TypeFor[map[string]Condition]()
 // member given twice adds to the list, as it adds to a map.
 func decodeKeyConditions(d *reqDecoder, v reflect.Value, depth int) error {
 	list := v.Addr().Interface().(*KeyConditions)
-	elem := codecOf(reflect.TypeFor[Condition]())
+	elem := codecOf(reflect.TypeFor[Condition](), d.lim)
 	var c Condition
 	e := reflect.ValueOf(&c).Elem()
 	err := d.readObject(v, conditionMapType, depth, func() {

@@ -22,48 +22,58 @@ func (d *decoder) item() (storage.Item, error) {
 		}
 		return nil, d.syntax()
 	}
-	// Scan the item once to size its map and make its text one string
-	// (see text: the request's when it is small, see body); a malformed
-	// item is left to members to report. Once the request's body is one
-	// string, the scan would only count: the item before's size is the
-	// hint instead (the items of a batch are alike; BenchmarkPreload).
-	n := d.hint
-	if d.body != "" && n > 0 {
-		d.text, d.textOff = d.body, 0
-	} else {
-		probe := decoder{data: d.data, pos: d.pos}
-		var err error
-		if n, err = probe.skipCount(0); err != nil {
-			return d.members(0, 0)
-		}
-		if d.keepBody() {
-			d.text, d.textOff = d.body, 0
-		} else if probe.pos-d.pos <= maxItemText {
-			d.text, d.textOff = string(d.data[d.pos:probe.pos]), d.pos
-		}
+	// The item before's size is the hint of this one's map (the items of
+	// a batch are alike; BenchmarkPreload).
+	text := d.text
+	if d.keepBody() {
+		d.text = d.body
 	}
-	m, err := d.members(0, n)
-	d.text, d.textOff = "", 0
+	m, err := d.members(0, d.hint)
+	d.text = text
 	d.hint = len(m)
 	return m, err
 }
 
-// keepBody makes the request's body one string (body) when it is at most
-// maxBodyText bytes and not one already, and reports whether it is one.
+// keepBody makes the request's body one string (body) when it is whole
+// in the window and at most maxBodyText bytes, and reports whether it is
+// one.
 func (d *decoder) keepBody() bool {
-	if d.body == "" && len(d.data) <= maxBodyText {
+	if d.body == "" && len(d.data) <= maxBodyText && d.whole() {
 		d.body = string(d.data)
 	}
 	return d.body != ""
 }
 
+// depthOf is the JSON depth of the container a value at level lvl is in
+// (an item's attribute is at level 1, in the item at base): the depth a
+// skipped value of it is read at.
+func (d *decoder) depthOf(lvl int) int { return d.base + 2*lvl - 2 }
+
+// next reads the ',' or the close after a member or element: more says
+// another follows.
+func (d *decoder) next(close byte) (more bool, err error) {
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return true, nil
+	case close:
+		d.pos++
+		return false, nil
+	}
+	return false, d.syntax()
+}
+
 // members reads the entries of an M value, or of an item when lvl is 0;
 // size is a hint of their number.
 func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
+	if d.depthOf(lvl)+1 >= maxJSONDepth {
+		return nil, d.syntax()
+	}
 	d.pos++ // '{'
 	var m map[string]storage.Value
+	rank := rankValue
 	if lvl == 0 {
-		m = valueMap(size) // an item's or key's map may be reused (wire_recycle.go)
+		m, rank = valueMap(size), rankName // an item's or key's map may be reused (wire_recycle.go)
 	} else {
 		m = make(map[string]storage.Value, size)
 	}
@@ -71,17 +81,13 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		d.pos++
 		return m, nil
 	}
-	for {
+	for more := true; more; {
 		name, err := d.readString()
 		if err != nil {
 			return nil, d.syntax()
 		}
 		if err := d.expect(':'); err != nil {
 			return nil, err
-		}
-		rank := rankValue
-		if lvl == 0 {
-			rank = rankName
 		}
 		if name == "" {
 			d.ranked(apierr.MsgEmptyAttributeName, rank)
@@ -97,16 +103,11 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 			}
 			m[name] = v
 		}
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return m, nil
-		default:
-			return nil, d.syntax()
+		if more, err = d.next('}'); err != nil {
+			return nil, err
 		}
 	}
+	return m, nil
 }
 
 // attrValue reads one attribute value object at nesting level lvl (1 for an
@@ -114,8 +115,9 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 // a fault and read on (to maxJSONDepth, where JSON itself stops), so that
 // the request's other faults can be ordered against it.
 func (d *decoder) attrValue(lvl int) (storage.Value, error) {
+	d.decoded++
 	if lvl > MaxValueDepth {
-		if lvl > maxJSONDepth {
+		if d.depthOf(lvl) >= maxJSONDepth {
 			return storage.Value{}, d.syntax()
 		}
 		if lvl == MaxValueDepth+1 {
@@ -131,99 +133,45 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 	d.pos++
 	hadErr := d.verr != nil
 	var (
-		set uint16
+		set uint16 // a bit a type key, to count them
 		v   storage.Value
 	)
 	if d.peek() == '}' {
 		d.pos++
-	} else {
-		for {
-			key, err := d.readString()
+		return d.counted(v, 0, hadErr), nil
+	}
+	for more := true; more; {
+		key, err := d.readString()
+		if err != nil {
+			return storage.Value{}, d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return storage.Value{}, err
+		}
+		if !d.isNull() { // a null member is as good as absent
+			k := kindOfKey(key)
+			got, err := d.typed(k, lvl)
 			if err != nil {
-				return storage.Value{}, d.syntax()
-			}
-			if err := d.expect(':'); err != nil {
 				return storage.Value{}, err
 			}
-			if d.isNull() {
-				// A null member is as good as absent.
-			} else {
-				k := kindOfKey(key)
-				var got storage.Value
-				switch k {
-				case storage.KindS:
-					s, err := d.readString()
-					if err != nil {
-						return storage.Value{}, err
-					}
-					got = storage.S(s)
-				case storage.KindN:
-					n, err := d.numberValue()
-					if err != nil {
-						return storage.Value{}, err
-					}
-					got = storage.N(n)
-				case storage.KindB:
-					b, err := d.readBinary()
-					if err != nil {
-						return storage.Value{}, err
-					}
-					got = storage.BString(b)
-				case storage.KindBOOL, storage.KindNULL:
-					b, err := d.readBool()
-					if err != nil {
-						return storage.Value{}, err
-					}
-					if k == storage.KindBOOL {
-						got = storage.Bool(b)
-					} else {
-						if !b {
-							d.validation(apierr.MsgNullNotTrue)
-						}
-						got = storage.Null()
-					}
-				case storage.KindL:
-					got, err = d.list(lvl)
-					if err != nil {
-						return storage.Value{}, err
-					}
-				case storage.KindM:
-					if d.peek() != '{' {
-						return storage.Value{}, d.mapTypeError()
-					}
-					m, err := d.members(lvl, 0)
-					if err != nil {
-						return storage.Value{}, err
-					}
-					got = storage.M(m)
-				case storage.KindSS, storage.KindNS, storage.KindBS:
-					got, err = d.set(k)
-					if err != nil {
-						return storage.Value{}, err
-					}
-				default:
-					// DynamoDB ignores members it does not know.
-					if err := d.skipValue(0); err != nil {
-						return storage.Value{}, err
-					}
-				}
-				if k != storage.KindInvalid {
-					set |= 1 << (k - 1) // one bit per type key, to count them
-					v = got
-				}
+			if k != storage.KindInvalid {
+				set |= 1 << (k - 1)
+				v = got
 			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-				continue
-			case '}':
-				d.pos++
-			default:
-				return storage.Value{}, d.syntax()
-			}
-			break
+		}
+		if more, err = d.next('}'); err != nil {
+			return storage.Value{}, err
 		}
 	}
+	return d.counted(v, set, hadErr), nil
+}
+
+// counted is the value v read with the type keys set: a value with none
+// or several is a fault, reported before those of its contents, and
+// one with none a NULL, a stand-in for the value that is none, so that
+// what reads the request before the fault is reported sees a valid
+// value.
+func (d *decoder) counted(v storage.Value, set uint16, hadErr bool) storage.Value {
 	var countErr string
 	switch {
 	case set == 0:
@@ -232,20 +180,53 @@ func (d *decoder) attrValue(lvl int) (storage.Value, error) {
 		countErr = apierr.MsgAVMultiple
 	}
 	if countErr != "" && !hadErr {
-		// The value's own check comes before those of its contents.
 		d.verr, d.vrank = apierr.Validation(countErr), rankValue
 	}
 	if set == 0 {
-		// A stand-in for the value that is none, so that what reads the
-		// request before the fault is reported sees a valid value.
-		v = storage.Null()
+		return storage.Null()
 	}
-	return v, nil
+	return v
+}
+
+// typed reads the value of a type key of kind k in a value at level lvl
+// (KindInvalid: a member DynamoDB ignores, skipped).
+func (d *decoder) typed(k storage.Kind, lvl int) (storage.Value, error) {
+	switch k {
+	case storage.KindS:
+		s, err := d.readString()
+		return storage.S(s), err
+	case storage.KindN:
+		n, err := d.numberValue()
+		return storage.N(n), err
+	case storage.KindB:
+		b, err := d.readBinary()
+		return storage.BString(b), err
+	case storage.KindBOOL, storage.KindNULL:
+		b, err := d.readBool()
+		if k == storage.KindBOOL {
+			return storage.Bool(b), err
+		}
+		if err == nil && !b {
+			d.validation(apierr.MsgNullNotTrue)
+		}
+		return storage.Null(), err
+	case storage.KindL:
+		return d.list(lvl)
+	case storage.KindM:
+		if d.peek() != '{' {
+			return storage.Value{}, d.mapTypeError()
+		}
+		m, err := d.members(lvl, 0)
+		return storage.M(m), err
+	case storage.KindSS, storage.KindNS, storage.KindBS:
+		return d.set(k, lvl)
+	}
+	return storage.Value{}, d.skipValue(d.depthOf(lvl) + 1)
 }
 
 // numberValue reads an N value's text and parses it; a number that is not
-// valid is a fault, and comes back as parseNumber gives it. Outside an
-// item's text (d.text) the text is read as a view of the input and the
+// valid is a fault, and comes back as parseNumber gives it. Outside the
+// body's text (d.text) the text is read as a view of the input and the
 // number copied once parsed, so that nothing kept views the input.
 func (d *decoder) numberValue() (storage.Number, error) {
 	read := d.readString
@@ -258,17 +239,16 @@ func (d *decoder) numberValue() (storage.Number, error) {
 	}
 	n, nerr := parseNumber(s)
 	if nerr == nil {
-		if d.text == "" && d.drop == 0 && !d.probing { // else thrown away
+		if d.text == "" {
 			n = storage.Number(strings.Clone(string(n)))
 		}
 		return n, nil
 	}
-	if d.text == "" {
-		// The fault keeps the text: a copy, parsed again so that its
-		// error holds the copy.
-		s = strings.Clone(s)
-		n, nerr = parseNumber(s)
-	}
+	// The fault keeps the text: a copy (of the body's window, or of its
+	// text: either may be a view), parsed again so that its error holds
+	// the copy.
+	s = strings.Clone(s)
+	n, nerr = parseNumber(s)
 	d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
 	return n, nil
 }
@@ -294,71 +274,62 @@ func decodeBase64(s string) (string, error) {
 	return string(b), nil
 }
 
-// list reads the elements of an L value at level lvl.
+// list reads the elements of an L value at level lvl; an attribute's own
+// list (lvl 1) keeps what its policy says (overList), and drops the
+// others' bytes as it reads them.
 func (d *decoder) list(lvl int) (storage.Value, error) {
 	if d.peek() != '[' {
 		return storage.Value{}, d.listTypeError()
 	}
-	start := d.pos
+	if d.depthOf(lvl)+1 >= maxJSONDepth {
+		return storage.Value{}, d.syntax()
+	}
+	o := overList{start: d.pos, cuts: lvl == 1 && d.lim != nil && d.lim.ItemBytes > 0}
 	d.pos++
 	elems := []storage.Value{}
 	if d.peek() == ']' {
 		d.pos++
 		return storage.L(elems), nil
 	}
-	var cut *cutHash // this list is over the item size limit (wire_itemcut.go)
-	for i := 0; ; i++ {
-		if i == longList {
-			if lvl != 1 || !(d.written || d.cutValues) || d.probing {
-				elems = slices.Grow(elems, d.elementsLeft(lvl))
-			} else if over, left := d.listOver(lvl, elems); !over {
-				elems = slices.Grow(elems, left)
-			} else {
-				if d.cutValues {
-					cut = newValueCut(elems, start)
-				} else {
-					cut = newCutHash(elems)
-				}
-				elems = nil
-				d.drop++
-			}
+	end := d.pos // after the last element kept, or the '['
+	for i, more := 0, true; more; i++ {
+		if i == longList && !o.cuts {
+			left, _ := d.elementsLeft(d.depthOf(lvl) + 2)
+			elems = slices.Grow(elems, left)
 		}
+		past := o.over
 		if d.isNull() {
 			d.validation(apierr.MsgNullInList)
 		} else {
 			v, err := d.attrValue(lvl + 1)
 			if err != nil {
-				return storage.Value{}, d.endCut(cut, err)
+				return storage.Value{}, err
 			}
-			if cut != nil {
-				cut.add(v)
+			if o.cuts {
+				elems = o.add(d, elems, v)
 			} else {
 				elems = append(elems, v)
 			}
 		}
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			if cut != nil {
-				d.drop--
-				if cut.value {
-					return cut.valueStandIn(d.bodyText()[cut.start:d.pos]), nil
-				}
-				return cut.standIn(), nil
-			}
-			return storage.L(elems), nil
-		default:
-			return storage.Value{}, d.endCut(cut, d.syntax())
+		if past {
+			d.drop(end)
+		}
+		end = d.pos
+		var err error
+		if more, err = d.next(']'); err != nil {
+			return storage.Value{}, err
 		}
 	}
+	return storage.L(o.end(elems)), nil
 }
 
 // set reads the members of an SS, NS or BS value and validates them.
-func (d *decoder) set(k storage.Kind) (storage.Value, error) {
+func (d *decoder) set(k storage.Kind, lvl int) (storage.Value, error) {
 	if d.peek() != '[' {
 		return storage.Value{}, d.listTypeError()
+	}
+	if d.depthOf(lvl)+1 >= maxJSONDepth {
+		return storage.Value{}, d.syntax()
 	}
 	d.pos++
 	var buf [8]string
@@ -367,7 +338,7 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 	if d.peek() == ']' {
 		d.pos++
 	} else {
-		for {
+		for more := true; more; {
 			if d.isNull() {
 				switch k {
 				case storage.KindSS:
@@ -389,7 +360,7 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 				case storage.KindNS:
 					n, nerr := parseNumber(s)
 					if nerr != nil {
-						d.fault(&apierr.ValueFault{Number: s, NumberErr: nerr})
+						d.fault(&apierr.ValueFault{Number: strings.Clone(s), NumberErr: nerr})
 						memberErr = true
 					}
 					members = append(members, string(n))
@@ -401,16 +372,10 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 					members = append(members, b)
 				}
 			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-				continue
-			case ']':
-				d.pos++
-			default:
-				return storage.Value{}, d.syntax()
+			var err error
+			if more, err = d.next(']'); err != nil {
+				return storage.Value{}, err
 			}
-			break
 		}
 	}
 	// Off the stack buffer, into a variable of its own: assigned back to
@@ -431,7 +396,11 @@ func (d *decoder) set(k storage.Kind) (storage.Value, error) {
 		return storage.SetOf(k, []string{}), nil
 	}
 	if hasDuplicates(set) {
-		d.fault(&apierr.ValueFault{SetKind: k, Members: slices.Clone(set)})
+		members := make([]string, len(set)) // copies: the set's may be views of the body
+		for i, m := range set {
+			members[i] = strings.Clone(m)
+		}
+		d.fault(&apierr.ValueFault{SetKind: k, Members: members})
 	}
 	return storage.SetOf(k, set), nil
 }

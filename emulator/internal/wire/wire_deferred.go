@@ -57,37 +57,77 @@ func valueError(verr error) error {
 // and in holds the whole request (a faulty value as read, or a NULL in
 // place of a value that names no type).
 func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) {
-	if len(body) == 0 {
-		// The SDKs always send at least {}; AWS treats an empty body as {}.
-		return nil, nil
+	_, deferred, err = decodeRequest(decoder{data: body}, in)
+	return deferred, err
+}
+
+// DecodeBody is DecodeRequestDeferred for the body b reads: it reads the
+// body once, as the decoder needs it, and the members lim names as their
+// policies say (limits.go; nil: whole). What stopped the reading is in b
+// (its Err), and b.Buf is then the window: the bytes the request kept,
+// which its views (a NameList's, a CompactValues') are of, in use until
+// the request is answered. A small body is read whole first. With no
+// R, Buf is the whole body.
+func DecodeBody(b *Body, in any, lim *Limits) (deferred *Deferred, err error) {
+	d := decoder{data: b.Buf[:0], src: b, lim: lim}
+	switch {
+	case b.R == nil:
+		d.data, d.src = b.Buf, nil
+		b.N, b.EOF = int64(len(b.Buf)), true
+	case b.Size >= 0 && b.Size <= maxBodyText:
+		d.rest()
 	}
-	if isJSONNull(body) {
-		return nil, apierr.Serialization("")
+	b.Buf, deferred, err = decodeRequest(d, in)
+	return deferred, err
+}
+
+// decodeRequest decodes the input src reads into in, and returns the
+// window it read it in.
+func decodeRequest(src decoder, in any) (window []byte, deferred *Deferred, err error) {
+	if len(src.data) == 0 && !src.more() {
+		// The SDKs always send at least {}; AWS treats an empty body as {}.
+		return src.data, nil, nil
+	}
+	if src.data[0] != '{' {
+		if src.skipSpace(); src.peek() == 'n' {
+			src.rest()
+			if isJSONNullSlow(src.data) {
+				return src.data, nil, apierr.Serialization("")
+			}
+		}
 	}
 	rv := reflect.ValueOf(in)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
+		return src.data, nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
 	}
 	v := rv.Elem()
-	dec := codecOf(v.Type())
+	dec := codecOf(v.Type(), src.lim)
 	d := reqDecoders.Get()
 	defer reqDecoders.Put(d)
-	*d = reqDecoder{decoder: decoder{data: body}, top: -1}
-	if err := d.run(dec, v); err != nil {
+	*d = reqDecoder{decoder: src, top: -1, in: in}
+	err = d.run(dec, v)
+	if decodeCount != nil {
+		decodeCount(d.decoded)
+	}
+	if err != nil {
 		if d.deferred != nil && err == d.saved {
 			// A value's fault wins over a JSON value of the wrong type,
 			// as it did when it ended decoding (wire's doc.go, Caveats).
-			return nil, d.deferred.Err
+			return d.data, nil, d.deferred.Err
 		}
-		return nil, err
+		return d.data, nil, err
 	}
 	if d.deferred != nil {
 		d.deferred.OlderForm = d.olderForm
 	}
-	return d.deferred, nil
+	return d.data, d.deferred, nil
 }
 
-// isJSONNull reports whether body is the JSON literal null, with JSON's
+// decodeCount, set by a test, is told each request's decoding and the
+// attribute values it decoded (TestDecodeOnce).
+var decodeCount func(values int)
+
+// isJSONNullSlow reports whether body is the JSON literal null, with JSON's
 // whitespace around it at most.
 //
 // AWS refuses such a body: the request must be an object (scylladb's
@@ -100,17 +140,10 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 // expected" for [], "Expected null" for a string, number or boolean).
 // Without this the struct decoder would read null as "nothing given" and
 // answer as for {} (DynamoDB Local answers 500).
-func isJSONNull(body []byte) bool {
-	// Only a body that opens with n, after JSON's space, is trimmed: an
-	// object's body pays one byte's look (bytes.Trim cost a GetItem 105
-	// instructions, callgrind).
-	if len(body) > 0 && body[0] == '{' {
-		return false
-	}
-	return isJSONNullSlow(body)
-}
-
-// isJSONNullSlow is isJSONNull for a body that does not open with {.
+//
+// Only a body that opens with n, after JSON's space, is trimmed: an
+// object's body pays one byte's look (bytes.Trim cost a GetItem 105
+// instructions, callgrind).
 func isJSONNullSlow(body []byte) bool {
 	i := 0
 	for i < len(body) && isJSONSpace(body[i]) {

@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -11,182 +14,234 @@ import (
 // ExpressionValues is the ExpressionAttributeValues parameter: placeholder
 // (":v") to value. Its decoder words value errors as DynamoDB does for this
 // parameter: "ExpressionAttributeValues contains invalid value: <reason> for
-// key :v", and keeps no map of more than 2 MB (wire_placeholders.go). It
+// key :v", and keeps no map of more than 2 MB (wire_placeholders.go), nor
+// one of more entries than expressions can name (wire_compact.go). It
 // has the underlying type of the maps expr compiles against, so Values
 // copies nothing.
+//
+// A map or list value over the item size limit is such a fault, "...
+// contains invalid value: Item size has exceeded the maximum allowed size
+// for key :v": an UpdateItem's in AWS (a production table's answer,
+// quoted in a public application's code comment), every operation's in
+// DynamoDB Local, which answers it before the expressions' syntax and
+// their unused values, after a fault of a value before it. So a map
+// holding one answers its first fault at once, and the answer never
+// depends on what such a value holds past the limit, which the decoder
+// keeps no more of than overList says. A string over the limit is no
+// fault (UpdateItem's size refusal: paritysuite's itemSizeBySurface,
+// recorded against AWS 2026-10-09).
 type ExpressionValues map[string]storage.Value
 
-// UnmarshalJSON decodes and validates the placeholders' values. A map
-// that is whole JSON but holds a malformed value is kept, and the error
-// returned is a *ValueError: the request decoder records it and goes on
-// (see Deferred).
-func (x *ExpressionValues) UnmarshalJSON(data []byte) error { return x.unmarshal(data, false) }
+// UnmarshalJSON decodes and validates the placeholders' values, as the
+// request decoder does. A map that is whole JSON but holds a malformed
+// value is kept, and the error returned is a *ValueError.
+func (x *ExpressionValues) UnmarshalJSON(data []byte) error {
+	d := &reqDecoder{decoder: decoder{data: data}, top: -1}
+	err := decodeExpressionValues(d, reflect.ValueOf(x).Elem(), 0)
+	if err = d.finish(err); err == nil && d.saved != nil {
+		err = d.saved
+	}
+	if err == nil && d.deferred != nil {
+		err = valueError(d.deferred.Err)
+	}
+	return err
+}
 
-// unmarshal is UnmarshalJSON, cutting the lists over the item size
-// limit when cut is set (UpdateValues).
-func (x *ExpressionValues) unmarshal(data []byte, cut bool) error {
-	d := decoder{data: data}
-	if d.peek() == 'n' && d.consumeLiteral("null") {
-		*x = nil
-		return d.end()
-	}
-	if d.peek() != '{' {
-		return d.mapTypeError()
-	}
-	entries := 0 // known after a measuring pass: the map is made for them
-	if len(data) > MaxSubstitutionBytes {
-		// Measure first, keeping nothing (JSON is never shorter than what
-		// it measures, so a shorter map needs no such pass).
-		var w Witnesses[storage.Value]
-		size, verr, err := decodeValues(data, nil, &w, cut)
-		if err != nil {
+// decodeExpressionValues reads ExpressionAttributeValues into v, once: a
+// map kept while it is small enough, compact past compactMinEntries
+// distinct keys, or past MaxSubstitutionBytes only the entries
+// Compiler.Err could report (valueSet). A fault of a value is deferred,
+// but a map's or list's over the item size limit, and that of a map over
+// MaxSubstitutionBytes, and the first of a map that holds a value over
+// the item size limit, are answered at once (DynamoDB Local's order;
+// AWS's unrecorded).
+func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		if err := d.literal("null"); err != nil {
 			return err
 		}
-		if size > MaxSubstitutionBytes {
-			if verr != nil {
-				// A map over the limit answers its value's fault first,
-				// and at once (DynamoDB Local's order; AWS's unrecorded).
-				return verr
-			}
-			*x = w.StandIn()
-			return nil
-		}
-		// Made at its size, the map of 190,646 values (a 4 MB Query)
-		// never grows: BenchmarkOversizeMemory.
-		entries = w.Seen()
+		v.SetZero()
+		return nil
+	default:
+		return d.mismatch(v.Type(), depth)
 	}
-	out := ExpressionValues(valueMap(entries)) // may be reused (wire_recycle.go)
-	_, verr, err := decodeValues(data, out, nil, cut)
+	if depth >= maxJSONDepth {
+		return d.syntax()
+	}
+	vs := valueSet{start: d.pos, m: valueMap(0), offsets: d.mayCompact()}
+	text := d.text
+	if d.keepBody() {
+		d.text = d.body
+	}
+	d.verr, d.vrank, d.base = nil, 0, depth+1
+	err := d.values(&vs)
+	verr := d.verr
+	d.text, d.verr, d.vrank = text, nil, 0
 	if err != nil {
 		return err
 	}
-	*x = out
-	return valueError(verr)
-}
-
-// decodeValues reads an ExpressionAttributeValues object into out, or,
-// with out nil, only validates and measures its entries and shows them to
-// w, cutting its lists over the item size limit when cut is set. It
-// returns their size and the first validation error of a value (verr);
-// err is a syntax or serialization error.
-func decodeValues(data []byte, out ExpressionValues, w *Witnesses[storage.Value], cut bool) (size int, verr, err error) {
-	d := decoder{data: data, cutValues: cut}
-	d.skipSpace()
-	if size, err = d.values(out, w); err != nil {
-		return 0, nil, err
+	if verr != nil && (vs.mode == valuesOver || vs.itemOver) {
+		return verr
 	}
-	if err := d.end(); err != nil {
-		return 0, nil, err
-	}
-	return size, d.verr, nil
-}
-
-// values is decodeValues on d, at the object's '{': it reads the object
-// and no further, and leaves the first validation error of a value in
-// d.verr.
-func (d *decoder) values(out ExpressionValues, w *Witnesses[storage.Value]) (size int, err error) {
-	d.pos++ // '{'
-	// Keys are copied only when kept.
-	read := func() (string, error) {
-		if out == nil {
-			return d.stringView()
-		}
-		return d.readString()
-	}
-	if d.peek() == '}' {
-		d.pos++
-	} else {
-		for {
-			name, err := read()
-			if err != nil {
-				return 0, d.syntax()
-			}
-			if err := d.expect(':'); err != nil {
-				return 0, err
-			}
-			if d.isNull() {
-				d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
-			} else {
-				before := d.verr
-				v, err := d.attrValue(1)
-				if err != nil {
-					if errors.Is(err, apierr.ErrValidation) && before == nil {
-						err = inExprValue(err, name)
-					}
-					return 0, err
-				}
-				if d.verr != before {
-					d.verr = inExprValue(d.verr, name)
-				}
-				size += len(name) + cutValueSize(v)
-				if out != nil {
-					out[name] = v
-				} else {
-					w.See(':', name, storage.Null(), "")
-				}
-			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-				continue
-			case '}':
-				d.pos++
-			default:
-				return 0, d.syntax()
-			}
-			break
-		}
-	}
-	return size, nil
-}
-
-// setValues sets v, an ExpressionValues or an UpdateValues, to m: by
-// their pointers, where reflect's Convert would link its conversions
-// for this one (24,576 bytes of the shipped binary).
-func setValues(v reflect.Value, m ExpressionValues) {
-	switch p := v.Addr().Interface().(type) {
-	case *UpdateValues:
-		*p = UpdateValues(m)
-	case *ExpressionValues:
-		*p = m
-	default:
-		panic("wire: expression values decoded into " + v.Type().String())
-	}
-}
-
-// decodeExpressionValues is the request decoder's codec for
-// ExpressionValues: UnmarshalJSON's answers without its first pass. When
-// what is left of the request is within the size limit, so is the map:
-// it is read on the request's scanner (its strings views of the request
-// body, as an item's are). Anything else (null, another JSON type, a map
-// that may be over the limit, or one that ends in an error, whose
-// error is to be the one UnmarshalJSON finds after skipping the whole
-// value) goes through UnmarshalJSON as before.
-func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
-	if len(d.data)-d.pos >= compactMinBytes() && d.peek() == '{' && depth < maxJSONDepth {
-		if m, ok := decodeCompactValues(d); ok { // many entries (wire_compact.go)
-			setValues(v, m)
-			return nil
-		}
-	}
-	if d.peek() != '{' || len(d.data)-d.pos > MaxSubstitutionBytes || depth >= maxJSONDepth {
-		return decodeUnmarshaler(d, v, depth)
-	}
-	start := d.pos
-	d.keepBody()
-	d.text, d.textOff = d.body, 0 // "" (strings of their own) when the body is too large
-	d.verr, d.vrank = nil, 0
-	out := ExpressionValues(valueMap(0)) // may be reused (wire_recycle.go)
-	_, err := d.values(out, nil)
-	verr := d.verr
-	d.text, d.textOff, d.verr, d.vrank = "", 0, nil, 0
-	if err != nil {
-		d.pos = start
-		return decodeUnmarshaler(d, v, depth)
-	}
-	setValues(v, out)
+	v.Set(reflect.ValueOf(vs.result(d)))
 	if verr != nil {
 		d.deferValue(verr)
+	}
+	return nil
+}
+
+// Modes of a valueSet.
+const (
+	valuesKept    = iota // the map is kept
+	valuesCompact        // the entries' offsets are (wire_compact.go)
+	valuesOver           // the map is over MaxSubstitutionBytes: witnesses only
+)
+
+// valueSet is an ExpressionAttributeValues map as one reading of it makes
+// it: kept until it has compactMinEntries distinct keys (then compact)
+// or its size passes MaxSubstitutionBytes (then over).
+type valueSet struct {
+	start    int // the map's '{' in the window
+	mode     int
+	m        ExpressionValues
+	offsets  bool   // the entries' offsets are noted (the body may hold a compact map)
+	offs     []byte // each entry's key offset past the last's, and its size, as uvarints
+	last     int    // the last entry's offset
+	entries  int    // the entries noted
+	w        Witnesses[storage.Value]
+	size     int  // of the entries, a key given twice counted twice
+	itemOver bool // the map holds a map or list over the item size limit
+}
+
+// add notes an entry, key at off in the window, of value v and size n.
+func (vs *valueSet) add(key string, off int, v storage.Value, n int) {
+	vs.size += n
+	if vs.offsets && vs.mode != valuesOver {
+		if len(vs.offs)+2*binary.MaxVarintLen32 > cap(vs.offs) {
+			vs.offs = slices.Grow(vs.offs, len(vs.offs)+64) // doubled: append grows a long slice by a quarter
+		}
+		vs.offs = binary.AppendUvarint(vs.offs, uint64(off-vs.start-vs.last))
+		vs.offs = binary.AppendUvarint(vs.offs, uint64(n))
+		vs.last, vs.entries = off-vs.start, vs.entries+1
+	}
+	switch {
+	case vs.mode == valuesKept && vs.size > MaxSubstitutionBytes:
+		vs.toWitnesses(valuesOver)
+	case vs.mode == valuesKept && vs.offsets && len(vs.m) >= compactMinEntries-1 && !vs.has(key):
+		vs.toWitnesses(valuesCompact)
+	case vs.mode == valuesCompact && vs.size > MaxSubstitutionBytes:
+		vs.mode, vs.offs = valuesOver, nil
+	}
+	if vs.mode == valuesKept {
+		vs.m[key] = v
+	} else {
+		vs.w.See(':', key, storage.Null(), "")
+	}
+}
+
+// eachEntry calls each with each entry noted: its key's offset past the
+// map's '{', and its size.
+func (vs *valueSet) eachEntry(each func(off, size int)) {
+	for off, rest := 0, vs.offs; len(rest) > 0; {
+		delta, n := binary.Uvarint(rest)
+		size, m := binary.Uvarint(rest[n:])
+		rest, off = rest[n+m:], off+int(delta)
+		each(off, int(size))
+	}
+}
+
+// has reports whether the map kept holds key.
+func (vs *valueSet) has(key string) bool {
+	_, ok := vs.m[key]
+	return ok
+}
+
+// toWitnesses leaves the map for mode: its entries shown to the
+// witnesses, its values let go.
+func (vs *valueSet) toWitnesses(mode int) {
+	for k := range vs.m {
+		vs.w.See(':', k, storage.Null(), "")
+	}
+	RecycleValues(vs.m)
+	vs.m, vs.mode = nil, mode
+	if mode == valuesOver {
+		vs.offs = nil
+	}
+}
+
+// result is the map v is set to.
+func (vs *valueSet) result(d *reqDecoder) ExpressionValues {
+	switch vs.mode {
+	case valuesOver:
+		return vs.w.StandIn()
+	case valuesCompact:
+		return compactValues(d, vs)
+	}
+	return vs.m
+}
+
+// mayCompact reports whether the body may hold a compact map: it is at
+// least compactMinBytes long (or of a size not known).
+func (d *decoder) mayCompact() bool {
+	if d.src != nil && !d.whole() {
+		return d.src.Size < 0 || d.src.Size >= int64(compactMinBytes())
+	}
+	return len(d.data) >= compactMinBytes()
+}
+
+// values reads an ExpressionAttributeValues object's entries (d at its
+// '{') into vs, and leaves the first validation error of a value in
+// d.verr.
+func (d *decoder) values(vs *valueSet) error {
+	d.pos++ // '{'
+	if d.peek() == '}' {
+		d.pos++
+		return nil
+	}
+	for more := true; more; {
+		d.peek()
+		off := d.pos
+		read := d.readString // a key kept is copied (or a view of the body's text)
+		if vs.mode != valuesKept {
+			read = d.stringView // shown to the witnesses, which copy what they keep
+		}
+		name, err := read()
+		if err != nil {
+			return d.syntax()
+		}
+		if err := d.expect(':'); err != nil {
+			return err
+		}
+		if d.isNull() {
+			d.validation(apierr.MsgExprValueInvalid + apierr.MsgNullInList + apierr.MsgExprValueForKey + name)
+		} else {
+			before, text := d.verr, d.text
+			if vs.mode != valuesKept {
+				d.viewText() // let go once measured: no copy of its strings
+			}
+			v, err := d.attrValue(1)
+			d.text = text
+			if err != nil {
+				if errors.Is(err, apierr.ErrValidation) && before == nil {
+					err = inExprValue(err, name)
+				}
+				return err
+			}
+			n := storage.ValueSize(v)
+			if n > MaxItemBytes && (v.Kind() == storage.KindL || v.Kind() == storage.KindM) {
+				d.validation(apierr.MsgItemTooLarge)
+				vs.itemOver = true
+			}
+			if d.verr != before {
+				d.verr = inExprValue(d.verr, name)
+			}
+			vs.add(name, off, v, len(name)+n)
+		}
+		if more, err = d.next('}'); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -200,6 +255,7 @@ func (x ExpressionValues) Values() map[string]storage.Value { return x }
 // value: <error> for key <name>"); a malformed value keeps its fault, for
 // apierr.Relayer.
 func inExprValue(err error, name string) error {
+	name = strings.Clone(name) // the key may be a view of the body
 	var f *apierr.ValueFault
 	if errors.As(err, &f) {
 		return f.InExprValue(name).Err()

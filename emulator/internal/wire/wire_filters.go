@@ -19,7 +19,7 @@ func decodeLegacyFilter(d *reqDecoder, v reflect.Value, depth int) error {
 	// A filter given twice adds its entries to the first's, as a map
 	// decoded into again does.
 	fc := v.Addr().Interface().(*expr.LegacyFilter)
-	entryCodec := codecOf(reflect.TypeFor[Condition]())
+	entryCodec := codecOf(reflect.TypeFor[Condition](), d.lim)
 	var e Condition
 	ev := reflect.ValueOf(&e).Elem()
 	// Each entry is read into e, its values into room reused from one
@@ -94,7 +94,7 @@ var expectedMapType = reflect.TypeFor[map[string]ExpectedCondition]()
 // its last entry.
 func decodeLegacyExpected(d *reqDecoder, v reflect.Value, depth int) error {
 	ex := v.Addr().Interface().(*expr.LegacyExpected)
-	entryCodec := codecOf(reflect.TypeFor[ExpectedCondition]())
+	entryCodec := codecOf(reflect.TypeFor[ExpectedCondition](), d.lim)
 	var e ExpectedCondition
 	ev := reflect.ValueOf(&e).Elem()
 	// The list is read into room, reused from entry to entry. room has

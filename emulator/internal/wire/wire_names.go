@@ -32,7 +32,7 @@ func decodeNameView(d *reqDecoder, v reflect.Value, depth int) error {
 // the same order. A name written without escapes is kept as its offset
 // in the body, 4 bytes where a string header took 16.
 func decodeNameList(d *reqDecoder, v reflect.Value, depth int) error {
-	if ok, err := d.listStart(v, reflect.TypeFor[[]string]()); !ok {
+	if ok, err := d.listStart(v, reflect.TypeFor[[]string](), depth); !ok {
 		return err
 	}
 	l := v.Addr().Interface().(*expr.NameList)
@@ -42,7 +42,7 @@ func decodeNameList(d *reqDecoder, v reflect.Value, depth int) error {
 	l.Reset(d.bodyText())
 	var name string
 	nv := reflect.ValueOf(&name).Elem()
-	_, err := d.readList(depth, func(i, left int) error {
+	_, err := d.readList(depth, true, func(i, left int) error {
 		if left >= 0 {
 			l.Grow(left)
 		}
@@ -55,6 +55,7 @@ func decodeNameList(d *reqDecoder, v reflect.Value, depth int) error {
 		if err := decodeNameView(d, nv, depth+1); err != nil {
 			return err
 		}
+		l.Retext(d.bodyText()) // the window as it has grown
 		l.Add(name, start)
 		return nil
 	})

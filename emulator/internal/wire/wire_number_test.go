@@ -47,7 +47,7 @@ func FuzzNumberValue(f *testing.F) {
 	})
 }
 
-// TestLargeItemStrings decodes an item larger than maxItemText, whose
+// TestLargeItemStrings decodes an item larger than maxBodyText, whose
 // strings are each their own (no copy of its text): its values are those
 // of the same item decoded small, and stay so when the input is
 // overwritten.
@@ -55,7 +55,7 @@ func TestLargeItemStrings(t *testing.T) {
 	small := `{"s":{"S":"a\"b"},"n":{"N":"007"},"c":{"N":"-1.5"},"u":{"S":"\u00e9t\u00e9"},"l":{"L":[{"N":"1e2"},{"S":"x"}]},"m":{"M":{"k":{"N":"5"}}},"ss":{"SS":["a","b"]},"ns":{"NS":["01","2"]}}`
 	want, err := DecodeItem([]byte(small))
 	require.NoError(t, err)
-	pad := strings.Repeat("p", maxItemText)
+	pad := strings.Repeat("p", maxBodyText)
 	big := []byte(small[:len(small)-1] + `,"pad":{"S":"` + pad + `"}}`)
 	got, err := DecodeItem(big)
 	require.NoError(t, err)

@@ -36,26 +36,30 @@ func (p *Params) Kept() []AttributeValue { return p.vals }
 
 // decodeParams reads a list of attribute values into a Params (v) as
 // sliceOf reads it into a []AttributeValue: values past KeptParams are
-// decoded into one scratch value, then dropped.
+// decoded into one scratch value, then dropped with their bytes (as
+// limits.go drops a list's elements).
 func decodeParams(d *reqDecoder, v reflect.Value, depth int) error {
-	if ok, err := d.listStart(v, reflect.TypeFor[[]AttributeValue]()); !ok {
+	if ok, err := d.listStart(v, reflect.TypeFor[[]AttributeValue](), depth); !ok {
 		return err
 	}
 	p := v.Addr().Interface().(*Params)
 	vals := reflect.ValueOf(&p.vals).Elem()
 	var scratch AttributeValue
 	sv := reflect.ValueOf(&scratch).Elem()
-	d.cutValues = itemCut.Load() // a list over the item size limit (wire_valuecut.go)
-	defer func() { d.cutValues = false }()
-	n, err := d.readList(depth, func(i, left int) error {
-		if i >= KeptParams {
-			scratch = AttributeValue{}
-			return decodeAttributeValue(d, sv, depth+1)
+	end := d.pos + 1 // after the last value kept, or the '['
+	n, err := d.readList(depth, false, func(i, _ int) error {
+		if i < KeptParams {
+			err := decodeAttributeValue(d, elemAt(vals, i, -1), depth+1)
+			end = d.pos
+			return err
 		}
-		if left >= 0 {
-			left = min(left, KeptParams-i)
-		}
-		return decodeAttributeValue(d, elemAt(vals, i, left), depth+1)
+		scratch = AttributeValue{}
+		text := d.text
+		d.viewText()
+		err := decodeAttributeValue(d, sv, depth+1)
+		d.text = text
+		d.drop(end)
+		return err
 	})
 	if err != nil {
 		return err

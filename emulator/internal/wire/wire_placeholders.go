@@ -3,7 +3,6 @@ package wire
 import (
 	"reflect"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -103,14 +102,20 @@ func (w *Witnesses[V]) Seen() int { return w.seen }
 
 // StandIn returns the stand-in map: the witnesses and oversizeKey.
 func (w *Witnesses[V]) StandIn() map[string]V {
+	m := w.entries()
+	var zero V
+	m[oversizeKey] = zero
+	return m
+}
+
+// entries is the witnesses' entries.
+func (w *Witnesses[V]) entries() map[string]V {
 	m := make(map[string]V, numRules+1)
 	for r := range numRules {
 		if w.have[r] {
 			m[w.keys[r]] = w.vals[r]
 		}
 	}
-	var zero V
-	m[oversizeKey] = zero
 	return m
 }
 
@@ -155,7 +160,7 @@ func namesSize(m map[string]string) int {
 func valuesSize(m map[string]storage.Value) int {
 	n := 0
 	for k, v := range m {
-		n += len(k) + cutValueSize(v) // a cut list's own size
+		n += len(k) + storage.ValueSize(v)
 	}
 	return n
 }
@@ -197,7 +202,7 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	case 'n':
 		return d.setNull(v)
 	default:
-		return d.mismatch(v.Type())
+		return d.mismatch(v.Type(), depth)
 	}
 	if depth >= maxJSONDepth {
 		return d.syntax()
@@ -205,17 +210,23 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	m, _ := v.Interface().(ExpressionNames)
 	start := d.pos
 	// Short enough to keep: what is left of the request is within the
-	// limit (no probe needed), or the probe says the map is; or
-	// malformed: the keeping pass reports it.
+	// limit (no skip needed), or its text is; or malformed: the keeping
+	// pass reports it. Names are no values: the map's text is skipped,
+	// then read, and measured before it is kept only when its text is
+	// over the limit.
 	held := namesSize(m)
-	probe := decoder{data: d.data, pos: start}
-	if len(d.data)-start+held <= MaxSubstitutionBytes ||
-		probe.skipValue(depth) != nil || probe.pos-start+held <= MaxSubstitutionBytes {
+	fits := d.left() >= 0 && d.left()+held <= MaxSubstitutionBytes
+	if !fits {
+		err := d.skipValue(depth)
+		fits = err != nil || d.pos-start+held <= MaxSubstitutionBytes
+		d.pos = start
+	}
+	if fits {
 		if m == nil {
 			m = nameMap() // may be reused (wire_recycle.go)
 			v.Set(reflect.ValueOf(m))
 		}
-		_, err := d.names(m, nil)
+		_, err := d.names(m, nil, depth)
 		return err
 	}
 	// Scan without keeping, then keep only if it fits.
@@ -230,7 +241,7 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 		}
 	}
 	saved := d.saved
-	n, err := d.names(nil, &w)
+	n, err := d.names(nil, &w, depth)
 	if err != nil {
 		return err
 	}
@@ -243,7 +254,7 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 		m = make(ExpressionNames)
 		v.Set(reflect.ValueOf(m))
 	}
-	_, err = d.names(m, nil)
+	_, err = d.names(m, nil, depth)
 	return err
 }
 
@@ -258,18 +269,16 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 func (d *decoder) stringView() (string, error) {
 	if d.peek() == '"' {
 		start := d.pos + 1
-		for i := start; i < len(d.data); i++ {
-			c := d.data[i]
-			if c == '"' {
-				d.pos = i + 1
-				if i == start {
-					return "", nil
-				}
-				return unsafe.String(&d.data[start], i-start), nil
+		i, plain, err := d.stringEnd(start)
+		if err != nil {
+			return "", err
+		}
+		if plain {
+			d.pos = i + 1
+			if i == start {
+				return "", nil
 			}
-			if c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
-				break
-			}
+			return unsafe.String(&d.data[start], i-start), nil
 		}
 	}
 	return d.readString()
@@ -288,7 +297,7 @@ func (d *decoder) bodyText() string {
 // names reads the entries of an ExpressionAttributeNames object (at '{')
 // into m, or, with m nil, only measures them and shows them to w. It
 // returns their size.
-func (d *reqDecoder) names(m ExpressionNames, w *Witnesses[string]) (int, error) {
+func (d *reqDecoder) names(m ExpressionNames, w *Witnesses[string], depth int) (int, error) {
 	d.pos++ // '{'
 	if d.peek() == '}' {
 		d.pos++
@@ -321,7 +330,7 @@ func (d *reqDecoder) names(m ExpressionNames, w *Witnesses[string]) (int, error)
 				return 0, err
 			}
 		default:
-			if err := d.mismatch(reflect.TypeFor[string]()); err != nil {
+			if err := d.mismatch(reflect.TypeFor[string](), depth+1); err != nil {
 				return 0, err
 			}
 		}

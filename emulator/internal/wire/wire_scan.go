@@ -11,66 +11,58 @@ import (
 // checks the JSON syntax itself (it may be fed any bytes), stops at the first
 // serialization error, and remembers the first validation error (verr) while
 // it keeps scanning, because DynamoDB reports serialization errors first.
+// It reads its input once, front to back: data is the window of it read so
+// far (all of it, or with src a body it reads more of as it needs it:
+// body.go), pos where the next value starts.
 type decoder struct {
 	data []byte
 	pos  int
+	src  *Body   // nil: data is the whole input
+	lim  *Limits // how members far over their limits are read (limits.go; nil: whole)
 	verr error
 	// vrank is verr's rank (faultRank): a later fault of a lower rank in
 	// the same value replaces it.
 	vrank faultRank
-	// text, while an item is decoded, is that item's JSON as one string
-	// (data[textOff:textOff+len(text)]): readString returns its names and
-	// values as substrings of it, one allocation per item instead of one
-	// per string. Keeping any of them keeps the item's text alive; storage
-	// copies what it stores.
-	text    string
-	textOff int
-	// body, once an item of a request of at most maxBodyText bytes is
-	// decoded, is the whole request as one string: the items of a
-	// BatchWriteItem then share one allocation instead of one each
-	// (wire_decode.go item; BenchmarkPreload).
+	// text, while an item or the values of a request of at most
+	// maxBodyText bytes are decoded, is the whole request as one string
+	// (body): readString returns its strings as substrings of it, one
+	// allocation a request instead of one a string (the items of a
+	// BatchWriteItem: BenchmarkPreload). Keeping any of them keeps the
+	// body's text alive; storage copies what it stores.
+	text string
 	body string
 	// hint is the number of attributes of the item decoded last: the
-	// size hint of the next one's map once body is made.
+	// size hint of the next one's map.
 	hint int
+	// base is the JSON depth of the item or value being decoded
+	// (depthOf), for the nesting limit JSON itself has.
+	base int
 	// olderForm: a value is nested past OlderFormDepth (Deferred.OlderForm).
 	olderForm bool
 	// docOrder: a standalone value (not an item) is decoded, whose first
 	// fault in document order wins, the nesting limit included (see
 	// ranked).
 	docOrder bool
-	// written: an item to write is decoded, whose lists over the item
-	// size limit are cut (wire_itemcut.go); probing: d is listOver's
-	// probe, which cuts nothing; drop > 0: the values being read are
-	// hashed and thrown away (a list cut). In both, a number need not be
-	// copied out of the body.
-	written, probing bool
-	drop             int
-	// cutValues: UpdateItem's ExpressionAttributeValues are decoded,
-	// whose lists over the item size limit are cut as an item's are
-	// (wire_valuecut.go).
-	cutValues bool
+	// decoded counts the attribute values decoded (TestDecodeOnce).
+	decoded int
 }
 
 // maxBodyText is the largest request whose items share one string of the
-// whole body: a larger one copies each item's text on its own, so that a
-// small key of a large request neither copies nor keeps the rest of it.
+// whole body: a larger one copies each string on its own, so that a small
+// key of a large request neither copies nor keeps the rest of it.
 const maxBodyText = 64 << 10
 
-// maxItemText is the largest item (of a request larger than maxBodyText)
-// whose text is copied to be its strings: a larger item's strings are
-// each their own, for its text is mostly what is not kept (the JSON
-// around its values, the text of a number not written canonically). An
-// item's list of 262,141 numbers (a 4 MB PutItem) allocated 6.0 times
-// its body with its text copied (BenchmarkOversizeMemory).
-const maxItemText = 64 << 10
-
 func (d *decoder) skipSpace() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
+	for {
+		for d.pos < len(d.data) {
+			switch d.data[d.pos] {
+			case ' ', '\t', '\n', '\r':
+				d.pos++
+			default:
+				return
+			}
+		}
+		if !d.more() {
 			return
 		}
 	}
@@ -155,6 +147,8 @@ func (d *decoder) finish(err error) error {
 }
 
 func (d *decoder) consumeLiteral(lit string) bool {
+	for len(d.data)-d.pos < len(lit) && d.more() {
+	}
 	if len(d.data)-d.pos >= len(lit) && string(d.data[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
 		return true
@@ -220,8 +214,35 @@ func (d *decoder) containerTypeError(other byte, otherMsg, msg string) error {
 	return apierr.Serialization(msg)
 }
 
-// readString reads a JSON string. The fast path returns the bytes as they
-// are; strings with escapes or non-ASCII bytes go through encoding/json,
+// stringEnd finds the end of the JSON string whose text starts at
+// start (after its opening quote), reading the body up to it: where its
+// closing quote is, and whether its text is plain (no escape, no byte
+// past ASCII); a control byte or the input's end is a syntax error.
+func (d *decoder) stringEnd(start int) (end int, plain bool, err error) {
+	i := plainWords(d.data, start) // eight plain bytes at a time (wire_plain.go)
+	plain = true
+	for {
+		for ; i < len(d.data); i++ {
+			switch c := d.data[i]; {
+			case c == '"':
+				return i, plain, nil
+			case c < 0x20:
+				return 0, false, d.syntax()
+			case c == '\\':
+				plain = false
+				i++ // the escaped byte: checked by the caller
+			case c >= utf8.RuneSelf:
+				plain = false
+			}
+		}
+		if !d.more() {
+			return 0, false, d.syntax()
+		}
+	}
+}
+
+// readString reads a JSON string. A plain one is its bytes as they are;
+// strings with escapes or non-ASCII bytes go through encoding/json,
 // after a check that they are Unicode: invalid UTF-8 and lone surrogate
 // escapes are a SerializationException (wire_text.go), never replaced.
 func (d *decoder) readString() (string, error) {
@@ -229,32 +250,14 @@ func (d *decoder) readString() (string, error) {
 		return "", d.typeError("String")
 	}
 	start := d.pos + 1
-	i := plainWords(d.data, start) // eight plain bytes at a time (wire_plain.go)
-	simple := true
-	for ; i < len(d.data); i++ {
-		c := d.data[i]
-		if c == '"' {
-			break
-		}
-		if c < 0x20 {
-			return "", d.syntax()
-		}
-		if c == '\\' {
-			simple = false
-			i++ // skip the escaped byte; encoding/json validates the escape
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			simple = false
-		}
-	}
-	if i >= len(d.data) {
-		return "", d.syntax()
+	i, plain, err := d.stringEnd(start)
+	if err != nil {
+		return "", err
 	}
 	d.pos = i + 1
-	if simple {
-		if off := start - d.textOff; d.text != "" && off >= 0 && i-d.textOff <= len(d.text) {
-			return d.text[off : i-d.textOff], nil
+	if plain {
+		if d.text != "" && i <= len(d.text) {
+			return d.text[start:i], nil
 		}
 		return string(d.data[start:i]), nil
 	}
@@ -270,38 +273,15 @@ func (d *decoder) readString() (string, error) {
 
 // skipString skips a JSON string, checking it as readString does,
 // without building it: one with escapes or non-ASCII bytes is checked
-// for what encoding/json would refuse in it (validEscapes). Building
-// each to check it cost most where the oversize prescans scan PartiQL
-// statements, which name their table in quotes: BenchmarkOversizeMemory
-// -benchtime 3x, alloc/body, BatchExecuteStatement 20.4 built -> 15.6
-// checked in place; the ExecuteTransaction prescan's scan built 5.3 MB
-// of a 4 MB body (-memprofile).
+// for what encoding/json would refuse in it (validEscapes).
 func (d *decoder) skipString() error {
 	if d.peek() != '"' {
 		return d.typeError("String")
 	}
 	start := d.pos + 1
-	plain := true
-	i := plainWords(d.data, start)
-	for ; i < len(d.data); i++ {
-		c := d.data[i]
-		if c == '"' {
-			break
-		}
-		if c < 0x20 {
-			return d.syntax()
-		}
-		if c == '\\' {
-			plain = false
-			i++ // the escaped byte: validEscapes checks it
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			plain = false
-		}
-	}
-	if i >= len(d.data) {
-		return d.syntax()
+	i, plain, err := d.stringEnd(start)
+	if err != nil {
+		return err
 	}
 	d.pos = i + 1
 	if !plain && (!ValidJSONText(d.data[start:i]) || !validEscapes(d.data[start:i])) {
@@ -337,36 +317,38 @@ func validEscapes(raw []byte) bool {
 	return true
 }
 
-// skipValue skips any JSON value (for members DynamoDB ignores), bounded in depth.
+// skipValue skips any JSON value (for members DynamoDB ignores) whose
+// container is at JSON depth depth: one nested deeper than JSON allows
+// (maxJSONDepth) is a syntax error, as encoding/json's.
 func (d *decoder) skipValue(depth int) error {
 	_, err := d.skipCount(depth)
 	return err
 }
 
-// skipCount skips any JSON value, bounded in depth, and returns the number
-// of its members when it is an object, of its elements when it is an
-// array (0 otherwise).
+// skipCount is skipValue that returns the number of the value's members
+// when it is an object, of its elements when it is an array (0
+// otherwise).
 func (d *decoder) skipCount(depth int) (int, error) {
-	if depth > 10000 {
-		return 0, d.syntax()
-	}
 	switch d.peek() {
 	case '"':
 		return 0, d.skipString()
-	case '{':
+	case '{', '[':
+		if depth >= maxJSONDepth {
+			return 0, d.syntax()
+		}
+		closing := byte('}')
+		if d.data[d.pos] == '[' {
+			closing = ']'
+		}
 		d.pos++
-		if d.peek() == '}' {
+		if d.peek() == closing {
 			d.pos++
 			return 0, nil
 		}
-		return d.skipMembers(depth)
-	case '[':
-		d.pos++
-		if d.peek() == ']' {
-			d.pos++
-			return 0, nil
+		if closing == '}' {
+			return d.skipMembers(depth + 1)
 		}
-		return d.skipElements(depth)
+		return d.skipElements(depth + 1)
 	case 't':
 		return 0, d.literal("true")
 	case 'f':
@@ -378,8 +360,9 @@ func (d *decoder) skipCount(depth int) (int, error) {
 	}
 }
 
-// skipMembers skips the rest of an object of depth, from the start of one
-// of its members' keys past its '}', and returns how many members that was.
+// skipMembers skips the rest of an object at depth, from the start of
+// one of its members' keys past its '}', and returns how many members
+// that was.
 func (d *decoder) skipMembers(depth int) (int, error) {
 	for n := 1; ; n++ {
 		if err := d.skipString(); err != nil {
@@ -388,7 +371,7 @@ func (d *decoder) skipMembers(depth int) (int, error) {
 		if err := d.expect(':'); err != nil {
 			return 0, err
 		}
-		if _, err := d.skipCount(depth + 1); err != nil {
+		if _, err := d.skipCount(depth); err != nil {
 			return 0, err
 		}
 		switch d.peek() {
@@ -403,11 +386,12 @@ func (d *decoder) skipMembers(depth int) (int, error) {
 	}
 }
 
-// skipElements skips the rest of an array of depth, from the start of
-// one of its elements past its ']', and returns how many elements that was.
+// skipElements skips the rest of an array at depth, from the start of
+// one of its elements past its ']', and returns how many elements that
+// was.
 func (d *decoder) skipElements(depth int) (int, error) {
 	for n := 1; ; n++ {
-		if _, err := d.skipCount(depth + 1); err != nil {
+		if _, err := d.skipCount(depth); err != nil {
 			return 0, err
 		}
 		switch d.peek() {
@@ -428,27 +412,30 @@ func (d *decoder) skipElements(depth int) (int, error) {
 // quarter: a list of n values allocated about 5n values' room in all,
 // and held 2.25n at once while it grew (an item's list of 300,000 numbers
 // in a 4 MB PutItem: 42 MB allocated, 9.6 MB counted first,
-// BenchmarkOversizeMemory).
+// BenchmarkOversizeMemory). The count skips the rest of the list without
+// decoding it (the body then holds it: its bytes are kept anyway).
 const longList = 256
 
-// elementsLeft is the number of elements of the array d is in, from the
-// one at d.pos to its end, counted by a scan that keeps nothing; 0 when
-// the rest is not well formed (the decoding that follows reports it).
-func (d *decoder) elementsLeft(depth int) int {
-	probe := decoder{data: d.data, pos: d.pos}
-	n, err := probe.skipElements(depth)
+// elementsLeft is the number of elements of the array at depth d is in,
+// from the one at d.pos to its end, and where it ends; 0 when the rest is
+// not well formed (the decoding that follows reports it).
+func (d *decoder) elementsLeft(depth int) (n, end int) {
+	at := d.pos
+	n, err := d.skipElements(depth)
+	end, d.pos = d.pos, at
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	return n
+	return n, end
 }
 
-// membersLeft is the number of members of the object d is in, from the
-// start of one of its members' keys to its end; 0 when the object is
-// malformed (decoding it finds the error).
+// membersLeft is the number of members of the object at depth d is in,
+// from the start of one of its members' keys to its end; 0 when the
+// object is malformed (decoding it finds the error).
 func (d *decoder) membersLeft(depth int) int {
-	probe := decoder{data: d.data, pos: d.pos}
-	n, err := probe.skipMembers(depth)
+	at := d.pos
+	n, err := d.skipMembers(depth)
+	d.pos = at
 	if err != nil {
 		return 0
 	}
@@ -464,46 +451,46 @@ func (d *decoder) literal(lit string) error {
 
 // number skips a JSON number, checking its syntax.
 func (d *decoder) number() error {
-	s := d.data
 	i := d.pos
-	if i < len(s) && s[i] == '-' {
+	if d.at(i) == '-' {
 		i++
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
+	switch c := d.at(i); {
+	case c == '0':
 		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+	case c >= '1' && c <= '9':
+		i = d.digits(i)
 	default:
 		return d.syntax()
 	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		n := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == n {
+	if d.at(i) == '.' {
+		n := d.digits(i + 1)
+		if n == i+1 {
 			return d.syntax()
 		}
+		i = n
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if c := d.at(i); c == 'e' || c == 'E' {
 		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		if c := d.at(i); c == '+' || c == '-' {
 			i++
 		}
-		n := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == n {
+		n := d.digits(i)
+		if n == i {
 			return d.syntax()
 		}
+		i = n
 	}
 	d.pos = i
 	return nil
+}
+
+// digits returns where the run of decimal digits from i ends.
+func (d *decoder) digits(i int) int {
+	for c := d.at(i); c >= '0' && c <= '9'; c = d.at(i) {
+		i++
+	}
+	return i
 }
 
 // isNull consumes a null literal if one comes next.

@@ -57,7 +57,7 @@ func FuzzDecodeRequestTopLevel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var in struct{ TableName *string }
 		_, err := DecodeRequestDeferred(body, &in)
-		if isJSONNull(body) {
+		if isJSONNullSlow(body) {
 			require.Error(t, err)
 		}
 	})

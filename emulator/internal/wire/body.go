@@ -1,0 +1,141 @@
+package wire
+
+import (
+	"errors"
+	"io"
+)
+
+// Body is a request body as DecodeBody reads it: from R, as the decoder
+// needs its bytes, into a window that holds what has arrived and is
+// kept (every byte but the elements a list drops past its limit:
+// limits.go). A small body (Size at most maxBodyText) is read whole
+// before it is decoded, so its strings can share one copy of it.
+type Body struct {
+	R     io.Reader
+	Buf   []byte // room to read into, reused; after DecodeBody, the window (what is kept of the body)
+	Size  int64  // the announced size; -1 unknown
+	Limit int64  // the most bytes read: past it, Err is ErrTooLarge and reading stops
+	N     int64  // bytes read
+	Err   error  // R's error (io.EOF is none), or ErrTooLarge
+	EOF   bool   // R ended
+}
+
+// ErrTooLarge is the error of a body read past its Limit.
+var ErrTooLarge = errors.New("wire: request body over its limit")
+
+// readChunk is the most room a read of the body is given past the
+// window's kept part, while the window is large: what it holds beyond
+// its kept part is at most a chunk.
+const readChunk = 32 << 10
+
+// fill reads more of the body after data, the window so far, and
+// returns the window and whether any byte came. The window doubles once
+// it is full (so a body that sends little holds little: a hundred 16 MB
+// PutItems that sent a few bytes and went silent hold 8 KB windows), and
+// takes the announced size once it would hold a quarter of it (a body
+// kept whole, 4 MB, allocates buffers of 6 MB in all, where doubling to
+// it allocated 8).
+func (b *Body) fill(data []byte) ([]byte, bool) {
+	for !b.EOF && b.Err == nil {
+		want := b.Size + 1 // + 1: room to read the body's end
+		if len(data) == cap(data) {
+			size := max(2*cap(data), 512)
+			if want > int64(len(data)) && int64(4*size) > want {
+				size = int(want)
+			}
+			grown := make([]byte, len(data), size)
+			copy(grown, data)
+			data = grown
+		}
+		room := data[len(data):min(cap(data), len(data)+readChunk)]
+		if b.Limit > 0 {
+			room = room[:min(int64(len(room)), b.Limit+1-b.N)]
+		}
+		m, err := b.R.Read(room)
+		b.N += int64(m)
+		data = data[:len(data)+m]
+		switch {
+		case err == io.EOF:
+			b.EOF = true
+		case err != nil:
+			b.Err = err
+		case b.Limit > 0 && b.N > b.Limit:
+			b.Err = ErrTooLarge
+		}
+		if m > 0 {
+			return data, true
+		}
+	}
+	return data, false
+}
+
+// more reads more of the body into the window; it reports whether any
+// byte came (false at the body's end, or with no reader: the input is
+// whole).
+func (d *decoder) more() bool {
+	if d.src == nil {
+		return false
+	}
+	var ok bool
+	d.data, ok = d.src.fill(d.data)
+	return ok
+}
+
+// whole reports whether the window holds the whole input.
+func (d *decoder) whole() bool { return d.src == nil || d.src.EOF || d.src.Err != nil }
+
+// at returns the input's byte at i, reading the body up to it; 0 past
+// its end.
+func (d *decoder) at(i int) byte {
+	for i >= len(d.data) {
+		if !d.more() {
+			return 0
+		}
+	}
+	return d.data[i]
+}
+
+// left is how many bytes of the input there are from pos on; -1 when
+// that is not known (a body of no announced size).
+func (d *decoder) left() int {
+	switch {
+	case d.whole():
+		return len(d.data) - d.pos
+	case d.src.Size < 0:
+		return -1
+	}
+	return int(d.src.Size - d.src.N + int64(len(d.data)-d.pos))
+}
+
+// rest reads the rest of the body into the window.
+func (d *decoder) rest() {
+	for d.more() {
+	}
+}
+
+// viewText makes the strings decoded from now on views of the window
+// (d.text), for a value read to be let go, or kept only as a copy: an
+// element a list drops, a value of a compact map. Nothing may keep
+// them: the window's bytes are dropped, and reused once the request is
+// answered.
+func (d *decoder) viewText() {
+	if d.body == "" {
+		d.text = d.bodyText()
+	}
+}
+
+// drop takes the window's bytes from mark to pos out of it: an element
+// of a list past its limit, read and checked (limits.go). Nothing may
+// view them: what the element was decoded into is a scratch value that
+// holds copies, and views are made only of what a request keeps. Once
+// the body is one string (keepBody) it is small, and nothing is dropped:
+// its strings are that string's at the window's positions; nor from a
+// body held whole, which is the caller's.
+func (d *decoder) drop(mark int) {
+	if d.body != "" || d.src == nil { // the caller's bytes are not the decoder's to move
+		return
+	}
+	n := copy(d.data[mark:], d.data[d.pos:])
+	d.data = d.data[:mark+n]
+	d.pos = mark
+}

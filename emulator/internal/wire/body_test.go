@@ -1,0 +1,206 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/internal/expr"
+)
+
+// streamInput has a member of each kind the decoder reads, and two
+// limited lists (streamLimits).
+type streamInput struct {
+	TableName  string
+	Key        WireItem
+	Item       WireItem
+	Values     ExpressionValues `json:"ExpressionAttributeValues"`
+	Names      ExpressionNames  `json:"ExpressionAttributeNames"`
+	Get        expr.NameList    `json:"AttributesToGet"`
+	Parameters Params
+	Limit      *int
+	Items      []WireItem
+	Tables     map[string][]streamElem
+	Any        any
+
+	past  []int // Items' elements past their limit, by position
+	lists map[string]int
+}
+
+type streamElem struct {
+	Put *struct{ Item WireItem }
+	N   int
+}
+
+// streamLimits keeps 3 of Items and 2 of each of Tables' lists.
+var streamLimits = new(Limits).Add(&streamInput{}, "Items", List{Max: 3,
+	Start: func(at At) { at.Owner.(*streamInput).past = nil },
+	Past:  func(at At, _ any) { in := at.Owner.(*streamInput); in.past = append(in.past, at.I) },
+}).Add(&streamInput{}, "Tables", List{Max: 2,
+	Past: func(at At, e any) {
+		in := at.Owner.(*streamInput)
+		if in.lists == nil {
+			in.lists = map[string]int{}
+		}
+		in.lists[at.Key] += e.(*streamElem).N
+	},
+})
+
+// chunks reads b at most n bytes a read (n < 1: one).
+type chunks struct {
+	b []byte
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), max(c.n, 1))], c.b)
+	c.b = c.b[n:]
+	return n, nil
+}
+
+// decodeStream decodes body read n bytes at a time, with lim; size is
+// the size it announces.
+func decodeStream(body []byte, n int, size int64, lim *Limits) (streamInput, *Deferred, error) {
+	var in streamInput
+	b := Body{R: &chunks{b: body, n: n}, Size: size}
+	def, err := DecodeBody(&b, &in, lim)
+	return in, def, err
+}
+
+// answer is what a decoding gave, as text.
+func answer(in streamInput, def *Deferred, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	out, jerr := json.Marshal(struct {
+		In    streamInput
+		Get   []string
+		Past  []int
+		Lists map[string]int
+		Def   string
+	}{in, nameList(in.Get), in.past, in.lists, fmt.Sprint(def)})
+	if jerr != nil {
+		return "marshal: " + jerr.Error()
+	}
+	if def != nil {
+		return string(out) + " deferred " + def.Err.Error()
+	}
+	return string(out)
+}
+
+func nameList(l expr.NameList) []string {
+	var out []string
+	for i := range l.Len() {
+		out = append(out, l.At(i))
+	}
+	return out
+}
+
+// TestDecodeBodyChunks: a body read as it arrives, a byte at a time or
+// in chunks, announced or not, gets the answer of the body held whole,
+// with its limited lists dropped as they are read.
+func TestDecodeBodyChunks(t *testing.T) {
+	items := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"pk":{"S":"k%d"},"v":{"N":"%d"}}`, i, i)
+		}
+		return b.String()
+	}
+	bodies := []string{
+		`{}`, ``, `null`, ` null `, `{"TableName":"t","Limit":7}`, `{"TableName":`, `[]`,
+		`{"TableName":"t","Key":{"pk":{"S":"a\u00e9"}},"AttributesToGet":["a","b\n","c"],"ExpressionAttributeNames":{"#a":"x"}}`,
+		`{"Items":[` + items(2) + `]}`,
+		`{"Items":[` + items(50) + `],"TableName":"after"}`,
+		`{"Items":[` + items(50) + `],"Items":[` + items(4) + `]}`,
+		`{"Items":[` + items(50) + `,{"pk":{"N":"x"}}]}`,
+		`{"Items":[` + items(50) + `,{"pk":{"S":5}}]}`,
+		`{"Items":[` + items(50) + `,7],"Limit":"x"}`,
+		`{"Items":[` + items(50) + `],"Limit":}`,
+		`{"Tables":{"a":[{"N":1},{"N":2},{"N":3},{"Put":{"Item":{"pk":{"S":"x"}}},"N":4}],"b":[{"N":5}],"a":[{"N":6},{"N":7},{"N":8}]}}`,
+		`{"ExpressionAttributeValues":{":a":{"S":"x"},":b":{"L":[{"N":"1"},{"N":"x"}]}},"Parameters":[{"S":"a"},{"N":"2"}]}`,
+		`{"Item":{"l":{"L":[` + strings.Repeat(`{"S":"`+strings.Repeat("x", 1000)+`"},`, 500) + `{"L":[{"L":[{"N":"1"}]}]},{"S":"y"}]}}}`,
+		`{"Any":{"a":[1,2,{"b":null}],"c":"d"},"TableName":"t"}`,
+		`  {"TableName" : "t" , "Limit" : 1e3 }  `,
+		`{"TableName":"t"} x`,
+	}
+	for i, body := range bodies {
+		want := answer(decodeStream([]byte(body), 1<<30, int64(len(body)), streamLimits))
+		for _, n := range []int{1, 2, 7, 100, 4096} {
+			for _, size := range []int64{int64(len(body)), -1} {
+				got := answer(decodeStream([]byte(body), n, size, streamLimits))
+				require.Equal(t, want, got, "body %d read %d bytes at a time, size %d", i, n, size)
+			}
+		}
+	}
+}
+
+// TestDecodeBodyDrops: a limited list's elements past its limit leave
+// the window as they are read: what a body far over its limit keeps is
+// the elements kept and a read's bytes.
+func TestDecodeBodyDrops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"Items":[`)
+	for i := range 20000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"k%06d"},"v":{"S":"%s"}}`, i, strings.Repeat("x", 100))
+	}
+	b.WriteString(`],"TableName":"t"}`)
+	body := []byte(b.String())
+	var in streamInput
+	src := Body{R: &chunks{b: body, n: 32 << 10}, Size: int64(len(body))}
+	_, err := DecodeBody(&src, &in, streamLimits)
+	require.NoError(t, err)
+	require.Len(t, in.Items, 3)
+	require.Len(t, in.past, 20000-3)
+	require.Equal(t, "t", in.TableName)
+	require.Less(t, cap(src.Buf), 4*readChunk, "a window of %d bytes for a body of %d", cap(src.Buf), len(body))
+	require.True(t, json.Valid(src.Buf), "the window is JSON: %.200s", src.Buf)
+}
+
+// TestDecodeBodyLimit: a body past its Limit stops there, with
+// ErrTooLarge, whatever the decoder thinks of its bytes.
+func TestDecodeBodyLimit(t *testing.T) {
+	body := []byte(`{"TableName":"` + strings.Repeat("x", 1000) + `"}`)
+	var in streamInput
+	src := Body{R: &chunks{b: body, n: 64}, Size: -1, Limit: 500}
+	_, err := DecodeBody(&src, &in, nil)
+	require.Error(t, err)
+	require.True(t, errors.Is(src.Err, ErrTooLarge), "%v", src.Err)
+	require.LessOrEqual(t, src.N, int64(501))
+}
+
+// FuzzDecodeBody: any body, read in chunks of any size, gets the answer
+// of the body held whole, with and without the limits.
+func FuzzDecodeBody(f *testing.F) {
+	f.Add(`{"Items":[{"pk":{"S":"a"}},{},{},{},{"x":{"N":"1"}},7]}`, uint8(1), true)
+	f.Add(`{"Tables":{"a":[{"N":1},{"N":2},{"N":3}],"a":null}}`, uint8(3), true)
+	f.Add(`{"ExpressionAttributeValues":{":a":{"L":[{"N":"1"}]}},"AttributesToGet":["a"]}`, uint8(5), false)
+	f.Add(`{"Key":{"a":{"M":{"b":{"SS":["x","x"]}}}},"TableName":"t"}`, uint8(2), true)
+	f.Fuzz(func(t *testing.T, body string, n uint8, limited bool) {
+		lim := streamLimits
+		if !limited {
+			lim = nil
+		}
+		want := answer(decodeStream([]byte(body), 1<<30, int64(len(body)), lim))
+		require.Equal(t, want, answer(decodeStream([]byte(body), int(n), -1, lim)))
+		if !limited {
+			var whole streamInput
+			def, err := DecodeRequestDeferred([]byte(body), &whole)
+			require.Equal(t, want, answer(whole, def, err))
+		}
+	})
+}
