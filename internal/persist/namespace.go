@@ -154,7 +154,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	deferIdx := deferIndexes(dir, segs, snaps)
 	newDB := func() *storage.DB {
 		db := storage.NewDB(w)
-		db.SetVectorIndexOptions(opts.VectorIndexes)
+		db.SetVectorIndexer(opts.VectorIndexes)
 		if deferIdx {
 			db.DeferIndexes()
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/internal/vector"
 )
 
 // defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
@@ -70,12 +71,11 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	}
 	// Point-in-time recovery sees every record, in front of whatever
 	// hook the DB has (the store's log, a test's recorder).
-	if n.svc.cfg.ApproximateVectors {
-		// Tables made or loaded from now on build their vector indexes
-		// as HNSW graphs at once; a store built those it loaded so
-		// already (persist.Options.VectorIndexes), which this keeps.
-		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
-	}
+	// Tables made or loaded from now on build their vector indexes with
+	// these options (HNSW graphs at once when approximate); a store built
+	// those it loaded so already (persist.Options.VectorIndexes), which
+	// this keeps.
+	db.SetVectorIndexer(vector.Options{Approximate: n.svc.cfg.ApproximateVectors})
 	ns.db = db
 	for _, h := range hookers {
 		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)

@@ -1,4 +1,4 @@
-package storage
+package vector
 
 // The distance loops. Each works on float32 slices of equal length with
 // eight independent accumulators (so the adds pipeline instead of waiting
