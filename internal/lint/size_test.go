@@ -11,14 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// maxPackageLines is the most lines of non-test Go a package of ours may
-// hold. A package past it has become a monolith again: split it by
-// subject (docs/architecture.md, "Features"), as the service core was.
-// It was 15,000 while the core stood near it; storage, the next largest,
-// came under 13,000 when DynamoDB's numbers left it for internal/number.
-// The core is held to its own bound, maxCoreLines, which is lower now
-// (12,911: every package is under 13,000) and may only fall.
-const maxPackageLines = 13000
+// maxPackageLines is the most lines of non-test Go a package of ours
+// other than the service core may hold. A package past it has become a
+// monolith again: split it by subject (docs/architecture.md, "Features"),
+// as the service core was. It was 13,000 until storage, the largest,
+// gave its vector indexes' entries and search to internal/vector; it may
+// only fall. The core is held to its own bound, maxCoreLines.
+const maxPackageLines = 11500
 
 // maxCoreLines is the most lines of non-test Go the service core
 // (emulator/internal/service) may hold: what it came down to as the
