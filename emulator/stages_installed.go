@@ -3,7 +3,7 @@
 package emulator
 
 // noStages is true in a build with the nostages tag, which installs no
-// stage but capacity's meter (it watches no table): what the instruction counts measure as "no stage watching"
-// (emulator/internal/benchmarks/instructions.sh, TAGS=nostages). The
-// emulator's stage settings do nothing in such a build.
+// stage but capacity's meter (it watches no table): "no stage watching",
+// what BenchmarkOps measures with -tags nostages. The emulator's stage
+// settings do nothing in such a build.
 const noStages = false

@@ -169,6 +169,7 @@ func matches(pattern, p string) bool {
 // pkg is what go list says of a package.
 type pkg struct {
 	ImportPath, Dir                    string
+	GoFiles                            []string
 	Imports, TestImports, XTestImports []string
 	Deps                               []string
 }

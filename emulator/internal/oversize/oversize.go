@@ -21,9 +21,9 @@ const minObjects = 1024
 // it is: no list of objects in it is over a limit of n, or decoding it
 // whole costs at most that many elements, which is no more than a small
 // multiple of its bytes. Counting one byte is a vectorised pass;
-// scanning the body's structure cost a transaction of two actions about
-// a fifth more instructions (BenchmarkOps, TransactWrite2 113,002 ->
-// 137,114 before this check), and a batch of 25 writes one more pass.
+// scanning the body's structure made every transaction dearer
+// (BenchmarkOps/TransactWrite2/handler), and a batch of 25 writes one
+// more pass.
 func Few(body []byte, n int) bool {
 	if Every.Load() {
 		return false

@@ -96,4 +96,6 @@ func useMeter(s Stage) {
 
 // asked reports whether mode, a ReturnConsumedCapacity, asks for the
 // answer's ConsumedCapacity.
+//
+//gcassert:inline
 func asked(mode string) bool { return mode == capacityTotal || mode == capacityIndexes }
