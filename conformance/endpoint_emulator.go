@@ -77,7 +77,7 @@ func startSigningEmulator() (string, func() error, error) {
 
 // The transient emulator: a third in-process emulator started as with
 // -delayTransientStatuses (tables CREATING and DELETING for
-// emulator.DefaultTransientStatusDelay), whose clock the tests move
+// Options.TransientStatusDelay's default), whose clock the tests move
 // (transientEmu.Advance), for the table status tests when the suite runs
 // against the in-process emulator.
 var transientEmu *emulator.Emulator

@@ -35,7 +35,7 @@ func transientEndpoint(t *testing.T) transientTarget {
 		url, err := transientEmulator()
 		require.NoError(t, err)
 		return transientTarget{c: newClient(t, withEndpoint(url)), settle: func() {
-			_, err := transientEmu.Advance(emulator.DefaultTransientStatusDelay)
+			_, err := transientEmu.Clock().Advance(emulator.Options{}.WithDefaults().TransientStatusDelay)
 			require.NoError(t, err)
 		}}
 	case tg.Oracle == OracleAWS:

@@ -1,11 +1,13 @@
 package emulator
 
 import (
-	"net/http"
+	"context"
+	"io"
+	"time"
 
-	"github.com/gorilla/mux"
-
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The admin endpoints, which no AWS service has: control of the emulator's
@@ -24,74 +26,52 @@ import (
 // Durations are Go's (time.ParseDuration), times RFC 3339. A bad request,
 // or a clock moved more than about 292 years from the real time (the most
 // its offset holds, clock.go), is answered 400 with a ValidationException
-// body ({"__type":...,"message":"..."}). The endpoints need no signature,
-// but refuse what a web page could send them cross-site (httpedge/adminguard.go):
-// a POST needs Content-Type application/json, and a request with an
-// Origin that -cors does not allow gets 403.
+// body ({"__type":...,"message":"..."}). They refuse what a web page
+// could send them cross-site (httpedge/adminguard.go): a POST needs
+// Content-Type application/json, and a request with an Origin that -cors
+// does not allow gets 403; with Options.Credentials they need a
+// signature or an admin token (routes.go's table says which endpoint
+// needs what).
 
-// Admin endpoint paths.
-const (
-	AdminClockPath = "/dynamoemu/clock"
-	AdminSweepPath = "/dynamoemu/ttl/sweep"
-)
+// The handlers are package adminhttp's; the routes are rows of the
+// endpoints table (routes.go); the paths are package adminpath's.
 
-// AdminHealthPath is the health endpoint's path: whether the emulator
-// can take writes (with Options.DataDir, what stops them).
-const AdminHealthPath = "/dynamoemu/health"
-
-// The handlers are package adminhttp's; the routes are here, with the
-// paths.
-
-// admin is what serves the admin endpoints: the emulator's methods, its
+// admin is what serves the admin endpoints: the emulator's Go API, its
 // service and fault rules.
 func (e *Emulator) admin() *adminhttp.Admin {
-	a := &adminhttp.Admin{Host: e, CORS: &e.cors, Svc: e.svc, Faults: e.inj, SharedDB: e.opts.SharedDB, Lag: e.lagGate,
-		Paths: adminhttp.Paths{Namespaces: AdminNamespacesPath, Report: AdminReportPath, Conventions: ConventionsPath},
+	a := &adminhttp.Admin{Host: adminHost{e}, CORS: &e.cors, Svc: e.svc, Faults: e.inj, SharedDB: e.opts.SharedDB, Lag: e.lagGate,
+		Paths: adminhttp.Paths{Namespaces: adminpath.Namespaces, Report: adminpath.Report, Conventions: adminpath.Conventions},
 		Answers: adminhttp.Answers{
-			Fork:        func(base, name string) (any, error) { return e.Fork(base, name) },
-			Branches:    func() any { return e.Branches() },
-			Consistency: func() any { return e.ConsistencyReport() },
-			Mappings:    func() any { return e.EventSourceMappings() },
+			Fork:        func(base, name string) (any, error) { return e.Branches().Fork(base, name) },
+			Branches:    func() any { return e.Branches().List() },
+			Consistency: func() any { return e.Reports().Consistency() },
+			Mappings:    func() any { return e.Streams().Mappings() },
 		},
 		IAM: iamAdmin{e}, Snapshots: e.keptSnapshots, NoSnapshot: ErrNoSnapshot, Branch: e.branchOf, SnapshotOf: e.snapshotOf,
-		DataDir: e.opts.DataDir, DrainTimeout: DefaultDrainTimeout}
+		DataDir: e.opts.DataDir, DrainTimeout: defaultDrainTimeout}
 	if e.store != nil {
 		a.Problems = e.store.Problems
 	}
 	return a
 }
 
-func (e *Emulator) adminRoutes(r *mux.Router, a *adminhttp.Admin) {
-	r.Methods(http.MethodGet).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminClockPath).HandlerFunc(a.ServeClock)
-	r.Methods(http.MethodPost).Path(AdminSweepPath).HandlerFunc(a.ServeSweep)
-	r.Methods(http.MethodGet).Path(AdminHealthPath).HandlerFunc(a.ServeHealth)
-	r.Methods(http.MethodDelete).Path(ConventionsPath).HandlerFunc(a.ServeConventionsReset)
-	r.Methods(http.MethodGet).Path(AdminNamespacesPath).HandlerFunc(a.ServeNamespaces)
-	r.Methods(http.MethodGet).Path(AdminTablesPath).HandlerFunc(a.ServeTables)
-	r.Methods(http.MethodPost).Path(AdminStreamsDrainPath).HandlerFunc(a.ServeStreamsDrain)
-	r.Methods(http.MethodGet).Path(AdminStreamsMappingsPath).HandlerFunc(a.ServeStreamsMappings)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotTake)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath).HandlerFunc(a.ServeSnapshotList)
-	r.Methods(http.MethodGet).Path(AdminSnapshotsPath + "/{id}/diff").HandlerFunc(a.ServeSnapshotDiff)
-	r.Methods(http.MethodPost).Path(AdminSnapshotsPath + "/{id}/restore").HandlerFunc(a.ServeSnapshotRestore)
-	r.Methods(http.MethodDelete).Path(AdminSnapshotsPath + "/{id}").HandlerFunc(a.ServeSnapshotDrop)
-	r.Methods(http.MethodGet, http.MethodDelete).Path(AdminConsistencyPath).HandlerFunc(a.ServeConsistency)
-	r.Methods(http.MethodPost).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchFork)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath).HandlerFunc(a.ServeBranchList)
-	r.Methods(http.MethodDelete).Path(AdminBranchesPath + "/{name}").HandlerFunc(a.ServeBranchDrop)
-	r.Methods(http.MethodGet).Path(AdminBranchesPath + "/{name}/diff").HandlerFunc(a.ServeBranchDiff)
-	r.Methods(http.MethodGet).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsGet)
-	r.Methods(http.MethodPut).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsPut)
-	r.Methods(http.MethodDelete).Path(AdminFaultsPath).HandlerFunc(a.ServeFaultsDelete)
-	r.Methods(http.MethodGet).Path(AdminFaultStatsPath).HandlerFunc(a.ServeFaultStats)
-	r.Methods(http.MethodGet).Path(AdminReportPath).HandlerFunc(a.ServeReport)
-	r.Methods(http.MethodDelete).Path(AdminReportPath).HandlerFunc(a.ServeReportReset)
-	r.Methods(http.MethodPut).Path(AdminDesignPath).HandlerFunc(a.ServeDesign)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/start").HandlerFunc(a.ServeReportStart)
-	r.Methods(http.MethodPost).Path(AdminReportPath + "/stop").HandlerFunc(a.ServeReportStop)
-	r.Methods(http.MethodGet).Path(AdminContributorsPath).HandlerFunc(a.ServeContributors)
-	r.Methods(http.MethodPost).Path(AdminLagPath).HandlerFunc(a.ServeLag)
-	r.Methods(http.MethodGet).Path(AdminLagPath).HandlerFunc(a.ServeLagGet)
-	r.Methods(http.MethodGet, http.MethodPut).Path(AdminIAMPath).HandlerFunc(a.ServeIAM)
-}
+// adminHost is the emulator's Go API as the admin endpoints ask it
+// (adminhttp.Host): the handles' methods, flat.
+type adminHost struct{ e *Emulator }
+
+func (h adminHost) Now() time.Time                             { return h.e.Clock().Now() }
+func (h adminHost) SetNow(t time.Time) (time.Time, error)      { return h.e.Clock().SetNow(t) }
+func (h adminHost) Advance(d time.Duration) (time.Time, error) { return h.e.Clock().Advance(d) }
+func (h adminHost) SweepTTL() int                              { return h.e.Clock().SweepTTL() }
+func (h adminHost) ConventionsReport() conventions.Snapshot    { return h.e.Reports().Conventions() }
+func (h adminHost) ResetConventionsReport()                    { h.e.Reports().ResetConventions() }
+func (h adminHost) WriteReport(w io.Writer) error              { return h.e.Reports().WriteAccess(w) }
+func (h adminHost) ResetReport()                               { h.e.Reports().ResetAccess() }
+func (h adminHost) SetReporting(on bool)                       { h.e.Reports().SetReporting(on) }
+func (h adminHost) SetDesign(src []byte) error                 { return h.e.Reports().SetDesign(src) }
+func (h adminHost) ResetConsistencyReport()                    { h.e.resetStaleReads() }
+func (h adminHost) Snapshot() string                           { return h.e.Branches().Snapshot() }
+func (h adminHost) Restore(id string) error                    { return h.e.Branches().Restore(id) }
+func (h adminHost) DropSnapshot(id string) error               { return h.e.Branches().DropSnapshot(id) }
+func (h adminHost) DropBranch(name string) error               { return h.e.Branches().Drop(name) }
+func (h adminHost) DrainStreams(ctx context.Context) error     { return h.e.Streams().Drain(ctx) }

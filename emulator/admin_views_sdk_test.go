@@ -14,6 +14,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // adminGet sends GET path to e's handler (with origin as its Origin
@@ -72,20 +73,20 @@ func TestNamespacesEndpoint(t *testing.T) {
 	_, err = reader.ListTables(ctx, &dynamodb.ListTablesInput{})
 	require.NoError(t, err)
 
-	status, out := adminGet(t, e, emulator.AdminNamespacesPath, "")
+	status, out := adminGet(t, e, adminpath.Namespaces, "")
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, map[string]any{"sharedDb": false, "namespaces": []any{
 		map[string]any{"namespace": "app/us-east-1", "accessKey": "app", "region": "us-east-1", "tables": float64(2), "items": float64(2)},
 	}}, out)
 
 	keyTable(t, tools, "Jobs")
-	_, out = adminGet(t, e, emulator.AdminNamespacesPath, "")
+	_, out = adminGet(t, e, adminpath.Namespaces, "")
 	require.Len(t, out["namespaces"], 2)
 	require.Equal(t, "tools/us-east-1", out["namespaces"].([]any)[1].(map[string]any)["namespace"])
 
-	status, _ = adminGet(t, e, emulator.AdminNamespacesPath, "http://evil.example")
+	status, _ = adminGet(t, e, adminpath.Namespaces, "http://evil.example")
 	require.Equal(t, http.StatusForbidden, status, "a page of another origin")
-	status, _ = adminGet(t, e, emulator.AdminNamespacesPath, "http://localhost:8000")
+	status, _ = adminGet(t, e, adminpath.Namespaces, "http://localhost:8000")
 	require.Equal(t, http.StatusOK, status, "the server's own origin (the console)")
 }
 
@@ -93,7 +94,7 @@ func TestNamespacesEndpoint(t *testing.T) {
 func TestNamespacesEndpointShared(t *testing.T) {
 	e, c := emulatortest.NewWith(t, emulator.Options{SharedDB: true})
 	keyTable(t, c, "Things")
-	_, out := adminGet(t, e, emulator.AdminNamespacesPath, "")
+	_, out := adminGet(t, e, adminpath.Namespaces, "")
 	require.Equal(t, map[string]any{"sharedDb": true, "namespaces": []any{
 		map[string]any{"namespace": "shared", "tables": float64(1), "items": float64(0)},
 	}}, out)
@@ -119,9 +120,9 @@ func TestSnapshotListAndDiff(t *testing.T) {
 	putPK(t, a, "Edited", "changed", "old")
 	putPK(t, a, "Edited", "deleted", "1")
 	putPK(t, a, "Dropped", "d1", "1")
-	id := e.Snapshot()
+	id := e.Branches().Snapshot()
 
-	_, list := adminGet(t, e, emulator.AdminSnapshotsPath, "")
+	_, list := adminGet(t, e, adminpath.Snapshots, "")
 	snaps := list["snapshots"].([]any)
 	require.Len(t, snaps, 1)
 	require.Equal(t, id, snaps[0].(map[string]any)["id"])
@@ -140,7 +141,7 @@ func TestSnapshotListAndDiff(t *testing.T) {
 	keyTable(t, a, "New")
 	putPK(t, a, "New", "n1", "1")
 
-	_, diff := adminGet(t, e, emulator.AdminSnapshotsPath+"/"+id+"/diff?namespace=a/us-east-1", "")
+	_, diff := adminGet(t, e, adminpath.Snapshots+"/"+id+"/diff?namespace=a/us-east-1", "")
 	spaces := diff["namespaces"].([]any)
 	require.Len(t, spaces, 1, "one namespace asked for")
 	tables := spaces[0].(map[string]any)["tables"].([]any)
@@ -176,7 +177,7 @@ func TestSnapshotListAndDiff(t *testing.T) {
 	require.Equal(t, map[string]any{"pk": map[string]any{"S": "deleted"}, "v": map[string]any{"S": "1"}}, items["removed"]["old"])
 
 	// A limit lists fewer items and says so; the counts stay exact.
-	_, diff = adminGet(t, e, emulator.AdminSnapshotsPath+"/"+id+"/diff?namespace=a/us-east-1&limit=1", "")
+	_, diff = adminGet(t, e, adminpath.Snapshots+"/"+id+"/diff?namespace=a/us-east-1&limit=1", "")
 	for _, x := range diff["namespaces"].([]any)[0].(map[string]any)["tables"].([]any) {
 		if d := x.(map[string]any); d["table"] == "Edited" {
 			require.Len(t, d["items"], 1)
@@ -185,14 +186,14 @@ func TestSnapshotListAndDiff(t *testing.T) {
 		}
 	}
 	// Without a namespace: every namespace that has tables then or now.
-	_, diff = adminGet(t, e, emulator.AdminSnapshotsPath+"/"+id+"/diff", "")
+	_, diff = adminGet(t, e, adminpath.Snapshots+"/"+id+"/diff", "")
 	require.Len(t, diff["namespaces"], 2)
 
 	bad := []struct{ name, path string }{
-		{"unknown snapshot", emulator.AdminSnapshotsPath + "/snap-99/diff"},
-		{"limit not a number", emulator.AdminSnapshotsPath + "/" + id + "/diff?limit=x"},
-		{"limit too large", emulator.AdminSnapshotsPath + "/" + id + "/diff?limit=100000"},
-		{"negative limit", emulator.AdminSnapshotsPath + "/" + id + "/diff?limit=-1"},
+		{"unknown snapshot", adminpath.Snapshots + "/snap-99/diff"},
+		{"limit not a number", adminpath.Snapshots + "/" + id + "/diff?limit=x"},
+		{"limit too large", adminpath.Snapshots + "/" + id + "/diff?limit=100000"},
+		{"negative limit", adminpath.Snapshots + "/" + id + "/diff?limit=-1"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,10 +202,10 @@ func TestSnapshotListAndDiff(t *testing.T) {
 			require.Contains(t, out["__type"], "ValidationException")
 		})
 	}
-	status, _ := adminGet(t, e, emulator.AdminSnapshotsPath, "http://evil.example")
+	status, _ := adminGet(t, e, adminpath.Snapshots, "http://evil.example")
 	require.Equal(t, http.StatusForbidden, status)
 
-	require.NoError(t, e.DropSnapshot(id))
-	_, list = adminGet(t, e, emulator.AdminSnapshotsPath, "")
+	require.NoError(t, e.Branches().DropSnapshot(id))
+	_, list = adminGet(t, e, adminpath.Snapshots, "")
 	require.Empty(t, list["snapshots"])
 }

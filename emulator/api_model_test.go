@@ -320,7 +320,7 @@ func amStart(t *testing.T, opts emulator.Options) *amServer {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		e.RunTTLSweeper(ctx, 2*time.Millisecond)
+		e.Clock().RunTTLSweeper(ctx, 2*time.Millisecond)
 	}()
 	return &amServer{e: e, srv: srv, url: "http://" + ln.Addr().String(), stop: stop, done: done}
 }

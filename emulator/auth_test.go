@@ -22,7 +22,7 @@ func TestAccessKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res, body := do(t, e, target, testkit.Auth(tt.key, "us-east-1"), `{}`)
-		if len(tt.key) > DefaultMaxHeaderBytes {
+		if len(tt.key) > defaultMaxHeaderBytes {
 			// A Server answers 431 to such a head; the handler checks the key.
 			res, body = testkit.Do(t, e.Handler(), target, testkit.Auth(tt.key, "us-east-1"), `{}`)
 		}

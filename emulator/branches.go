@@ -10,6 +10,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -29,21 +30,18 @@ import (
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.
 //
-// AdminBranchesPath makes, lists, drops and compares them
+// adminpath.Branches makes, lists, drops and compares them
 // (adminhttp/branches.go), behind the admin guard like the other admin
 // endpoints (httpedge/adminguard.go). With SharedDB and
 // a DataDir there are no branches: a SharedDB server loads only the
 // shared namespace's directory, so a branch's would be kept on disk and
 // loaded by no server.
 
-// AdminBranchesPath is the admin endpoint of branches.
-const AdminBranchesPath = "/dynamoemu/branches"
-
 // headerBranch names the branch a request is served in (canonical form,
 // as net/http keys it; the connection loop reads it too: emulator/internal/httploop).
 const headerBranch = "X-Dynamoemu-Branch"
 
-// Errors of Fork and DropBranch.
+// Errors of Branches.Fork and Branches.Drop.
 var (
 	ErrNoBranch     = errors.New("emulator: no such branch")
 	ErrBranchExists = errors.New("emulator: the branch's namespace exists")
@@ -62,6 +60,16 @@ type Branch struct {
 	Base      string `json:"base"`
 	AccessKey string `json:"accessKey"`
 }
+
+// Branches are copies of the emulator's namespaces for test suites:
+// branches, a namespace forked from another in O(1) that requests reach
+// by its name (Fork, Drop, List), and snapshots of every namespace that
+// the whole emulator rewinds to (Snapshot, Restore, DropSnapshot). The
+// zero Branches is not usable: Emulator.Branches returns one.
+type Branches struct{ e *Emulator }
+
+// Branches returns the emulator's branches and snapshots.
+func (e *Emulator) Branches() Branches { return Branches{e} }
 
 // branchSet is the branches made, by name.
 type branchSet struct {
@@ -87,7 +95,8 @@ func validBranchName(name string) bool {
 // namespace is. With SharedDB, base is "shared" or another branch
 // ("shared/NAME") and the branch is "shared/" + name, reached by the
 // X-Dynamoemu-Branch header only.
-func (e *Emulator) Fork(base, name string) (Branch, error) {
+func (bs Branches) Fork(base, name string) (Branch, error) {
+	e := bs.e
 	if e.opts.SharedDB && e.opts.DataDir != "" {
 		return Branch{}, ErrSharedDB
 	}
@@ -118,9 +127,11 @@ func (e *Emulator) Fork(base, name string) (Branch, error) {
 	return b, nil
 }
 
-// DropBranch drops branch name's tables (deletion protection
-// notwithstanding) and everything only they hold.
-func (e *Emulator) DropBranch(name string) error {
+// Drop drops branch name's tables (deletion protection
+// notwithstanding) and everything only they hold; an unknown name is
+// ErrNoBranch.
+func (bs Branches) Drop(name string) error {
+	e := bs.e
 	e.branches.mu.Lock()
 	defer e.branches.mu.Unlock()
 	b, ok := e.branches.byName[name]
@@ -141,8 +152,9 @@ func (e *Emulator) snapshotOf(id string) *storage.Snapshot {
 	return e.svc.Namespace(id).DB().Snapshot(nil)
 }
 
-// Branches lists the branches by name.
-func (e *Emulator) Branches() []Branch {
+// List returns the branches, by name.
+func (bs Branches) List() []Branch {
+	e := bs.e
 	e.branches.mu.RLock()
 	defer e.branches.mu.RUnlock()
 	out := make([]Branch, 0, len(e.branches.byName))
@@ -155,9 +167,14 @@ func (e *Emulator) Branches() []Branch {
 }
 
 // NamespaceID returns the ID of the namespace that requests signed with
-// accessKey in region reach: "shared" with Options.SharedDB,
-// "AKID/region" otherwise.
-func (e *Emulator) NamespaceID(accessKey, region string) string {
+// accessKey in region reach, as Fork names its base: "shared" with
+// Options.SharedDB, "AKID/region" otherwise.
+func (bs Branches) NamespaceID(accessKey, region string) string {
+	return bs.e.namespaceID(accessKey, region)
+}
+
+// namespaceID is Branches.NamespaceID.
+func (e *Emulator) namespaceID(accessKey, region string) string {
 	if e.opts.SharedDB {
 		return "shared"
 	}
@@ -174,10 +191,10 @@ func (e *Emulator) branchNamespace(name string, cred sigv4.Credential) (string, 
 	defer e.branches.mu.RUnlock()
 	b, ok := e.branches.byName[name]
 	if !ok {
-		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, AdminBranchesPath)
+		return "", apierr.Validationf("the %s header names no branch: %q (POST %s makes one)", headerBranch, name, adminpath.Branches)
 	}
 	if e.keys != nil {
-		own := e.NamespaceID(cred.AccessKey, cred.Region)
+		own := e.namespaceID(cred.AccessKey, cred.Region)
 		at := b
 		for hops := 0; at.Base != own; hops++ {
 			if at, ok = e.branchOfLocked(at.Base); !ok || hops > len(e.branches.byName) {

@@ -25,9 +25,9 @@ func TestBranchMadeAtFirstUse(t *testing.T) {
 		`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}}`)
 	ok("PutItem", "base", `{"TableName":"things","Item":{"pk":{"S":"a"}}}`)
 
-	_, err := e.Fork("base/us-east-1", "t1")
+	_, err := e.Branches().Fork("base/us-east-1", "t1")
 	require.NoError(t, err)
-	_, err = e.Fork("t1/us-east-1", "t2") // a branch of a branch not used yet
+	_, err = e.Branches().Fork("t1/us-east-1", "t2") // a branch of a branch not used yet
 	require.NoError(t, err)
 	require.Same(t, e.svc.Forked("t1/us-east-1"), e.svc.Forked("t2/us-east-1"), "t2 shares t1's snapshot")
 
@@ -48,12 +48,12 @@ func TestBranchMadeAtFirstUse(t *testing.T) {
 	require.Equal(t, `{}`, ok("GetItem", "base", `{"TableName":"things","Key":{"pk":{"S":"b"}}}`))
 
 	// Dropped unused, a branch leaves nothing; its name can be forked again.
-	_, err = e.Fork("base/us-east-1", "t3")
+	_, err = e.Branches().Fork("base/us-east-1", "t3")
 	require.NoError(t, err)
-	require.NoError(t, e.DropBranch("t3"))
+	require.NoError(t, e.Branches().Drop("t3"))
 	require.Nil(t, e.svc.Forked("t3/us-east-1"))
 	require.NotContains(t, e.svc.NamespaceIDs(), "t3/us-east-1")
-	_, err = e.Fork("base/us-east-1", "t3")
+	_, err = e.Branches().Fork("base/us-east-1", "t3")
 	require.NoError(t, err)
 	require.Contains(t, ok("GetItem", "t3", `{"TableName":"things","Key":{"pk":{"S":"a"}}}`), `"a"`)
 }

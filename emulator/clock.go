@@ -13,7 +13,7 @@ import (
 // (request timestamps, TTL expiry, stream record times and retention,
 // iterator expiry, transient table states) is read from one function:
 // Options.Clock (time.Now by default) plus an offset that Advance and
-// SetNow move, from Go (the Emulator methods) or over HTTP (the admin
+// SetNow move, from Go (Clock) or over HTTP (the admin
 // endpoint, admin.go). So a test proves TTL or stream trimming logic by
 // moving the clock, not by sleeping.
 
@@ -33,9 +33,18 @@ func (k *clockSkew) now() time.Time {
 	return t
 }
 
+// Clock is the emulator's clock, which a test moves instead of
+// sleeping: Now reads it, Advance and SetNow move it, and SweepTTL and
+// RunTTLSweeper delete the items that have expired on it. The zero Clock
+// is not usable: Emulator.Clock returns one.
+type Clock struct{ e *Emulator }
+
+// Clock returns the emulator's clock.
+func (e *Emulator) Clock() Clock { return Clock{e} }
+
 // Now returns the emulator's current time: Options.Clock (or time.Now)
 // moved by every Advance and SetNow so far.
-func (e *Emulator) Now() time.Time { return e.clock() }
+func (c Clock) Now() time.Time { return c.e.clock() }
 
 // ErrClockRange: Advance or SetNow would put the emulator's clock further
 // from the base clock than its offset, a time.Duration, can hold (about
@@ -45,7 +54,8 @@ var ErrClockRange = errors.New("emulator: clock out of range")
 // Advance moves the emulator's clock forward by d (backward if d is
 // negative) and returns the new time. Moving it more than about 292 years
 // from the base clock in all is ErrClockRange, and the clock stays put.
-func (e *Emulator) Advance(d time.Duration) (time.Time, error) {
+func (c Clock) Advance(d time.Duration) (time.Time, error) {
+	e := c.e
 	for {
 		old := e.skew.offset.Load()
 		next := old + int64(d)
@@ -63,7 +73,8 @@ func (e *Emulator) Advance(d time.Duration) (time.Time, error) {
 // goes on from there at the base clock's pace. A t more than about 292
 // years from the base clock's time is ErrClockRange, and the clock stays
 // put.
-func (e *Emulator) SetNow(t time.Time) (time.Time, error) {
+func (c Clock) SetNow(t time.Time) (time.Time, error) {
+	e := c.e
 	base := e.skew.base()
 	d := t.Sub(base) // saturates at the limits of time.Duration
 	if !base.Add(d).Equal(t) {

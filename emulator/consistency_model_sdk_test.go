@@ -16,6 +16,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestConsistencyFuzzModel: in consistency fuzzing, against a map of
@@ -93,7 +94,7 @@ func TestConsistencyFuzzModel(t *testing.T) {
 			}
 		}
 	}
-	rep := e.ConsistencyReport()
+	rep := e.Reports().Consistency()
 	require.Equal(t, "fuzz", rep.Mode)
 	require.GreaterOrEqual(t, len(rep.StaleReads), staleSeen, "every stale answer is reported")
 	for _, r := range rep.StaleReads {
@@ -104,17 +105,17 @@ func TestConsistencyFuzzModel(t *testing.T) {
 	// The admin endpoint answers the same report.
 	srv := httptest.NewServer(e.Handler())
 	defer srv.Close()
-	res, err := http.Get(srv.URL + emulator.AdminConsistencyPath)
+	res, err := http.Get(srv.URL + adminpath.Consistency)
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	req, _ := http.NewRequest(http.MethodDelete, srv.URL+emulator.AdminConsistencyPath, nil)
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+adminpath.Consistency, nil)
 	req.Header.Set("Content-Type", "application/json") // the admin guard's
 	res, err = http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	require.Empty(t, e.ConsistencyReport().StaleReads)
+	require.Empty(t, e.Reports().Consistency().StaleReads)
 }
 
 // TestConsistencyFuzzEveryRead: in consistency fuzzing BatchGetItem,
@@ -151,14 +152,14 @@ func TestConsistencyFuzzEveryRead(t *testing.T) {
 		}},
 	}
 	for _, r := range reads {
-		e.ResetConsistencyReport()
+		stop := e.Reports().CollectStaleReads()
 		require.NoError(t, putOrder(ctx, env, "b"+r.op, "ann"))
 		require.Equal(t, 1, r.read(true), "%s with ConsistentRead sees the put", r.op)
 		require.Equal(t, 0, r.read(false), "%s without ConsistentRead right after the put misses it", r.op)
-		rep := e.ConsistencyReport()
-		require.Len(t, rep.StaleReads, 1, r.op)
-		require.Equal(t, r.op, rep.StaleReads[0].Op)
-		require.Equal(t, "PutItem", rep.StaleReads[0].Missed[0].Op)
+		stale, _ := stop()
+		require.Len(t, stale, 1, r.op)
+		require.Equal(t, r.op, stale[0].Op)
+		require.Equal(t, "PutItem", stale[0].Missed[0].Op)
 	}
 }
 
@@ -173,7 +174,7 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 	env := suiteEnv{db: db, table: "moves"}
 	table := aws.String("moves")
 
-	e.ResetConsistencyReport()
+	stop := e.Reports().CollectStaleReads()
 	owner := func(id, who string) map[string]types.AttributeValue {
 		it := orderKey(id)
 		it["owner"] = &types.AttributeValueMemberS{Value: who}
@@ -193,14 +194,14 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 			break
 		}
 	}
-	rep := e.ConsistencyReport()
-	require.NotEmpty(t, rep.StaleReads)
-	missed := rep.StaleReads[0].Missed
+	stale, _ := stop()
+	require.NotEmpty(t, stale)
+	missed := stale[0].Missed
 	require.Len(t, missed, 2, "both of the transaction's writes are named")
 	require.Equal(t, "TransactWriteItems", missed[0].Op)
 	require.Equal(t, missed[0].Commit, missed[1].Commit, "one commit")
 
-	e.ResetConsistencyReport()
+	stop = e.Reports().CollectStaleReads()
 	_, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: table, Key: orderKey("t1"),
 		UpdateExpression: aws.String("SET #o = :o"), ExpressionAttributeNames: map[string]string{"#o": "owner"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":o": &types.AttributeValueMemberS{Value: "bea"}}})
@@ -208,9 +209,9 @@ func TestConsistencyFuzzTransactionsAndMoves(t *testing.T) {
 	n, err := ordersOf(ctx, env, "ann")
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "right after the move, the old partition still holds t1")
-	rep = e.ConsistencyReport()
-	require.Len(t, rep.StaleReads, 1)
-	require.Equal(t, map[string]map[string]string{"owner": {"S": "ann"}}, rep.StaleReads[0].Key)
-	require.Equal(t, "UpdateItem", rep.StaleReads[0].Missed[0].Op)
-	require.Equal(t, "MODIFY", rep.StaleReads[0].Missed[0].Event)
+	stale, _ = stop()
+	require.Len(t, stale, 1)
+	require.Equal(t, map[string]map[string]string{"owner": {"S": "ann"}}, stale[0].Key)
+	require.Equal(t, "UpdateItem", stale[0].Missed[0].Op)
+	require.Equal(t, "MODIFY", stale[0].Missed[0].Event)
 }

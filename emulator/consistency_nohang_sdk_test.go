@@ -204,7 +204,7 @@ func TestConsistencyFuzzWritesNeverBlock(t *testing.T) {
 			w.logOutcomes()
 			w.reportErrors()
 			t.Logf("the longest request took %v (deadline %v)", w.dl.Longest().Round(time.Millisecond), w.dl.Limit())
-			require.NotEmpty(t, e.ConsistencyReport().StaleReads, "consistency fuzzing ran: reads right after writes were stale")
+			require.NotEmpty(t, e.Reports().Consistency().StaleReads, "consistency fuzzing ran: reads right after writes were stale")
 		})
 	}
 }
@@ -404,7 +404,7 @@ func (w *fuzzWorkload) run(seed uint64) {
 	start(5<<32, func(r *rand.Rand) {
 		for range sweeps {
 			n := 0
-			w.dl.Do("SweepTTL", func() { n = w.e.SweepTTL() })
+			w.dl.Do("SweepTTL", func() { n = w.e.Clock().SweepTTL() })
 			w.count("SweepTTL: items deleted", n)
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -529,7 +529,7 @@ func (w *fuzzWorkload) iterator() string {
 func (w *fuzzWorkload) fork(r *rand.Rand, i int) {
 	name := "Fuzzbranch" + strconv.Itoa(i)
 	var err error
-	w.dl.Do("Fork", func() { _, err = w.e.Fork(w.e.NamespaceID(fuzzKey, fuzzRegion), name) })
+	w.dl.Do("Fork", func() { _, err = w.e.Branches().Fork(w.e.Branches().NamespaceID(fuzzKey, fuzzRegion), name) })
 	if err != nil {
 		w.mu.Lock()
 		w.errs = append(w.errs, "Fork: "+err.Error())
@@ -543,7 +543,7 @@ func (w *fuzzWorkload) fork(r *rand.Rand, i int) {
 		_, op, body, allowed := w.readOp(r)
 		w.send(name, op, body, allowed)
 	}
-	w.dl.Do("DropBranch", func() { err = w.e.DropBranch(name) })
+	w.dl.Do("DropBranch", func() { err = w.e.Branches().Drop(name) })
 	if err != nil && !errors.Is(err, emulator.ErrNoBranch) {
 		w.mu.Lock()
 		w.errs = append(w.errs, "DropBranch: "+err.Error())

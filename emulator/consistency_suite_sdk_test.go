@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
 // A small application's test suite with three planted consistency bugs:
@@ -226,7 +227,7 @@ func suiteTable(t *testing.T, db *dynamodb.Client, name string) *string {
 // why, and the stale reads the report gave during each case.
 type suiteRun struct {
 	failed map[string]string
-	stale  map[string][]emulator.StaleRead
+	stale  map[string][]report.StaleRead
 }
 
 // runSuite runs every case against a new emulator in mode.
@@ -234,16 +235,16 @@ func runSuite(t *testing.T, mode string) suiteRun {
 	t.Helper()
 	ctx := context.Background()
 	emu, db, streams := emulatortest.NewWithStreams(t, emulator.Options{Consistency: mode})
-	run := suiteRun{failed: map[string]string{}, stale: map[string][]emulator.StaleRead{}}
+	run := suiteRun{failed: map[string]string{}, stale: map[string][]report.StaleRead{}}
 	for i, c := range suiteCases {
 		table := fmt.Sprintf("case%d", i)
 		env := suiteEnv{db: db, streams: streams, table: table, stream: suiteTable(t, db, table)}
-		emu.ResetConsistencyReport()
+		stop := emu.Reports().CollectStaleReads()
 		if err := c.run(ctx, env); err != nil {
 			run.failed[c.name] = err.Error()
 		}
-		if rep := emu.ConsistencyReport(); len(rep.StaleReads) > 0 {
-			run.stale[c.name] = rep.StaleReads
+		if stale, _ := stop(); len(stale) > 0 {
+			run.stale[c.name] = stale
 		}
 	}
 	return run
@@ -314,8 +315,8 @@ func TestConsistencyFuzzFindsThePlantedBugs(t *testing.T) {
 
 // staleShape is a report without its times and namespaces (each run's
 // client has an access key of its own), which differ between runs.
-func staleShape(m map[string][]emulator.StaleRead) map[string][]emulator.StaleRead {
-	out := map[string][]emulator.StaleRead{}
+func staleShape(m map[string][]report.StaleRead) map[string][]report.StaleRead {
+	out := map[string][]report.StaleRead{}
 	for k, reads := range m {
 		for _, r := range reads {
 			r.At, r.Namespace = time.Time{}, ""

@@ -1,16 +1,9 @@
 package emulator
 
-import (
-	"net/http"
-	"strings"
-
-	"github.com/gorilla/mux"
-)
-
 // The built-in web console (package console) on the emulator's own port.
 //
-// Options.Console is its handler; the edge serves it at ConsolePath, and
-// redirects ConsolePath without its final slash, behind the same checks as
+// Options.Console is its handler; the edge serves it at adminpath.Console, and
+// redirects adminpath.Console without its final slash, behind the same checks as
 // the admin endpoints: the Host check (edge.go) and the admin guard
 // (httpedge/adminguard.go), which lets the page's own origin through. The console
 // is as powerful as the API (it deletes tables), so it gets no weaker
@@ -19,43 +12,16 @@ import (
 // API's.
 //
 // The emulator does not import package console: the command (cmd/dynamoemu)
-// passes console.Handler with console.Options.Prefix = ConsolePath, so an
+// passes console.Handler with console.Options.Prefix = adminpath.Console, so an
 // embedding test binary carries no console files it does not use.
 
-// ConsolePath is where Options.Console is served.
-const ConsolePath = "/dynamoemu/console/"
-
-// isConsolePath reports whether path is ConsolePath, below it, or
-// ConsolePath without its final slash.
-func isConsolePath(path string) bool {
-	return strings.HasPrefix(path, ConsolePath) || path == strings.TrimSuffix(ConsolePath, "/")
-}
-
-// consoleRoutes routes the console's paths to Options.Console, MCPPath
-// to Options.MCP and AdminDesignMatchPath to Options.DesignMatch, if any.
-func (e *Emulator) consoleRoutes(r *mux.Router) {
-	if e.opts.MCP != nil {
-		r.Path(MCPPath).Handler(e.opts.MCP)
-	}
-	if e.opts.DesignMatch != nil {
-		r.Methods(http.MethodPost).Path(AdminDesignMatchPath).Handler(e.opts.DesignMatch)
-	}
-	if e.opts.Console == nil {
-		return
-	}
-	r.MatcherFunc(func(req *http.Request, _ *mux.RouteMatch) bool { return isConsolePath(req.URL.Path) }).
-		Handler(e.opts.Console)
-}
-
-// MCPPath is where Options.MCP is served: an MCP server's streamable HTTP
-// endpoint (cmd/dynamoemu's, docs/mcp.md). Like the console it sits
+// Options.MCP is served at adminpath.MCP: an MCP server's streamable
+// HTTP endpoint (cmd/dynamoemu's, docs/mcp.md). Like the console it sits
 // behind the Host check and the admin guard: no page of a foreign origin
 // reaches it, and a POST needs Content-Type application/json, which MCP
 // clients send.
-const MCPPath = ownPrefix + "mcp"
-
-// AdminDesignMatchPath is where Options.DesignMatch is served: POST
+//
+// Options.DesignMatch is served at adminpath.DesignMatch: POST
 // {"namespace", "operation", "request"} answers which access pattern of
 // the design the request serves, or the nearest and why not (the MCP
 // server's design_match; the console's query builder asks it).
-const AdminDesignMatchPath = ownPrefix + "report/match"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +21,7 @@ var consoleStub = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) 
 	_, _ = w.Write([]byte("console " + r.URL.Path))
 })
 
-// TestConsoleMount: Options.Console is served at ConsolePath (and the path
+// TestConsoleMount: Options.Console is served at adminpath.Console (and the path
 // without its slash) behind the Host check and the admin guard: its own
 // origin passes, a foreign one is refused; other paths stay the
 // emulator's; without Options.Console nothing is there.
@@ -59,7 +60,7 @@ func TestConsoleMount(t *testing.T) {
 	}
 
 	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
-	if status, body := send(t, plain, rawRequest{method: "GET", path: emulator.ConsolePath}); status != 404 || body != "<UnknownOperationException/>\n" {
+	if status, body := send(t, plain, rawRequest{method: "GET", path: adminpath.Console}); status != 404 || body != "<UnknownOperationException/>\n" {
 		t.Errorf("no console: got %d %s, want 404 <UnknownOperationException/>", status, body)
 	}
 }
@@ -90,9 +91,9 @@ func TestAdminOrigins(t *testing.T) {
 	}
 	for _, tc := range tests {
 		for _, r := range []rawRequest{
-			{method: "GET", path: emulator.AdminClockPath},
-			{method: "POST", path: emulator.AdminClockPath, body: `{"advance":"0s"}`},
-			{method: "DELETE", path: emulator.ConventionsPath},
+			{method: "GET", path: adminpath.Clock},
+			{method: "POST", path: adminpath.Clock, body: `{"advance":"0s"}`},
+			{method: "DELETE", path: adminpath.Conventions},
 		} {
 			r.host = tc.host
 			r.header = map[string]string{"Origin": tc.origin}
@@ -121,10 +122,10 @@ func TestVersionHeader(t *testing.T) {
 		{method: "POST", path: "/", body: `{}`, header: map[string]string{"X-Amz-Target": "DynamoDB_20120810.Nope", "Authorization": sigV4}},
 		{method: "GET", path: "/"},
 		{method: "OPTIONS", path: "/", header: map[string]string{"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"}},
-		{method: "GET", path: emulator.AdminClockPath},
-		{method: "GET", path: emulator.AdminClockPath, header: map[string]string{"Origin": "http://evil.example"}},
+		{method: "GET", path: adminpath.Clock},
+		{method: "GET", path: adminpath.Clock, header: map[string]string{"Origin": "http://evil.example"}},
 		{method: "GET", path: "/", host: "evil.example"},
-		{method: "GET", path: emulator.ConsolePath},
+		{method: "GET", path: adminpath.Console},
 	} {
 		req, _ := http.NewRequest(r.method, base+r.path, strings.NewReader(r.body))
 		if r.host != "" {
@@ -144,7 +145,7 @@ func TestVersionHeader(t *testing.T) {
 	}
 }
 
-// TestMCPMount: Options.MCP is served at MCPPath behind the Host check
+// TestMCPMount: Options.MCP is served at adminpath.MCP behind the Host check
 // and the admin guard: a JSON POST reaches it, a form POST, a foreign
 // origin and a rebinding Host do not.
 func TestMCPMount(t *testing.T) {
@@ -160,12 +161,12 @@ func TestMCPMount(t *testing.T) {
 		status                   int
 		want                     string
 	}{
-		{"JSON POST", "POST", emulator.MCPPath, "", json, 200, "mcp POST"},
-		{"GET", "GET", emulator.MCPPath, "", nil, 200, "mcp GET"},
-		{"below the path", "POST", emulator.MCPPath + "/x", "", json, 404, "UnknownOperationException"},
-		{"form POST", "POST", emulator.MCPPath, "", nil, 415, "Content-Type"},
-		{"foreign origin", "POST", emulator.MCPPath, "", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "AccessDeniedException"},
-		{"rebinding Host", "POST", emulator.MCPPath, "evil.example" + port, json, 403, "-allowHost"},
+		{"JSON POST", "POST", adminpath.MCP, "", json, 200, "mcp POST"},
+		{"GET", "GET", adminpath.MCP, "", nil, 200, "mcp GET"},
+		{"below the path", "POST", adminpath.MCP + "/x", "", json, 404, "UnknownOperationException"},
+		{"form POST", "POST", adminpath.MCP, "", nil, 415, "Content-Type"},
+		{"foreign origin", "POST", adminpath.MCP, "", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "AccessDeniedException"},
+		{"rebinding Host", "POST", adminpath.MCP, "evil.example" + port, json, 403, "-allowHost"},
 	}
 	for _, tc := range tests {
 		status, body := send(t, base, rawRequest{method: tc.method, path: tc.path, host: tc.host, header: tc.header})
@@ -173,6 +174,6 @@ func TestMCPMount(t *testing.T) {
 		require.Contains(t, body, tc.want, tc.name)
 	}
 	plain, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
-	status, body := send(t, plain, rawRequest{method: "POST", path: emulator.MCPPath, header: json})
+	status, body := send(t, plain, rawRequest{method: "POST", path: adminpath.MCP, header: json})
 	require.Equal(t, 404, status, "no MCP server: %s", body)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestTablesEndpoint: GET /dynamoemu/tables describes a page of a
@@ -28,7 +29,7 @@ func TestTablesEndpoint(t *testing.T) {
 	putPK(t, app, "tbl3", "a", "x")
 	putPK(t, app, "tbl3", "b", "x")
 
-	status, out := adminGet(t, e, emulator.AdminTablesPath+"?namespace=app/us-east-1&limit=2", "")
+	status, out := adminGet(t, e, adminpath.Tables+"?namespace=app/us-east-1&limit=2", "")
 	require.Equal(t, http.StatusOK, status, "%v", out)
 	require.Equal(t, "tbl1", out["lastEvaluatedTableName"])
 	tables := out["tables"].([]any)
@@ -41,7 +42,7 @@ func TestTablesEndpoint(t *testing.T) {
 	require.Equal(t, "pk", first["KeySchema"].([]any)[0].(map[string]any)["AttributeName"])
 	require.Equal(t, "PAY_PER_REQUEST", first["BillingModeSummary"].(map[string]any)["BillingMode"])
 
-	_, out = adminGet(t, e, emulator.AdminTablesPath+"?namespace=app/us-east-1&start=tbl1", "")
+	_, out = adminGet(t, e, adminpath.Tables+"?namespace=app/us-east-1&start=tbl1", "")
 	require.NotContains(t, out, "lastEvaluatedTableName")
 	var names []any
 	for _, x := range out["tables"].([]any) {
@@ -52,14 +53,14 @@ func TestTablesEndpoint(t *testing.T) {
 	}
 	require.Equal(t, []any{"tbl2", "tbl3", "tbl4"}, names)
 
-	_, out = adminGet(t, e, emulator.AdminTablesPath+"?namespace=nobody/us-east-1", "")
+	_, out = adminGet(t, e, adminpath.Tables+"?namespace=nobody/us-east-1", "")
 	require.Equal(t, []any{}, out["tables"], "a namespace with no tables")
 
 	for _, bad := range []string{"", "?namespace=app", "?namespace=app/us-east-1&limit=0", "?namespace=app/us-east-1&limit=101", "?namespace=shared"} {
-		status, out := adminGet(t, e, emulator.AdminTablesPath+bad, "")
+		status, out := adminGet(t, e, adminpath.Tables+bad, "")
 		require.Equal(t, http.StatusBadRequest, status, "%s: %v", bad, out)
 	}
-	status, _ = adminGet(t, e, emulator.AdminTablesPath+"?namespace=app/us-east-1", "http://evil.example")
+	status, _ = adminGet(t, e, adminpath.Tables+"?namespace=app/us-east-1", "http://evil.example")
 	require.Equal(t, http.StatusForbidden, status, "a page of another origin")
 }
 
@@ -67,7 +68,7 @@ func TestTablesEndpoint(t *testing.T) {
 func TestTablesEndpointShared(t *testing.T) {
 	e, c := emulatortest.NewWith(t, emulator.Options{SharedDB: true})
 	keyTable(t, c, "Things")
-	_, out := adminGet(t, e, emulator.AdminTablesPath+"?namespace=shared", "")
+	_, out := adminGet(t, e, adminpath.Tables+"?namespace=shared", "")
 	require.Len(t, out["tables"], 1)
 	require.Equal(t, "Things", out["tables"].([]any)[0].(map[string]any)["TableName"])
 }
@@ -84,14 +85,14 @@ func TestBranchDiffEndpoint(t *testing.T) {
 	keyTable(t, base, "Edited")
 	putPK(t, base, "Same", "s", "1")
 	putPK(t, base, "Edited", "e", "old")
-	_, err = e.Fork("base/us-east-1", "b1")
+	_, err = e.Branches().Fork("base/us-east-1", "b1")
 	require.NoError(t, err)
 	branch := emulatortest.Client(t, e, "b1")
 	putPK(t, branch, "Edited", "e", "new")
 	putPK(t, branch, "Edited", "n", "1")
 	keyTable(t, branch, "Scratch")
 
-	status, out := adminGet(t, e, emulator.AdminBranchesPath+"/b1/diff", "")
+	status, out := adminGet(t, e, adminpath.Branches+"/b1/diff", "")
 	require.Equal(t, http.StatusOK, status, "%v", out)
 	require.Equal(t, "b1", out["branch"])
 	require.Equal(t, "base/us-east-1", out["base"])
@@ -107,8 +108,8 @@ func TestBranchDiffEndpoint(t *testing.T) {
 	}
 	require.Equal(t, map[string]string{"Same": "unchanged", "Edited": "changed", "Scratch": "added"}, changes)
 
-	status, _ = adminGet(t, e, emulator.AdminBranchesPath+"/nope/diff", "")
+	status, _ = adminGet(t, e, adminpath.Branches+"/nope/diff", "")
 	require.Equal(t, http.StatusBadRequest, status)
-	status, _ = adminGet(t, e, emulator.AdminBranchesPath+"/b1/diff?limit=x", "")
+	status, _ = adminGet(t, e, adminpath.Branches+"/b1/diff?limit=x", "")
 	require.Equal(t, http.StatusBadRequest, status)
 }

@@ -13,7 +13,7 @@ import (
 // TestConstantsMatchService: the constants this package spells out for
 // godoc are the service's (and its libraries').
 func TestConstantsMatchService(t *testing.T) {
-	require.Equal(t, throttle.Tag, ThrottleTag)
-	require.Equal(t, int64(idempotency.DefaultBytes), int64(DefaultIdempotencyBytes))
-	require.Equal(t, service.DefaultStreamRetention, DefaultStreamRetention)
+	require.Equal(t, "dynamoemu:throttle", throttle.Tag, "the tag Throttle's doc names")
+	require.Equal(t, int64(idempotency.DefaultBytes), int64(defaultIdempotencyBytes))
+	require.Equal(t, service.DefaultStreamRetention, defaultStreamRetention)
 }

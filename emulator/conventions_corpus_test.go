@@ -46,7 +46,7 @@ func corpusOutcome(t *testing.T, c *corpus, cfg conventions.Config, cs corpusCas
 	t.Helper()
 	e, err := emulator.New(emulator.Options{Conventions: &cfg, SharedDB: true})
 	require.NoError(t, err)
-	require.NoError(t, e.SetDesign([]byte(c.Design)))
+	require.NoError(t, e.Reports().SetDesign([]byte(c.Design)))
 	do := func(r corpusRequest, tenant string) (int, string) {
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(r.Body))
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -63,7 +63,7 @@ func corpusOutcome(t *testing.T, c *corpus, cfg conventions.Config, cs corpusCas
 		code, body := do(r, "")
 		require.Equal(t, http.StatusOK, code, "setup %s: %s", r.Op, body)
 	}
-	require.Zero(t, e.ConventionsReport().Violations, "the setup breaks no rule")
+	require.Zero(t, e.Reports().Conventions().Violations, "the setup breaks no rule")
 	for _, r := range cs.Requests {
 		code, body := do(r, cs.Tenant)
 		if code == http.StatusOK {
@@ -72,7 +72,7 @@ func corpusOutcome(t *testing.T, c *corpus, cfg conventions.Config, cs corpusCas
 		require.Contains(t, body, "[conventions ", "%s: %s failed otherwise: %s", cs.Name, r.Op, body)
 		return "refused", strings.Count(body, "(item ")
 	}
-	if e.ConventionsReport().Violations > 0 {
+	if e.Reports().Conventions().Violations > 0 {
 		return "reported", 0
 	}
 	return "accepted", 0

@@ -19,6 +19,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The guide's rules through the emulator: each with the framework's (or
@@ -186,7 +187,7 @@ func TestConventionsVersionedReads(t *testing.T) {
 		dataTable: {Keys: []map[string]av{{"pk": s(orderPK), "sk": s(orderSK + "@1")}}}}})
 	require.NoError(t, err)
 	var ops []string
-	for _, e := range env.e.ConventionsReport().Tables[0].Entries {
+	for _, e := range env.e.Reports().Conventions().Tables[0].Entries {
 		require.Equal(t, "A14", e.Rule)
 		require.Equal(t, conventions.SeverityWarn, e.Severity)
 		ops = append(ops, e.Operation)
@@ -241,7 +242,7 @@ func TestConventionsBatchNamesEveryItem(t *testing.T) {
 	require.NotContains(t, msg, "[0]")
 	require.Empty(t, env.getItems(dataTable))
 	var positions []string
-	for _, e := range env.e.ConventionsReport().Tables[0].Entries {
+	for _, e := range env.e.Reports().Conventions().Tables[0].Entries {
 		require.NotEmpty(t, e.RequestID)
 		require.NotEmpty(t, e.Reason)
 		positions = append(positions, e.Position)
@@ -307,7 +308,7 @@ func TestConventionsDesign(t *testing.T) {
 	env := newGuideEnv(t)
 	design, err := os.ReadFile("../internal/insights/testdata/blog.design")
 	require.NoError(t, err)
-	require.NoError(t, env.e.SetDesign(design))
+	require.NoError(t, env.e.Reports().SetDesign(design))
 	str := func(name string) types.AttributeDefinition {
 		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS}
 	}
@@ -358,25 +359,25 @@ func TestConventionsVisible(t *testing.T) {
 		require.NoError(t, json.Unmarshal(body, &out), string(body))
 		return out
 	}
-	rep := get(emulator.AdminReportPath)
+	rep := get(adminpath.Report)
 	require.Equal(t, false, rep["reporting"])
 	require.Contains(t, rep["note"], "not collecting: start dynamoemu with -report")
 	require.Empty(t, rep["namespaces"], "no zeros")
 	reports := rep["reports"].(map[string]any)
 	require.Equal(t, map[string]any{"collecting": false, "path": "/dynamoemu/report"}, reports["accessPatterns"])
 	require.Equal(t, map[string]any{"collecting": true, "path": "/dynamoemu/conventions", "tables": float64(2)}, reports["conventions"])
-	res, err := http.Get(env.url + emulator.AdminReportPath + "?format=text")
+	res, err := http.Get(env.url + adminpath.Report + "?format=text")
 	require.NoError(t, err)
 	text, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	require.Contains(t, string(text), "not collecting")
-	env.e.SetReporting(true)
+	env.e.Reports().SetReporting(true)
 	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
-	rep = get(emulator.AdminReportPath)
+	rep = get(adminpath.Report)
 	require.Nil(t, rep["note"])
 	require.NotEmpty(t, rep["namespaces"])
 
-	conv := get(emulator.ConventionsPath)
+	conv := get(adminpath.Conventions)
 	require.Equal(t, []any{
 		map[string]any{"table": cmdTable, "roles": "command", "mode": "enforce", "source": "*-command"},
 		map[string]any{"table": "tagged", "roles": "keys", "mode": "warn", "source": "tags"},

@@ -43,7 +43,7 @@ func latestDocs(t *testing.T, mode string) *convEnv {
 		Item: map[string]av{"documentVersion": s("v2"), "content": s("second")}, ConditionExpression: aws.String("attribute_not_exists(documentVersion)")})
 	require.NoError(t, err)
 	require.NoError(t, moveLatest(env, "v1", "v2", "second"))
-	env.e.ResetConventionsReport()
+	env.e.Reports().ResetConventions()
 	return env
 }
 

@@ -218,7 +218,7 @@ func TestConventionsDesignReplaces(t *testing.T) {
 	}{{conventions.ModeEnforce, "Blog"}, {conventions.ModeWarn, "WarnBlog"}} {
 		t.Run(m.mode.String(), func(t *testing.T) {
 			env := newLinksEnv(t)
-			require.NoError(t, env.e.SetDesign([]byte(warnDesign+"\n"+string(design))))
+			require.NoError(t, env.e.Reports().SetDesign([]byte(warnDesign+"\n"+string(design))))
 			str := func(name string) types.AttributeDefinition {
 				return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS}
 			}
@@ -273,7 +273,7 @@ func TestConventionsDesignReplaces(t *testing.T) {
 				require.Equal(t, 1, refused, "key %s: one of the two lands, the other is refused", id)
 			}
 			var counted uint64
-			for _, tr := range env.e.ConventionsReport().Tables {
+			for _, tr := range env.e.Reports().Conventions().Tables {
 				counted += uint64(tr.Counts["D2"])
 			}
 			require.EqualValues(t, keys, counted, "each key's second write is reported")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestConventionsReportHTTP: the report over HTTP, one entry per distinct
@@ -49,7 +50,7 @@ func TestConventionsReportHTTP(t *testing.T) {
 	}
 	get := func() report {
 		t.Helper()
-		res, err := http.Get(srv.URL + emulator.ConventionsPath)
+		res, err := http.Get(srv.URL + adminpath.Conventions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +80,7 @@ func TestConventionsReportHTTP(t *testing.T) {
 		t.Errorf("A3 entry: got %+v, want %+v", e, want)
 	}
 
-	req, _ := http.NewRequest(http.MethodDelete, srv.URL+emulator.ConventionsPath, nil)
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL+adminpath.Conventions, nil)
 	req.Header.Set("Content-Type", "application/json") // the admin endpoints' cross-site guard
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -93,7 +94,7 @@ func TestConventionsReportHTTP(t *testing.T) {
 	if got := get(); got.Violations != 0 || len(got.Tables) != 0 {
 		t.Fatalf("after reset: got %+v, want an empty report", got)
 	}
-	env.e.ResetConventionsReport() // the embedding API, idempotent
+	env.e.Reports().ResetConventions() // the embedding API, idempotent
 	env.wantNoViolations()
 }
 

@@ -91,7 +91,7 @@ func TestConventionsSeedLatestPartiQL(t *testing.T) {
 	// Not pinned: the move would overwrite another writer's.
 	err := env.statement(env.db, `UPDATE docs SET actualVersion = 'v2' SET content = 'second' WHERE documentVersion = 'latest'`)
 	refusedWith(t, err, "ValidationException", "[conventions L1]", "without a condition that fails when it moved")
-	env.e.ResetConventionsReport()
+	env.e.Reports().ResetConventions()
 
 	// Pinned on the version read: accepted alone.
 	require.NoError(t, env.statement(env.db,
@@ -419,7 +419,7 @@ func TestConventionsSeedHistory(t *testing.T) {
 					"a retried publish after a TTL setting appeared")
 			}
 
-			env.e.ResetConventionsReport()
+			env.e.Reports().ResetConventions()
 			seventh := historyItem(7, null)
 			env.wantRefusedOrReported(m.mode, history, env.put(history, seventh, ""), "ValidationException", "B18")
 			delete(seventh, "csk") // a copy without csk is no better
@@ -427,7 +427,7 @@ func TestConventionsSeedHistory(t *testing.T) {
 			seventh["version"] = n("8")
 			env.wantRefusedOrReported(m.mode, history, env.put(history, seventh, ""), "ValidationException", "B18")
 
-			env.e.ResetConventionsReport()
+			env.e.Reports().ResetConventions()
 			sync3 := historyItem(3, null)
 			sync3["csk"] = s(orderSK)
 			require.NoError(t, env.put(history, sync3, ""), "publishSync's copy")

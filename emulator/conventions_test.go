@@ -227,7 +227,7 @@ func (env *convEnv) nextSeq(pk, sk string) string {
 // wantNoViolations fails when the report has any violation.
 func (env *convEnv) wantNoViolations() {
 	env.t.Helper()
-	for _, tr := range env.e.ConventionsReport().Tables {
+	for _, tr := range env.e.Reports().Conventions().Tables {
 		env.t.Errorf("table %s: unexpected violations %v: %v", tr.Table, tr.Counts, tr.Entries)
 	}
 }
@@ -235,7 +235,7 @@ func (env *convEnv) wantNoViolations() {
 // reported returns the rules reported for table, most recent first.
 func (env *convEnv) reported(table string) []string {
 	var rules []string
-	for _, tr := range env.e.ConventionsReport().Tables {
+	for _, tr := range env.e.Reports().Conventions().Tables {
 		if tr.Table == table {
 			for _, v := range tr.Entries {
 				rules = append(rules, v.Rule)

@@ -26,6 +26,12 @@
 //		BaseEndpoint: aws.String(srv.URL),
 //		Credentials:  credentials.NewStaticCredentialsProvider("demo", "secret", "")})
 //
+// The rest of the API is on handles, one per subject, each a small value
+// an Emulator method returns: Clock (the time, TTL sweeps), Streams (the
+// stream handlers), Branches (branches and snapshots), Reports (access
+// patterns, conventions, consistency), Faults (the fault rules) and Lags
+// (eventual consistency on demand, replication delay).
+//
 // # Namespaces
 //
 // Each access key and region is a database of its own (a namespace), as
@@ -47,19 +53,32 @@
 //
 // Every time the emulator uses (request timestamps, TTL expiry, stream
 // record times and retention, transient table states) comes from one
-// clock: Options.Clock (time.Now by default) moved by an offset. Now
-// reads it; Advance and SetNow move it, so a test of expiry or retention
-// does not sleep. SweepTTL deletes expired items at once; RunTTLSweeper
-// does it on a period. A move further than about 292 years is
-// ErrClockRange.
+// clock: Options.Clock (time.Now by default) moved by an offset.
+// Clock().Now reads it; Advance and SetNow move it, so a test of expiry
+// or retention does not sleep. Clock().SweepTTL deletes expired items at
+// once; RunTTLSweeper does it on a period. A move further than about 292
+// years is ErrClockRange.
 //
-// # Snapshots
+// # Branches and snapshots
 //
-// Snapshot captures every namespace (tables, items, indexes, streams)
-// and returns its ID; Restore rewinds the whole emulator to it, as often
-// as wanted, sharing the items instead of copying them; DropSnapshot
-// forgets it. A test suite restores one after its fixtures before each
-// test. The admin endpoint AdminSnapshotsPath does the same over HTTP.
+// Branches().Snapshot captures every namespace (tables, items, indexes,
+// streams) and returns its ID; Restore rewinds the whole emulator to it,
+// as often as wanted, sharing the items instead of copying them;
+// DropSnapshot forgets it. A test suite restores one after its fixtures
+// before each test. Branches().Fork makes a namespace a copy of another
+// in O(1) per table, which requests reach by its name (as their access
+// key, or in the X-Dynamoemu-Branch header), so each test of a suite gets
+// a seeded database of its own. The admin endpoints /dynamoemu/snapshots
+// and /dynamoemu/branches do the same over HTTP.
+//
+// # Stream handlers
+//
+// Streams() runs Lambda's event source mappings over the tables'
+// streams: each mapping calls a function (a Go func, or one invoked over
+// Lambda's API) with batches of records, with Lambda's batching,
+// filters, retries and on-failure destinations. Streams().Drain waits
+// until every record written has been handled, so a test asserts right
+// after it.
 //
 // # Faults, lag and throttling
 //
@@ -67,42 +86,39 @@
 // be told to. Faults returns the fault injector: FaultRules choose calls
 // (by table, index, operation or key) and a FaultKind to inject
 // (throttling, conflicts, 500s, a delay), with a count, a period or a
-// probability from a seed. IndexLag, TableReadLag and StreamLag return a
+// probability from a seed. Lags().Index, Reads and Stream return a
 // LagGate that delays what a GSI, eventually consistent reads or a
 // stream see of the writes (SetDelay, Hold, Release), so that a test sees
-// eventual consistency on demand. FaultOptions.Throttle enforces
-// provisioned capacity and per-key limits as DynamoDB does. All of it is
-// off until asked for.
+// eventual consistency on demand; Lags().SetReplicationDelay makes global
+// tables' replicas lag. FaultOptions.Throttle enforces provisioned
+// capacity and per-key limits as DynamoDB does. All of it is off until
+// asked for.
 //
-// # The access-pattern report
+// # Reports
 //
-// With SetReporting (or FaultOptions.Report), the emulator counts each
-// table's and index's traffic: gets, queries, scans and writes, items
-// read and returned, capacity units, hot keys, unused indexes and the
-// costliest requests. Report returns it as NamespaceReports (AccessReport
-// and the types below it, aliases of package emulator/report's, where
-// each is declared once); WriteReport prints it. SetDesign checks the
-// traffic against a declared design's access patterns (a design file, a
-// NoSQL Workbench model, a OneTable schema, ElectroDB entities, a
-// Dynamoose schema, a DynamoDB Toolbox table, AWS's DynamoDB MCP data
-// model or an infrastructure template); DesignSource
-// returns it.
-// Contributors answers Contributor Insights' top keys.
-//
-// # Conventions
-//
-// Options.Conventions names tables that follow the mbc-cqrs-serverless
-// conventions (package conventions): their writes are checked as they
-// arrive, and refused or reported per the configuration.
-// ConventionsReport returns what was seen; ResetConventionsReport empties
-// it.
+// With Reports().SetReporting (or FaultOptions.Report), the emulator
+// counts each table's and index's traffic: gets, queries, scans and
+// writes, items read and returned, capacity units, hot keys, unused
+// indexes and the costliest requests. Reports().Access returns it
+// (package report's types, where each is declared once); WriteAccess
+// prints it. SetDesign checks the traffic against a declared design's
+// access patterns (a design file, a NoSQL Workbench model, a OneTable
+// schema, ElectroDB entities, a Dynamoose schema, a DynamoDB Toolbox
+// table, AWS's DynamoDB MCP data model or an infrastructure template).
+// Contributors answers Contributor Insights' top keys. Options.Conventions
+// names tables that follow the mbc-cqrs-serverless conventions (package
+// conventions): their writes are checked as they arrive, refused or
+// reported per the configuration, and Reports().Conventions returns what
+// was seen. Options.Consistency's fuzzing reports its stale reads in
+// Reports().Consistency.
 //
 // # Persistence
 //
 // With Options.DataDir every namespace is kept in that directory: each
 // change is logged before it is acknowledged (PersistOptions.Durability
-// says how firmly) and New loads it all back. Stream records,
-// ClientRequestTokens and the clock's offset are not kept. Without
+// says how firmly) and New loads it all back, stream records,
+// ClientRequestTokens within their window, the clock's offset and the
+// fault rules included (persistence.go says what is not kept). Without
 // DataDir everything is in memory only.
 //
 // # The HTTP edge
@@ -115,8 +131,8 @@
 // rebinding it answers only Host names a web page cannot rebind
 // (addresses, localhost, Options.AllowHosts and kin); the admin
 // endpoints (the clock, TTL sweeps, snapshots, faults, lag, the reports,
-// Options.Console at ConsolePath, Options.MCP at MCPPath,
-// Options.DesignMatch at AdminDesignMatchPath) also refuse
+// Options.Console at /dynamoemu/console/, Options.MCP at /dynamoemu/mcp,
+// Options.DesignMatch at /dynamoemu/report/match) also refuse
 // foreign origins and state-changing requests without Content-Type
 // application/json.
 // Options.CORSOrigins enables CORS.
@@ -145,7 +161,9 @@
 // emulator/internal/httploop the connection loop, which calls
 // apiserve's ServeLoop for each API call;
 // emulator/internal/httpedge the edge's CORS, Host and body policies;
-// routes.go the routes of the emulator's own paths; the service
+// routes.go the table of every endpoint and its guard, from which the
+// edge dispatches and the router of the emulator's own paths is built;
+// the service
 // behind the edge (tables, operations, streams, transactions, PartiQL) is
 // emulator/internal/service, whose doc.go is the map of the rest.
 package emulator

@@ -6,12 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
@@ -56,12 +54,14 @@ import (
 //     (GET / 400 as DynamoDB Local 3.3, /_localstack/health) there, and
 //     the emulator's AWS answers stay the default.
 //
-// The emulator's own paths, everything under /dynamoemu/, go to its
-// router (routes.go) behind the admin guard (httpedge/adminguard.go) and, with
-// Options.Credentials, the admin credentials (credentials.go). Lambda's
-// event source mapping API (/2015-03-31/event-source-mappings) goes behind
-// the same origin guard (httpedge.LambdaGuard), then, with
-// Options.Credentials, Lambda's signature check (stream_handlers.go).
+// Which path is served how, and behind which guard, is one table: the
+// endpoints of routes.go. The emulator's own paths, everything under
+// /dynamoemu/, go to its router behind the origin check
+// (httpedge/adminguard.go) and, with Options.Credentials, each route's
+// credentials (credentials.go). Lambda's event source mapping API
+// (/2015-03-31/event-source-mappings) goes behind the same origin check
+// (httpedge.LambdaGuard), then, with Options.Credentials, Lambda's
+// signature check (stream_handlers.go).
 
 // ownPrefix is the path under which the emulator serves its own
 // endpoints: admin, conventions, the console.
@@ -97,10 +97,10 @@ func headTooLarge(r *http.Request) bool {
 }
 
 // edgeHandler is the emulator's http.Handler: the Host check (hostAllowed, below),
-// AWS's head limits, then the path and method as the top of this file
-// says.
+// AWS's head limits, then the first of the edge's rows (routes.go's
+// edgeEndpoints) that takes the request's method and path.
 func (e *Emulator) edgeHandler() http.Handler {
-	own := sync.OnceValue(e.router) // routes.go: built by the first request that needs it
+	rows := edgeEndpoints()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()[versionHeaderName] = versionHeader() // version.go
 		if !e.hostAllowed(r) {
@@ -111,58 +111,13 @@ func (e *Emulator) edgeHandler() http.Handler {
 			serveHeadTooLarge(w)
 			return
 		}
-		switch {
-		case isOwnPath(r.URL.Path):
-			if err := httpedge.AdminGuard(&e.cors, r); err != nil { // admin routes and console: no cross-site request
-				e.serveRefused(w, r, err)
+		for i := range rows {
+			if rows[i].match(r) {
+				rows[i].serve(e, w, r)
 				return
 			}
-			// The MCP endpoint checks its own bearer token (docs/mcp.md);
-			// a health probe has no credentials (adminhttp/health.go).
-			if e.keys != nil && r.Method != http.MethodOptions && !isConsoleFileRequest(r) && r.URL.Path != MCPPath && !isHealthProbe(r) {
-				if err := e.keys.AdminAuth(r); err != nil {
-					e.serveRefused(w, r, err)
-					return
-				}
-			}
-			own().ServeHTTP(&answerDeadline{ResponseWriter: w, e: e}, r) // server.go: the write timeout from the answer
-		case isLambdaPath(r.URL.Path):
-			if err := httpedge.LambdaGuard(&e.cors, r); err != nil { // no web page makes a mapping
-				lambdaesm.WriteRefusal(w, err) // in Lambda's shape
-				return
-			}
-			e.serveLambda(w, r) // stream_handlers.go: Lambda's event source mapping API
-		case r.Method == http.MethodPost:
-			e.serveOp(w, r)
-		case r.Method == http.MethodGet || r.Method == http.MethodHead:
-			if e.opts.Edge != nil && e.opts.Edge(w, r) {
-				return
-			}
-			if r.URL.Path == "/" {
-				e.serveHealth(w, r)
-			} else {
-				e.serveNotFound(w, r)
-			}
-		case r.Method == http.MethodOptions:
-			e.servePreflight(w, r)
-		default:
-			e.serveNotFound(w, r)
 		}
 	})
-}
-
-// isHealthProbe reports whether r reads AdminHealthPath, which answers
-// without credentials: it tells whether writes are taken, nothing of the
-// data.
-func isHealthProbe(r *http.Request) bool {
-	return r.URL.Path == AdminHealthPath && r.Method == http.MethodGet
-}
-
-// isConsoleFileRequest reports whether r reads one of the console's files
-// (GET or HEAD under ConsolePath): they hold no data, so they load without
-// credentials, and the page signs the calls it makes.
-func isConsoleFileRequest(r *http.Request) bool {
-	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && isConsolePath(r.URL.Path)
 }
 
 // serveHealth answers GET / as AWS's endpoint does: 200 "healthy: HOST ".

@@ -22,6 +22,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // What the HTTP edge refuses, tried over real HTTP as a browser or an
@@ -87,13 +88,13 @@ func TestCrossSiteSimpleRequestsRefused(t *testing.T) {
 
 	simpleTypes := []string{"", "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}
 	admin := []struct{ method, path, body string }{
-		{"POST", emulator.AdminClockPath, `{"set":"2032-01-01T00:00:00Z"}`},
-		{"POST", emulator.AdminClockPath, `{"advance":"2000h"}`},
-		{"POST", emulator.AdminSweepPath, ``},
+		{"POST", adminpath.Clock, `{"set":"2032-01-01T00:00:00Z"}`},
+		{"POST", adminpath.Clock, `{"advance":"2000h"}`},
+		{"POST", adminpath.Sweep, ``},
 		{"POST", "/dynamoemu/other", `{}`},
-		{"GET", emulator.AdminClockPath, ``},
-		{"GET", emulator.ConventionsPath, ``},
-		{"PUT", emulator.AdminClockPath, `{"set":"2032-01-01T00:00:00Z"}`},
+		{"GET", adminpath.Clock, ``},
+		{"GET", adminpath.Conventions, ``},
+		{"PUT", adminpath.Clock, `{"set":"2032-01-01T00:00:00Z"}`},
 	}
 	for _, a := range admin {
 		for _, ct := range simpleTypes {
@@ -119,7 +120,7 @@ func TestCrossSiteSimpleRequestsRefused(t *testing.T) {
 			}
 		}
 	}
-	if got := e.Now(); !got.Equal(start) {
+	if got := e.Clock().Now(); !got.Equal(start) {
 		t.Errorf("the clock moved to %v, want %v", got, start)
 	}
 	ctx := context.Background()
@@ -169,15 +170,15 @@ func TestAdminRequestsAllowed(t *testing.T) {
 		status                               int
 		want                                 string
 	}{
-		{"curl GET clock", "GET", emulator.AdminClockPath, "", "", "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
-		{"tool advances", "POST", emulator.AdminClockPath, `{"advance":"1h"}`, "", "application/json", 200, `{"now":"2026-11-22T11:00:00Z"}`},
-		{"charset parameter", "POST", emulator.AdminClockPath, `{"advance":"1h"}`, "", "application/json; charset=utf-8", 200, `{"now":"2026-11-22T12:00:00Z"}`},
-		{"cors origin sets", "POST", emulator.AdminClockPath, `{"set":"2026-11-22T10:00:00Z"}`, "http://app.test", "application/json", 200, `{"now":"2026-11-22T10:00:00Z"}`},
-		{"foreign origin with JSON", "POST", emulator.AdminClockPath, `{"set":"2032-01-01T00:00:00Z"}`, "http://evil.example", "application/json", 403, `AccessDeniedException`},
-		{"foreign origin GET", "GET", emulator.ConventionsPath, "", "http://evil.example", "", 403, `-cors`},
-		{"cors origin GET", "GET", emulator.ConventionsPath, "", "http://app.test", "", 200, `"tables":[]`},
-		{"JSON for another type", "POST", emulator.AdminSweepPath, "", "", "application/jsonx", 415, `Content-Type: application/json`},
-		{"tool sweeps", "POST", emulator.AdminSweepPath, "", "", "application/json", 200, `{"deleted":1}`},
+		{"curl GET clock", "GET", adminpath.Clock, "", "", "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
+		{"tool advances", "POST", adminpath.Clock, `{"advance":"1h"}`, "", "application/json", 200, `{"now":"2026-11-22T11:00:00Z"}`},
+		{"charset parameter", "POST", adminpath.Clock, `{"advance":"1h"}`, "", "application/json; charset=utf-8", 200, `{"now":"2026-11-22T12:00:00Z"}`},
+		{"cors origin sets", "POST", adminpath.Clock, `{"set":"2026-11-22T10:00:00Z"}`, "http://app.test", "application/json", 200, `{"now":"2026-11-22T10:00:00Z"}`},
+		{"foreign origin with JSON", "POST", adminpath.Clock, `{"set":"2032-01-01T00:00:00Z"}`, "http://evil.example", "application/json", 403, `AccessDeniedException`},
+		{"foreign origin GET", "GET", adminpath.Conventions, "", "http://evil.example", "", 403, `-cors`},
+		{"cors origin GET", "GET", adminpath.Conventions, "", "http://app.test", "", 200, `"tables":[]`},
+		{"JSON for another type", "POST", adminpath.Sweep, "", "", "application/jsonx", 415, `Content-Type: application/json`},
+		{"tool sweeps", "POST", adminpath.Sweep, "", "", "application/json", 200, `{"deleted":1}`},
 	}
 	for _, tc := range tests {
 		h := map[string]string{}
@@ -192,11 +193,11 @@ func TestAdminRequestsAllowed(t *testing.T) {
 			t.Errorf("%s: got %d %s, want %d with %s", tc.name, status, body, tc.status, tc.want)
 		}
 	}
-	if got := e.Now(); !got.Equal(start) {
+	if got := e.Clock().Now(); !got.Equal(start) {
 		t.Errorf("got clock %v, want %v", got, start)
 	}
 	// The page of a -cors origin may read the answer.
-	req, _ := http.NewRequest("POST", base+emulator.AdminSweepPath, nil)
+	req, _ := http.NewRequest("POST", base+adminpath.Sweep, nil)
 	req.Header.Set("Origin", "http://app.test")
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -392,12 +393,12 @@ func TestClockOutOfRange(t *testing.T) {
 		{`{"advance":"99999999999h"}`, 400, `ValidationException`}, // not a time.Duration at all
 	}
 	for _, tc := range tests {
-		status, body := send(t, base, rawRequest{method: "POST", path: emulator.AdminClockPath, body: tc.body, header: json})
+		status, body := send(t, base, rawRequest{method: "POST", path: adminpath.Clock, body: tc.body, header: json})
 		if status != tc.status || !strings.Contains(body, tc.want) {
 			t.Errorf("%s: got %d %s, want %d with %s", tc.body, status, body, tc.status, tc.want)
 		}
 	}
-	if got, want := e.Now(), time.Date(2007, 9, 22, 1, 0, 0, 0, time.UTC); !got.Equal(want) {
+	if got, want := e.Clock().Now(), time.Date(2007, 9, 22, 1, 0, 0, 0, time.UTC); !got.Equal(want) {
 		t.Errorf("after the refused moves the clock is %v, want %v", got, want)
 	}
 
@@ -411,33 +412,33 @@ func TestClockOutOfRange(t *testing.T) {
 		move func() (time.Time, error)
 		ok   bool
 	}{
-		{"advance to the limit", func() (time.Time, error) { return e2.Advance(maxD) }, true},
-		{"one more nanosecond", func() (time.Time, error) { return e2.Advance(1) }, false},
-		{"back again", func() (time.Time, error) { return e2.Advance(-maxD) }, true},
-		{"set past the limit", func() (time.Time, error) { return e2.SetNow(start.Add(maxD).Add(time.Second)) }, false},
-		{"set before the limit", func() (time.Time, error) { return e2.SetNow(start.Add(-maxD).Add(-time.Second)) }, false},
-		{"set year 1", func() (time.Time, error) { return e2.SetNow(time.Time{}) }, false},
+		{"advance to the limit", func() (time.Time, error) { return e2.Clock().Advance(maxD) }, true},
+		{"one more nanosecond", func() (time.Time, error) { return e2.Clock().Advance(1) }, false},
+		{"back again", func() (time.Time, error) { return e2.Clock().Advance(-maxD) }, true},
+		{"set past the limit", func() (time.Time, error) { return e2.Clock().SetNow(start.Add(maxD).Add(time.Second)) }, false},
+		{"set before the limit", func() (time.Time, error) { return e2.Clock().SetNow(start.Add(-maxD).Add(-time.Second)) }, false},
+		{"set year 1", func() (time.Time, error) { return e2.Clock().SetNow(time.Time{}) }, false},
 	} {
-		before := e2.Now()
+		before := e2.Clock().Now()
 		now, err := step.move()
 		switch {
 		case step.ok && err != nil:
 			t.Errorf("%s: %v", step.name, err)
 		case !step.ok && !errors.Is(err, emulator.ErrClockRange):
 			t.Errorf("%s: got %v, want ErrClockRange", step.name, err)
-		case !step.ok && (!now.Equal(before) || !e2.Now().Equal(before)):
-			t.Errorf("%s: the clock moved from %v to %v (returned %v)", step.name, before, e2.Now(), now)
+		case !step.ok && (!now.Equal(before) || !e2.Clock().Now().Equal(before)):
+			t.Errorf("%s: the clock moved from %v to %v (returned %v)", step.name, before, e2.Clock().Now(), now)
 		}
 	}
-	if got := e2.Now(); !got.Equal(start) {
+	if got := e2.Clock().Now(); !got.Equal(start) {
 		t.Errorf("got %v, want %v", got, start)
 	}
 }
 
-// ExampleEmulator_SetNow shows the error of a time the clock cannot reach.
-func ExampleEmulator_SetNow() {
+// ExampleClock_SetNow shows the error of a time the clock cannot reach.
+func ExampleClock_SetNow() {
 	e, _ := emulator.New(emulator.Options{})
-	_, err := e.SetNow(time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))
+	_, err := e.Clock().SetNow(time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC))
 	fmt.Println(errors.Is(err, emulator.ErrClockRange))
 	// Output: true
 }

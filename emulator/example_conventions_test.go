@@ -120,7 +120,7 @@ func Example_conventions() {
 	tenant002 := client(emulatortest.WithTenant("tenant002"))
 	show("tenant", put(tenant002, command, commandRow(order, 3)))
 
-	for _, tr := range emu.ConventionsReport().Tables {
+	for _, tr := range emu.Reports().Conventions().Tables {
 		fmt.Println(tr.Table, tr.Counts)
 	}
 	// Output:

@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -128,13 +129,13 @@ func ExampleEmulator_NewServer() {
 
 // Every time the emulator uses (TTL expiry, stream retention, request
 // times) comes from one clock that a test moves.
-func ExampleEmulator_Advance() {
+func ExampleClock_Advance() {
 	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	emu, _ := emulator.New(emulator.Options{Clock: func() time.Time { return start }})
 	defer emu.Close()
-	now, _ := emu.Advance(36 * time.Hour)
+	now, _ := emu.Clock().Advance(36 * time.Hour)
 	fmt.Println(now.Format(time.RFC3339))
-	now, _ = emu.SetNow(start.Add(-time.Hour))
+	now, _ = emu.Clock().SetNow(start.Add(-time.Hour))
 	fmt.Println(now.Format(time.RFC3339))
 	// Output:
 	// 2026-01-03T00:00:00Z
@@ -143,20 +144,20 @@ func ExampleEmulator_Advance() {
 
 // A snapshot rewinds the whole emulator: a test suite takes one after
 // its fixtures and restores it before each test.
-func ExampleEmulator_Snapshot() {
+func ExampleBranches_Snapshot() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
 	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
-	id := emu.Snapshot()
+	id := emu.Branches().Snapshot()
 
 	call(h, "DeleteTable", `{"TableName":"Orders"}`)
 	fmt.Println(call(h, "ListTables", `{}`))
-	if err := emu.Restore(id); err != nil {
+	if err := emu.Branches().Restore(id); err != nil {
 		panic(err)
 	}
 	fmt.Println(call(h, "ListTables", `{}`))
-	fmt.Println(emu.DropSnapshot(id) == nil, errors.Is(emu.Restore(id), emulator.ErrNoSnapshot))
+	fmt.Println(emu.Branches().DropSnapshot(id) == nil, errors.Is(emu.Branches().Restore(id), emulator.ErrNoSnapshot))
 	// Output:
 	// {"TableNames":[]}
 	// {"TableNames":["Orders"]}
@@ -194,16 +195,16 @@ func ExampleEmulator_Faults() {
 
 // The access-pattern report counts each table's and index's traffic: a
 // test reads it to see that a query does not scan.
-func ExampleEmulator_Report() {
+func ExampleReports_Access() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
 	h := emu.Handler() // call(h, op, body) posts one API request to it
 	createOrders(h)
-	emu.SetReporting(true)
+	emu.Reports().SetReporting(true)
 	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`)
 	call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"ORDER#1"}}}`)
 	call(h, "Scan", `{"TableName":"Orders"}`)
-	for _, ns := range emu.Report() {
+	for _, ns := range emu.Reports().Access() {
 		for _, tb := range ns.Report.Tables {
 			r := tb.Resources[0]
 			fmt.Printf("%s: %d gets, %d scans, %d writes\n", tb.Table, r.Gets, r.Scans, r.Writes)
@@ -215,7 +216,7 @@ func ExampleEmulator_Report() {
 // A lag gate shows a GSI's queries the table's writes late, as
 // DynamoDB's asynchronous index updates do; the emulator's clock, not
 // the wall clock, lets them through.
-func ExampleEmulator_IndexLag() {
+func ExampleLags_Index() {
 	emu, _ := emulator.New(emulator.Options{})
 	defer emu.Close()
 	h := emu.Handler() // call(h, op, body) posts one API request to it
@@ -224,7 +225,7 @@ func ExampleEmulator_IndexLag() {
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],
 			"Projection":{"ProjectionType":"ALL"}}]}`)
-	gate, err := emu.IndexLag("demo", "us-east-1", "Orders", "byStatus")
+	gate, err := emu.Lags().Index("demo", "us-east-1", "Orders", "byStatus")
 	if err != nil {
 		panic(err)
 	}
@@ -235,7 +236,7 @@ func ExampleEmulator_IndexLag() {
 		"KeyConditionExpression":"#s = :s","ExpressionAttributeNames":{"#s":"status"},
 		"ExpressionAttributeValues":{":s":{"S":"SHIPPED"}}}`
 	fmt.Println(call(h, "Query", shipped), gate.Pending())
-	emu.Advance(time.Second)
+	emu.Clock().Advance(time.Second)
 	fmt.Println(call(h, "Query", shipped), gate.Pending())
 	// Output:
 	// {"Count":0,"ScannedCount":0} 1
@@ -273,7 +274,7 @@ func ExampleParseFaultRules() {
 
 // TTL runs on the emulator's clock: move it past an item's expiry and
 // sweep, and the item is gone, without a test waiting for it.
-func ExampleEmulator_SweepTTL() {
+func ExampleClock_SweepTTL() {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	emu, _ := emulator.New(emulator.Options{Clock: func() time.Time { return start }})
 	defer emu.Close()
@@ -283,12 +284,102 @@ func ExampleEmulator_SweepTTL() {
 	expires := start.Add(time.Hour).Unix()
 	call(h, "PutItem", fmt.Sprintf(`{"TableName":"Orders","Item":{"pk":{"S":"CART#1"},"expires":{"N":"%d"}}}`, expires))
 
-	fmt.Println(emu.SweepTTL())
-	emu.Advance(2 * time.Hour)
-	fmt.Println(emu.SweepTTL())
+	fmt.Println(emu.Clock().SweepTTL())
+	emu.Clock().Advance(2 * time.Hour)
+	fmt.Println(emu.Clock().SweepTTL())
 	fmt.Println(call(h, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"CART#1"}}}`))
 	// Output:
 	// 0
 	// 1
 	// {}
+}
+
+// A stream handler: a mapping sends the records of a table's stream to
+// a function (here a Go one), with Lambda's batching and filters; Drain
+// returns once every record written has been handled, so a test asserts
+// right after it.
+func ExampleStreams() {
+	emu, _ := emulator.New(emulator.Options{})
+	defer emu.Close()
+	h := emu.Handler() // call(h, op, body) posts one API request to it
+	call(h, "CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
+		"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}}`)
+
+	var seen []string // the function runs on the mapping's goroutine; Drain orders it before the reads below
+	emu.Streams().SetFunction("audit", func(ctx context.Context, event []byte) ([]byte, error) {
+		var ev struct {
+			Records []struct {
+				EventName string `json:"eventName"`
+				Dynamodb  struct {
+					Keys map[string]map[string]string
+				} `json:"dynamodb"`
+			}
+		}
+		if err := json.Unmarshal(event, &ev); err != nil {
+			return nil, err
+		}
+		for _, r := range ev.Records {
+			seen = append(seen, r.EventName+" "+r.Dynamodb.Keys["pk"]["S"])
+		}
+		return nil, nil
+	})
+	_, err := emu.Streams().CreateMapping(emulator.EventSourceMapping{
+		TableName: aws.String("Orders"), FunctionName: aws.String("audit"),
+		StartingPosition: aws.String("TRIM_HORIZON"),
+		FilterPatterns:   []string{`{"eventName":["INSERT","REMOVE"]}`},
+	})
+	if err != nil {
+		panic(err)
+	}
+	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`)
+	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"},"paid":{"BOOL":true}}}`) // MODIFY: filtered out
+	call(h, "DeleteItem", `{"TableName":"Orders","Key":{"pk":{"S":"ORDER#1"}}}`)
+	if err := emu.Streams().Drain(context.Background()); err != nil {
+		panic(err)
+	}
+	fmt.Println(strings.Join(seen, "\n"))
+	m := emu.Streams().Mappings()[0]
+	fmt.Println(m.State, m.Filtered)
+	// Output:
+	// INSERT ORDER#1
+	// REMOVE ORDER#1
+	// Enabled 1
+}
+
+// A branch is a namespace forked from another in O(1) per table: each
+// test of a suite gets the seeded tables to change as it likes, the base
+// untouched. Requests reach it signed with its name as their access key
+// (or with the X-Dynamoemu-Branch header).
+func ExampleBranches_Fork() {
+	emu, _ := emulator.New(emulator.Options{})
+	defer emu.Close()
+	h := emu.Handler() // call(h, op, body) posts one API request to it, as access key "demo"
+	createOrders(h)
+	call(h, "PutItem", `{"TableName":"Orders","Item":{"pk":{"S":"ORDER#1"}}}`)
+
+	base := emu.Branches().NamespaceID("demo", "us-east-1")
+	b, err := emu.Branches().Fork(base, "test1")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(b.Namespace, b.AccessKey)
+	branch := func(op, body string) string {
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test1/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return strings.TrimSpace(w.Body.String())
+	}
+	branch("DeleteItem", `{"TableName":"Orders","Key":{"pk":{"S":"ORDER#1"}}}`)
+	fmt.Println(branch("Scan", `{"TableName":"Orders","Select":"COUNT"}`))
+	fmt.Println(call(h, "Scan", `{"TableName":"Orders","Select":"COUNT"}`))
+	fmt.Println(emu.Branches().Drop("test1"), len(emu.Branches().List()))
+	// Output:
+	// test1/us-east-1 test1
+	// {"Count":0,"ScannedCount":0}
+	// {"Count":1,"ScannedCount":1}
+	// <nil> 0
 }

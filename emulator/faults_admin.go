@@ -25,23 +25,15 @@ import (
 //	                                  "index":"G" for a GSI, "reads":true for eventually consistent reads, in place of "stream"
 //	                                  (optional "accessKey" and "region": the namespace; default the shared one,
 //	                                  or the only one there is)
-const (
-	AdminLagPath          = "/dynamoemu/lag"
-	AdminFaultsPath       = "/dynamoemu/faults"
-	AdminFaultStatsPath   = "/dynamoemu/faults/stats"
-	AdminReportPath       = "/dynamoemu/report"
-	AdminDesignPath       = "/dynamoemu/report/design"
-	AdminContributorsPath = "/dynamoemu/contributors"
-)
 
-// lagGate is the gate POST AdminLagPath moves: of the table's GSI index,
+// lagGate is the gate POST adminpath.Lag moves: of the table's GSI index,
 // of its eventually consistent reads (reads), else of its stream.
 func (e *Emulator) lagGate(accessKey, region, table, index string, reads bool) (adminhttp.Gate, error) {
 	switch {
 	case index != "":
-		return e.IndexLag(accessKey, region, table, index)
+		return e.Lags().Index(accessKey, region, table, index)
 	case reads:
-		return e.TableReadLag(accessKey, region, table)
+		return e.Lags().Reads(accessKey, region, table)
 	}
-	return e.StreamLag(accessKey, region, table)
+	return e.Lags().Stream(accessKey, region, table)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestFaultsAdmin: the rules, stats, report, design and contributors
@@ -38,23 +39,23 @@ func TestFaultsAdmin(t *testing.T) {
 		status             int
 		contains           string
 	}{
-		{"GET", emulator.AdminFaultsPath, "", 200, `"rules": []`},
-		{"PUT", emulator.AdminFaultsPath, `{"seed":3,"rules":[{"name":"r1","table":"tbl","fault":"Throttling","count":1}]}`, 200, `"name": "r1"`},
-		{"PUT", emulator.AdminFaultsPath, `{"rules":[{"fault":"Nope"}]}`, 400, "ValidationException"},
-		{"GET", emulator.AdminFaultsPath, "", 200, `"seed": 3`},
-		{"GET", emulator.AdminFaultStatsPath, "", 200, `"matched":0`},
-		{"POST", emulator.AdminReportPath + "/start", "{}", 200, `"reporting":true`},
-		{"PUT", emulator.AdminDesignPath, `{"design":"table tbl\nkey pk sk\n"}`, 200, `"design":true`},
-		{"PUT", emulator.AdminDesignPath, `{"design":"tabel tbl\n"}`, 400, "design:1"},
-		{"PUT", emulator.AdminDesignPath, `{}`, 400, "ValidationException"},
-		{"GET", emulator.AdminReportPath, "", 200, `"reporting":true,"design":true`},
-		{"GET", emulator.AdminContributorsPath, "", 400, "table is required"},
-		{"GET", emulator.AdminContributorsPath + "?table=tbl&n=x", "", 400, "positive"},
-		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"delay":"1s","hold":true}`, 400, "want"},
-		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"hold":true}`, 400, "no enabled stream"},
-		{"POST", emulator.AdminLagPath, `{"table":"tbl","stream":true,"reads":true,"hold":true}`, 400, "want"},
-		{"POST", emulator.AdminLagPath, `{"table":"tbl","index":"nope","hold":true}`, 400, "no global secondary index"},
-		{"POST", emulator.AdminLagPath, `{"table":"tbl","reads":true,"delay":"250ms"}`, 200, `"lag":true`},
+		{"GET", adminpath.Faults, "", 200, `"rules": []`},
+		{"PUT", adminpath.Faults, `{"seed":3,"rules":[{"name":"r1","table":"tbl","fault":"Throttling","count":1}]}`, 200, `"name": "r1"`},
+		{"PUT", adminpath.Faults, `{"rules":[{"fault":"Nope"}]}`, 400, "ValidationException"},
+		{"GET", adminpath.Faults, "", 200, `"seed": 3`},
+		{"GET", adminpath.FaultStats, "", 200, `"matched":0`},
+		{"POST", adminpath.Report + "/start", "{}", 200, `"reporting":true`},
+		{"PUT", adminpath.Design, `{"design":"table tbl\nkey pk sk\n"}`, 200, `"design":true`},
+		{"PUT", adminpath.Design, `{"design":"tabel tbl\n"}`, 400, "design:1"},
+		{"PUT", adminpath.Design, `{}`, 400, "ValidationException"},
+		{"GET", adminpath.Report, "", 200, `"reporting":true,"design":true`},
+		{"GET", adminpath.Contributors, "", 400, "table is required"},
+		{"GET", adminpath.Contributors + "?table=tbl&n=x", "", 400, "positive"},
+		{"POST", adminpath.Lag, `{"table":"tbl","stream":true,"delay":"1s","hold":true}`, 400, "want"},
+		{"POST", adminpath.Lag, `{"table":"tbl","stream":true,"hold":true}`, 400, "no enabled stream"},
+		{"POST", adminpath.Lag, `{"table":"tbl","stream":true,"reads":true,"hold":true}`, 400, "want"},
+		{"POST", adminpath.Lag, `{"table":"tbl","index":"nope","hold":true}`, 400, "no global secondary index"},
+		{"POST", adminpath.Lag, `{"table":"tbl","reads":true,"delay":"250ms"}`, 200, `"lag":true`},
 	}
 	for _, tc := range tests {
 		status, body := do(tc.method, tc.path, tc.body)
@@ -70,7 +71,7 @@ func TestFaultsAdmin(t *testing.T) {
 	if _, err := db.PutItem(t.Context(), putInput("tbl", "a", "2")); err != nil {
 		t.Errorf("PutItem after the rule's count: %v", err)
 	}
-	_, stats := do("GET", emulator.AdminFaultStatsPath, "")
+	_, stats := do("GET", adminpath.FaultStats, "")
 	var st struct {
 		Injected map[string]int64
 		Events   []struct{ Rule, Fault, Table, PartitionKey string }
@@ -78,22 +79,22 @@ func TestFaultsAdmin(t *testing.T) {
 	if err := json.Unmarshal([]byte(stats), &st); err != nil || st.Injected["Throttling"] != 1 || len(st.Events) != 1 || st.Events[0].PartitionKey != "a" {
 		t.Errorf("stats: got %s (%v)", stats, err)
 	}
-	_, text := do("GET", emulator.AdminReportPath+"?format=text", "")
+	_, text := do("GET", adminpath.Report+"?format=text", "")
 	if !strings.Contains(text, "Access-pattern report since") || !strings.Contains(text, "Table tbl") {
 		t.Errorf("text report: got %q", text)
 	}
 	// A state-changing call without JSON is refused by the admin guard.
-	req, _ := http.NewRequest(http.MethodDelete, url+emulator.AdminFaultsPath, nil)
+	req, _ := http.NewRequest(http.MethodDelete, url+adminpath.Faults, nil)
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusUnsupportedMediaType {
 		t.Errorf("DELETE without Content-Type: got %v %v, want 415", res.StatusCode, err)
 	}
-	if status, _ := do("DELETE", emulator.AdminFaultsPath, "{}"); status != 200 || e.Faults().Active() {
+	if status, _ := do("DELETE", adminpath.Faults, "{}"); status != 200 || e.Faults().Active() {
 		t.Errorf("DELETE: got %d, rules still active %v", status, e.Faults().Active())
 	}
-	if status, _ := do("DELETE", emulator.AdminReportPath, "{}"); status != 200 {
+	if status, _ := do("DELETE", adminpath.Report, "{}"); status != 200 {
 		t.Errorf("DELETE report: %d", status)
 	}
-	if status, body := do("POST", emulator.AdminReportPath+"/stop", "{}"); status != 200 || !strings.Contains(body, "false") {
+	if status, body := do("POST", adminpath.Report+"/stop", "{}"); status != 200 || !strings.Contains(body, "false") {
 		t.Errorf("stop: %d %s", status, body)
 	}
 }

@@ -35,11 +35,11 @@ func TestThrottleSDKConditionFailedCharged(t *testing.T) {
 		ContributorInsightsAction: types.ContributorInsightsActionEnable}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Advance(time.Second); err != nil { // the bucket full again
+	if _, err := e.Clock().Advance(time.Second); err != nil { // the bucket full again
 		t.Fatal(err)
 	}
-	e.SetReporting(true)
-	t.Cleanup(func() { e.SetReporting(false) })
+	e.Reports().SetReporting(true)
+	t.Cleanup(func() { e.Reports().SetReporting(false) })
 
 	failed := 0
 	for i := range 10 {
@@ -64,7 +64,7 @@ func TestThrottleSDKConditionFailedCharged(t *testing.T) {
 	// throttled one (none).
 	var writes int64
 	var units float64
-	for _, ns := range e.Report() {
+	for _, ns := range e.Reports().Access() {
 		for _, tb := range ns.Report.Tables {
 			if tb.Table == "tbl" {
 				writes, units = tb.Resources[0].Writes, tb.Resources[0].WriteUnits
@@ -74,7 +74,7 @@ func TestThrottleSDKConditionFailedCharged(t *testing.T) {
 	if writes != 6 || units != 5 {
 		t.Errorf("report: got %d writes of %v units, want 6 of 5", writes, units)
 	}
-	rules := e.Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl", "", 10)
+	rules := e.Reports().Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl", "", 10)
 	var pkc, pkt float64
 	for _, r := range rules {
 		if len(r.Contributors) == 0 || r.Contributors[0].Keys[0] != "a" {

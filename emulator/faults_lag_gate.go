@@ -10,7 +10,7 @@ import (
 // consistent reads or its stream) sees of the table's writes. A new gate
 // lags nothing; SetDelay(d) shows each write d after it on the emulator's
 // clock (Advance moves it); Hold shows nothing more until Release.
-// Emulator.IndexLag, TableReadLag and StreamLag return gates.
+// Lags.Index, Reads and Stream return gates.
 type LagGate struct {
 	g *lag.Gate
 }

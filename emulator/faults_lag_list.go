@@ -27,15 +27,15 @@ type LagState struct {
 	Pending int
 }
 
-// Lags lists the lag gates of every namespace (set by IndexLag,
-// TableReadLag, StreamLag, the admin endpoint or FaultOptions.Lags), by
-// namespace and table.
-func (e *Emulator) Lags() []LagState {
-	ls := consistency.Lags(e.svc)
+// List returns the lag gates of every namespace (set by Index, Reads,
+// Stream, the admin endpoint or FaultOptions.Lags), by namespace and
+// table.
+func (l Lags) List() []LagState {
+	ls := consistency.Lags(l.e.svc)
 	out := make([]LagState, len(ls))
-	for i, l := range ls {
-		out[i] = LagState{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
-			Delay: l.Delay, Hold: l.Hold, Pending: l.Pending}
+	for i, g := range ls {
+		out[i] = LagState{Namespace: g.Namespace, Table: g.Table, Index: g.Index, Reads: g.Reads, Stream: g.Stream,
+			Delay: g.Delay, Hold: g.Hold, Pending: g.Pending}
 	}
 	return out
 }

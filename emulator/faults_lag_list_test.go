@@ -14,6 +14,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestLagListAdmin: GET /dynamoemu/lag lists the gates set,
@@ -25,7 +26,7 @@ func TestLagListAdmin(t *testing.T) {
 	gsiTable(t, db, "tbl")
 	do := func(method, body string, header ...string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest(method, url+emulator.AdminLagPath, strings.NewReader(body))
+		req, _ := http.NewRequest(method, url+adminpath.Lag, strings.NewReader(body))
 		if method != http.MethodGet {
 			req.Header.Set("Content-Type", "application/json")
 		}
@@ -50,7 +51,7 @@ func TestLagListAdmin(t *testing.T) {
 		status, body := do("GET", "")
 		var got struct{ Lags []view }
 		if err := json.Unmarshal([]byte(body), &got); status != 200 || err != nil || got.Lags == nil {
-			t.Fatalf("GET %s: got %d %s (%v), want 200 and a list", emulator.AdminLagPath, status, body, err)
+			t.Fatalf("GET %s: got %d %s (%v), want 200 and a list", adminpath.Lag, status, body, err)
 		}
 		return got.Lags
 	}
@@ -76,13 +77,13 @@ func TestLagListAdmin(t *testing.T) {
 	if got := list(); !reflect.DeepEqual(got, want) {
 		t.Errorf("GET after two puts: got %+v, want %+v", got, want)
 	}
-	e.Advance(250 * 1e6) // the reads' delay: their writes are shown
+	e.Clock().Advance(250 * 1e6) // the reads' delay: their writes are shown
 	emulatortest.IndexLag(t, e, db, "tbl", "byG").Release()
 	want[0].Pending, want[1].Pending = 0, 0
 	if got := list(); !reflect.DeepEqual(got, want) {
 		t.Errorf("GET after the delay and a Release: got %+v, want %+v", got, want)
 	}
-	if got := e.Lags(); len(got) != 2 || got[1].Index != "byG" || !got[1].Hold {
+	if got := e.Lags().List(); len(got) != 2 || got[1].Index != "byG" || !got[1].Hold {
 		t.Errorf("e.Lags(): got %+v, want tbl's reads and byG gates", got)
 	}
 	if status, body := do("GET", "", "Origin", "https://evil.example"); status != http.StatusForbidden {

@@ -76,7 +76,7 @@ func TestFaultsSDKMultiKeyQuery(t *testing.T) {
 	t.Run("rules and report", func(t *testing.T) {
 		e, db := emulatortest.NewWith(t, emulator.Options{})
 		multiKeyTable(t, db, "tbl", false)
-		e.SetReporting(true)
+		e.Reports().SetReporting(true)
 		emulatortest.Inject(t, e, emulator.FaultRule{Table: "tbl", Index: "byMatch", PartitionKeyPrefix: "W24#",
 			Operations: []string{"Query"}, Fault: emulator.FaultConditionalCheckFailed})
 		var ce *types.ConditionalCheckFailedException
@@ -87,7 +87,7 @@ func TestFaultsSDKMultiKeyQuery(t *testing.T) {
 		if err != nil || out.Count != 1 {
 			t.Fatalf("S25/EU: got %v (%v), want 1 item", out, err)
 		}
-		reps := e.Report()
+		reps := e.Reports().Access()
 		if len(reps) != 1 {
 			t.Fatalf("got %d reports", len(reps))
 		}

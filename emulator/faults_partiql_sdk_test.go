@@ -132,7 +132,7 @@ func TestThrottleSDKBatchExecuteStatement(t *testing.T) {
 	if got := batchCodes(out); !equalStrings(got, want) {
 		t.Errorf("got codes %q, want %q", got, want)
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	out, err = db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{

@@ -114,7 +114,7 @@ func TestPersistFaultsSDK(t *testing.T) {
 	if len(list.ContributorInsightsSummaries) != 2 {
 		t.Errorf("ListContributorInsights after a restart: got %d summaries, want tbl's 2 (not the deleted table's)", len(list.ContributorInsightsSummaries))
 	}
-	if cs := e.Contributors(ak, "us-east-1", "tbl", "", 10); len(cs) == 0 || len(cs[0].Contributors) == 0 {
+	if cs := e.Reports().Contributors(ak, "us-east-1", "tbl", "", 10); len(cs) == 0 || len(cs[0].Contributors) == 0 {
 		t.Errorf("tbl's Contributor Insights collect nothing after a restart: %+v", cs)
 	}
 	e.Faults().Clear()

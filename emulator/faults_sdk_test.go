@@ -218,7 +218,7 @@ func TestThrottleSDKProvisioned(t *testing.T) {
 	if !strings.HasPrefix(pe.ErrorMessage(), "The level of configured provisioned throughput for the table was exceeded") {
 		t.Errorf("got message %q", pe.ErrorMessage())
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if err := put("3"); err != nil {
@@ -256,7 +256,7 @@ func TestThrottleSDKBatchDrain(t *testing.T) {
 			t.Fatal("round 1: no UnprocessedItems")
 		}
 		pending = out.UnprocessedItems
-		if _, err := e.Advance(time.Second); err != nil {
+		if _, err := e.Clock().Advance(time.Second); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -304,7 +304,7 @@ func TestThrottleSDKHotKey(t *testing.T) {
 	if err := put("cold", "1"); err != nil {
 		t.Errorf("another key: %v", err)
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if err := put("hot", "x"); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,7 +20,7 @@ func TestHealthEndpoint(t *testing.T) {
 		e, err := New(Options{DataDir: dir})
 		require.NoError(t, err)
 		rec := httptest.NewRecorder()
-		e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, AdminHealthPath, nil))
+		e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Health, nil))
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		var ans struct {
 			Status, DataDir string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestNewRefusesAllowHostWithPort: New checks Options.AllowHosts with
@@ -120,7 +121,7 @@ func FuzzAdminGuard(f *testing.F) {
 	f.Add("http://example.com.evil.example", "application/json", "POST")
 	e := newTestEmulator(f, Options{CORSOrigins: []string{"http://app.test"}})
 	f.Fuzz(func(t *testing.T, origin, ct, method string) {
-		req := httptest.NewRequest(http.MethodGet, AdminClockPath, nil)
+		req := httptest.NewRequest(http.MethodGet, adminpath.Clock, nil)
 		req.Method = method
 		if origin != "" {
 			req.Header.Set("Origin", origin)

@@ -12,7 +12,9 @@ import (
 )
 
 // ServerOptions bound what one connection may hold of a Server. Zero
-// fields take the Default values.
+// fields take the defaults (WithDefaults): ReadHeaderTimeout 10s,
+// ReadTimeout and WriteTimeout 60s, IdleTimeout 120s, MaxHeaderBytes 64
+// KiB.
 type ServerOptions struct {
 	// ReadHeaderTimeout bounds reading a request's headers.
 	ReadHeaderTimeout time.Duration
@@ -39,31 +41,33 @@ type ServerOptions struct {
 	Loop HTTPLoop
 }
 
-// Defaults of ServerOptions: generous enough for a 16 MB request or
+// The defaults of ServerOptions: generous enough for a 16 MB request or
 // response over loopback or a slow network, short enough that silent
 // clients do not pile up.
 const (
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultReadTimeout       = 60 * time.Second
-	DefaultWriteTimeout      = 60 * time.Second
-	DefaultIdleTimeout       = 120 * time.Second
-	// DefaultMaxHeaderBytes fits a SigV4-signed request (the headers of
+	defaultReadHeaderTimeout = 10 * time.Second
+	defaultReadTimeout       = 60 * time.Second
+	defaultWriteTimeout      = 60 * time.Second
+	defaultIdleTimeout       = 120 * time.Second
+	// defaultMaxHeaderBytes fits a SigV4-signed request (the headers of
 	// an SDK call are under 2 KB) many times over.
-	DefaultMaxHeaderBytes = 64 << 10
+	defaultMaxHeaderBytes = 64 << 10
 )
 
-func (o ServerOptions) withDefaults() ServerOptions {
+// WithDefaults returns o with its zero fields set to the defaults, as
+// NewServer serves it.
+func (o ServerOptions) WithDefaults() ServerOptions {
 	set := func(d *time.Duration, def time.Duration) {
 		if *d == 0 {
 			*d = def
 		}
 	}
-	set(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	set(&o.ReadTimeout, DefaultReadTimeout)
-	set(&o.WriteTimeout, DefaultWriteTimeout)
-	set(&o.IdleTimeout, DefaultIdleTimeout)
+	set(&o.ReadHeaderTimeout, defaultReadHeaderTimeout)
+	set(&o.ReadTimeout, defaultReadTimeout)
+	set(&o.WriteTimeout, defaultWriteTimeout)
+	set(&o.IdleTimeout, defaultIdleTimeout)
 	if o.MaxHeaderBytes == 0 {
-		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+		o.MaxHeaderBytes = defaultMaxHeaderBytes
 	}
 	return o
 }
@@ -96,7 +100,7 @@ type Server struct {
 
 // NewServer returns a Server for e's handler.
 func (e *Emulator) NewServer(opts ServerOptions) *Server {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	e.writeTimeout.Store(int64(opts.WriteTimeout))
 	s := &Server{log: e.log}
 	s.Server = &http.Server{

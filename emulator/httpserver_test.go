@@ -132,7 +132,7 @@ func TestSilentBodiesHoldNoMemory(t *testing.T) {
 	const conns = 100
 	for range conns {
 		c := h.dial(t)
-		if _, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, DefaultMaxBodyBytes, `{"TableName":"t","Item":{"pk":{"S":"`)); err != nil {
+		if _, err := io.WriteString(c, rawRequest("PutItem", testkit.DefaultAuth, defaultMaxBodyBytes, `{"TableName":"t","Item":{"pk":{"S":"`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -284,7 +284,7 @@ func TestServerOptionsDefaults(t *testing.T) {
 	e := newTestEmulator(t, Options{})
 	s := e.NewServer(ServerOptions{})
 	got := []any{s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout, s.MaxHeaderBytes}
-	want := []any{DefaultReadHeaderTimeout, DefaultReadTimeout, DefaultWriteTimeout, DefaultIdleTimeout, DefaultMaxHeaderBytes}
+	want := []any{defaultReadHeaderTimeout, defaultReadTimeout, defaultWriteTimeout, defaultIdleTimeout, defaultMaxHeaderBytes}
 	b1, _ := json.Marshal(got)
 	b2, _ := json.Marshal(want)
 	if string(b1) != string(b2) {

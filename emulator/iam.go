@@ -29,7 +29,7 @@ import (
 // set-up, the tests' own checks). The control plane and the Streams API
 // are decided too, once per call, on the table's, stream's or backup's
 // ARN (the stage's CheckCall).
-// AdminIAMPath reads and replaces the identities while the emulator
+// adminpath.IAM reads and replaces the identities while the emulator
 // runs.
 
 // IAMIdentity is one access key's identity in the IAM policy mode.
@@ -130,7 +130,7 @@ func (p *IAMPolicies) identities(creds []Credential) (map[string]*iam.Identity, 
 // by SetIAMPolicies.
 type iamMode struct {
 	ids     atomic.Pointer[map[string]*iam.Identity]
-	src     atomic.Pointer[IAMPolicies] // as given, for GET AdminIAMPath
+	src     atomic.Pointer[IAMPolicies] // as given, for GET adminpath.IAM
 	disable func()                      // turns the stage off at Close
 }
 
@@ -167,12 +167,11 @@ func (e *Emulator) SetIAMPolicies(p *IAMPolicies) error {
 	return nil
 }
 
-// AdminIAMPath is the admin endpoint of the IAM policy mode: GET
+// The admin endpoint of the IAM policy mode (adminpath.IAM): GET
 // answers the identities, PUT replaces them ({"identities": [...]}, as
 // the -iamPolicies file). A key that has an identity may not change
 // them (AccessDeniedException): only a key without one, or an admin
 // token.
-const AdminIAMPath = "/dynamoemu/iam"
 
 // iamAdmin is the policy mode as its admin endpoint reads and replaces
 // it (adminhttp.IAM).

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/stretchr/testify/require"
 )
 
@@ -513,7 +514,7 @@ func TestIAMOptions(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestIAMAdmin: GET and PUT AdminIAMPath with an admin token or a key
+// TestIAMAdmin: GET and PUT adminpath.IAM with an admin token or a key
 // without an identity; a key with an identity may not change them; the
 // identities put decide the next requests.
 func TestIAMAdmin(t *testing.T) {
@@ -522,7 +523,7 @@ func TestIAMAdmin(t *testing.T) {
 	e := newIAMEmulator(t, opts)
 	_, addr := startServer(t, e, ServerOptions{})
 	send := func(method, auth, key, body string) (int, string) {
-		req, err := http.NewRequest(method, "http://"+addr+AdminIAMPath, strings.NewReader(body))
+		req, err := http.NewRequest(method, "http://"+addr+adminpath.IAM, strings.NewReader(body))
 		require.NoError(t, err)
 		if body != "" {
 			req.Header.Set("Content-Type", "application/json")

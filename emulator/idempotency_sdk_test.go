@@ -83,7 +83,7 @@ func TestSDKTransactionTokensHoldNoRequests(t *testing.T) {
 		t.Fatalf("another request under the token within the window: %v, want IdempotentParameterMismatchException", err)
 	}
 	held := testkit.LiveHeap()
-	e.Advance(10*time.Minute + time.Second)
+	e.Clock().Advance(10*time.Minute + time.Second)
 	after := testkit.LiveHeap()
 	t.Logf("live heap: %d KB before, %d KB after %d transactions of %d KB, %d KB once the clock passed 10 minutes",
 		before>>10, held>>10, n+3, 3*itemBytes>>10, after>>10)

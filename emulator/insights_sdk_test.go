@@ -18,6 +18,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
@@ -63,9 +65,9 @@ func TestReportBlogDesign(t *testing.T) {
 			design, err := os.ReadFile("../internal/insights/testdata/" + file)
 			require.NoError(t, err)
 			e := reportBlogDesign(t, design)
-			require.Equal(t, design, e.DesignSource())
+			require.Equal(t, design, e.Reports().Design())
 			var text strings.Builder
-			require.NoError(t, e.WriteReport(&text))
+			require.NoError(t, e.Reports().WriteAccess(&text))
 			reports = append(reports, regexp.MustCompile(`since \S+`).ReplaceAllString(text.String(), "since T"))
 		})
 	}
@@ -147,7 +149,7 @@ func reportBlogDesign(t *testing.T, design []byte) *emulator.Emulator {
 	must(db.Scan(ctx, &dynamodb.ScanInput{TableName: blog, FilterExpression: aws.String("author = :a AND begins_with(GSI1SK_GSI2SK_GSI3SK, :c)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":a": s("和田哲也"), ":c": s("Comment_")}}))
 
-	rep := e.Report()
+	rep := e.Reports().Access()
 	if len(rep) != 1 {
 		t.Fatalf("got %d namespace reports, want 1", len(rep))
 	}
@@ -233,7 +235,7 @@ func TestContributorInsightsSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rules := e.Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "Blog", "", 10)
+	rules := e.Reports().Contributors(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "Blog", "", 10)
 	if len(rules) != 4 || len(rules[0].Contributors) != 2 || rules[0].Contributors[0].Keys[0] != "a" || rules[0].Contributors[0].Value != 1 {
 		t.Errorf("got contributors %+v, want a (1 unit: two eventually consistent reads) then b", rules)
 	}
@@ -267,11 +269,11 @@ func TestContributorInsightsSDK(t *testing.T) {
 }
 
 // requireContributorsJSON: the rules' two encodings, byte for byte. A Go
-// program marshalling Emulator.Contributors gets the Go names and null
+// program marshalling Reports.Contributors gets the Go names and null
 // for a rule with no contributors; the admin endpoint lower-case names
 // and [] (the rules' names carry the table's creation time, so they are
 // taken from the answer).
-func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulator.ContributorRule) {
+func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []report.ContributorRule) {
 	t.Helper()
 	require.Len(t, rules, 4)
 	pub, err := json.Marshal(rules)
@@ -282,7 +284,7 @@ func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulato
 		`{"Rule":"`+rules[3].Rule+`","Contributors":null}]`, string(pub))
 
 	rec := httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=Blog", nil))
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=Blog", nil))
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	require.Equal(t, `{"rules":[{"rule":"`+rules[0].Rule+`","contributors":[{"keys":["a"],"value":1},{"keys":["b"],"value":0.5}]},`+
 		`{"rule":"`+rules[1].Rule+`","contributors":[]},`+
@@ -290,6 +292,6 @@ func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []emulato
 		`{"rule":"`+rules[3].Rule+`","contributors":[]}]}`, strings.TrimSpace(rec.Body.String()))
 
 	rec = httptest.NewRecorder()
-	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminContributorsPath+"?table=NoSuchTable", nil))
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=NoSuchTable", nil))
 	require.Equal(t, `{"rules":null}`, strings.TrimSpace(rec.Body.String()))
 }

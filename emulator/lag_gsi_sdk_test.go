@@ -97,7 +97,7 @@ func TestGSILagSDK(t *testing.T) {
 	if got := queryG(t, db, "x"); got != "" {
 		t.Errorf("right after the write: got %q, want nothing yet", got)
 	}
-	if _, err := e.Advance(200 * time.Millisecond); err != nil {
+	if _, err := e.Clock().Advance(200 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := queryG(t, db, "x"), "1=old"; got != want {
@@ -115,7 +115,7 @@ func TestGSILagSDK(t *testing.T) {
 	}
 	put("3", "x", "three")
 	put("3", "y", "moved")
-	if _, err := e.Advance(time.Hour); err != nil {
+	if _, err := e.Clock().Advance(time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := queryG(t, db, "x"), "1=old"; got != want {
@@ -169,11 +169,11 @@ func TestGSILagSDK(t *testing.T) {
 
 	// An LSI has no lag of its own; a missing index or table is an error.
 	for _, idx := range []string{"byL", "nope"} {
-		if _, err := e.IndexLag(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl", idx); err == nil {
+		if _, err := e.Lags().Index(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl", idx); err == nil {
 			t.Errorf("IndexLag(%q): got no error", idx)
 		}
 	}
-	if _, err := e.IndexLag(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "nope", "byG"); err == nil {
+	if _, err := e.Lags().Index(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "nope", "byG"); err == nil {
 		t.Error("IndexLag of a missing table: got no error")
 	}
 }
@@ -283,7 +283,7 @@ func TestReadLagSDK(t *testing.T) {
 	if got, want := reads[2].read(false), "1=new 2=born"; got != want {
 		t.Errorf("deleted, before the delay: got %q, want %q", got, want)
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := reads[2].read(false), "1=new"; got != want {
@@ -384,7 +384,7 @@ func TestLagSDKConcurrent(t *testing.T) {
 // TestLagSettingsSDK: Options.Faults.Lags (cmd/dynamoemu's -lag) lag the
 // tables of that name from their creation: a GSI held, the eventually
 // consistent reads delayed, and a GSI added later by UpdateTable lagged
-// too ("*"); the gates are the ones IndexLag and TableReadLag return.
+// too ("*"); the gates are the ones Lags.Index and Lags.Reads return.
 func TestLagSettingsSDK(t *testing.T) {
 	ctx := context.Background()
 	e, db := emulatortest.NewWith(t, emulator.Options{Clock: stillClock, Faults: emulator.FaultOptions{Lags: []emulator.LagSetting{
@@ -418,14 +418,14 @@ func TestLagSettingsSDK(t *testing.T) {
 	if n := get(); n != 0 {
 		t.Errorf("eventually consistent GetItem, 1 s lag: got %d attributes, want no item", n)
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if n := get(); n == 0 {
 		t.Error("eventually consistent GetItem 1 s later: got no item")
 	}
 	ak := emulatortest.AccessKeyOf(t, db)
-	g, err := e.IndexLag(ak, emulatortest.Region, "tbl", "byG")
+	g, err := e.Lags().Index(ak, emulatortest.Region, "tbl", "byG")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestLagSettingsSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Advance(time.Hour); err != nil { // the GSI's creation
+	if _, err := e.Clock().Advance(time.Hour); err != nil { // the GSI's creation
 		t.Fatal(err)
 	}
 	it := lagItem("a", "2", "x", "v")
@@ -464,7 +464,7 @@ func TestLagSettingsSDK(t *testing.T) {
 	if n := queryH(); n != 0 {
 		t.Errorf("GSI added later, held: got %d items, want 0", n)
 	}
-	gh, err := e.IndexLag(ak, emulatortest.Region, "tbl", "byH")
+	gh, err := e.Lags().Index(ak, emulatortest.Region, "tbl", "byH")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestLagSettingsSDK(t *testing.T) {
 	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("tbl"), Item: lagItem("a", "3", "x", "v")}); err != nil {
 		t.Fatal(err)
 	}
-	gs, err := e.StreamLag(ak, emulatortest.Region, "tbl")
+	gs, err := e.Lags().Stream(ak, emulatortest.Region, "tbl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -529,7 +529,7 @@ func TestGSILagMultiAttributeSDK(t *testing.T) {
 	if n := query(); n != 0 {
 		t.Errorf("right after the write: got %d items, want 0", n)
 	}
-	if _, err := e.Advance(time.Second); err != nil {
+	if _, err := e.Clock().Advance(time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if n := query(); n != 1 {

@@ -29,7 +29,7 @@ func TestStreamLagSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate, err := e.StreamLag(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl")
+	gate, err := e.Lags().Stream(emulatortest.AccessKeyOf(t, db), emulatortest.Region, "tbl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestStreamLagSDK(t *testing.T) {
 	if got := read(); len(got) != 0 {
 		t.Errorf("right after the write: got %q, want nothing yet", got)
 	}
-	if _, err := e.Advance(200 * time.Millisecond); err != nil {
+	if _, err := e.Clock().Advance(200 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(); len(got) != 1 || got[0] != "1" {
@@ -84,7 +84,7 @@ func TestStreamLagSDK(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Advance(10 * time.Minute); err != nil {
+	if _, err := e.Clock().Advance(10 * time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(); len(got) != 0 {

@@ -34,15 +34,6 @@ package emulator
 //   - the HTTP server (httpserver.go) bounds headers and cuts off slow or
 //     silent connections.
 
-// DefaultMaxInFlight is the in-flight request limit of cmd/dynamoemu: far
-// above what a test suite or a developer's application sends at once.
-const DefaultMaxInFlight = 1024
-
-// DefaultMaxRequestBytesInFlight is the budget of request bytes in flight
-// of cmd/dynamoemu when neither -maxRequestBytesInFlight nor GOMEMLIMIT
-// says otherwise (emulator/internal/apiserve/budget.go).
-const DefaultMaxRequestBytesInFlight = 256 << 20
-
 // namespaceCount is the number of namespaces created (for tests and the
 // soak program's reports).
 func (e *Emulator) namespaceCount() int {

@@ -23,7 +23,7 @@ import (
 // full size, 1,100 connections against the default limit of 1,024; under
 // the race detector 100 against 16 unless DYNAMOEMU_FULLSIZE=1.
 func TestTricklingBodiesDoNotThrottle(t *testing.T) {
-	limit, conns := DefaultMaxInFlight, 1100
+	limit, conns := 1024, 1100 // cmd/dynamoemu's -maxInFlight
 	if !testkit.FullSize() {
 		limit, conns = 16, 100
 	}

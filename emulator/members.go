@@ -10,6 +10,6 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/service"
 // SDK's typed request cannot send one. A caller that builds requests from
 // loose JSON (the MCP server's tools) asks first, so that a misspelt
 // member is an error rather than a request that does something else.
-func (e *Emulator) UnknownMember(op string, body []byte) (path string, known []string, found bool) {
+func UnknownMember(op string, body []byte) (path string, known []string, found bool) {
 	return service.UnknownMember(op, body)
 }

@@ -29,7 +29,11 @@ import (
 // below the floor rate; small requests are served beside both.
 
 // heldBody is what a held upload announces: the largest body.
-const heldBody = DefaultMaxBodyBytes
+const heldBody = defaultMaxBodyBytes
+
+// serverBudget is cmd/dynamoemu's budget of request bytes in flight
+// on a machine without a memory limit (-maxRequestBytesInFlight).
+const serverBudget = 256 << 20
 
 // TestIdleUploadsHoldNoBudget: 16, 64 and 256 connections that announce
 // a 16 MiB BatchWriteItem and send a byte, unsigned (the connection
@@ -79,7 +83,7 @@ func TestProvenUploadsReleasedAtTheFloor(t *testing.T) {
 			h.e.serve.Budget.Wait.Store(int64(testkit.Scaled(time.Minute))) // the large PutItem waits for the floor, not for BudgetWait
 			const proof = 64<<10 + 10
 			held := holdUploads(t, h, signed, 16, proof)
-			waitReserved(t, h.e, DefaultMaxRequestBytesInFlight)
+			waitReserved(t, h.e, serverBudget)
 
 			list, put := smallCalls(t, db)
 			t.Logf("16 uploads holding the whole budget: ListTables answered in %v, PutItem in %v", list, put)
@@ -120,7 +124,7 @@ func pathName(signed bool) string {
 // throttle would show).
 func heldServer(t *testing.T, signed bool) (*hardServer, *dynamodb.Client) {
 	t.Helper()
-	opts := Options{MaxRequestBytesInFlight: DefaultMaxRequestBytesInFlight}
+	opts := Options{MaxRequestBytesInFlight: serverBudget}
 	key, secret := "AKIDHELD", "secret"
 	if signed {
 		opts.Credentials = sigOptions().Credentials

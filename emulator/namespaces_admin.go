@@ -18,10 +18,3 @@ package emulator
 // console's table list costs one request a page, not one per table;
 // "shared" names the namespace of -sharedDb. Behind the admin guard, as
 // the other admin endpoints (httpedge/adminguard.go); a GET changes nothing.
-
-// AdminNamespacesPath is the admin endpoint that lists the namespaces.
-const AdminNamespacesPath = "/dynamoemu/namespaces"
-
-// AdminTablesPath is the admin endpoint that describes a page of a
-// namespace's tables.
-const AdminTablesPath = "/dynamoemu/tables"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // nsState renders what a test can see of the namespace: its tables,
@@ -105,10 +106,10 @@ func TestSnapshotAdminEndpoint(t *testing.T) {
 		name, method, path, contentType string
 		want                            int
 	}{
-		{"no content type", http.MethodPost, emulator.AdminSnapshotsPath, "", http.StatusUnsupportedMediaType},
-		{"form", http.MethodPost, emulator.AdminSnapshotsPath, "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
-		{"unknown snapshot", http.MethodPost, emulator.AdminSnapshotsPath + "/snap-99/restore", "application/json", http.StatusBadRequest},
-		{"unknown snapshot dropped", http.MethodDelete, emulator.AdminSnapshotsPath + "/snap-99", "application/json", http.StatusBadRequest},
+		{"no content type", http.MethodPost, adminpath.Snapshots, "", http.StatusUnsupportedMediaType},
+		{"form", http.MethodPost, adminpath.Snapshots, "application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
+		{"unknown snapshot", http.MethodPost, adminpath.Snapshots + "/snap-99/restore", "application/json", http.StatusBadRequest},
+		{"unknown snapshot dropped", http.MethodDelete, adminpath.Snapshots + "/snap-99", "application/json", http.StatusBadRequest},
 	}
 	for _, tc := range cases {
 		req, err := http.NewRequest(tc.method, url+tc.path, strings.NewReader("{}"))

@@ -28,7 +28,7 @@ func TestPersistReplicaFields(t *testing.T) {
 	mustOK(e, east, "CreateTable", `{"TableName":"rfx","BillingMode":"PAY_PER_REQUEST",
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}`)
 	mustOK(e, east, "UpdateTable", `{"TableName":"rfx","ReplicaUpdates":[{"Create":{"RegionName":"eu-west-1"}}]}`)
-	e.DrainReplication()
+	e.Lags().DrainReplication()
 	mustOK(e, west, "UpdateTable", `{"TableName":"rfx","DisassociationProtectionEnabled":false}`)
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestPersistMRSC(t *testing.T) {
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}]}`, http.StatusOK)
 	mustDo(e, east, "UpdateTable", `{"TableName":"mrsc","MultiRegionConsistency":"STRONG",
 		"ReplicaUpdates":[{"Create":{"RegionName":"us-east-2"}}],"GlobalTableWitnessUpdates":[{"Create":{"RegionName":"us-west-2"}}]}`, http.StatusOK)
-	e.DrainReplication()
+	e.Lags().DrainReplication()
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}

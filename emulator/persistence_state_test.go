@@ -28,10 +28,10 @@ func TestPersistClockOffset(t *testing.T) {
 	base := testkit.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	opts := Options{Clock: base.Now}
 	e := openPersisted(t, dir, opts)
-	if _, err := e.Advance(48 * time.Hour); err != nil {
+	if _, err := e.Clock().Advance(48 * time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Advance(-time.Hour); err != nil {
+	if _, err := e.Clock().Advance(-time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Close(); err != nil {
@@ -39,22 +39,22 @@ func TestPersistClockOffset(t *testing.T) {
 	}
 	base.Advance(10 * time.Minute) // the real time goes on while it is down
 	e2 := openPersisted(t, dir, opts)
-	if got, want := e2.Now(), base.Now().Add(47*time.Hour); !got.Equal(want) {
+	if got, want := e2.Clock().Now(), base.Now().Add(47*time.Hour); !got.Equal(want) {
 		t.Errorf("Now after a restart: got %v, want %v (the base clock plus the offset)", got, want)
 	}
 	set := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := e2.SetNow(set); err != nil {
+	if _, err := e2.Clock().SetNow(set); err != nil {
 		t.Fatal(err)
 	}
 	if err := e2.Close(); err != nil {
 		t.Fatal(err)
 	}
 	e3 := openPersisted(t, dir, opts)
-	if got := e3.Now(); !got.Equal(set) {
+	if got := e3.Clock().Now(); !got.Equal(set) {
 		t.Errorf("Now after SetNow and a restart: got %v, want %v", got, set)
 	}
 	// Without a data directory nothing is kept.
-	if got := openPersisted(t, t.TempDir(), opts).Now(); !got.Equal(base.Now()) {
+	if got := openPersisted(t, t.TempDir(), opts).Clock().Now(); !got.Equal(base.Now()) {
 		t.Errorf("Now on a new directory: got %v, want the base clock %v", got, base.Now())
 	}
 }

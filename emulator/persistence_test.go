@@ -61,7 +61,7 @@ func TestPersistRestart(t *testing.T) {
 			op, body = testkit.RandomCatalogChange(r, tables, regions[k])
 		default:
 			clock.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
-			e.SweepTTL()
+			e.Clock().SweepTTL()
 			continue
 		}
 		if res, out := do(t, e, "DynamoDB_20120810."+op, auths[k], body); res.StatusCode >= 500 {
@@ -351,7 +351,7 @@ func TestPersistGlobalTable(t *testing.T) {
 	mustOK(e, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"before"}}}`)
 	mustOK(e, east, "UpdateTable", `{"TableName":"gtp","AttributeDefinitions":[{"AttributeName":"g","AttributeType":"S"}],
 		"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`)
-	e.DrainReplication()
+	e.Lags().DrainReplication()
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestPersistGlobalTable(t *testing.T) {
 	}
 	mustOK(e2, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"after"}}}`)
 	mustOK(e2, west, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"fromwest"}}}`)
-	e2.DrainReplication()
+	e2.Lags().DrainReplication()
 	var gi struct{ Item map[string]any }
 	testkit.MustUnmarshal(t, mustOK(e2, west, "GetItem", `{"TableName":"gtp","Key":{"pk":{"S":"after"}}}`), &gi)
 	if gi.Item == nil {
@@ -387,7 +387,7 @@ func TestPersistGlobalTable(t *testing.T) {
 		t.Errorf("after the restart: the replica's GSIs are %+v, want the byG made in us-east-1", dw.Table.GlobalSecondaryIndexes)
 	}
 	mustOK(e2, west, "UpdateTimeToLive", `{"TableName":"gtp","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}`)
-	e2.DrainReplication()
+	e2.Lags().DrainReplication()
 	var ttl struct {
 		TimeToLiveDescription struct{ TimeToLiveStatus string }
 	}
@@ -399,7 +399,7 @@ func TestPersistGlobalTable(t *testing.T) {
 		t.Errorf("DeleteTable of the source within 24 hours, after the restart: got %d %s, want the source rule's refusal", res.StatusCode, out)
 	}
 	mustOK(e2, west, "DeleteTable", `{"TableName":"gtp"}`)
-	e2.DrainReplication()
+	e2.Lags().DrainReplication()
 	if err := e2.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +411,7 @@ func TestPersistGlobalTable(t *testing.T) {
 		t.Errorf("after the replica's DeleteTable and a restart: got replicas %+v, want none", d.Table.Replicas)
 	}
 	mustOK(e3, east, "PutItem", `{"TableName":"gtp","Item":{"pk":{"S":"alone"}}}`)
-	if n := e3.DrainReplication(); n != 0 {
+	if n := e3.Lags().DrainReplication(); n != 0 {
 		t.Errorf("after the replica's DeleteTable and a restart: %d writes replicated, want none", n)
 	}
 }

@@ -106,7 +106,7 @@ func TestPITRModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now, err := e.Advance(time.Duration(1+r.IntN(3000)) * time.Millisecond)
+		now, err := e.Clock().Advance(time.Duration(1+r.IntN(3000)) * time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -94,7 +94,7 @@ func TestRestoreToPointInTimeBetweenWrites(t *testing.T) {
 	}
 	advance := func(d time.Duration) time.Time {
 		t.Helper()
-		now, err := e.Advance(d)
+		now, err := e.Clock().Advance(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestPITRWindowRollsForward(t *testing.T) {
 		if err != nil || len(out.UnprocessedItems) > 0 {
 			t.Fatalf("batch %d: %v %v", i, err, out.UnprocessedItems)
 		}
-		now, err := e.Advance(30 * time.Minute)
+		now, err := e.Clock().Advance(30 * time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +281,7 @@ func TestSystemBackupOfDeletedTable(t *testing.T) {
 	if got := scanRender(t, c, "back"); got != "a=red" {
 		t.Errorf("restored: got %q, want a=red", got)
 	}
-	if _, err := e.Advance(35*24*time.Hour + time.Second); err != nil {
+	if _, err := e.Clock().Advance(35*24*time.Hour + time.Second); err != nil {
 		t.Fatal(err)
 	}
 	_, err := c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: b.BackupArn})

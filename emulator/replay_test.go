@@ -53,7 +53,7 @@ func TestReplayThroughEdge(t *testing.T) {
 			clock.Advance(time.Duration(r.IntN(3000)) * time.Millisecond)
 			continue
 		default:
-			outcomes["SweepTTL"] += e.SweepTTL()
+			outcomes["SweepTTL"] += e.Clock().SweepTTL()
 			continue
 		}
 		res, out := do(t, e, "DynamoDB_20120810."+op, auths[k], body)

@@ -10,14 +10,14 @@ import (
 // region's database of the same access key, and every replica's writes
 // reach the others asynchronously (emulator/internal/globaltables).
 // By default a write is visible in the other regions from the next
-// request on; SetReplicationDelay makes replication lag like AWS's (about
+// request on; Lags.SetReplicationDelay makes replication lag like AWS's (about
 // a second) so a test can prove that its code copes, and
 // DrainReplication ends the lag at once.
 
 // SetReplicationDelay sets how long a write to a global table takes to
 // reach its other replicas (0, the default: by the next request).
-func (e *Emulator) SetReplicationDelay(d time.Duration) { globaltables.SetDelay(e.svc, d) }
+func (l Lags) SetReplicationDelay(d time.Duration) { globaltables.SetDelay(l.e.svc, d) }
 
 // DrainReplication applies every replicated write still on its way,
 // whatever the delay, and returns how many it applied.
-func (e *Emulator) DrainReplication() int { return globaltables.Drain(e.svc) }
+func (l Lags) DrainReplication() int { return globaltables.Drain(l.e.svc) }

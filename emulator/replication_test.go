@@ -36,7 +36,7 @@ func TestGlobalTableAcrossRegions(t *testing.T) {
 		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("eu-west-1")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	emu.SetReplicationDelay(time.Hour)
+	emu.Lags().SetReplicationDelay(time.Hour)
 	if _, err := east.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"),
 		Item: map[string]types.AttributeValue{"id": &types.AttributeValueMemberS{Value: "o1"}}}); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestGlobalTableAcrossRegions(t *testing.T) {
 	if item := get(); item != nil {
 		t.Errorf("during the delay: got %v in eu-west-1, want nothing yet", item)
 	}
-	if n := emu.DrainReplication(); n != 1 {
+	if n := emu.Lags().DrainReplication(); n != 1 {
 		t.Errorf("drain: got %d writes applied, want 1", n)
 	}
 	if item := get(); item == nil {

@@ -2,23 +2,268 @@ package emulator
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/mux"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
-// router builds the router of the emulator's own paths (/dynamoemu/...):
-// the conventions report, preflights, the admin endpoints and the console.
-// Every other path is the edge's (edge.go). New does not call it:
-// gorilla/mux compiles a regular expression per route, which start-up
-// need not pay (the first request that needs it builds it, once).
+// Every path the server answers and the guard it passes, in one table:
+// endpoints. The edge (edge.go) serves a request by the first of its
+// rows (edgeEndpoints) whose method and path take it, the emulator's own
+// paths (/dynamoemu/...) by the router, which is built from the rest
+// (ownEndpoints), each route behind its row's guard. docs/server.md
+// ("Endpoints and their guards") shows the table; routes_test.go walks
+// the router and the edge's rows against it, and sends every row's
+// request unsigned, wrongly signed and from a web page of another origin
+// with Options.Credentials.
+//
+// Before any row, every request passes the Host check and AWS's limits
+// on its head (edge.go). The guards:
+//
+//   - guardAPI, the DynamoDB API and the Streams API: with
+//     Options.Credentials a SigV4 signature for the service dynamodb by a
+//     listed key, X-Amz-Target signed (emulator/internal/apiserve); with
+//     Options.IAM, the operation's IAM action (dynamodb:GetItem,
+//     dynamodb:GetRecords, ...; the IAM stage). No Origin check, as on
+//     AWS: the operation is named by X-Amz-Target, which makes a browser
+//     ask first (a CORS preflight), approved for allowed origins alone,
+//     so no page of another origin sends it, nor reads an answer.
+//   - guardLambda, Lambda's event source mapping API: the origin check
+//     (httpedge.LambdaGuard), then with Options.Credentials a SigV4
+//     signature for the service lambda by a listed key, or an admin token;
+//     with Options.IAM, lambda:<Op>EventSourceMapping
+//     (stream_handlers.go).
+//   - guardAdmin, the admin endpoints: the origin check
+//     (httpedge.AdminGuard: a page of an origin not allowed gets 403, a
+//     request that can change state without Content-Type
+//     application/json 415), then with Options.Credentials a SigV4
+//     signature for dynamodb by a listed key, or an admin token.
+//   - guardMCP, the MCP endpoint: the origin check, then the MCP server's
+//     own bearer token (internal/mcp), with or without Credentials.
+//   - guardOrigin: the origin check alone, for the reason its row gives.
+//   - guardNone: nothing, for the reason its row gives.
+
+// guard is what a request must pass to reach an endpoint, named as the
+// table in docs/server.md names it.
+type guard string
+
+const (
+	guardAPI    guard = "signature (dynamodb), IAM action"
+	guardLambda guard = "origin, signature (lambda) or admin token, IAM action"
+	guardAdmin  guard = "origin, signature (dynamodb) or admin token"
+	guardMCP    guard = "origin, MCP token"
+	guardOrigin guard = "origin"
+	guardNone   guard = "none"
+)
+
+// endpoint is a row of the table: the methods and path it takes, what it
+// serves, its guard and, for guardOrigin and guardNone, why no
+// credentials. An edge row has match and serve; a router row has handler.
+type endpoint struct {
+	methods string // "GET HEAD"; "*": any
+	path    string // the router's path template (prefix: a prefix); the edge's rows describe theirs
+	prefix  bool
+	serves  string
+	guard   guard
+	why     string
+
+	match func(r *http.Request) bool                                // an edge row's: it takes r
+	serve func(e *Emulator, w http.ResponseWriter, r *http.Request) // an edge row's answer
+
+	handler func(e *Emulator, a *adminhttp.Admin) http.Handler // a router row's (nil: not served with these Options)
+}
+
+// edgeEndpoints are the edge's rows, in order: the first whose match
+// takes a request serves it (edge.go's edgeHandler). The first hands the
+// emulator's own paths to the router; it is no endpoint of its own.
+func edgeEndpoints() []endpoint {
+	isGet := func(r *http.Request) bool { return r.Method == http.MethodGet || r.Method == http.MethodHead }
+	return []endpoint{
+		{methods: "*", path: ownPrefix + "...", serves: "the emulator's own paths: the router's rows", guard: guardOrigin,
+			why:   "the origin check of every own path; each route's credentials are its row's",
+			match: func(r *http.Request) bool { return isOwnPath(r.URL.Path) },
+			serve: (*Emulator).serveOwn},
+		{methods: "*", path: lambdaesm.APIPrefix + "[/{UUID}]", serves: "Lambda's event source mapping API: its five operations", guard: guardLambda,
+			match: func(r *http.Request) bool { return isLambdaPath(r.URL.Path) },
+			serve: (*Emulator).serveLambdaAPI},
+		{methods: "POST", path: "any other path", serves: "the DynamoDB API and the Streams API, by X-Amz-Target (any path, as AWS)", guard: guardAPI,
+			why:   "a page of another origin cannot send X-Amz-Target without a CORS preflight, approved for allowed origins alone",
+			match: func(r *http.Request) bool { return r.Method == http.MethodPost },
+			serve: (*Emulator).serveOp},
+		{methods: "GET HEAD", path: "/", serves: "AWS's health check, 200 \"healthy: HOST \" (Options.Edge answers first)", guard: guardNone,
+			why:   "AWS's endpoint answers it unsigned, for load balancers; it tells nothing of the data",
+			match: func(r *http.Request) bool { return isGet(r) && r.URL.Path == "/" },
+			serve: (*Emulator).serveGet},
+		{methods: "GET HEAD", path: "any other path", serves: "Options.Edge's answers (cmd/dynamoemu: LocalStack's /_localstack/health, /health, " +
+			"/_localstack/init and /_localstack/init/ready; DynamoDB Local's 400 to every GET and /shell), else 404", guard: guardNone,
+			why:   "a harness's probes and 404: nothing of the data, no effect",
+			match: isGet,
+			serve: (*Emulator).serveGet},
+		{methods: "OPTIONS", path: "any other path", serves: "a CORS preflight (404 without Origin)", guard: guardNone,
+			why:   "headers only, approving allowed origins alone; no effect",
+			match: func(r *http.Request) bool { return r.Method == http.MethodOptions },
+			serve: (*Emulator).servePreflight},
+		{methods: "*", path: "any other path", serves: "404 UnknownOperationException", guard: guardNone,
+			why:   "nothing is served",
+			match: func(*http.Request) bool { return true },
+			serve: (*Emulator).serveNotFound},
+	}
+}
+
+// adminServe is a router row's handler, a method of adminhttp.Admin.
+func adminServe(f func(*adminhttp.Admin, http.ResponseWriter, *http.Request)) func(*Emulator, *adminhttp.Admin) http.Handler {
+	return func(_ *Emulator, a *adminhttp.Admin) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f(a, w, r) })
+	}
+}
+
+// option is a router row's handler given by Options (nil: the row is not
+// served).
+func option(h func(o *Options) http.Handler) func(*Emulator, *adminhttp.Admin) http.Handler {
+	return func(e *Emulator, _ *adminhttp.Admin) http.Handler { return h(&e.opts) }
+}
+
+// ownEndpoints are the router's rows: the emulator's own paths. The
+// last, the router's answer to a path or method none takes, is not a
+// route.
+func ownEndpoints() []endpoint {
+	type A = adminhttp.Admin
+	const admin, get, post, del = guardAdmin, "GET", "POST", "DELETE"
+	return []endpoint{
+		{methods: get, path: adminpath.Conventions, serves: "the conventions report", guard: admin, handler: adminServe((*A).ServeConventions)},
+		{methods: del, path: adminpath.Conventions, serves: "the conventions report emptied", guard: admin, handler: adminServe((*A).ServeConventionsReset)},
+		{methods: "OPTIONS", path: strings.TrimSuffix(ownPrefix, "/"), prefix: true, serves: "a CORS preflight", guard: guardOrigin,
+			why: "headers only; no effect", handler: func(e *Emulator, _ *A) http.Handler { return http.HandlerFunc(e.servePreflight) }},
+		{methods: get, path: adminpath.Clock, serves: "the clock", guard: admin, handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Clock, serves: "the clock moved or set", guard: admin, handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Sweep, serves: "a TTL sweep", guard: admin, handler: adminServe((*A).ServeSweep)},
+		{methods: get, path: adminpath.Health, serves: "whether writes are taken", guard: guardOrigin,
+			why: "a container's health check has no key; it tells nothing of the data", handler: adminServe((*A).ServeHealth)},
+		{methods: get, path: adminpath.Namespaces, serves: "the namespaces", guard: admin, handler: adminServe((*A).ServeNamespaces)},
+		{methods: get, path: adminpath.Tables, serves: "the tables", guard: admin, handler: adminServe((*A).ServeTables)},
+		{methods: post, path: adminpath.StreamsDrain, serves: "the stream handlers' drain", guard: admin, handler: adminServe((*A).ServeStreamsDrain)},
+		{methods: get, path: adminpath.StreamsMappings, serves: "the mappings' progress", guard: admin, handler: adminServe((*A).ServeStreamsMappings)},
+		{methods: post, path: adminpath.Snapshots, serves: "a snapshot taken", guard: admin, handler: adminServe((*A).ServeSnapshotTake)},
+		{methods: get, path: adminpath.Snapshots, serves: "the snapshots", guard: admin, handler: adminServe((*A).ServeSnapshotList)},
+		{methods: get, path: adminpath.Snapshots + "/{id}/diff", serves: "a snapshot's differences", guard: admin, handler: adminServe((*A).ServeSnapshotDiff)},
+		{methods: post, path: adminpath.Snapshots + "/{id}/restore", serves: "a snapshot restored", guard: admin, handler: adminServe((*A).ServeSnapshotRestore)},
+		{methods: del, path: adminpath.Snapshots + "/{id}", serves: "a snapshot deleted", guard: admin, handler: adminServe((*A).ServeSnapshotDrop)},
+		{methods: "GET DELETE", path: adminpath.Consistency, serves: "the consistency report, or its reset", guard: admin, handler: adminServe((*A).ServeConsistency)},
+		{methods: post, path: adminpath.Branches, serves: "a branch made", guard: admin, handler: adminServe((*A).ServeBranchFork)},
+		{methods: get, path: adminpath.Branches, serves: "the branches", guard: admin, handler: adminServe((*A).ServeBranchList)},
+		{methods: del, path: adminpath.Branches + "/{name}", serves: "a branch deleted", guard: admin, handler: adminServe((*A).ServeBranchDrop)},
+		{methods: get, path: adminpath.Branches + "/{name}/diff", serves: "a branch's differences", guard: admin, handler: adminServe((*A).ServeBranchDiff)},
+		{methods: get, path: adminpath.Faults, serves: "the fault rules", guard: admin, handler: adminServe((*A).ServeFaultsGet)},
+		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin, handler: adminServe((*A).ServeFaultsPut)},
+		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin, handler: adminServe((*A).ServeFaultsDelete)},
+		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin, handler: adminServe((*A).ServeFaultStats)},
+		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin, handler: adminServe((*A).ServeReport)},
+		{methods: del, path: adminpath.Report, serves: "the report's counters reset", guard: admin, handler: adminServe((*A).ServeReportReset)},
+		{methods: "PUT", path: adminpath.Design, serves: "the design set", guard: admin, handler: adminServe((*A).ServeDesign)},
+		{methods: post, path: adminpath.Report + "/start", serves: "the report started", guard: admin, handler: adminServe((*A).ServeReportStart)},
+		{methods: post, path: adminpath.Report + "/stop", serves: "the report stopped", guard: admin, handler: adminServe((*A).ServeReportStop)},
+		{methods: post, path: adminpath.DesignMatch, serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
+			handler: option(func(o *Options) http.Handler { return o.DesignMatch })},
+		{methods: get, path: adminpath.Contributors, serves: "Contributor Insights' keys", guard: admin, handler: adminServe((*A).ServeContributors)},
+		{methods: post, path: adminpath.Lag, serves: "the lag set", guard: admin, handler: adminServe((*A).ServeLag)},
+		{methods: get, path: adminpath.Lag, serves: "the lag", guard: admin, handler: adminServe((*A).ServeLagGet)},
+		{methods: "GET PUT", path: adminpath.IAM, serves: "the IAM identities and policies", guard: admin, handler: adminServe((*A).ServeIAM)},
+		{methods: "*", path: adminpath.MCP, serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
+			handler: option(func(o *Options) http.Handler { return o.MCP })},
+		{methods: "GET HEAD", path: consoleRoute, serves: "the console's files (Options.Console), and a redirect to its page", guard: guardOrigin,
+			why: "the page, styles and scripts hold no data; the page signs the calls it makes", handler: option(func(o *Options) http.Handler { return o.Console })},
+		{methods: "*", path: consoleRoute, serves: "the console's answer to another method: 405", guard: admin,
+			handler: option(func(o *Options) http.Handler { return o.Console })},
+		{methods: "*", path: ownPrefix + "...", serves: "any other path or method of the emulator's own: 404", guard: admin},
+	}
+}
+
+// consoleRoute is the console's route: adminpath.Console, below it, and
+// adminpath.Console without its final slash.
+const consoleRoute = ownPrefix + "console{file:(?:/.*)?}"
+
+// router builds the router of the emulator's own paths (/dynamoemu/...)
+// from ownEndpoints, each route behind its row's credentials (the
+// origin check ran at the edge). Every other path is the edge's.
+// New does not call it: gorilla/mux compiles a regular expression per
+// route, which start-up need not pay (the first request that needs it
+// builds it, once).
 func (e *Emulator) router() *mux.Router {
 	r := mux.NewRouter()
 	a := e.admin()
-	r.Methods(http.MethodGet).Path(ConventionsPath).HandlerFunc(a.ServeConventions)
-	r.Methods(http.MethodOptions).HandlerFunc(e.servePreflight)
-	e.adminRoutes(r, a)
-	e.consoleRoutes(r)
-	r.NotFoundHandler = http.HandlerFunc(e.serveNotFound)
-	r.MethodNotAllowedHandler = http.HandlerFunc(e.serveNotFound)
+	rows := ownEndpoints()
+	for _, row := range rows[:len(rows)-1] {
+		h := row.handler(e, a)
+		if h == nil {
+			continue
+		}
+		rt := r.NewRoute()
+		if row.prefix {
+			rt.PathPrefix(row.path)
+		} else {
+			rt.Path(row.path)
+		}
+		if row.methods != "*" {
+			rt.Methods(strings.Fields(row.methods)...)
+		}
+		rt.Handler(e.credentials(row.guard, h))
+	}
+	other := e.credentials(rows[len(rows)-1].guard, http.HandlerFunc(e.serveNotFound))
+	r.NotFoundHandler, r.MethodNotAllowedHandler = other, other
 	return r
+}
+
+// credentials is h behind the part of g that follows the edge's origin
+// check: the admin credentials for guardAdmin with Options.Credentials.
+// guardMCP's token is the MCP handler's own; guardOrigin asks none.
+func (e *Emulator) credentials(g guard, h http.Handler) http.Handler {
+	if g != guardAdmin || e.keys == nil {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := e.keys.AdminAuth(r); err != nil {
+			e.serveRefused(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// serveOwn serves a path of the emulator's own: the origin check
+// (httpedge.AdminGuard), then the router.
+func (e *Emulator) serveOwn(w http.ResponseWriter, r *http.Request) {
+	if err := httpedge.AdminGuard(&e.cors, r); err != nil { // admin routes and console: no cross-site request
+		e.serveRefused(w, r, err)
+		return
+	}
+	e.own().ServeHTTP(&answerDeadline{ResponseWriter: w, e: e}, r) // server.go: the write timeout from the answer
+}
+
+// serveLambdaAPI serves Lambda's mapping API: the origin check
+// (httpedge.LambdaGuard), then serveLambda (stream_handlers.go).
+func (e *Emulator) serveLambdaAPI(w http.ResponseWriter, r *http.Request) {
+	if err := httpedge.LambdaGuard(&e.cors, r); err != nil { // no web page makes a mapping
+		lambdaesm.WriteRefusal(w, err) // in Lambda's shape
+		return
+	}
+	e.serveLambda(w, r)
+}
+
+// serveGet serves a GET or HEAD of a path not the emulator's own:
+// Options.Edge's answer if it has one, else AWS's health check on / and
+// 404 elsewhere.
+func (e *Emulator) serveGet(w http.ResponseWriter, r *http.Request) {
+	if e.opts.Edge != nil && e.opts.Edge(w, r) {
+		return
+	}
+	if r.URL.Path == "/" {
+		e.serveHealth(w, r)
+	} else {
+		e.serveNotFound(w, r)
+	}
 }

@@ -3,14 +3,16 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"github.com/dynamoemu/dynamoemu/internal/faults"
-	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apiserve"
@@ -26,8 +28,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// DefaultMaxBodyBytes is AWS's request size limit (16 MB).
-const DefaultMaxBodyBytes = 16 << 20
+// defaultMaxBodyBytes is AWS's request size limit (16 MB).
+const defaultMaxBodyBytes = 16 << 20
 
 // Options configure an Emulator. The zero value is ready to use.
 type Options struct {
@@ -39,7 +41,7 @@ type Options struct {
 	// Clock returns the current time; nil means time.Now. Tests pass a
 	// controllable clock.
 	Clock func() time.Time
-	// MaxBodyBytes bounds the request body; 0 means DefaultMaxBodyBytes.
+	// MaxBodyBytes bounds the request body; 0 means AWS's 16 MB.
 	MaxBodyBytes int64
 	// CORSOrigins enables CORS for these origins ("*" allows any); empty
 	// disables CORS (DynamoDB Local's -cors). Pages of these origins may
@@ -55,7 +57,7 @@ type Options struct {
 	AllowHosts []string
 	// MaxInFlight bounds the requests served at once; one more is answered
 	// with ThrottlingException (limits.go). 0 means no limit;
-	// cmd/dynamoemu uses DefaultMaxInFlight.
+	// cmd/dynamoemu's -maxInFlight defaults to 1024.
 	MaxInFlight int
 	// MaxRequestBytesInFlight bounds the bytes of the request bodies read
 	// or served at once (internal/apiserve/budget.go): a body is charged
@@ -67,11 +69,11 @@ type Options struct {
 	// does not fit waits its turn, then is answered with
 	// ThrottlingException and Retry-After (its body read away, kept
 	// nowhere). 0 means no budget (and no floor); cmd/dynamoemu sizes one
-	// for the machine (DefaultMaxRequestBytesInFlight).
+	// for the machine (-maxRequestBytesInFlight).
 	MaxRequestBytesInFlight int64
 	// IdempotencyBytes bounds the memory of the ClientRequestTokens the
 	// emulator remembers for ten minutes (internal/service); past it the
-	// oldest are forgotten early. 0 means DefaultIdempotencyBytes.
+	// oldest are forgotten early. 0 means 32 MB.
 	IdempotencyBytes int64
 	// DelayTransientStatuses asks for CREATING/DELETING states to last a
 	// little while, as AWS's do: a new table is CREATING (it serves no
@@ -80,10 +82,11 @@ type Options struct {
 	// backups, exports and imports stay in progress.
 	DelayTransientStatuses bool
 	// TransientStatusDelay is how long those states last with
-	// DelayTransientStatuses; 0 means DefaultTransientStatusDelay.
+	// DelayTransientStatuses; 0 means 500 ms, about what DynamoDB
+	// Local takes to create or delete an index of a small table.
 	TransientStatusDelay time.Duration
 	// StreamRetention is how long stream records, and disabled streams,
-	// stay readable; 0 means DefaultStreamRetention (AWS's 24 hours).
+	// stay readable; 0 means AWS's 24 hours.
 	StreamRetention time.Duration
 	// StreamRetryBackoff is how long a stream handler (an event source
 	// mapping) waits before retrying a failed batch the first time; each
@@ -108,7 +111,7 @@ type Options struct {
 	// TrimmedDataAccessException, as when AWS's trim horizon moves. A
 	// deleted table's stream records count until their retention ends
 	// or the bound needs their room. 0 means no bound but the retention;
-	// cmd/dynamoemu uses DefaultStreamRetentionBytes.
+	// cmd/dynamoemu's -streamRetentionBytes defaults to 256 MiB.
 	StreamRetentionBytes int64
 	// Conventions names the tables that follow the mbc-cqrs-serverless
 	// conventions and how they are checked (see conventions.go); nil
@@ -123,15 +126,15 @@ type Options struct {
 	// the default, DurabilityGroup or DurabilityNone), group commit
 	// window, compaction thresholds. A nil Logger logs to Logger.
 	Persist PersistOptions
-	// Console, if not nil, is served at ConsolePath behind the Host check
+	// Console, if not nil, is served at /dynamoemu/console/ behind the Host check
 	// and the admin guard (console_mount.go): cmd/dynamoemu passes package
 	// console's handler.
 	Console http.Handler
-	// MCP, if not nil, is served at MCPPath behind the Host check and the
+	// MCP, if not nil, is served at /dynamoemu/mcp behind the Host check and the
 	// admin guard (console_mount.go): cmd/dynamoemu passes its MCP
 	// server's streamable HTTP handler, which checks its bearer token.
 	MCP http.Handler
-	// DesignMatch, if not nil, is served at AdminDesignMatchPath (POST)
+	// DesignMatch, if not nil, is served at /dynamoemu/report/match (POST)
 	// behind the Host check and the admin guard (console_mount.go):
 	// cmd/dynamoemu passes the MCP server's design matcher
 	// (mcp.MatchHandler), which the web console's query builder asks
@@ -171,7 +174,7 @@ type Options struct {
 	// say), or "fuzz:SEED": consistency fuzzing (consistency.go), in
 	// which GSI reads, eventually consistent reads and stream records lag
 	// by amounts drawn from SEED, and stale reads are reported
-	// (ConsistencyReport; cmd/dynamoemu's -consistency,
+	// (Reports.Consistency; cmd/dynamoemu's -consistency,
 	// DYNAMOEMU_CONSISTENCY).
 	Consistency string
 	// IAM, with Credentials, turns the IAM policy mode on: the data-plane
@@ -182,34 +185,41 @@ type Options struct {
 	IAM *IAMPolicies
 }
 
-// DefaultIdempotencyBytes bounds the memory of the remembered
-// ClientRequestTokens of an emulator when Options.IdempotencyBytes is 0:
-// 32 MB.
-const DefaultIdempotencyBytes = 32 << 20
+// The defaults of Options' fields whose zero value means one
+// (WithDefaults).
+const (
+	defaultIdempotencyBytes     = 32 << 20
+	defaultStreamRetention      = 24 * time.Hour
+	defaultTransientStatusDelay = 500 * time.Millisecond
+)
 
-// DefaultStreamRetention is how long stream records, and disabled
-// streams, stay readable when Options.StreamRetention is 0: AWS's 24
-// hours.
-const DefaultStreamRetention = 24 * time.Hour
-
-// DefaultStreamRetentionBytes is the bound of cmd/dynamoemu's stream
-// records (-streamRetentionBytes): 256 MiB.
-const DefaultStreamRetentionBytes = 256 << 20
-
-// DefaultTransientStatusDelay is about what DynamoDB Local takes to
-// create or delete an index of a small table.
-const DefaultTransientStatusDelay = 500 * time.Millisecond
+// WithDefaults returns o with each field whose zero value means a
+// default set to it: MaxBodyBytes, IdempotencyBytes, StreamRetention
+// and TransientStatusDelay. New applies them; a program that shows
+// them (cmd/dynamoemu's flags) reads them here.
+func (o Options) WithDefaults() Options {
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = defaultMaxBodyBytes
+	}
+	if o.IdempotencyBytes == 0 {
+		o.IdempotencyBytes = defaultIdempotencyBytes
+	}
+	if o.StreamRetention == 0 {
+		o.StreamRetention = defaultStreamRetention
+	}
+	if o.TransientStatusDelay == 0 {
+		o.TransientStatusDelay = defaultTransientStatusDelay
+	}
+	return o
+}
 
 // transientDelay is how long CREATING and DELETING last: 0 unless
 // DelayTransientStatuses.
 func (o Options) transientDelay() time.Duration {
-	switch {
-	case !o.DelayTransientStatuses:
+	if !o.DelayTransientStatuses {
 		return 0
-	case o.TransientStatusDelay > 0:
-		return o.TransientStatusDelay
 	}
-	return DefaultTransientStatusDelay
+	return o.WithDefaults().TransientStatusDelay
 }
 
 // Validate reports whether the options are usable.
@@ -283,6 +293,7 @@ type Emulator struct {
 	inj     *faults.Injector // the fault rules (faults_persist.go), the faults stage's setting
 	store   *persist.Store   // Options.DataDir's; nil without one
 	handler http.Handler
+	own     func() *mux.Router // the router of the emulator's own paths, built at the first request that needs it (routes.go)
 	// serve is the API's request path: the in-flight limit, the budget
 	// of request bytes and the releaser are its (emulator/internal/apiserve).
 	serve apiserve.Server
@@ -318,7 +329,7 @@ func New(opts Options) (*Emulator, error) {
 	}
 	e.skew.base, e.clock = e.clock, e.skew.now
 	if e.maxBody == 0 {
-		e.maxBody = DefaultMaxBodyBytes
+		e.maxBody = defaultMaxBodyBytes
 	}
 	e.cors = httpedge.NewCORS(opts.CORSOrigins, corsExposed)
 	e.hosts = httpedge.NewHosts(opts.AllowHosts)
@@ -377,7 +388,8 @@ func New(opts Options) (*Emulator, error) {
 	}
 
 	e.initServe()
-	e.handler = e.edgeHandler() // edge.go
+	e.own = sync.OnceValue(e.router) // routes.go
+	e.handler = e.edgeHandler()      // edge.go
 	return e, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // The keys of the signature tests.
@@ -361,18 +362,18 @@ func TestAdminCredentials(t *testing.T) {
 		status int
 		typ    string
 	}{
-		{"clock, no credentials", plain("GET", AdminClockPath, ""), 400, "MissingAuthenticationTokenException"},
-		{"clock, token", plain("GET", AdminClockPath, "Bearer token-0123456789abcdef"), 200, ""},
-		{"clock, wrong token", plain("GET", AdminClockPath, "Bearer token-0123456789abcdeX"), 400, "UnrecognizedClientException"},
-		{"clock, signed", signed("GET", AdminClockPath, "", sigKey, sigSecret), 200, ""},
-		{"clock moved, signed", signed("POST", AdminClockPath, `{"advance":"1s"}`, sigKey, sigSecret), 200, ""},
-		{"clock, wrong secret", signed("GET", AdminClockPath, "", sigKey, "wrong"), 400, "InvalidSignatureException"},
-		{"conventions, no credentials", plain("GET", ConventionsPath, ""), 400, "MissingAuthenticationTokenException"},
-		{"console page, no credentials", plain("GET", ConsolePath, ""), 200, ""},
+		{"clock, no credentials", plain("GET", adminpath.Clock, ""), 400, "MissingAuthenticationTokenException"},
+		{"clock, token", plain("GET", adminpath.Clock, "Bearer token-0123456789abcdef"), 200, ""},
+		{"clock, wrong token", plain("GET", adminpath.Clock, "Bearer token-0123456789abcdeX"), 400, "UnrecognizedClientException"},
+		{"clock, signed", signed("GET", adminpath.Clock, "", sigKey, sigSecret), 200, ""},
+		{"clock moved, signed", signed("POST", adminpath.Clock, `{"advance":"1s"}`, sigKey, sigSecret), 200, ""},
+		{"clock, wrong secret", signed("GET", adminpath.Clock, "", sigKey, "wrong"), 400, "InvalidSignatureException"},
+		{"conventions, no credentials", plain("GET", adminpath.Conventions, ""), 400, "MissingAuthenticationTokenException"},
+		{"console page, no credentials", plain("GET", adminpath.Console, ""), 200, ""},
 		{"health, no credentials", plain("GET", "/", ""), 200, ""},
-		{"clock, token, scheme in lower case", plain("GET", AdminClockPath, "bearer token-0123456789abcdef"), 200, ""},
-		{"clock, token, scheme in upper case", plain("GET", AdminClockPath, "BEARER token-0123456789abcdef"), 200, ""},
-		{"health endpoint, no credentials", plain("GET", AdminHealthPath, ""), 200, ""},
+		{"clock, token, scheme in lower case", plain("GET", adminpath.Clock, "bearer token-0123456789abcdef"), 200, ""},
+		{"clock, token, scheme in upper case", plain("GET", adminpath.Clock, "BEARER token-0123456789abcdef"), 200, ""},
+		{"health endpoint, no credentials", plain("GET", adminpath.Health, ""), 200, ""},
 	}
 	for _, tt := range tests {
 		got := sendSig(t, tt.req)

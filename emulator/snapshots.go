@@ -16,14 +16,11 @@ import (
 // what they hold and cost): from Go, and over HTTP for an emulator run
 // as a separate process.
 //
-// AdminSnapshotsPath takes, restores, drops, lists and compares them
+// adminpath.Snapshots takes, restores, drops, lists and compares them
 // (adminhttp/snapshots.go). Like the other admin endpoints they need no
 // signature and refuse what a web page could send cross-site
 // (httpedge/adminguard.go: a POST or DELETE needs Content-Type
 // application/json).
-
-// AdminSnapshotsPath is the admin endpoint of snapshots.
-const AdminSnapshotsPath = "/dynamoemu/snapshots"
 
 // ErrNoSnapshot: no snapshot has that ID (never taken, or dropped).
 var ErrNoSnapshot = errors.New("emulator: no such snapshot")
@@ -39,7 +36,8 @@ type snapshotStore struct {
 // and definitions), keeps it and returns its ID. It costs O(1) per table
 // and index, whatever their size; it then holds what the tables change
 // after it, until DropSnapshot.
-func (e *Emulator) Snapshot() string {
+func (bs Branches) Snapshot() string {
+	e := bs.e
 	snap := adminhttp.KeptSnapshot{Taken: e.svc.Now(), Spaces: e.svc.SnapshotAll()}
 	st := &e.snaps
 	st.mu.Lock()
@@ -58,7 +56,8 @@ func (e *Emulator) Snapshot() string {
 // the clock and request tokens are left as they are; stream records are
 // not kept. Run it while no request is in flight. The snapshot is kept:
 // restore it as often as needed. An unknown id is ErrNoSnapshot.
-func (e *Emulator) Restore(id string) error {
+func (bs Branches) Restore(id string) error {
+	e := bs.e
 	e.snaps.mu.Lock()
 	snap, ok := e.snaps.byID[id]
 	e.snaps.mu.Unlock()
@@ -70,7 +69,8 @@ func (e *Emulator) Restore(id string) error {
 
 // DropSnapshot forgets snapshot id, freeing what only it holds; an
 // unknown id is ErrNoSnapshot.
-func (e *Emulator) DropSnapshot(id string) error {
+func (bs Branches) DropSnapshot(id string) error {
+	e := bs.e
 	e.snaps.mu.Lock()
 	defer e.snaps.mu.Unlock()
 	if _, ok := e.snaps.byID[id]; !ok {

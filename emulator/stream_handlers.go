@@ -3,10 +3,12 @@ package emulator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
@@ -21,20 +23,16 @@ import (
 //	POST /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 naming the stuck mappings
 //	GET  /dynamoemu/streams/mappings  every mapping's configuration and progress
 
-// Admin paths of the stream handlers.
-const (
-	AdminStreamsDrainPath    = "/dynamoemu/streams/drain"
-	AdminStreamsMappingsPath = "/dynamoemu/streams/mappings"
-)
-
-// DefaultDrainTimeout is how long POST AdminStreamsDrainPath waits
+// defaultDrainTimeout is how long POST /dynamoemu/streams/drain waits
 // when its body names no timeout.
-const DefaultDrainTimeout = 30 * time.Second
+const defaultDrainTimeout = 30 * time.Second
 
-// EventSourceMapping is CreateEventSourceMapping's request (the members
+// EventSourceMapping is a mapping as Streams.CreateMapping makes it:
+// Lambda's CreateEventSourceMapping request (the members
 // that apply to a DynamoDB stream), plus TableName (the latest stream
 // of a table, which may be created later) and Endpoint (the Lambda
-// endpoint of this mapping's function, instead of SetLambdaEndpoint's).
+// endpoint of this mapping's function, instead of
+// Streams.SetLambdaEndpoint's).
 type EventSourceMapping struct {
 	EventSourceArn                 *string         `json:",omitempty"`
 	TableName                      *string         `json:",omitempty"`
@@ -81,32 +79,46 @@ func (m EventSourceMapping) spec() (*lambdaesm.Spec, error) {
 
 func (e *Emulator) esm() *lambdaesm.Manager { return lambdaesm.Of(e.svc) }
 
-// CreateEventSourceMapping makes a mapping and returns its UUID.
-func (e *Emulator) CreateEventSourceMapping(m EventSourceMapping) (string, error) {
-	s, err := m.spec()
+// Streams are the tables' stream handlers: Lambda's event source
+// mappings over the tables' streams, each calling a function (a Go func
+// set by SetFunction, or one invoked over Lambda's API at its Endpoint
+// or SetLambdaEndpoint's) with batches of records, and Drain, which
+// waits until they have handled every record written. Mappings are also
+// made over Lambda's REST API on the emulator's port, from a mappings
+// file (LoadMappings) or a Serverless Framework file (LoadServerless).
+// The zero Streams is not usable: Emulator.Streams returns one.
+type Streams struct{ e *Emulator }
+
+// Streams returns the emulator's stream handlers.
+func (e *Emulator) Streams() Streams { return Streams{e} }
+
+// CreateMapping makes a mapping and returns its UUID.
+func (s Streams) CreateMapping(m EventSourceMapping) (string, error) {
+	e := s.e
+	spec, err := m.spec()
 	if err != nil {
 		return "", err
 	}
-	c, err := e.esm().Create(s)
+	c, err := e.esm().Create(spec)
 	if err != nil {
 		return "", err
 	}
 	return c.UUID, nil
 }
 
-// UpdateEventSourceMapping changes the members m sets of mapping uuid.
-func (e *Emulator) UpdateEventSourceMapping(uuid string, m EventSourceMapping) error {
-	s, err := m.spec()
+// UpdateMapping changes the members m sets of mapping uuid.
+func (s Streams) UpdateMapping(uuid string, m EventSourceMapping) error {
+	spec, err := m.spec()
 	if err != nil {
 		return err
 	}
-	_, err = e.esm().Update(uuid, s)
+	_, err = s.e.esm().Update(uuid, spec)
 	return err
 }
 
-// DeleteEventSourceMapping stops and forgets mapping uuid.
-func (e *Emulator) DeleteEventSourceMapping(uuid string) error {
-	_, err := e.esm().Delete(uuid)
+// DeleteMapping stops and forgets mapping uuid.
+func (s Streams) DeleteMapping(uuid string) error {
+	_, err := s.e.esm().Delete(uuid)
 	return err
 }
 
@@ -114,41 +126,39 @@ func (e *Emulator) DeleteEventSourceMapping(uuid string) error {
 // API: POST {url}/2015-03-31/functions/NAME/invocations, as
 // serverless-offline's lambda port serves it) when no Go function of
 // their name is set.
-func (e *Emulator) SetLambdaEndpoint(url string) { e.esm().SetEndpoint(url) }
+func (s Streams) SetLambdaEndpoint(url string) { s.e.esm().SetEndpoint(url) }
 
 // SetFunction makes fn the function called name: the mappings of that
 // function call it with the event's JSON ({"Records":[...]}); an error
 // is a function error, and the answer is read for batchItemFailures.
 // nil removes it.
-func (e *Emulator) SetFunction(name string, fn func(ctx context.Context, event []byte) ([]byte, error)) {
+func (s Streams) SetFunction(name string, fn func(ctx context.Context, event []byte) ([]byte, error)) {
 	if fn == nil {
-		e.esm().SetFunction(name, nil)
+		s.e.esm().SetFunction(name, nil)
 		return
 	}
-	e.esm().SetFunction(name, fn)
+	s.e.esm().SetFunction(name, fn)
 }
 
-// EventSourceMappingFailures returns the invocation records (as Lambda
-// sends an on-failure destination) of the batches mapping uuid
-// discarded, oldest first.
-func (e *Emulator) EventSourceMappingFailures(uuid string) ([][]byte, error) {
-	return e.esm().Failures(uuid)
-}
+// Failures returns the invocation records (as Lambda sends an
+// on-failure destination) of the batches mapping uuid discarded, oldest
+// first.
+func (s Streams) Failures(uuid string) ([][]byte, error) { return s.e.esm().Failures(uuid) }
 
-// LoadEventSourceMappings reads a mappings file (cmd/dynamoemu's
+// LoadMappings reads a mappings file (cmd/dynamoemu's
 // -eventSourceMappings; docs/stream-handlers.md) and creates its
 // mappings.
-func (e *Emulator) LoadEventSourceMappings(path string) error { return e.esm().LoadFile(path) }
+func (s Streams) LoadMappings(path string) error { return s.e.esm().LoadFile(path) }
 
-// DrainStreams returns once every enabled mapping has handled every
+// Drain returns once every enabled mapping has handled every
 // record written before the call: delivered, dropped by its filters, or
 // discarded to its on-failure destination after its retries or its
 // maximum record age. When ctx ends first, the error names each mapping
 // still behind, where it is and its last error.
-func (e *Emulator) DrainStreams(ctx context.Context) error { return e.esm().Drain(ctx) }
+func (s Streams) Drain(ctx context.Context) error { return s.e.esm().Drain(ctx) }
 
 // EventSourceMappingStatus is a mapping's state and progress, for the
-// console, the MCP server and GET AdminStreamsMappingsPath.
+// console, the MCP server and GET adminpath.StreamsMappings.
 type EventSourceMappingStatus struct {
 	UUID                 string `json:"uuid"`
 	FunctionArn          string `json:"functionArn"`
@@ -165,16 +175,16 @@ type EventSourceMappingStatus struct {
 	IteratorAgeSeconds   int64  `json:"iteratorAgeSeconds"` // the age of the last record handled, when it was
 }
 
-// EventSourceMappings returns every mapping's state and progress, in
-// creation order.
-func (e *Emulator) EventSourceMappings() []EventSourceMappingStatus {
-	all := e.esm().Statuses()
+// Mappings returns every mapping's state and progress, in creation
+// order.
+func (s Streams) Mappings() []EventSourceMappingStatus {
+	all := s.e.esm().Statuses()
 	out := make([]EventSourceMappingStatus, len(all))
-	for i, s := range all {
-		out[i] = EventSourceMappingStatus{UUID: s.UUID, FunctionArn: s.FunctionArn, EventSourceArn: s.EventSourceArn,
-			State: s.State, LastProcessingResult: s.LastProcessingResult, Position: s.Position,
-			Invocations: s.Invocations, FunctionErrors: s.FunctionErrors, Discarded: s.Discarded, Filtered: s.Filtered,
-			LastError: s.LastError, LastBatchSize: s.LastBatchSize, IteratorAgeSeconds: s.IteratorAgeSecs}
+	for i, st := range all {
+		out[i] = EventSourceMappingStatus{UUID: st.UUID, FunctionArn: st.FunctionArn, EventSourceArn: st.EventSourceArn,
+			State: st.State, LastProcessingResult: st.LastProcessingResult, Position: st.Position,
+			Invocations: st.Invocations, FunctionErrors: st.FunctionErrors, Discarded: st.Discarded, Filtered: st.Filtered,
+			LastError: st.LastError, LastBatchSize: st.LastBatchSize, IteratorAgeSeconds: st.IteratorAgeSecs}
 	}
 	return out
 }
@@ -197,9 +207,16 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 // identity, acts as the account's root.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
+	if err := lambdaesm.CheckSize(r); err != nil { // a body announced over the limit: answered before anything reads it
+		lambdaesm.WriteError(w, err)
+		return
+	}
 	var g *lambdaesm.Guard
 	if e.keys != nil {
 		c, err := e.keys.Auth(r, sigv4.ServiceLambda, lambdaesm.MaxAPIBody)
+		if errors.Is(err, apierr.ErrRequestEntityTooLarge) { // a body of unknown length, found over the limit as it was read
+			err = lambdaesm.TooLarge(r)
+		}
 		if err != nil {
 			lambdaesm.WriteRefusal(w, err)
 			return
@@ -225,6 +242,6 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 // ARNs matched to tables by name, ${env:...} resolved with getenv (and
 // .env beside the file with useDotenv). It returns why any event was
 // left out.
-func (e *Emulator) LoadServerless(path string, getenv func(string) string) ([]string, error) {
-	return e.esm().LoadServerless(path, getenv)
+func (s Streams) LoadServerless(path string, getenv func(string) string) ([]string, error) {
+	return s.e.esm().LoadServerless(path, getenv)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // lambdaCall sends a request of Lambda's REST API to url and returns
@@ -40,7 +41,7 @@ func lambdaCall(t *testing.T, method, url, body string) (int, string, map[string
 func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	url, e, db := emulatortest.NewServerWith(t, emulator.Options{})
 	h := newHandlerServer(t, nil)
-	e.SetLambdaEndpoint(h.url)
+	e.Streams().SetLambdaEndpoint(h.url)
 	ctx := context.Background()
 	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("orders"),
@@ -83,19 +84,19 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 
 	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: map[string]types.AttributeValue{"id": str("a")}})
 	require.NoError(t, err)
-	status, _, c = adminPost(t, url+emulator.AdminStreamsDrainPath, `{"timeout":"30s"}`)
+	status, _, c = adminPost(t, url+adminpath.StreamsDrain, `{"timeout":"30s"}`)
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, true, c["drained"])
 	require.Equal(t, []string{"a"}, h.delivered())
 	_, _, c = lambdaCall(t, http.MethodGet, base+id, "")
 	require.Equal(t, "OK", c["LastProcessingResult"])
-	st := e.EventSourceMappings()
+	st := e.Streams().Mappings()
 	require.Len(t, st, 1)
 	require.Equal(t, id, st[0].UUID)
 	require.EqualValues(t, 1, st[0].Invocations)
 	require.EqualValues(t, 0, st[0].FunctionErrors)
 	require.Equal(t, 1, st[0].LastBatchSize)
-	status, _, c = lambdaCall(t, http.MethodGet, url+emulator.AdminStreamsMappingsPath, "")
+	status, _, c = lambdaCall(t, http.MethodGet, url+adminpath.StreamsMappings, "")
 	require.Equal(t, http.StatusOK, status)
 	require.Len(t, c["mappings"], 1)
 
@@ -112,7 +113,13 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 		status, typ, c := lambdaCall(t, http.MethodPost, base, tc.body)
 		require.Equal(t, http.StatusBadRequest, status, tc.body)
 		require.Equal(t, tc.typ, typ, tc.body)
-		require.NotEmpty(t, c["message"])
+		if typ == "ValidationException" { // AWS's request validation: {"message"}
+			require.NotEmpty(t, c["message"], tc.body)
+			require.NotContains(t, c, "Type", tc.body)
+		} else { // Lambda's own: {"Type":"User","Message"}
+			require.NotEmpty(t, c["Message"], tc.body)
+			require.Equal(t, "User", c["Type"], tc.body)
+		}
 	}
 	status, typ, _ := lambdaCall(t, http.MethodPost, base, `{"EventSourceArn":"`+arn+`","FunctionName":"fn","StartingPosition":"LATEST","BatchSize":0}`)
 	require.Equal(t, "ValidationException", typ)
@@ -124,7 +131,8 @@ func TestLambdaEventSourceMappingAPI(t *testing.T) {
 	status, typ, c = lambdaCall(t, http.MethodGet, base+id, "")
 	require.Equal(t, http.StatusNotFound, status)
 	require.Equal(t, "ResourceNotFoundException", typ)
-	require.Equal(t, "The resource you requested does not exist.", c["message"])
+	require.Equal(t, "The resource you requested does not exist.", c["Message"])
+	require.Equal(t, "User", c["Type"])
 }
 
 // adminPost POSTs a JSON body to an admin endpoint.

@@ -110,7 +110,7 @@ func TestLambdaAPISigned(t *testing.T) {
 	t.Cleanup(func() { e.Close() })
 	_, addr := startServer(t, e, ServerOptions{})
 	base := "http://" + addr
-	made, err := e.CreateEventSourceMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	made, err := e.Streams().CreateMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST")})
 	require.NoError(t, err)
 
@@ -154,7 +154,7 @@ func TestLambdaAPISigned(t *testing.T) {
 			require.Equal(t, tc.capital, a.capital, "%s, %s: %s", tc.name, c.op, a.body)
 		}
 	}
-	all := e.EventSourceMappings()
+	all := e.Streams().Mappings()
 	require.Len(t, all, 1, "a refused request made a mapping")
 	require.Equal(t, made, all[0].UUID, "a refused request deleted the mapping")
 	got, err := e.esm().Get(made)
@@ -194,7 +194,7 @@ func TestLambdaAPIIAM(t *testing.T) {
 	_, addr := startServer(t, e, ServerOptions{})
 	base := "http://" + addr
 	mk := func(fn string) (uuid, arn string) {
-		id, err := e.CreateEventSourceMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String(fn),
+		id, err := e.Streams().CreateMapping(EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String(fn),
 			StartingPosition: aws.String("LATEST")})
 		require.NoError(t, err)
 		c, err := e.esm().Get(id)
@@ -264,7 +264,7 @@ func TestLambdaAPIIAM(t *testing.T) {
 	got, err = e.esm().Get(theirs)
 	require.NoError(t, err)
 	require.EqualValues(t, 100, got.BatchSize, "a denied update changed the mapping")
-	require.Len(t, e.EventSourceMappings(), 3, "a denied create made a mapping, or a denied delete deleted one")
+	require.Len(t, e.Streams().Mappings(), 3, "a denied create made a mapping, or a denied delete deleted one")
 
 	denyMine := `{"Effect":"Deny","Action":"lambda:DeleteEventSourceMapping","Resource":"` + mineARN + `"}`
 	require.NoError(t, e.SetIAMPolicies(iamPolicies(policy(allowWrites, allowReads, denyMine))))

@@ -52,12 +52,12 @@ func BenchmarkStreamHandlerCheckpoints(b *testing.B) {
 				_, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"events": reqs}})
 				require.NoError(b, err)
 			}
-			e.SetFunction("noop", func(context.Context, []byte) ([]byte, error) { return []byte(`{}`), nil })
+			e.Streams().SetFunction("noop", func(context.Context, []byte) ([]byte, error) { return []byte(`{}`), nil })
 			b.ResetTimer()
-			_, err = e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
+			_, err = e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
 				FunctionName: aws.String("noop"), BatchSize: aws.Int64(1), StartingPosition: aws.String("TRIM_HORIZON")})
 			require.NoError(b, err)
-			require.NoError(b, e.DrainStreams(ctx))
+			require.NoError(b, e.Streams().Drain(ctx))
 		})
 	}
 }

@@ -56,8 +56,8 @@ func TestLambdaAPIRefusesWebPages(t *testing.T) {
 		}
 		require.Equal(t, tc.want, send(tc.method, target, tc.contentType, tc.origin), tc.name)
 	}
-	require.Empty(t, e.EventSourceMappings(), "a refused request made a mapping")
+	require.Empty(t, e.Streams().Mappings(), "a refused request made a mapping")
 	require.Equal(t, http.StatusAccepted, send(http.MethodPost, base, "application/json", ""), "the AWS CLI's request")
-	require.Len(t, e.EventSourceMappings(), 1)
+	require.Len(t, e.Streams().Mappings(), 1)
 	require.Equal(t, http.StatusOK, send(http.MethodGet, base, "", ""), "a tool's GET")
 }

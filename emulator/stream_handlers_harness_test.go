@@ -191,7 +191,7 @@ func newHandlerEnvWith(t *testing.T, opts emulator.Options, answer func(n int, i
 	})
 	require.NoError(t, err)
 	h := newHandlerServer(t, answer)
-	e.SetLambdaEndpoint(h.url)
+	e.Streams().SetLambdaEndpoint(h.url)
 	return &handlerEnv{e: e, db: db, h: h, arn: aws.ToString(out.TableDescription.LatestStreamArn)}
 }
 
@@ -203,7 +203,7 @@ func (env *handlerEnv) mapping(t *testing.T, edit func(m *emulator.EventSourceMa
 	if edit != nil {
 		edit(&m)
 	}
-	id, err := env.e.CreateEventSourceMapping(m)
+	id, err := env.e.Streams().CreateMapping(m)
 	require.NoError(t, err)
 	return id
 }
@@ -225,7 +225,7 @@ func (env *handlerEnv) del(t *testing.T, id string) {
 }
 
 func (env *handlerEnv) drain(t *testing.T) {
-	require.NoError(t, env.e.DrainStreams(context.Background()))
+	require.NoError(t, env.e.Streams().Drain(context.Background()))
 }
 
 func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }

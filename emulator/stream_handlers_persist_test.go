@@ -24,7 +24,7 @@ func openPersisted(t *testing.T, dir, endpoint string) (*emulator.Emulator, *dyn
 	t.Helper()
 	e, err := emulator.New(emulator.Options{DataDir: dir})
 	require.NoError(t, err)
-	e.SetLambdaEndpoint(endpoint)
+	e.Streams().SetLambdaEndpoint(endpoint)
 	return e, emulatortest.Client(t, e, "persisted")
 }
 
@@ -69,22 +69,22 @@ func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
 	})
 	require.NoError(t, err)
 	arn := aws.ToString(out.TableDescription.LatestStreamArn)
-	id, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("fn"),
+	id, err := e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("TRIM_HORIZON"), BatchSize: aws.Int64(7), MaximumRetryAttempts: aws.Int64(3),
 		FilterPatterns: []string{`{"eventName":["INSERT"]}`}})
 	require.NoError(t, err)
-	gone, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("gone"),
+	gone, err := e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: aws.String(arn), FunctionName: aws.String("gone"),
 		StartingPosition: aws.String("LATEST")})
 	require.NoError(t, err)
-	require.NoError(t, e.DeleteEventSourceMapping(gone))
+	require.NoError(t, e.Streams().DeleteMapping(gone))
 	putID(t, db, "orders", "before")
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"before"}, h.delivered())
-	before, beforeConf := e.EventSourceMappings(), getMapping(t, e, id)
+	before, beforeConf := e.Streams().Mappings(), getMapping(t, e, id)
 	require.NoError(t, e.Close())
 
 	e, db = openPersisted(t, dir, h.url)
-	after := e.EventSourceMappings()
+	after := e.Streams().Mappings()
 	require.Len(t, after, 1)
 	require.Equal(t, before[0].Position, after[0].Position)
 	c := getMapping(t, e, id)
@@ -97,14 +97,14 @@ func TestStreamHandlerMappingsSurviveRestart(t *testing.T) {
 	require.Equal(t, map[string]any{"Filters": []any{map[string]any{"Pattern": `{"eventName":["INSERT"]}`}}}, c["FilterCriteria"])
 
 	putID(t, db, "orders", "after")
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"before", "after"}, h.delivered(), "the record handled before the restart is not delivered again")
 
-	require.NoError(t, e.DeleteEventSourceMapping(id))
+	require.NoError(t, e.Streams().DeleteMapping(id))
 	require.NoError(t, e.Close())
 	e, _ = openPersisted(t, dir, h.url)
 	defer e.Close()
-	require.Empty(t, e.EventSourceMappings(), "the last mapping deleted stays deleted")
+	require.Empty(t, e.Streams().Mappings(), "the last mapping deleted stays deleted")
 }
 
 // TestStreamHandlerFileMappingsSurviveRestart: a mapping a mappings file
@@ -120,7 +120,7 @@ func TestStreamHandlerFileMappingsSurviveRestart(t *testing.T) {
 		"StartingPosition":"TRIM_HORIZON"}]}`), 0o600))
 
 	e, db := openPersisted(t, dir, h.url)
-	require.NoError(t, e.LoadEventSourceMappings(file))
+	require.NoError(t, e.Streams().LoadMappings(file))
 	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("tasks-command"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
@@ -130,21 +130,21 @@ func TestStreamHandlerFileMappingsSurviveRestart(t *testing.T) {
 	})
 	require.NoError(t, err)
 	putID(t, db, "tasks-command", "t1")
-	require.NoError(t, e.DrainStreams(ctx))
-	first := e.EventSourceMappings()
+	require.NoError(t, e.Streams().Drain(ctx))
+	first := e.Streams().Mappings()
 	require.Len(t, first, 1)
 	require.NoError(t, e.Close())
 
 	e, db = openPersisted(t, dir, h.url)
 	defer e.Close()
-	require.Empty(t, e.EventSourceMappings(), "a file's mapping waits for its file")
-	require.NoError(t, e.LoadEventSourceMappings(file))
-	again := e.EventSourceMappings()
+	require.Empty(t, e.Streams().Mappings(), "a file's mapping waits for its file")
+	require.NoError(t, e.Streams().LoadMappings(file))
+	again := e.Streams().Mappings()
 	require.Len(t, again, 1)
 	require.Equal(t, first[0].UUID, again[0].UUID)
 	require.Equal(t, first[0].EventSourceArn, again[0].EventSourceArn)
 	putID(t, db, "tasks-command", "t2")
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"t1", "t2"}, h.delivered())
 }
 
@@ -183,11 +183,11 @@ func TestStreamHandlerCheckpointPastTheEnd(t *testing.T) {
 		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
 	})
 	require.NoError(t, err)
-	_, err = e.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
+	_, err = e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
 		FunctionName: aws.String("fn"), StartingPosition: aws.String("TRIM_HORIZON")})
 	require.NoError(t, err)
 	putID(t, db, "orders", "a")
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.NoError(t, e.Close())
 
 	var path string
@@ -211,6 +211,6 @@ func TestStreamHandlerCheckpointPastTheEnd(t *testing.T) {
 	e, db = openPersisted(t, dir, h.url)
 	defer e.Close()
 	putID(t, db, "orders", "b")
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"a", "b"}, h.delivered())
 }

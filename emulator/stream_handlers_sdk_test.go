@@ -25,7 +25,7 @@ import (
 // target, each setting with Lambda's documented behaviour ("Lambda
 // parameters for Amazon DynamoDB event source mappings", "Error
 // handling" and "Reporting batch item failures" in Lambda's DynamoDB
-// guide, "Lambda event filtering"). No test sleeps: DrainStreams
+// guide, "Lambda event filtering"). No test sleeps: Streams.Drain
 // returns once every record written before it was handled.
 
 // TestStreamHandlerEventShape: the event is Lambda's: Records with
@@ -38,7 +38,7 @@ func TestStreamHandlerEventShape(t *testing.T) {
 	env.put(t, "o1", map[string]types.AttributeValue{"status": str("NEW")})
 	env.put(t, "o1", map[string]types.AttributeValue{"status": str("PAID")})
 	env.del(t, "o1")
-	require.NoError(t, env.e.UpdateEventSourceMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
+	require.NoError(t, env.e.Streams().UpdateMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
 	env.drain(t)
 	calls := env.h.invocations()
 	require.Len(t, calls, 1)
@@ -76,7 +76,7 @@ func TestStreamHandlerGoFunction(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	calls := 0
-	env.e.SetFunction("inGo", func(_ context.Context, event []byte) ([]byte, error) {
+	env.e.Streams().SetFunction("inGo", func(_ context.Context, event []byte) ([]byte, error) {
 		var ev struct{ Records []lambdaRecord }
 		if err := json.Unmarshal(event, &ev); err != nil {
 			return nil, err
@@ -216,7 +216,7 @@ func TestStreamHandlerBisect(t *testing.T) {
 	}
 	env.drain(t)
 	require.Equal(t, [][]string{{"a", "b", "bad", "c"}, {"a", "b"}, {"bad", "c"}, {"bad"}, {"bad"}, {"c"}}, env.h.batches())
-	fails, err := env.e.EventSourceMappingFailures(id)
+	fails, err := env.e.Streams().Failures(id)
 	require.NoError(t, err)
 	require.Len(t, fails, 1)
 	var doc map[string]any
@@ -324,7 +324,7 @@ func TestStreamHandlerBatchSizeOneReports(t *testing.T) {
 			docs := env.h.failureDocs()
 			require.Len(t, docs, tc.discard)
 			var st emulator.EventSourceMappingStatus
-			for _, s := range env.e.EventSourceMappings() {
+			for _, s := range env.e.Streams().Mappings() {
 				if s.UUID == id {
 					st = s
 				}
@@ -434,13 +434,13 @@ func TestStreamHandlerRecordAge(t *testing.T) {
 			m.MaximumRecordAgeInSeconds = aws.Int64(60)
 		})
 		env.put(t, "old", nil)
-		_, err := env.e.Advance(2 * time.Minute)
+		_, err := env.e.Clock().Advance(2 * time.Minute)
 		require.NoError(t, err)
 		env.put(t, "new", nil)
-		require.NoError(t, env.e.UpdateEventSourceMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
+		require.NoError(t, env.e.Streams().UpdateMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
 		env.drain(t)
 		require.Equal(t, []string{"new"}, env.h.delivered())
-		fails, err := env.e.EventSourceMappingFailures(id)
+		fails, err := env.e.Streams().Failures(id)
 		require.NoError(t, err)
 		require.Len(t, fails, 1)
 		require.Contains(t, string(fails[0]), `"condition":"RecordAgeExceeded"`)
@@ -452,10 +452,10 @@ func TestStreamHandlerRecordAge(t *testing.T) {
 		id := env.mapping(t, func(m *emulator.EventSourceMapping) { m.MaximumRecordAgeInSeconds = aws.Int64(60) })
 		env.put(t, "x", nil)
 		<-env.h.called // failed once; retried without end (MaximumRetryAttempts -1)
-		_, err := env.e.Advance(2 * time.Minute)
+		_, err := env.e.Clock().Advance(2 * time.Minute)
 		require.NoError(t, err)
 		env.drain(t)
-		fails, err := env.e.EventSourceMappingFailures(id)
+		fails, err := env.e.Streams().Failures(id)
 		require.NoError(t, err)
 		require.Len(t, fails, 1)
 		require.Contains(t, string(fails[0]), `"condition":"RecordAgeExceeded"`)
@@ -536,7 +536,7 @@ func TestStreamHandlerDrainTimeout(t *testing.T) {
 	env.put(t, "x", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	err := env.e.DrainStreams(ctx)
+	err := env.e.Streams().Drain(ctx)
 	require.Error(t, err)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.Contains(t, err.Error(), id)
@@ -549,11 +549,11 @@ func TestStreamHandlerDrainTimeout(t *testing.T) {
 func TestStreamHandlerTableName(t *testing.T) {
 	e, db := emulatortest.NewWith(t, emulator.Options{})
 	h := newHandlerServer(t, nil)
-	e.SetLambdaEndpoint(h.url)
-	_, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("later"), FunctionName: aws.String("fn"),
+	e.Streams().SetLambdaEndpoint(h.url)
+	_, err := e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("later"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST")})
 	require.NoError(t, err)
-	require.NoError(t, e.DrainStreams(context.Background()))
+	require.NoError(t, e.Streams().Drain(context.Background()))
 	ctx := context.Background()
 	_, err = db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("later"),
@@ -565,7 +565,7 @@ func TestStreamHandlerTableName(t *testing.T) {
 	require.NoError(t, err)
 	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("later"), Item: map[string]types.AttributeValue{"id": str("first")}})
 	require.NoError(t, err)
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"first"}, h.delivered())
 }
 
@@ -579,7 +579,7 @@ func TestStreamHandlerMappingsFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"lambdaEndpoint":"`+h.url+`","mappings":[{"TableName":"tasks-command",
 		"FunctionName":"sync","StartingPosition":"LATEST","MaximumRetryAttempts":10,
 		"FilterCriteria":{"Filters":[{"Pattern":"{\"eventName\":[\"INSERT\"]}"}]}}]}`), 0o600))
-	require.NoError(t, e.LoadEventSourceMappings(path))
+	require.NoError(t, e.Streams().LoadMappings(path))
 	ctx := context.Background()
 	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("tasks-command"),
@@ -594,13 +594,13 @@ func TestStreamHandlerMappingsFile(t *testing.T) {
 			Item: map[string]types.AttributeValue{"id": str("t1"), "v": num(v)}})
 		require.NoError(t, err)
 	}
-	require.NoError(t, e.DrainStreams(ctx))
+	require.NoError(t, e.Streams().Drain(ctx))
 	calls := h.invocations()
 	require.Len(t, calls, 1)
 	require.Equal(t, "/2015-03-31/functions/sync/invocations", calls[0].Path)
 	require.Equal(t, []string{"t1"}, calls[0].ids())
 	require.Equal(t, "INSERT", calls[0].Records[0].EventName)
-	st := e.EventSourceMappings()
+	st := e.Streams().Mappings()
 	require.Len(t, st, 1)
 	require.EqualValues(t, 1, st[0].Filtered)
 }

@@ -112,10 +112,10 @@ func TestStreamHandlerTargetsConfined(t *testing.T) {
 		require.Equal(t, "InvalidParameterValueException", typ, tc.name)
 		require.Contains(t, msg, tc.refused, tc.name)
 	}
-	require.Len(t, e.EventSourceMappings(), 7, "the refused mappings of the closed server were made")
+	require.Len(t, e.Streams().Mappings(), 7, "the refused mappings of the closed server were made")
 
 	// An update is checked as a create: the mapping keeps its settings.
-	uuid := e.EventSourceMappings()[0].UUID
+	uuid := e.Streams().Mappings()[0].UUID
 	status, typ, msg := sendMapping(t, http.MethodPut, closed+"/2015-03-31/event-source-mappings/"+uuid, `{"Endpoint":"http://elsewhere.example:9999"}`)
 	require.Equal(t, http.StatusBadRequest, status)
 	require.Equal(t, "InvalidParameterValueException", typ)
@@ -128,13 +128,13 @@ func TestStreamHandlerTargetsConfined(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, status, "an update to loopback")
 
 	// The Go API is checked alike.
-	_, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	_, err := e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST"), Endpoint: aws.String("http://elsewhere.example")})
 	require.ErrorContains(t, err, "-streamHandlerRemote")
-	_, err = e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	_, err = e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST"), OnFailureDestination: aws.String("file:///tmp/x.jsonl")})
 	require.ErrorContains(t, err, "Options.StreamHandlerFileDir")
-	require.Len(t, e.EventSourceMappings(), 7)
+	require.Len(t, e.Streams().Mappings(), 7)
 
 	_, err = emulator.New(emulator.Options{StreamHandlerFileDir: filepath.Join(outside, "missing")})
 	require.ErrorContains(t, err, "StreamHandlerFileDir")
@@ -167,7 +167,7 @@ func TestStreamHandlerFileDestinationStaysInside(t *testing.T) {
 	_, err = os.Stat(filepath.Join(outside, "failures.jsonl"))
 	require.True(t, os.IsNotExist(err), "a record was written through the link: %v", err)
 	for _, id := range []string{inside, escaping} {
-		fails, err := env.e.EventSourceMappingFailures(id)
+		fails, err := env.e.Streams().Failures(id)
 		require.NoError(t, err)
 		require.Len(t, fails, 1, "the batch given up on is kept")
 	}
@@ -192,7 +192,7 @@ func TestStreamHandlerNoRedirect(t *testing.T) {
 	env.put(t, "x", nil)
 	env.drain(t)
 	require.Zero(t, elsewhere.Load(), "the redirect was followed")
-	fails, err := env.e.EventSourceMappingFailures(id)
+	fails, err := env.e.Streams().Failures(id)
 	require.NoError(t, err)
 	require.Len(t, fails, 1)
 	require.Contains(t, string(fails[0]), `"statusCode":307`)
@@ -227,17 +227,17 @@ functions:
 `)
 
 	e, _ := emulatortest.NewWith(t, emulator.Options{})
-	require.ErrorContains(t, e.LoadEventSourceMappings(remote), "-streamHandlerRemote")
-	require.NoError(t, e.LoadEventSourceMappings(defaultRemote))
-	_, err := e.LoadServerless(sls, func(string) string { return "" })
+	require.ErrorContains(t, e.Streams().LoadMappings(remote), "-streamHandlerRemote")
+	require.NoError(t, e.Streams().LoadMappings(defaultRemote))
+	_, err := e.Streams().LoadServerless(sls, func(string) string { return "" })
 	require.ErrorContains(t, err, "-streamHandlerFileDir")
-	require.Len(t, e.EventSourceMappings(), 1)
+	require.Len(t, e.Streams().Mappings(), 1)
 
 	allowed, _ := emulatortest.NewWith(t, emulator.Options{StreamHandlerRemote: true, StreamHandlerFileDir: files})
-	require.NoError(t, allowed.LoadEventSourceMappings(remote))
-	_, err = allowed.LoadServerless(sls, func(string) string { return "" })
+	require.NoError(t, allowed.Streams().LoadMappings(remote))
+	_, err = allowed.Streams().LoadServerless(sls, func(string) string { return "" })
 	require.NoError(t, err)
-	require.Len(t, allowed.EventSourceMappings(), 2)
+	require.Len(t, allowed.Streams().Mappings(), 2)
 }
 
 // syncLog is a log's text, written by the server's goroutines.
@@ -268,20 +268,20 @@ func TestStreamHandlerTargetsCheckedAtRestart(t *testing.T) {
 	allow := emulator.Options{DataDir: data, StreamHandlerFileDir: files, StreamHandlerRemote: true}
 	e, err := emulator.New(allow)
 	require.NoError(t, err)
-	toFile, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	toFile, err := e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST"), OnFailureDestination: aws.String("file://" + filepath.Join(files, "f.jsonl"))})
 	require.NoError(t, err)
-	toHost, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	toHost, err := e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST"), Endpoint: aws.String("http://lambda.example:3002")})
 	require.NoError(t, err)
-	local, err := e.CreateEventSourceMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
+	local, err := e.Streams().CreateMapping(emulator.EventSourceMapping{TableName: aws.String("orders"), FunctionName: aws.String("fn"),
 		StartingPosition: aws.String("LATEST"), Endpoint: aws.String("http://localhost:3002")})
 	require.NoError(t, err)
 	require.NoError(t, e.Close())
 
 	uuids := func(e *emulator.Emulator) []string {
 		var out []string
-		for _, s := range e.EventSourceMappings() {
+		for _, s := range e.Streams().Mappings() {
 			out = append(out, s.UUID)
 		}
 		return out
@@ -305,5 +305,5 @@ func TestStreamHandlerTargetsCheckedAtRestart(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	require.Equal(t, []string{local}, uuids(e), "the left-out mappings are gone from the save")
-	require.NoError(t, e.DrainStreams(context.Background()))
+	require.NoError(t, e.Streams().Drain(context.Background()))
 }

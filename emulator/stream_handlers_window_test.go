@@ -44,7 +44,7 @@ func TestStreamHandlerTumblingWindow(t *testing.T) {
 	for _, id := range []string{"a", "b", "c"} {
 		env.put(t, id, nil)
 	}
-	require.NoError(t, env.e.UpdateEventSourceMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
+	require.NoError(t, env.e.Streams().UpdateMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
 	env.drain(t)
 	ivs := env.h.invocations()
 	require.Len(t, ivs, 2, "three records of one window in batches of two")
@@ -58,7 +58,7 @@ func TestStreamHandlerTumblingWindow(t *testing.T) {
 	require.NotEmpty(t, ivs[0].ShardID)
 	require.False(t, ivs[1].Final)
 
-	_, err := env.e.Advance(time.Minute) // the window's end passes
+	_, err := env.e.Clock().Advance(time.Minute) // the window's end passes
 	require.NoError(t, err)
 	env.drain(t)
 	ivs = env.h.invocations()
@@ -94,10 +94,10 @@ func TestStreamHandlerTumblingWindowNextRecord(t *testing.T) {
 		m.Enabled = aws.Bool(false)
 	})
 	env.put(t, "a", nil)
-	_, err := env.e.Advance(45 * time.Second)
+	_, err := env.e.Clock().Advance(45 * time.Second)
 	require.NoError(t, err)
 	env.put(t, "b", nil)
-	require.NoError(t, env.e.UpdateEventSourceMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
+	require.NoError(t, env.e.Streams().UpdateMapping(id, emulator.EventSourceMapping{Enabled: aws.Bool(true)}))
 	env.drain(t)
 	ivs := env.h.invocations()
 	require.Len(t, ivs, 4, "a without a state, a again, the first window's end, b")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // Streams and TTL against a clock the test moves: iterator expiry,
@@ -103,12 +104,12 @@ func TestStreamIteratorExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Advance(15 * time.Minute) // still valid at exactly 15 minutes
+	e.Clock().Advance(15 * time.Minute) // still valid at exactly 15 minutes
 	out, err := sc.GetRecords(context.Background(), &dynamodbstreams.GetRecordsInput{ShardIterator: &it})
 	if err != nil {
 		t.Fatalf("at 15 minutes: %v", err)
 	}
-	e.Advance(15*time.Minute + time.Second) // the original, and the next one made 15 minutes ago
+	e.Clock().Advance(15*time.Minute + time.Second) // the original, and the next one made 15 minutes ago
 	for _, it := range []string{it, *out.NextShardIterator} {
 		_, err = sc.GetRecords(context.Background(), &dynamodbstreams.GetRecordsInput{ShardIterator: &it})
 		var expired *stypes.ExpiredIteratorException
@@ -124,7 +125,7 @@ func TestStreamTrimming(t *testing.T) {
 	put(t, db, "old", nil)
 	it, _ := shardIter(t, db, sc, stypes.ShardIteratorTypeTrimHorizon, nil)
 	first := *records(t, sc, it)[0].Dynamodb.SequenceNumber
-	e.Advance(2 * time.Hour)
+	e.Clock().Advance(2 * time.Hour)
 	put(t, db, "new", nil)
 	_, err := shardIter(t, db, sc, stypes.ShardIteratorTypeAtSequenceNumber, &first)
 	var trimmed *stypes.TrimmedDataAccessException
@@ -137,9 +138,9 @@ func TestStreamTrimming(t *testing.T) {
 		t.Errorf("got %d records after trimming, want only the new one", len(recs))
 	}
 	// An iterator still valid whose records are trimmed before it is used.
-	e.Advance(55 * time.Minute) // "new" is 55 minutes old
+	e.Clock().Advance(55 * time.Minute) // "new" is 55 minutes old
 	it, _ = shardIter(t, db, sc, stypes.ShardIteratorTypeTrimHorizon, nil)
-	e.Advance(10 * time.Minute) // "new" is trimmed, the iterator 10 minutes old
+	e.Clock().Advance(10 * time.Minute) // "new" is trimmed, the iterator 10 minutes old
 	put(t, db, "newer", nil)
 	_, err = sc.GetRecords(context.Background(), &dynamodbstreams.GetRecordsInput{ShardIterator: &it})
 	if !errors.As(err, &trimmed) {
@@ -159,7 +160,7 @@ func TestDisabledStreamForgottenAfterRetention(t *testing.T) {
 		advance time.Duration
 		found   bool
 	}{{0, true}, {23 * time.Hour, true}, {time.Hour, false}} {
-		e.Advance(tc.advance)
+		e.Clock().Advance(tc.advance)
 		ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
 		var nf *stypes.ResourceNotFoundException
 		switch {
@@ -179,15 +180,15 @@ func TestTTLAdvanceClock(t *testing.T) {
 	e, db, sc := emulatortest.NewWithStreams(t, emulator.Options{})
 	ttlTable(t, db, types.StreamViewTypeOldImage, "expiresAt")
 	in := func(d time.Duration) types.AttributeValue {
-		return &types.AttributeValueMemberN{Value: fmt.Sprint(e.Now().Add(d).Unix())}
+		return &types.AttributeValueMemberN{Value: fmt.Sprint(e.Clock().Now().Add(d).Unix())}
 	}
 	put(t, db, "session", map[string]types.AttributeValue{"expiresAt": in(time.Hour)})
 	put(t, db, "forever", nil)
-	if n := e.SweepTTL(); n != 0 {
+	if n := e.Clock().SweepTTL(); n != 0 {
 		t.Fatalf("first sweep deleted %d items, want 0", n)
 	}
-	e.Advance(time.Hour + time.Second)
-	if n := e.SweepTTL(); n != 1 {
+	e.Clock().Advance(time.Hour + time.Second)
+	if n := e.Clock().SweepTTL(); n != 1 {
 		t.Fatalf("sweep an hour later deleted %d items, want 1", n)
 	}
 	got, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(tbl),
@@ -229,13 +230,13 @@ func TestAdminEndpoints(t *testing.T) {
 		status             int
 		want               string
 	}{
-		{"GET", emulator.AdminClockPath, "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
-		{"POST", emulator.AdminClockPath, `{"advance":"1h30m"}`, 200, `{"now":"2026-11-22T11:30:00Z"}`},
-		{"POST", emulator.AdminClockPath, `{"set":"2030-01-02T03:04:05Z"}`, 200, `{"now":"2030-01-02T03:04:05Z"}`},
-		{"POST", emulator.AdminClockPath, `{"advance":"soon"}`, 400, `"message"`},
-		{"POST", emulator.AdminClockPath, `{"advance":"1h","set":"2030-01-02T03:04:05Z"}`, 400, `"message"`},
-		{"POST", emulator.AdminClockPath, `not json`, 400, `"message"`},
-		{"POST", emulator.AdminSweepPath, "", 200, `{"deleted":0}`},
+		{"GET", adminpath.Clock, "", 200, `{"now":"2026-11-22T10:00:00Z"}`},
+		{"POST", adminpath.Clock, `{"advance":"1h30m"}`, 200, `{"now":"2026-11-22T11:30:00Z"}`},
+		{"POST", adminpath.Clock, `{"set":"2030-01-02T03:04:05Z"}`, 200, `{"now":"2030-01-02T03:04:05Z"}`},
+		{"POST", adminpath.Clock, `{"advance":"soon"}`, 400, `"message"`},
+		{"POST", adminpath.Clock, `{"advance":"1h","set":"2030-01-02T03:04:05Z"}`, 400, `"message"`},
+		{"POST", adminpath.Clock, `not json`, 400, `"message"`},
+		{"POST", adminpath.Sweep, "", 200, `{"deleted":0}`},
 	}
 	for _, tc := range tests {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(tc.body))

@@ -70,7 +70,7 @@ func TestThrottleSDKHotKeyProvisioned(t *testing.T) {
 			if err := put("cold", "1"); err != nil {
 				t.Errorf("another key: %v", err)
 			}
-			if _, err := e.Advance(time.Second); err != nil {
+			if _, err := e.Clock().Advance(time.Second); err != nil {
 				t.Fatal(err)
 			}
 			if err := put("hot", "x"); err != nil {

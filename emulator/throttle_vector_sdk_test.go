@@ -59,7 +59,7 @@ func TestThrottleSDKVectorSearch(t *testing.T) {
 	_, err = db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("vec"),
 		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "a"}}})
 	require.NoError(t, err, "the table's reads draw nothing from the index's search limit")
-	_, err = e.Advance(time.Second)
+	_, err = e.Clock().Advance(time.Second)
 	require.NoError(t, err)
 	require.NoError(t, search(), "after a second")
 }

@@ -11,12 +11,13 @@ import (
 // RunTTLSweeper every interval (cmd/dynamoemu's -ttlSweepInterval), and
 // POST /dynamoemu/ttl/sweep (admin.go). The TTL feature's sweeper (emulator/internal/ttl) deletes.
 
-// SweepTTL deletes, now, every expired item of every table with TTL
-// enabled, in every database, and returns how many it deleted.
-func (e *Emulator) SweepTTL() int { return ttl.Sweep(e.svc) }
+// SweepTTL deletes, now, every item of every table with TTL enabled, in
+// every database, whose expiry time has passed on the emulator's clock,
+// and returns how many it deleted.
+func (c Clock) SweepTTL() int { return ttl.Sweep(c.e.svc) }
 
 // RunTTLSweeper calls SweepTTL every interval until ctx is done.
-func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {
+func (c Clock) RunTTLSweeper(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		return
 	}
@@ -27,8 +28,8 @@ func (e *Emulator) RunTTLSweeper(ctx context.Context, interval time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if n := e.SweepTTL(); n > 0 {
-				e.log.Debug("ttl sweep", "deleted", n)
+			if n := c.SweepTTL(); n > 0 {
+				c.e.log.Debug("ttl sweep", "deleted", n)
 			}
 		}
 	}

@@ -93,7 +93,7 @@ func (h *cutOffCounter) snapshot() map[string]int {
 // stdin closes.
 func serve() error {
 	log := &cutOffCounter{counts: map[string]int{}, warn: slog.NewTextHandler(os.Stderr, nil)}
-	emu, err := emulator.New(emulator.Options{Logger: slog.New(log), MaxInFlight: emulator.DefaultMaxInFlight})
+	emu, err := emulator.New(emulator.Options{Logger: slog.New(log), MaxInFlight: 1024}) // as cmd/dynamoemu's -maxInFlight
 	if err != nil {
 		return err
 	}

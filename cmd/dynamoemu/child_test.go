@@ -131,7 +131,9 @@ func startBinary(bin string, args ...string) (*child, error) {
 		return nil, err
 	}
 	addr := make(chan string, 1)
+	scanned := make(chan struct{}) // every line of the log is in c.logs
 	go func() {
+		defer close(scanned)
 		sc := bufio.NewScanner(pr)
 		sent := false
 		for sc.Scan() {
@@ -146,6 +148,7 @@ func startBinary(bin string, args ...string) (*child, error) {
 	go func() {
 		cmd.Wait()
 		pw.Close()
+		<-scanned // the last lines, read but not yet logged, before anyone reads the log for why it exited
 		close(c.done)
 	}()
 	select {

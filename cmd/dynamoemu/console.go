@@ -7,19 +7,20 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleHandler returns the web console's handler for emulator.Options,
 // or nil with -console=false. The console is served on the server's own
-// port at emulator.ConsolePath, behind the edge's Host and Origin checks
+// port at adminpath.Console, behind the edge's Host and Origin checks
 // (emulator/console_mount.go).
 func consoleHandler(c config) (http.Handler, error) {
 	if !c.console {
 		return nil, nil
 	}
 	return console.Handler(console.Options{
-		Prefix:     emulator.ConsolePath,
+		Prefix:     adminpath.Console,
 		SharedDB:   c.sharedDB,
 		Version:    emulator.Version(),
 		Signatures: c.credentials != "",
@@ -34,5 +35,5 @@ func consoleURL(url string, addr net.Addr) string {
 	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		url = "http://localhost:" + strconv.Itoa(tcp.Port)
 	}
-	return strings.TrimSuffix(url, "/") + emulator.ConsolePath
+	return strings.TrimSuffix(url, "/") + adminpath.Console
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // startRun runs the server with args on a free port and returns its
@@ -65,19 +66,19 @@ func get(t *testing.T, url string) (*http.Response, string) {
 // the version in its config; its URL is in the start-up log.
 func TestRunConsole(t *testing.T) {
 	addr, stop := startRun(t, "-sharedDb")
-	res, body := get(t, "http://"+addr+emulator.ConsolePath)
+	res, body := get(t, "http://"+addr+adminpath.Console)
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "<html") {
 		t.Errorf("console page: got %d %q %.80q, want 200 text/html", res.StatusCode, res.Header.Get("Content-Type"), body)
 	}
 	if got := res.Header.Get("Dynamoemu-Version"); got != emulator.Version() {
 		t.Errorf("console page: got Dynamoemu-Version %q, want %q", got, emulator.Version())
 	}
-	_, body = get(t, "http://"+addr+emulator.ConsolePath+"config.json")
+	_, body = get(t, "http://"+addr+adminpath.Console+"config.json")
 	if !strings.Contains(body, `"sharedDb":true`) || !strings.Contains(body, `"version":"`+emulator.Version()+`"`) {
 		t.Errorf("config.json: got %s, want sharedDb true and version %q", body, emulator.Version())
 	}
 	// The design matcher its query builder asks is mounted beside it.
-	res, err := http.Post("http://"+addr+emulator.AdminDesignMatchPath, "application/json", strings.NewReader(`{"namespace":"shared","operation":"Scan","request":{"TableName":"T"}}`))
+	res, err := http.Post("http://"+addr+adminpath.DesignMatch, "application/json", strings.NewReader(`{"namespace":"shared","operation":"Scan","request":{"TableName":"T"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestRunConsole(t *testing.T) {
 	}
 	logs := stop()
 	_, port, _ := net.SplitHostPort(addr)
-	if want := "msg=console url=http://localhost:" + port + emulator.ConsolePath; !strings.Contains(logs, want) {
+	if want := "msg=console url=http://localhost:" + port + adminpath.Console; !strings.Contains(logs, want) {
 		t.Errorf("start-up log: want %q in %s", want, logs)
 	}
 	if want := "version=" + emulator.Version(); !strings.Contains(logs, want) {
@@ -99,7 +100,7 @@ func TestRunConsole(t *testing.T) {
 // TestRunConsoleOff: -console=false serves nothing there and logs no URL.
 func TestRunConsoleOff(t *testing.T) {
 	addr, stop := startRun(t, "-console=false")
-	if res, body := get(t, "http://"+addr+emulator.ConsolePath); res.StatusCode != 404 || body != "<UnknownOperationException/>\n" {
+	if res, body := get(t, "http://"+addr+adminpath.Console); res.StatusCode != 404 || body != "<UnknownOperationException/>\n" {
 		t.Errorf("console off: got %d %s, want 404 <UnknownOperationException/>", res.StatusCode, body)
 	}
 	if logs := stop(); strings.Contains(logs, "msg=console") {

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 const credentialsJSON = `{
@@ -118,7 +119,7 @@ func TestRunCredentials(t *testing.T) {
 	require.Equal(t, 400, call("", ""))
 
 	admin := func(token string) int {
-		req, err := http.NewRequest(http.MethodGet, base+emulator.AdminClockPath, nil)
+		req, err := http.NewRequest(http.MethodGet, base+adminpath.Clock, nil)
 		require.NoError(t, err)
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // DynamoDB Local's command line. Harnesses written for amazon/dynamodb-local
@@ -116,7 +117,7 @@ const shellPage = `<!doctype html>
 <title>dynamoemu</title>
 <p>dynamoemu, started through DynamoDB Local's command line. DynamoDB Local's
 JavaScript shell is not served here; the web console is at
-<a href="` + emulator.ConsolePath + `">` + emulator.ConsolePath + `</a>.
+<a href="` + adminpath.Console + `">` + adminpath.Console + `</a>.
 `
 
 // ddbLocalEdge answers the GETs of DynamoDB Local's harnesses

@@ -71,6 +71,6 @@ func (f faultFlags) apply(opts *emulator.Options) error {
 // printReport writes the report at shutdown with -report.
 func (f faultFlags) printReport(emu *emulator.Emulator, w io.Writer) {
 	if f.report {
-		_ = emu.WriteReport(w)
+		_ = emu.Reports().WriteAccess(w)
 	}
 }

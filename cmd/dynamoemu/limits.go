@@ -30,16 +30,29 @@ type limitFlags struct {
 	streamBytes  int64 // bytes of stream records kept; 0: the retention alone bounds them
 }
 
+// The server's own defaults, where the library's zero means none:
+// far above what a test suite or a developer's application sends at
+// once, and bounds that keep a long-running server's memory in check.
+const (
+	defaultMaxInFlight = 1024
+	// defaultRequestBytes is the budget of request bytes in flight when
+	// neither -maxRequestBytesInFlight nor a memory limit says otherwise
+	// (emulator/internal/apiserve/budget.go).
+	defaultRequestBytes = 256 << 20
+	defaultStreamBytes  = 256 << 20
+)
+
 func defaultLimits() limitFlags {
+	srv, opts := emulator.ServerOptions{}.WithDefaults(), emulator.Options{}.WithDefaults()
 	return limitFlags{
-		readTimeout:    emulator.DefaultReadTimeout,
-		writeTimeout:   emulator.DefaultWriteTimeout,
-		idleTimeout:    emulator.DefaultIdleTimeout,
-		maxHeaderBytes: emulator.DefaultMaxHeaderBytes,
-		maxInFlight:    emulator.DefaultMaxInFlight,
-		tokenBytes:     emulator.DefaultIdempotencyBytes,
+		readTimeout:    srv.ReadTimeout,
+		writeTimeout:   srv.WriteTimeout,
+		idleTimeout:    srv.IdleTimeout,
+		maxHeaderBytes: srv.MaxHeaderBytes,
+		maxInFlight:    defaultMaxInFlight,
+		tokenBytes:     opts.IdempotencyBytes,
 		requestBytes:   -1,
-		streamBytes:    emulator.DefaultStreamRetentionBytes,
+		streamBytes:    defaultStreamBytes,
 	}
 }
 
@@ -111,15 +124,15 @@ func (l limitFlags) operatorMemoryLimit() int64 {
 
 // requestBudget is the budget of request bytes in flight: the flag's,
 // else a quarter of the operator's memory limit, else
-// emulator.DefaultMaxRequestBytesInFlight.
+// defaultRequestBytes.
 func (l limitFlags) requestBudget() int64 {
 	switch {
 	case l.requestBytes >= 0:
 		return l.requestBytes
 	case l.operatorMemoryLimit() > 0:
-		return max(l.operatorMemoryLimit()/4, emulator.DefaultMaxBodyBytes)
+		return max(l.operatorMemoryLimit()/4, emulator.Options{}.WithDefaults().MaxBodyBytes)
 	}
-	return emulator.DefaultMaxRequestBytesInFlight
+	return defaultRequestBytes
 }
 
 // memoryPerBudget: without a memory limit of the operator's, the

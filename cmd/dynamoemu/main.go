@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 func main() {
@@ -73,7 +74,7 @@ type config struct {
 	conventions            string // conventions configuration file
 	healthcheck            bool   // probe a running server and exit (healthcheck.go)
 	version                bool   // print the version and exit
-	console                bool   // serve the web console at emulator.ConsolePath
+	console                bool   // serve the web console at adminpath.Console
 	inMemorySet            bool   // -inMemory given
 	dbPath                 string // keep the data in this directory (persistence.go)
 	shutdownGrace          time.Duration
@@ -130,7 +131,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.conventions, "conventions", "", "check the mbc-cqrs-serverless conventions on the tables this JSON file names (see docs/conventions.md); tables tagged dynamoemu:conventions are checked with or without it")
 	fs.StringVar(&c.credentials, "credentials", "", "accept only the access keys this JSON file lists and verify every request's SigV4 signature as AWS does; the admin endpoints then need one of these keys or an admin token of the file (see docs/server.md). Default: any credentials work, as in DynamoDB Local")
 	fs.StringVar(&c.iamPolicies, "iamPolicies", "", "with -credentials, decide every data-plane, control-plane and Streams API request of the access keys this JSON file gives an identity with IAM's logic: their identity policies and the tables' resource-based policies (see docs/iam.md). Default: off")
-	fs.BoolVar(&c.console, "console", true, "serve the web console at "+emulator.ConsolePath+" on the same port (-console=false turns it off)")
+	fs.BoolVar(&c.console, "console", true, "serve the web console at "+adminpath.Console+" on the same port (-console=false turns it off)")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.healthcheck, "healthcheck", false, "ask the server at -host and -port for ListTables; exit 0 if it answers, 1 if not (the container's HEALTHCHECK)")
 	fs.BoolVar(&c.approximateVectors, "approximateVectors", false, "vector indexes search approximately (an HNSW graph) instead of exactly: faster on large local data sets, answers may miss true nearest neighbours")
@@ -336,13 +337,13 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		return err
 	}
 	if c.eventSourceMappings != "" {
-		if err := emu.LoadEventSourceMappings(c.eventSourceMappings); err != nil {
+		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
 			return fmt.Errorf("-eventSourceMappings: %w", err)
 		}
 	}
 	if c.serverless != "" {
-		warnings, err := emu.LoadServerless(c.serverless, os.Getenv)
+		warnings, err := emu.Streams().LoadServerless(c.serverless, os.Getenv)
 		for _, w := range warnings {
 			log.Warn("-serverless: stream event left out", "why", w)
 		}
@@ -352,7 +353,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		}
 	}
 	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
-		emu.SetLambdaEndpoint(c.lambdaEndpoint)
+		emu.Streams().SetLambdaEndpoint(c.lambdaEndpoint)
 	}
 	lns, err := listen(c.host, c.port, !c.hostSet, log)
 	if err != nil {
@@ -372,7 +373,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	for _, ln := range lns {
 		go func() { errc <- srv.Serve(ln) }()
 	}
-	go emu.RunTTLSweeper(ctx, c.ttlSweepInterval)
+	go emu.Clock().RunTTLSweeper(ctx, c.ttlSweepInterval)
 	addr := lns[0].Addr().String()
 	url := "http://" + addr
 	if len(lns) > 1 {
@@ -386,7 +387,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
 	}
 	if mount != nil {
-		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), emulator.ConsolePath)+emulator.MCPPath)
+		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), adminpath.Console)+adminpath.MCP)
 	}
 	if len(java) > 0 {
 		log.Info("started through DynamoDB Local's command line: its Java arguments are ignored, GET answers as DynamoDB Local's", "args", strings.Join(java, " "))

@@ -16,14 +16,13 @@ import (
 	"syscall"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 // The MCP server (internal/mcp, docs/mcp.md): on the server's own port at
-// emulator.MCPPath (streamable HTTP, a bearer token), and as "dynamoemu
+// adminpath.MCP (streamable HTTP, a bearer token), and as "dynamoemu
 // mcp", over stdin and stdout with an engine of its own. -load (a NoSQL
 // Workbench model's tables and sample data at start) serves both.
 
@@ -55,7 +54,7 @@ func defaultMCPFlags() mcpFlags {
 
 func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	if prefix != "" {
-		fs.BoolVar(&f.on, "mcp", true, "serve the MCP server at "+emulator.MCPPath+" on the same port (streamable HTTP; a bearer token: -mcpToken, or generated and kept in the user's configuration directory on a loopback -host; off on another -host without a token); -mcp=false turns it off")
+		fs.BoolVar(&f.on, "mcp", true, "serve the MCP server at "+adminpath.MCP+" on the same port (streamable HTTP; a bearer token: -mcpToken, or generated and kept in the user's configuration directory on a loopback -host; off on another -host without a token); -mcp=false turns it off")
 		fs.StringVar(&f.token, "mcpToken", "", "the MCP endpoint's bearer token, at least 16 characters (or $"+tokenEnv+")")
 	}
 	fs.BoolVar(&f.readOnly, prefix+flagName(prefix, "readOnly"), false, "MCP tools that change data or the emulator's state are refused")
@@ -174,7 +173,7 @@ func startMCP(c config, emu *emulator.Emulator, mount *mcp.Mount, token string, 
 }
 
 // mountDesignMatch mounts, with the console, the MCP server's design
-// matcher at emulator.AdminDesignMatchPath (the query builder says which
+// matcher at adminpath.DesignMatch (the query builder says which
 // access pattern a request serves with it); the function it returns
 // completes the mount once the emulator exists.
 func mountDesignMatch(opts *emulator.Options) func(*emulator.Emulator) {
@@ -349,9 +348,9 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		go emu.RunTTLSweeper(ctx, c.ttlSweep)
+		go emu.Clock().RunTTLSweeper(ctx, c.ttlSweep)
 		log.Info("dynamoemu MCP server on stdio", "version", emulator.Version(), "dbPath", c.dbPath, "readOnly", c.mcp.readOnly)
-		return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+		return srv.Run(ctx, mcp.StdioTransport(in, out, log)) // no single message ends it
 	}()
 	if cerr := emu.Close(); cerr != nil && err == nil {
 		err = cerr
@@ -361,9 +360,3 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 	}
 	return err
 }
-
-// nopCloser is a Writer with a Close that does nothing: the process's
-// stdout outlives the session.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

@@ -12,10 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
-
-	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
 // "dynamoemu mcp" over stdin and stdout, and the server's MCP endpoint.
@@ -149,7 +148,7 @@ func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *sy
 func TestMCPOverServer(t *testing.T) {
 	const token = "server-test-token-0123456789"
 	addr, logs := startServer(t, "-mcpToken", token, "-load", blogModel)
-	endpoint := "http://" + addr + emulator.MCPPath
+	endpoint := "http://" + addr + adminpath.MCP
 	require.Contains(t, logs.String(), "MCP server")
 
 	client := sdk.NewClient(&sdk.Implementation{Name: "http-test", Version: "v0"}, nil)
@@ -195,7 +194,7 @@ func TestMCPGeneratedToken(t *testing.T) {
 	token, err := os.ReadFile(path)
 	require.NoError(t, err)
 	client := sdk.NewClient(&sdk.Implementation{Name: "generated-token", Version: "v0"}, nil)
-	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + addr + emulator.MCPPath,
+	session, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + addr + adminpath.MCP,
 		HTTPClient: tokenClient(strings.TrimSpace(string(token))), MaxRetries: -1}, nil)
 	require.NoError(t, err)
 	require.NoError(t, session.Close())

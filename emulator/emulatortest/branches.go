@@ -40,13 +40,13 @@ func Fork(t testing.TB, e *emulator.Emulator, base *dynamodb.Client) *dynamodb.C
 		t.Fatalf("emulatortest: the base client's credentials: %v", err)
 	}
 	name := branchName(t)
-	b, err := e.Fork(e.NamespaceID(cred.AccessKeyID, opts.Region), name)
+	b, err := e.Branches().Fork(e.Branches().NamespaceID(cred.AccessKeyID, opts.Region), name)
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
 	ownedBy(t).add(b.Namespace) // the test's stale reads (StaleReads)
 	t.Cleanup(func() {
-		if err := e.DropBranch(name); err != nil {
+		if err := e.Branches().Drop(name); err != nil {
 			t.Errorf("emulatortest: %v", err)
 		}
 	})

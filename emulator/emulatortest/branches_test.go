@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 type avs = map[string]types.AttributeValue
@@ -181,7 +182,7 @@ func TestForkConcurrent(t *testing.T) {
 			defer wg.Done()
 			for round := range 5 {
 				name := fmt.Sprintf("w%dr%d", w, round)
-				if _, err := e.Fork(ns, name); !assertNoError(t, err) {
+				if _, err := e.Branches().Fork(ns, name); !assertNoError(t, err) {
 					return
 				}
 				c := dynamodb.New(base.Options(), func(o *dynamodb.Options) {
@@ -198,13 +199,13 @@ func TestForkConcurrent(t *testing.T) {
 				if assertNoError(t, err) && out.Count != 50 {
 					t.Errorf("branch %s: %d items, want 50", name, out.Count)
 				}
-				assertNoError(t, e.DropBranch(name))
+				assertNoError(t, e.Branches().Drop(name))
 			}
 		}()
 	}
 	wg.Wait()
 	require.Equal(t, int32(40), countItems(t, base))
-	require.Empty(t, e.Branches())
+	require.Empty(t, e.Branches().List())
 }
 
 func assertNoError(t *testing.T, err error) bool {
@@ -222,26 +223,26 @@ func baseNamespace(t *testing.T, base *dynamodb.Client) string {
 	return cred.AccessKeyID + "/" + base.Options().Region
 }
 
-// TestForkErrors: Fork and DropBranch refuse what they cannot do, with
+// TestForkErrors: Branches.Fork and Drop refuse what they cannot do, with
 // the errors callers test for.
 func TestForkErrors(t *testing.T) {
 	e, base := emulatortest.NewWith(t, emulator.Options{})
 	seedOrders(t, base, 1)
 	ns := baseNamespace(t, base)
-	_, err := e.Fork("AKIDnone/us-east-1", "x1")
+	_, err := e.Branches().Fork("AKIDnone/us-east-1", "x1")
 	require.ErrorIs(t, err, emulator.ErrNoNamespace)
-	_, err = e.Fork(ns, "not a name")
+	_, err = e.Branches().Fork(ns, "not a name")
 	require.ErrorIs(t, err, emulator.ErrBranchName)
-	_, err = e.Fork(ns, "x1")
+	_, err = e.Branches().Fork(ns, "x1")
 	require.NoError(t, err)
-	_, err = e.Fork(ns, "x1")
+	_, err = e.Branches().Fork(ns, "x1")
 	require.ErrorIs(t, err, emulator.ErrBranchExists)
-	_, err = e.Fork(ns, strings.Split(ns, "/")[0]) // the base's own access key: its namespace holds tables
+	_, err = e.Branches().Fork(ns, strings.Split(ns, "/")[0]) // the base's own access key: its namespace holds tables
 	require.ErrorIs(t, err, emulator.ErrBranchExists)
-	require.Equal(t, []emulator.Branch{{Name: "x1", Namespace: "x1/us-east-1", Base: ns, AccessKey: "x1"}}, e.Branches())
-	require.ErrorIs(t, e.DropBranch("x2"), emulator.ErrNoBranch)
-	require.NoError(t, e.DropBranch("x1"))
-	require.ErrorIs(t, e.DropBranch("x1"), emulator.ErrNoBranch)
+	require.Equal(t, []emulator.Branch{{Name: "x1", Namespace: "x1/us-east-1", Base: ns, AccessKey: "x1"}}, e.Branches().List())
+	require.ErrorIs(t, e.Branches().Drop("x2"), emulator.ErrNoBranch)
+	require.NoError(t, e.Branches().Drop("x1"))
+	require.ErrorIs(t, e.Branches().Drop("x1"), emulator.ErrNoBranch)
 }
 
 // TestForkSharedDB: with one shared namespace every access key reaches
@@ -250,7 +251,7 @@ func TestForkErrors(t *testing.T) {
 func TestForkSharedDB(t *testing.T) {
 	e, base := emulatortest.NewWith(t, emulator.Options{SharedDB: true})
 	seedOrders(t, base, 5)
-	require.Equal(t, "shared", e.NamespaceID("anyone", "eu-west-1"))
+	require.Equal(t, "shared", e.Branches().NamespaceID("anyone", "eu-west-1"))
 	a := emulatortest.Fork(t, e, base)
 	b := emulatortest.Fork(t, e, base)
 	_, err := a.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str("a"), "sk": str("1"), "status": str("PAID")}})
@@ -265,7 +266,7 @@ func TestForkSharedDB(t *testing.T) {
 	require.Equal(t, int32(5), countItems(t, other))
 	url, es, sbase := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
 	seedOrders(t, sbase, 2)
-	_, err = es.Fork("shared", "listed")
+	_, err = es.Branches().Fork("shared", "listed")
 	require.NoError(t, err)
 	res, err := http.Get(url + "/dynamoemu/namespaces")
 	require.NoError(t, err)
@@ -276,7 +277,7 @@ func TestForkSharedDB(t *testing.T) {
 		{"namespace": "shared", "tables": float64(1), "items": float64(2)},
 		{"namespace": "shared/listed", "tables": float64(1), "items": float64(2)},
 	}, listed.Namespaces, "a branch of the shared namespace is listed with no access key")
-	for _, br := range e.Branches() {
+	for _, br := range e.Branches().List() {
 		require.True(t, strings.HasPrefix(br.Namespace, "shared/"), br.Namespace)
 		require.Equal(t, "shared", br.Base)
 		require.Empty(t, br.AccessKey)
@@ -284,7 +285,7 @@ func TestForkSharedDB(t *testing.T) {
 
 	e2, base2 := emulatortest.NewWith(t, emulator.Options{SharedDB: true, DataDir: t.TempDir()})
 	seedOrders(t, base2, 1)
-	_, err = e2.Fork("shared", "b1")
+	_, err = e2.Branches().Fork("shared", "b1")
 	require.ErrorIs(t, err, emulator.ErrSharedDB)
 }
 
@@ -297,7 +298,7 @@ func TestForkHeader(t *testing.T) {
 	seedOrders(t, base, 4)
 	ns := baseNamespace(t, base)
 	for _, name := range []string{"h1", "h2"} {
-		_, err := e.Fork(ns, name)
+		_, err := e.Branches().Fork(ns, name)
 		require.NoError(t, err)
 	}
 	h1 := dynamodb.New(base.Options(), emulatortest.BranchHeader("h1"))
@@ -317,7 +318,7 @@ func TestForkHeader(t *testing.T) {
 	})
 	require.Equal(t, int32(5), countItems(t, chunked))
 
-	require.NoError(t, e.DropBranch("h1"))
+	require.NoError(t, e.Branches().Drop("h1"))
 	_, err = h1.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("orders")})
 	var ve *smithy.GenericAPIError
 	require.ErrorAs(t, err, &ve)
@@ -347,9 +348,9 @@ func TestForkHeaderCredentials(t *testing.T) {
 	}
 	alice, bob := client("alice"), client("bob")
 	seedOrders(t, alice, 2)
-	_, err := e.Fork("alice/us-east-1", "a1")
+	_, err := e.Branches().Fork("alice/us-east-1", "a1")
 	require.NoError(t, err)
-	_, err = e.Fork("a1/us-east-1", "a2") // a branch of a branch
+	_, err = e.Branches().Fork("a1/us-east-1", "a2") // a branch of a branch
 	require.NoError(t, err)
 	for _, name := range []string{"a1", "a2"} {
 		require.Equal(t, int32(2), countItems(t, dynamodb.New(alice.Options(), emulatortest.BranchHeader(name))))
@@ -378,14 +379,14 @@ func TestForkAdminEndpoint(t *testing.T) {
 		require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 		return res.StatusCode, out
 	}
-	status, out := do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	status, out := do(http.MethodPost, adminpath.Branches, `{"base":"`+ns+`","name":"web1"}`)
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, map[string]any{"name": "web1", "namespace": "web1/us-east-1", "base": ns, "accessKey": "web1"}, out)
 
-	status, out = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"`+ns+`","name":"web1"}`)
+	status, out = do(http.MethodPost, adminpath.Branches, `{"base":"`+ns+`","name":"web1"}`)
 	require.Equal(t, http.StatusBadRequest, status)
 	require.Contains(t, out["message"], "the branch's namespace exists")
-	status, _ = do(http.MethodPost, emulator.AdminBranchesPath, `{"base":"AKIDnobody/us-east-1","name":"web2"}`)
+	status, _ = do(http.MethodPost, adminpath.Branches, `{"base":"AKIDnobody/us-east-1","name":"web2"}`)
 	require.Equal(t, http.StatusBadRequest, status)
 
 	br := dynamodb.New(base.Options(), func(o *dynamodb.Options) {
@@ -396,12 +397,12 @@ func TestForkAdminEndpoint(t *testing.T) {
 	require.Equal(t, int32(8), countItems(t, br))
 	require.Equal(t, int32(7), countItems(t, base))
 
-	status, out = do(http.MethodGet, emulator.AdminBranchesPath, "")
+	status, out = do(http.MethodGet, adminpath.Branches, "")
 	require.Equal(t, http.StatusOK, status)
 	require.Len(t, out["branches"], 1)
-	status, out = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	status, out = do(http.MethodDelete, adminpath.Branches+"/web1", "")
 	require.Equal(t, http.StatusOK, status, out)
-	require.Empty(t, e.Branches())
-	status, _ = do(http.MethodDelete, emulator.AdminBranchesPath+"/web1", "")
+	require.Empty(t, e.Branches().List())
+	status, _ = do(http.MethodDelete, adminpath.Branches+"/web1", "")
 	require.Equal(t, http.StatusBadRequest, status)
 }

@@ -33,16 +33,16 @@ func fromEnv(opts emulator.Options) emulator.Options {
 // branches (Fork, called before StaleReads or after) gets the reads made
 // in its branches only, whatever the tests running beside it
 // (t.Parallel) read; a test without one gets every read made while it
-// ran. It collects apart from e's report (Emulator.CollectStaleReads),
+// ran. It collects apart from e's report (Reports.CollectStaleReads),
 // which it neither reads nor resets. Without fuzzing it does nothing.
 func StaleReads(t testing.TB, e *emulator.Emulator) {
 	t.Helper()
-	rep := e.ConsistencyReport()
+	rep := e.Reports().Consistency()
 	if rep.Mode != "fuzz" {
 		return
 	}
 	own := ownedBy(t)
-	stop := e.CollectStaleReads()
+	stop := e.Reports().CollectStaleReads()
 	t.Cleanup(func() {
 		stale, dropped := stop()
 		if !t.Failed() {

@@ -35,8 +35,8 @@ func (f *failedTB) Helper() {}
 func TestConsistencyEnv(t *testing.T) {
 	t.Setenv(ConsistencyEnv, "fuzz:5")
 	e, db := NewWith(t, emulator.Options{})
-	require.Equal(t, "fuzz", e.ConsistencyReport().Mode)
-	require.Equal(t, uint64(5), e.ConsistencyReport().Seed)
+	require.Equal(t, "fuzz", e.Reports().Consistency().Mode)
+	require.Equal(t, uint64(5), e.Reports().Consistency().Seed)
 
 	ctx := context.Background()
 	_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("orders"), BillingMode: types.BillingModePayPerRequest,
@@ -69,7 +69,7 @@ func TestConsistencyEnv(t *testing.T) {
 func TestConsistencyOptionsWin(t *testing.T) {
 	t.Setenv(ConsistencyEnv, "fuzz:5")
 	e, _ := NewWith(t, emulator.Options{Consistency: "strong"})
-	require.Equal(t, "strong", e.ConsistencyReport().Mode)
+	require.Equal(t, "strong", e.Reports().Consistency().Mode)
 }
 
 // TestStaleReadsParallelForks: parallel subtests, each on a fork of one

@@ -60,18 +60,18 @@ func AccessKeyOf(t testing.TB, c *dynamodb.Client) string {
 
 // Report turns on e's access-pattern report with design (nil: none) for
 // the rest of t; when t ends the report is written to t's log (go test
-// -v shows it). Emulator.Report returns it meanwhile.
+// -v shows it). Reports.Access returns it meanwhile.
 func Report(t testing.TB, e *emulator.Emulator, design []byte) {
 	t.Helper()
-	if err := e.SetDesign(design); err != nil {
+	if err := e.Reports().SetDesign(design); err != nil {
 		t.Fatalf("emulatortest: design: %v", err)
 	}
-	e.SetReporting(true)
+	e.Reports().SetReporting(true)
 	t.Cleanup(func() {
 		var b strings.Builder
-		if err := e.WriteReport(&b); err == nil {
+		if err := e.Reports().WriteAccess(&b); err == nil {
 			t.Log("\n" + b.String())
 		}
-		e.SetReporting(false)
+		e.Reports().SetReporting(false)
 	})
 }

@@ -17,7 +17,7 @@ import (
 // IndexLag returns the gate of GSI index of table in c's namespace.
 func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, index string) emulator.LagGate {
 	t.Helper()
-	g, err := e.IndexLag(AccessKeyOf(t, c), c.Options().Region, table, index)
+	g, err := e.Lags().Index(AccessKeyOf(t, c), c.Options().Region, table, index)
 	return lagGate(t, g, err)
 }
 
@@ -25,14 +25,14 @@ func IndexLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table, ind
 // namespace.
 func ReadLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) emulator.LagGate {
 	t.Helper()
-	g, err := e.TableReadLag(AccessKeyOf(t, c), c.Options().Region, table)
+	g, err := e.Lags().Reads(AccessKeyOf(t, c), c.Options().Region, table)
 	return lagGate(t, g, err)
 }
 
 // StreamLag returns the gate of table's enabled stream in c's namespace.
 func StreamLag(t testing.TB, e *emulator.Emulator, c *dynamodb.Client, table string) emulator.LagGate {
 	t.Helper()
-	g, err := e.StreamLag(AccessKeyOf(t, c), c.Options().Region, table)
+	g, err := e.Lags().Stream(AccessKeyOf(t, c), c.Options().Region, table)
 	return lagGate(t, g, err)
 }
 

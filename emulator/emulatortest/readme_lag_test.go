@@ -59,7 +59,7 @@ func TestReadmeLag(t *testing.T) {
 	if n := shipped(); n != 0 {
 		t.Fatalf("right after the write the GSI has %d shipped orders, want 0", n)
 	}
-	if _, err := e.Advance(500 * time.Millisecond); err != nil {
+	if _, err := e.Clock().Advance(500 * time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if n := shipped(); n != 1 {

@@ -115,18 +115,18 @@ func TestReadmeTTL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expiresAt := e.Now().Add(30 * time.Minute).Unix() // the emulator's clock, not the wall's
+	expiresAt := e.Clock().Now().Add(30 * time.Minute).Unix() // the emulator's clock, not the wall's
 	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("sessions"), Item: map[string]types.AttributeValue{
 		"id": &types.AttributeValueMemberS{Value: "s1"}, "expiresAt": &types.AttributeValueMemberN{Value: strconv.FormatInt(expiresAt, 10)},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := e.SweepTTL(); n != 0 {
+	if n := e.Clock().SweepTTL(); n != 0 {
 		t.Fatalf("deleted %d items at once, want 0", n)
 	}
-	e.Advance(31 * time.Minute) // or POST /dynamoemu/clock {"advance":"31m"} to a server
-	if n := e.SweepTTL(); n != 1 {
+	e.Clock().Advance(31 * time.Minute) // or POST /dynamoemu/clock {"advance":"31m"} to a server
+	if n := e.Clock().SweepTTL(); n != 1 {
 		t.Fatalf("deleted %d items 31 minutes later, want 1", n)
 	}
 }

@@ -79,7 +79,7 @@ func TestSeededFork(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		require.Equal(t, int32(60), count(base, "orders"), "the base is as seeded")
-		require.Empty(t, e.Branches())
+		require.Empty(t, e.Branches().List())
 	})
 }
 

@@ -15,7 +15,7 @@ import (
 // emulator (every namespace's tables, items, indexes and definitions)
 // costs O(1) per table and a rewind O(1) per table plus one map entry
 // per partition, sharing the items (copy-on-write) instead of copying
-// them. See emulator.Emulator.Snapshot.
+// them. See emulator.Branches.Snapshot.
 
 // Checkpoint takes a snapshot of e now and returns a function that
 // rewinds e to it, as often as it is called (from t's subtests too: a
@@ -23,24 +23,27 @@ import (
 // t ends.
 func Checkpoint(t testing.TB, e *emulator.Emulator) (rewind func()) {
 	t.Helper()
-	id := e.Snapshot()
-	t.Cleanup(func() { _ = e.DropSnapshot(id) })
+	id := e.Branches().Snapshot()
+	t.Cleanup(func() { _ = e.Branches().DropSnapshot(id) })
 	return func() {
-		if err := e.Restore(id); err != nil {
+		if err := e.Branches().Restore(id); err != nil {
 			t.Errorf("emulatortest: rewind to %s: %v", id, err)
 		}
 	}
 }
 
+// snapshotsPath is the snapshots' admin endpoint (docs/backups.md).
+const snapshotsPath = "/dynamoemu/snapshots"
+
 // CheckpointURL is Checkpoint for an emulator serving at url (a separate
 // process, or NewServer's), over its admin endpoint
-// (emulator.AdminSnapshotsPath).
+// (POST /dynamoemu/snapshots).
 func CheckpointURL(t testing.TB, url string) (rewind func()) {
 	t.Helper()
 	var took struct{ ID string }
-	adminPost(t, http.MethodPost, url+emulator.AdminSnapshotsPath, &took)
+	adminPost(t, http.MethodPost, url+snapshotsPath, &took)
 	t.Cleanup(func() {
-		req, err := http.NewRequest(http.MethodDelete, url+emulator.AdminSnapshotsPath+"/"+took.ID, nil)
+		req, err := http.NewRequest(http.MethodDelete, url+snapshotsPath+"/"+took.ID, nil)
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 			if res, err := http.DefaultClient.Do(req); err == nil {
@@ -49,7 +52,7 @@ func CheckpointURL(t testing.TB, url string) (rewind func()) {
 		}
 	})
 	return func() {
-		if err := adminRequest(http.MethodPost, url+emulator.AdminSnapshotsPath+"/"+took.ID+"/restore", nil); err != nil {
+		if err := adminRequest(http.MethodPost, url+snapshotsPath+"/"+took.ID+"/restore", nil); err != nil {
 			t.Errorf("emulatortest: rewind to %s: %v", took.ID, err)
 		}
 	}

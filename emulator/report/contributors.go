@@ -7,7 +7,7 @@ package report
 // contributors yet has none (nil).
 //
 // It has two JSON forms, both from this one declaration: encoding/json's
-// (the Go names, as a program marshalling Emulator.Contributors gets
+// (the Go names, as a program marshalling Reports.Contributors gets
 // them) and the admin endpoint's (GET /dynamoemu/contributors: lower-case
 // names, and [] for no contributors), which the emulator's insights
 // package writes from these fields.

@@ -7,7 +7,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
-// A report as Emulator.Report returns it, printed for people.
+// A report as Reports.Access returns it, printed for people.
 func ExampleReport_WriteText() {
 	rep := &report.Report{
 		Since: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC),

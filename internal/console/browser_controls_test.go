@@ -193,13 +193,13 @@ func consoleControls(t *testing.T, b *browser) {
 	b.do("drop t1", chromedp.Click(`//main//tr[@data-branch="t1"]//button[normalize-space()="Drop…"]`))
 	b.click("Drop (confirm)", inDialog("Drop"))
 	b.wait("no branches", `!document.querySelector("dialog[open]") && document.querySelector("main .empty h3")?.textContent === "No branches"`)
-	if left := s.emu.Branches(); len(left) != 0 {
+	if left := s.emu.Branches().List(); len(left) != 0 {
 		t.Errorf("after the drop the branches are %v, want none", left)
 	}
 
 	// Stream handlers: a mapping of Items' stream to a Go function.
 	var handled atomic.Int64
-	s.emu.SetFunction("indexer", func(_ context.Context, event []byte) ([]byte, error) {
+	s.emu.Streams().SetFunction("indexer", func(_ context.Context, event []byte) ([]byte, error) {
 		var ev struct{ Records []json.RawMessage }
 		if err := json.Unmarshal(event, &ev); err != nil {
 			return nil, err
@@ -209,7 +209,7 @@ func consoleControls(t *testing.T, b *browser) {
 	})
 	arn := describe()["LatestStreamArn"].(string)
 	fn, start := "indexer", "LATEST"
-	if _, err := s.emu.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: &arn, FunctionName: &fn, StartingPosition: &start}); err != nil {
+	if _, err := s.emu.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: &arn, FunctionName: &fn, StartingPosition: &start}); err != nil {
 		t.Fatalf("CreateEventSourceMapping: %v", err)
 	}
 	b.nav('h', "#/handlers")
@@ -222,7 +222,7 @@ func consoleControls(t *testing.T, b *browser) {
 	}
 	b.click("Disable", `//main//table[contains(@class,"mappings")]//button[normalize-space()="Disable"]`)
 	b.wait("disabled", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("Disabled")`)
-	if st := s.emu.EventSourceMappings(); len(st) != 1 || st[0].State != "Disabled" {
+	if st := s.emu.Streams().Mappings(); len(st) != 1 || st[0].State != "Disabled" {
 		t.Errorf("after Disable the mapping is %+v, want Disabled", st)
 	}
 	b.click("Enable", `//main//table[contains(@class,"mappings")]//button[normalize-space()="Enable"]`)

@@ -36,10 +36,10 @@ func consoleDesign(t *testing.T, b *browser) {
 	s := startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
 	const key, region = "app", "eu-west-1"
 	api := func(op string, in any) map[string]any { t.Helper(); return s.apiAs(t, key, region, op, in) }
-	if err := s.emu.SetDesign([]byte(designPosts)); err != nil {
+	if err := s.emu.Reports().SetDesign([]byte(designPosts)); err != nil {
 		t.Fatal(err)
 	}
-	s.emu.SetReporting(true)
+	s.emu.Reports().SetReporting(true)
 	api("CreateTable", map[string]any{
 		"TableName": "Posts", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": []map[string]string{{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "userId", "AttributeType": "S"}},
@@ -130,7 +130,7 @@ func consoleDesign(t *testing.T, b *browser) {
 
 	// Stream handlers: one created from the form, edited, deleted.
 	var handled atomic.Int64
-	s.emu.SetFunction("indexer", func(_ context.Context, event []byte) ([]byte, error) {
+	s.emu.Streams().SetFunction("indexer", func(_ context.Context, event []byte) ([]byte, error) {
 		var ev struct{ Records []json.RawMessage }
 		if err := json.Unmarshal(event, &ev); err != nil {
 			return nil, err
@@ -149,7 +149,7 @@ func consoleDesign(t *testing.T, b *browser) {
 	b.shot("handler-form", "the stream handlers' form: a table's stream mapped to a function, with Lambda's batch size and filter")
 	b.click("Create", button("Create"))
 	b.wait("the mapping", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("indexer")`)
-	st := s.emu.EventSourceMappings()
+	st := s.emu.Streams().Mappings()
 	if len(st) != 1 {
 		t.Fatalf("after Create the mappings are %+v, want one", st)
 	}
@@ -174,7 +174,7 @@ func consoleDesign(t *testing.T, b *browser) {
 	b.clickMapping("Delete…")
 	b.click("Delete (confirm)", inDialog("Delete"))
 	b.wait("no handlers again", `!document.querySelector("dialog[open]") && document.querySelector("main .empty h3")?.textContent === "No stream handlers"`)
-	if st := s.emu.EventSourceMappings(); len(st) != 0 {
+	if st := s.emu.Streams().Mappings(); len(st) != 0 {
 		t.Errorf("after the delete the mappings are %+v, want none", st)
 	}
 
@@ -185,7 +185,7 @@ func consoleDesign(t *testing.T, b *browser) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.emu.SetDesign(users); err != nil {
+	if err := s.emu.Reports().SetDesign(users); err != nil {
 		t.Fatal(err)
 	}
 	api("CreateTable", map[string]any{

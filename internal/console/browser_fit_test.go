@@ -27,10 +27,10 @@ func consoleFit(t *testing.T, b *browser) {
 	s := startServerWith(t, emulator.Options{ExportDir: t.TempDir()}, console.Options{Version: "browser-test"})
 	const key, region = "app", "eu-west-1"
 	api := func(op string, in any) map[string]any { t.Helper(); return s.apiAs(t, key, region, op, in) }
-	if err := s.emu.SetDesign([]byte(designPosts)); err != nil {
+	if err := s.emu.Reports().SetDesign([]byte(designPosts)); err != nil {
 		t.Fatal(err)
 	}
-	s.emu.SetReporting(true)
+	s.emu.Reports().SetReporting(true)
 	api("CreateTable", map[string]any{
 		"TableName": "Wide", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": []map[string]string{{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "status", "AttributeType": "S"}},
@@ -63,20 +63,20 @@ func consoleFit(t *testing.T, b *browser) {
 	api("Query", map[string]any{"TableName": "Wide", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": map[string]any{":p": S("CUSTOMER#0001-with-a-long-identifier")}})
 	api("Scan", map[string]any{"TableName": "Wide", "FilterExpression": "quantity > :q", "ExpressionAttributeValues": map[string]any{":q": N(5)}})
 	arn := api("DescribeTable", map[string]any{"TableName": "Wide"})["Table"].(map[string]any)["LatestStreamArn"].(string)
-	s.emu.SetFunction("an-indexer-function-with-a-long-name", func(context.Context, []byte) ([]byte, error) {
+	s.emu.Streams().SetFunction("an-indexer-function-with-a-long-name", func(context.Context, []byte) ([]byte, error) {
 		return nil, errors.New("the downstream index refused the batch: a long error message that goes on to fill the row of the grid")
 	})
 	fn, one, retries := "an-indexer-function-with-a-long-name", int64(1), int64(0)
-	if _, err := s.emu.CreateEventSourceMapping(emulator.EventSourceMapping{EventSourceArn: &arn, FunctionName: &fn, BatchSize: &one, MaximumRetryAttempts: &retries, StartingPosition: ptr("TRIM_HORIZON")}); err != nil {
+	if _, err := s.emu.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: &arn, FunctionName: &fn, BatchSize: &one, MaximumRetryAttempts: &retries, StartingPosition: ptr("TRIM_HORIZON")}); err != nil {
 		t.Fatal(err)
 	}
-	_ = s.emu.Snapshot()
-	if _, err := s.emu.Fork(key+"/"+region, "featurebranch"); err != nil {
+	_ = s.emu.Branches().Snapshot()
+	if _, err := s.emu.Branches().Fork(key+"/"+region, "featurebranch"); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitScale(30*time.Second))
 	defer cancel()
-	_ = s.emu.DrainStreams(ctx) // the handler's error shows in its row
+	_ = s.emu.Streams().Drain(ctx) // the handler's error shows in its row
 
 	b.open(s, "#/")
 	b.clickCSS("app · eu-west-1", `main .ns-strip button[data-namespace="app/eu-west-1"]`)

@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 	"github.com/dynamoemu/dynamoemu/internal/console"
 	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
@@ -73,7 +74,7 @@ const (
 )
 
 // server is the emulator with the console mounted as dynamoemu mounts it
-// (emulator.Options.Console at emulator.ConsolePath), on 127.0.0.1.
+// (emulator.Options.Console at adminpath.Console), on 127.0.0.1.
 type server struct {
 	url  string // http://127.0.0.1:port, for the test's own API calls
 	page string // http://console.localhost:port, the browser's origin
@@ -94,7 +95,7 @@ func startServer(t *testing.T) *server {
 // which is what the edge lets through for the console on any Host.
 func startServerWith(t *testing.T, eopts emulator.Options, copts console.Options) *server {
 	t.Helper()
-	copts.Prefix = emulator.ConsolePath
+	copts.Prefix = adminpath.Console
 	con, err := console.Handler(copts)
 	if err != nil {
 		t.Fatal(err)
@@ -643,10 +644,10 @@ func consoleTour(t *testing.T, b *browser) {
 	// The clock: advance a day from the page, then sweep: ORDER#2 has expired.
 	b.nav('k', "#/clock")
 	b.wait("the clock", `document.querySelector(".clock-time")?.textContent.length === 8`)
-	before := s.emu.Now()
+	before := s.emu.Clock().Now()
 	b.click("+1 day", button("+1 day"))
 	b.wait("the offset", `document.querySelector(".clock-offset")?.textContent.includes("ahead")`)
-	if got := s.emu.Now().Sub(before); got < 24*time.Hour || got > 25*time.Hour {
+	if got := s.emu.Clock().Now().Sub(before); got < 24*time.Hour || got > 25*time.Hour {
 		t.Errorf("the clock moved %v, want a day", got)
 	}
 	b.click("Sweep now", button("Sweep now"))
@@ -928,13 +929,13 @@ func TestConsoleSignedInBrowser(t *testing.T) {
 	b.fill(`main input[aria-label="Function name"]`, "indexer")
 	b.click("Create", button("Create"))
 	b.wait("the signed mapping", `document.querySelector("main table.mappings tbody tr")?.textContent.includes("indexer")`)
-	if st := s.emu.EventSourceMappings(); len(st) != 1 {
+	if st := s.emu.Streams().Mappings(); len(st) != 1 {
 		t.Fatalf("after a signed Create the mappings are %+v, want one", st)
 	}
 	b.clickMapping("Delete…")
 	b.click("Delete (confirm)", inDialog("Delete"))
 	b.wait("no handlers again", `!document.querySelector("dialog[open]") && document.querySelector("main .empty h3")?.textContent === "No stream handlers"`)
-	if st := s.emu.EventSourceMappings(); len(st) != 0 {
+	if st := s.emu.Streams().Mappings(); len(st) != 0 {
 		t.Errorf("after a signed Delete the mappings are %+v, want none", st)
 	}
 	if errs := b.pageErrors(); len(errs) > 0 {

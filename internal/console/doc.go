@@ -24,7 +24,7 @@
 // clickjacking).
 //
 // The emulator serves it: cmd/dynamoemu passes Handler (with Prefix
-// emulator.ConsolePath, the default) as emulator.Options.Console, and the
+// adminpath.Console, the default) as emulator.Options.Console, and the
 // edge routes the prefix, and the prefix without its slash, to it behind
 // the same Host check and admin guard as the admin endpoints
 // (emulator/console_mount.go): the console is as powerful as the API. The

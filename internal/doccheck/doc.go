@@ -3,5 +3,6 @@
 // repository path the documents name, the architecture document's
 // package map against `go list`, the compatibility table against the
 // operations the emulator answers, the curl examples run against a
-// server, and no figure tied to one machine. It has no code of its own.
+// server, docs/embedding.md's steps run in a new module, and no figure
+// tied to one machine. It has no code of its own.
 package doccheck

@@ -26,7 +26,8 @@ const module = "github.com/dynamoemu/dynamoemu"
 // tests may import the same, and, except for the packages of the bottom
 // layers (tested alone), anything of ours.
 var layers = []layer{
-	{pkg: "internal/number"}, // DynamoDB numbers: canonical text, exact sums, order-preserving keys
+	{pkg: "internal/number"},    // DynamoDB numbers: canonical text, exact sums, order-preserving keys
+	{pkg: "internal/adminpath"}, // the emulator's own HTTP paths (/dynamoemu/...), for the emulator, the server and the tests
 	{pkg: "internal/storage", may: []string{"internal/number"}},
 	{pkg: "internal/vector", may: []string{"internal/storage"}}, // vector indexes' entries and search, plugged into storage (storage.VectorIndexer)
 	{pkg: "internal/lex"},                                       // the token stream and text helpers expr and partiql share
@@ -118,7 +119,7 @@ var layers = []layer{
 	// PartiQL's operations: statements parsed and lowered here, run by the
 	// core as the item operations they stand for (feature_statements.go).
 	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/readparams", "emulator/internal/tablespec", "emulator/internal/wire", "emulator/internal/idempotency", "emulator/internal/oversize", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex", "internal/insights"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/vector", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/accountops", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions", "emulator/internal/stages/capacity", "emulator/report", "emulator/internal/oversize", "emulator/internal/sigv4", "emulator/internal/httploop", "emulator/internal/httpedge", "emulator/internal/adminhttp", "emulator/internal/apiserve"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/vector", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/accountops", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions", "emulator/internal/stages/capacity", "emulator/report", "emulator/internal/oversize", "emulator/internal/sigv4", "emulator/internal/httploop", "emulator/internal/httpedge", "emulator/internal/adminhttp", "emulator/internal/apiserve", "internal/adminpath"}, tests: true},
 	{pkg: "emulator/internal/sigv4", may: []string{"emulator/internal/apierr"}, tests: true, internal: true},                        // the server's SigV4 checks: HTTP plumbing under the Go API
 	{pkg: "emulator/internal/httpedge", may: []string{"emulator/internal/apierr"}, tests: true, internal: true},                     // the edge's HTTP policies: CORS, Host names, body reading and decompression
 	{pkg: "emulator/internal/httploop", may: []string{"emulator/internal/httpedge", "internal/lease"}, tests: true, internal: true}, // the connection loop and its HTTP/1.1 pieces: HTTP plumbing under the Go API
@@ -133,10 +134,10 @@ var layers = []layer{
 	// The MCP server: the emulator's public API and its DynamoDB JSON
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
-	{pkg: "internal/mcp", may: []string{"emulator", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
+	{pkg: "internal/mcp", may: []string{"emulator", "emulator/report", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
 	// console, mcp: the server mounts the web console and the MCP
 	// endpoint; conventionscheck: "dynamoemu check".
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck"}, tests: true},
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck", "internal/adminpath"}, tests: true},
 	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage", "internal/shapes"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.

@@ -3,7 +3,7 @@
 // whether its requests fit the single-table design. It runs on the
 // protocol's own Go SDK (github.com/modelcontextprotocol/go-sdk), over
 // stdio (cmd/dynamoemu's "mcp" subcommand, with an engine of its own) or
-// over streamable HTTP on the server's port (emulator.MCPPath, behind the
+// over streamable HTTP on the server's port (adminpath.MCP, behind the
 // Host check and a bearer token).
 //
 // # Basics

@@ -108,7 +108,7 @@ func (g engine) call(ctx context.Context, api, op string, body []byte) (json.Raw
 // checkMembers refuses a request of op with a member op does not take,
 // at any depth, naming the nearest one taken there.
 func (g engine) checkMembers(op string, body []byte) error {
-	path, known, found := g.emu.UnknownMember(op, body)
+	path, known, found := emulator.UnknownMember(op, body)
 	if !found {
 		return nil
 	}

@@ -68,7 +68,7 @@ func TestInstructions(t *testing.T) {
 	require.Contains(t, got, "enable_tools lists a group in this session")
 	require.NotContains(t, got, "The design (")
 
-	require.NoError(t, f.emu.SetDesign([]byte(postsDesign)))
+	require.NoError(t, f.emu.Reports().SetDesign([]byte(postsDesign)))
 	srv, err := New(f.emu, Options{})
 	require.NoError(t, err)
 	got = srv.instructions()
@@ -168,7 +168,7 @@ func TestEnableToolsReadOnly(t *testing.T) {
 // a design set or not.
 func TestInstructionsNameListedTools(t *testing.T) {
 	f := newFixture(t, "memory", Options{Tools: []string{}})
-	require.NoError(t, f.emu.SetDesign([]byte(postsDesign)))
+	require.NoError(t, f.emu.Reports().SetDesign([]byte(postsDesign)))
 	var all []string
 	for _, tl := range f.srv.allTools() {
 		all = append(all, tl.name)

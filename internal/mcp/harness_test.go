@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // What the tests share: an emulator and an MCP server over it, a client
@@ -49,7 +50,7 @@ func newFixture(t *testing.T, transport string, opts Options) *fixture {
 	emu, err := emulator.New(emulator.Options{MCP: mount, Clock: fixedNow})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = emu.Close() })
-	emu.SetReporting(true)
+	emu.Reports().SetReporting(true)
 	srv, err := New(emu, opts)
 	require.NoError(t, err)
 	mount.Set(srv.HTTPHandler(testToken))
@@ -67,7 +68,7 @@ func newFixture(t *testing.T, transport string, opts Options) *fixture {
 	case "http":
 		hs := httptest.NewServer(emu.Handler())
 		t.Cleanup(hs.Close)
-		f.url = hs.URL + emulator.MCPPath
+		f.url = hs.URL + adminpath.MCP
 		ct = &sdk.StreamableClientTransport{Endpoint: f.url, HTTPClient: bearerClient(testToken), MaxRetries: -1}
 	default:
 		t.Fatalf("transport %q", transport)
@@ -176,17 +177,17 @@ func (f *fixture) stateOf(snapshots bool) string {
 	seed, rules := f.emu.Faults().Rules()
 	out["~faults"] = map[string]any{"seed": seed, "rules": rules}
 	var lags []string
-	for _, l := range f.emu.Lags() {
+	for _, l := range f.emu.Lags().List() {
 		b, _ := json.Marshal(l)
 		lags = append(lags, string(b))
 	}
 	slices.Sort(lags)
 	out["~lags"] = lags
-	out["~design"] = string(f.emu.DesignSource())
+	out["~design"] = string(f.emu.Reports().Design())
 	if snapshots {
 		out["~snapshots"] = f.srv.snaps.list()
 	}
-	out["~reporting"] = f.emu.Reporting()
+	out["~reporting"] = f.emu.Reports().Reporting()
 	b, err := json.MarshalIndent(out, "", " ")
 	require.NoError(f.t, err)
 	return string(b)

@@ -13,7 +13,7 @@ import (
 // design_match over plain HTTP, for the web console's query builder: the
 // same matcher the tool runs (designMatch), so that the console and an
 // agent get one answer for one request. The emulator serves it at
-// emulator.AdminDesignMatchPath (Options.DesignMatch) behind its Host
+// adminpath.DesignMatch (Options.DesignMatch) behind its Host
 // check and admin guard, as it serves the other admin endpoints: it runs
 // nothing and changes nothing, so it needs no bearer token.
 

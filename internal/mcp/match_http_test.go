@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestMatchHandler: the console's matcher answers what design_match
@@ -23,7 +24,7 @@ func TestMatchHandler(t *testing.T) {
 	post := func(body string) (int, string) {
 		t.Helper()
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, emulator.AdminDesignMatchPath, strings.NewReader(body)))
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, adminpath.DesignMatch, strings.NewReader(body)))
 		return rec.Code, rec.Body.String()
 	}
 	code, body := post(`{"namespace":"local/us-east-1","operation":"GetItem","request":{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}}}}`)
@@ -71,7 +72,7 @@ func TestMatchHandler(t *testing.T) {
 		require.Contains(t, body, `"__type"`, c.body)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, emulator.AdminDesignMatchPath, nil))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.DesignMatch, nil))
 	require.Equal(t, http.StatusMethodNotAllowed, rec.Code)
 
 	// Mounted: the admin guard refuses a page of another origin.
@@ -83,7 +84,7 @@ func TestMatchHandler(t *testing.T) {
 	srv := httptest.NewServer(emu.Handler())
 	t.Cleanup(srv.Close)
 	send := func(origin string) int {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+emulator.AdminDesignMatchPath, strings.NewReader(`{"operation":"Scan","request":{"TableName":"Posts"}}`))
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+adminpath.DesignMatch, strings.NewReader(`{"operation":"Scan","request":{"TableName":"Posts"}}`))
 		req.Header.Set("Content-Type", "application/json")
 		if origin != "" {
 			req.Header.Set("Origin", origin)
@@ -107,11 +108,11 @@ func FuzzMatchHandler(f *testing.F) {
 	emu, err := emulator.New(emulator.Options{})
 	require.NoError(f, err)
 	f.Cleanup(func() { _ = emu.Close() })
-	require.NoError(f, emu.SetDesign([]byte(postsDesign)))
+	require.NoError(f, emu.Reports().SetDesign([]byte(postsDesign)))
 	h := MatchHandler(emu)
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, emulator.AdminDesignMatchPath, strings.NewReader(body)))
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, adminpath.DesignMatch, strings.NewReader(body)))
 		if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
 			t.Fatalf("%q: status %d: %s", body, rec.Code, rec.Body)
 		}

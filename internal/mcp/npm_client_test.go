@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
 // TestNPMClient runs testdata/npmclient/client.mjs: the MCP TypeScript
@@ -24,7 +25,9 @@ import (
 // starting `dynamoemu mcp`; in each session it is refused a snapshot
 // tool of a group not listed, lists the group with enable_tools (over
 // stdio hearing notifications/tools/list_changed) and restores a
-// snapshot, without a restart. CI runs it (.ci/run) after npm ci in
+// snapshot, without a restart, and a call nested 1,001 levels deep and
+// one of 20 MB fail at once and the session goes on. CI runs it
+// (.ci/run) after npm ci in
 // testdata/npmclient; without MCP_NPM_TEST it does not run.
 func TestNPMClient(t *testing.T) {
 	if os.Getenv("MCP_NPM_TEST") == "" {
@@ -56,7 +59,7 @@ func TestNPMClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MCP_URL="+hs.URL+emulator.MCPPath, "MCP_TOKEN="+testToken, "DYNAMOEMU_BIN="+bin,
+	cmd.Env = append(os.Environ(), "MCP_URL="+hs.URL+adminpath.MCP, "MCP_TOKEN="+testToken, "DYNAMOEMU_BIN="+bin,
 		"XDG_CONFIG_HOME="+t.TempDir())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -73,6 +76,7 @@ func TestNPMClient(t *testing.T) {
 			Unlisted          string
 			ListChanged       bool
 			Restored          string
+			Refused           []string
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(line), &summary), "the summary line: %q", line)
@@ -86,6 +90,7 @@ func TestNPMClient(t *testing.T) {
 		require.Len(t, s.Calls, 3)
 		require.Contains(t, s.Unlisted, "enable_tools", want)
 		require.NotEmpty(t, s.Restored, want)
+		require.Equal(t, []string{"1,001 levels", "20 MB"}, s.Refused, "%s: the messages too deep and too large failed their calls at once", want)
 	}
 	require.True(t, summary.Sessions[1].ListChanged, "stdio: no notifications/tools/list_changed")
 	// The HTTP session's calls reached this emulator.

@@ -167,6 +167,6 @@ func TestAutoSnapshotsKept(t *testing.T) {
 	kept := f.srv.snaps.list()
 	require.Len(t, kept, 2)
 	require.Equal(t, []string{ids[2], ids[3]}, []string{kept[0].ID, kept[1].ID})
-	require.Error(t, f.emu.Restore(ids[0]), "the oldest is dropped in the emulator too")
-	require.NoError(t, f.emu.Restore(ids[3]))
+	require.Error(t, f.emu.Branches().Restore(ids[0]), "the oldest is dropped in the emulator too")
+	require.NoError(t, f.emu.Branches().Restore(ids[3]))
 }

@@ -145,8 +145,8 @@ func New(emu *emulator.Emulator, opts Options) (*Server, error) {
 // SDK returns the server as the SDK's, to connect it to a transport.
 func (s *Server) SDK() *sdk.Server { return s.sdk }
 
-// Run serves one client over t (stdin and stdout: &sdk.StdioTransport{})
-// until it disconnects or ctx is done.
+// Run serves one client over t (stdin and stdout: StdioTransport, which
+// no single message ends) until it disconnects or ctx is done.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	err := s.sdk.Run(ctx, t)
 	if errors.Is(err, context.Canceled) {
@@ -155,20 +155,35 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return err
 }
 
+// MaxHTTPBody is the largest request body the HTTP endpoint takes: the
+// SDK's default (sdk.DefaultMaxRequestBodyBytes, 4 MiB). A body over it
+// is 413; a body announced over it is answered from its head, before
+// any of it is read.
+const MaxHTTPBody = sdk.DefaultMaxRequestBodyBytes
+
 // HTTPHandler returns the streamable HTTP endpoint of the server, which
 // requires token as a bearer token (RequireToken). It is stateless: each
 // POST is answered with JSON, with no session to keep, which suits the
-// emulator's server timeouts.
+// emulator's server timeouts. A message it cannot take (over
+// MaxHTTPBody, nested deeper than MaxMessageDepth, not JSON-RPC) is a
+// 4xx answer to its request, and the next is served.
 func (s *Server) HTTPHandler(token string) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
-		Stateless:    true,
-		JSONResponse: true,
-		Logger:       s.opts.Logger,
+		Stateless:           true,
+		JSONResponse:        true,
+		Logger:              s.opts.Logger,
+		MaxRequestBodyBytes: MaxHTTPBody,
 		// The emulator's Host check (emulator/hosts.go) stands in front:
 		// it answers the -allowHost names the SDK's own check would refuse.
 		DisableLocalhostProtection: true,
 	})
-	return RequireToken(token, h)
+	return RequireToken(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > MaxHTTPBody {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", MaxHTTPBody), http.StatusRequestEntityTooLarge)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
 }
 
 // Mount is an http.Handler that serves a handler set later: the emulator

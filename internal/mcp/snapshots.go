@@ -35,7 +35,7 @@ type snapshotBook struct {
 
 // take snapshots emu and books it.
 func (b *snapshotBook) take(emu *emulator.Emulator, label, reason string, auto bool) snapshotEntry {
-	e := snapshotEntry{ID: emu.Snapshot(), Label: label, Reason: reason, Auto: auto, Taken: emu.Now().UTC()}
+	e := snapshotEntry{ID: emu.Branches().Snapshot(), Label: label, Reason: reason, Auto: auto, Taken: emu.Clock().Now().UTC()}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.entries = append(b.entries, e)
@@ -48,7 +48,7 @@ func (b *snapshotBook) take(emu *emulator.Emulator, label, reason string, auto b
 			continue
 		}
 		if autos++; autos > b.keep {
-			_ = emu.DropSnapshot(b.entries[i].ID) // already dropped elsewhere: nothing to free
+			_ = emu.Branches().DropSnapshot(b.entries[i].ID) // already dropped elsewhere: nothing to free
 			b.entries = slices.Delete(b.entries, i, i+1)
 		}
 	}
@@ -57,7 +57,7 @@ func (b *snapshotBook) take(emu *emulator.Emulator, label, reason string, auto b
 
 // drop forgets snapshot id in emu and in the book.
 func (b *snapshotBook) drop(emu *emulator.Emulator, id string) error {
-	err := emu.DropSnapshot(id)
+	err := emu.Branches().DropSnapshot(id)
 	b.forget(id)
 	return err
 }

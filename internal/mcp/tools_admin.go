@@ -37,7 +37,7 @@ func (s *Server) adminTools() []*tool {
 				if err := decode(args, &in); err != nil {
 					return nil, err
 				}
-				if err := s.emu.Restore(in.ID); err != nil {
+				if err := s.emu.Branches().Restore(in.ID); err != nil {
 					return nil, snapshotErr(err, in.ID)
 				}
 				return map[string]string{"restored": in.ID}, nil
@@ -57,7 +57,7 @@ func (s *Server) adminTools() []*tool {
 		{name: "stream_handlers", title: "Stream handlers", schema: schema{},
 			desc: `Lists the event source mappings (stream handlers: a table's stream calling a function, docs/stream-handlers.md) with their state, function, stream, position, invocations, function errors, records filtered and discarded, last batch size, iterator age and last error. Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {
-				return map[string]any{"mappings": s.emu.EventSourceMappings()}, nil
+				return map[string]any{"mappings": s.emu.Streams().Mappings()}, nil
 			}},
 		{name: "stream_handlers_drain", title: "Drain the stream handlers",
 			schema: schema{props: []prop{{name: "timeoutSeconds", typ: "number", desc: `how long to wait (default 30)`}}},
@@ -72,8 +72,8 @@ func (s *Server) adminTools() []*tool {
 				}
 				ctx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutSeconds*float64(time.Second)))
 				defer cancel()
-				if err := s.emu.DrainStreams(ctx); err != nil {
-					return map[string]any{"drained": false, "error": err.Error(), "mappings": s.emu.EventSourceMappings()}, nil
+				if err := s.emu.Streams().Drain(ctx); err != nil {
+					return map[string]any{"drained": false, "error": err.Error(), "mappings": s.emu.Streams().Mappings()}, nil
 				}
 				return map[string]any{"drained": true}, nil
 			}},
@@ -110,7 +110,7 @@ func (s *Server) adminTools() []*tool {
 		{name: "lag_list", title: "Lag gates", schema: schema{},
 			desc: `Lists the lag gates: which GSIs, eventually consistent reads and streams show writes late, by how much or held, and how many writes each holds back. Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {
-				return map[string]any{"lags": s.emu.Lags()}, nil
+				return map[string]any{"lags": s.emu.Lags().List()}, nil
 			}},
 		{name: "lag_set", title: "Set lag", write: true,
 			schema: schema{props: []prop{
@@ -165,11 +165,11 @@ func (s *Server) setLag(_ context.Context, args json.RawMessage) (any, error) {
 	ak, region := s.opts.AccessKey, s.opts.Region
 	switch {
 	case in.Index != "":
-		g, err = s.emu.IndexLag(ak, region, in.Table, in.Index)
+		g, err = s.emu.Lags().Index(ak, region, in.Table, in.Index)
 	case in.Reads:
-		g, err = s.emu.TableReadLag(ak, region, in.Table)
+		g, err = s.emu.Lags().Reads(ak, region, in.Table)
 	default:
-		g, err = s.emu.StreamLag(ak, region, in.Table)
+		g, err = s.emu.Lags().Stream(ak, region, in.Table)
 	}
 	if err != nil {
 		return nil, inputErrorf("%v", err)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -40,13 +40,13 @@ func (s *Server) insightTools() []*tool {
 				}
 				switch in.Action {
 				case "start":
-					s.emu.SetReporting(true)
+					s.emu.Reports().SetReporting(true)
 				case "stop":
-					s.emu.SetReporting(false)
+					s.emu.Reports().SetReporting(false)
 				default:
-					s.emu.ResetReport()
+					s.emu.Reports().ResetAccess()
 				}
-				return map[string]any{"reporting": s.emu.Reporting(), "action": in.Action}, nil
+				return map[string]any{"reporting": s.emu.Reports().Reporting(), "action": in.Action}, nil
 			}},
 		{name: "conventions_report", title: "Conventions report",
 			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "list every rule, not only those violated"}}},
@@ -55,7 +55,7 @@ func (s *Server) insightTools() []*tool {
 		{name: "conventions_reset", title: "Reset the conventions report", write: true, schema: schema{},
 			desc: `Empties the conventions report, so that what follows is seen alone. Example: {}.`,
 			run: func(context.Context, json.RawMessage) (any, error) {
-				s.emu.ResetConventionsReport()
+				s.emu.Reports().ResetConventions()
 				return map[string]bool{"reset": true}, nil
 			}},
 		{name: "design_show", title: "The design", schema: schema{},
@@ -79,7 +79,7 @@ func (s *Server) insightTools() []*tool {
 				if err := decode(args, &in); err != nil {
 					return nil, err
 				}
-				if string(s.emu.DesignSource()) == in.Design {
+				if string(s.emu.Reports().Design()) == in.Design {
 					// The same design: setting it again would start its
 					// patterns' counts afresh beside the rest of the report.
 					d, err := s.design()
@@ -92,7 +92,7 @@ func (s *Server) insightTools() []*tool {
 					}
 					return withNotes(b, "the design is the one already set: nothing changed, the report's counts go on"), nil
 				}
-				if err := s.emu.SetDesign([]byte(in.Design)); err != nil {
+				if err := s.emu.Reports().SetDesign([]byte(in.Design)); err != nil {
 					return nil, inputErrorf("design: %v", err)
 				}
 				d, err := s.design()
@@ -146,7 +146,7 @@ func (s *Server) insightTools() []*tool {
 					res = got
 				}
 				if in.SetDesign {
-					if err := s.emu.SetDesign([]byte(in.Model)); err != nil {
+					if err := s.emu.Reports().SetDesign([]byte(in.Model)); err != nil {
 						return nil, inputErrorf("design: %v", err)
 					}
 				}
@@ -161,7 +161,7 @@ var errNoDesign = inputErrorf("no design is set: design_set takes one (a design 
 // design returns the design the emulator checks the traffic against, or
 // nil.
 func (s *Server) design() (*insights.Design, error) {
-	src := s.emu.DesignSource()
+	src := s.emu.Reports().Design()
 	if len(src) == 0 {
 		return nil, nil
 	}
@@ -185,9 +185,9 @@ func (s *Server) liveDesign() (*insights.Design, error) {
 
 // namespaceReport returns the report of the server's namespace (the only
 // one with SharedDB), or nil.
-func (s *Server) namespaceReport() *emulator.AccessReport {
+func (s *Server) namespaceReport() *report.Report {
 	want := s.opts.AccessKey + "/" + s.opts.Region
-	reps := s.emu.Report()
+	reps := s.emu.Reports().Access()
 	for _, r := range reps {
 		if r.Namespace == want || r.Namespace == "" {
 			return r.Report
@@ -198,7 +198,7 @@ func (s *Server) namespaceReport() *emulator.AccessReport {
 
 // reportNote says when the report is not collecting.
 func (s *Server) reportNote() string {
-	if s.emu.Reporting() {
+	if s.emu.Reports().Reporting() {
 		return ""
 	}
 	return "the report is not collecting: report_control {\"action\": \"start\"} starts it (the server's -report starts it at start-up)"
@@ -325,11 +325,11 @@ func (s *Server) accessFindings(ctx context.Context, args json.RawMessage) (any,
 		}
 	}
 	out := struct {
-		Findings      []emulator.Finding          `json:"findings"`
-		Unmatched     []emulator.UnmatchedRequest `json:"unmatched,omitempty"`
-		UnusedIndexes map[string][]string         `json:"unusedIndexes,omitempty"`
-		Notes         []string                    `json:"notes,omitempty"`
-	}{Findings: []emulator.Finding{}, UnusedIndexes: map[string][]string{}}
+		Findings      []report.Finding          `json:"findings"`
+		Unmatched     []report.UnmatchedRequest `json:"unmatched,omitempty"`
+		UnusedIndexes map[string][]string       `json:"unusedIndexes,omitempty"`
+		Notes         []string                  `json:"notes,omitempty"`
+	}{Findings: []report.Finding{}, UnusedIndexes: map[string][]string{}}
 	rep := s.namespaceReport()
 	d, err := s.design()
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Server) accessFindings(ctx context.Context, args json.RawMessage) (any,
 	} else if d != nil {
 		for _, f := range d.Check() {
 			if in.Table == "" || f.Table == in.Table {
-				out.Findings = append(out.Findings, emulator.Finding(f))
+				out.Findings = append(out.Findings, report.Finding(f))
 			}
 		}
 	}
@@ -388,7 +388,7 @@ func (s *Server) conventionsReport(_ context.Context, args json.RawMessage) (any
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
-	snap := s.emu.ConventionsReport()
+	snap := s.emu.Reports().Conventions()
 	if in.Table != "" {
 		var kept []conventions.TableReport
 		for _, t := range snap.Tables {

@@ -94,7 +94,7 @@ func (s *Server) deleteTable(ctx context.Context, args json.RawMessage) (any, er
 // when the sweep deleted more items than the threshold.
 func (s *Server) sweepTTL(context.Context, json.RawMessage) (any, error) {
 	snap, note := s.autoSnapshot("before a TTL sweep")
-	n := s.emu.SweepTTL()
+	n := s.emu.Clock().SweepTTL()
 	if snap.ID != "" && n <= s.opts.SnapshotDeletes {
 		_ = s.snaps.drop(s.emu, snap.ID)
 		note = ""

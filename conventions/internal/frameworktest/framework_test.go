@@ -63,7 +63,7 @@ func TestFramework(t *testing.T) {
 
 	// The emulator's own view: the script's last step is a refused task row
 	// (B11), the only violation since its last reset.
-	rep := e.ConventionsReport()
+	rep := e.Reports().Conventions()
 	if rep.Violations != 1 || rep.Refused != 1 || len(rep.Tables) != 1 || rep.Tables[0].Counts["B11"] != 1 {
 		t.Errorf("emulator report after the script: got %+v, want the one refused B11", rep)
 	}

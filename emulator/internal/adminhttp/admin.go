@@ -14,7 +14,7 @@ import (
 )
 
 // Host is what the admin endpoints ask of the emulator through its Go
-// API (the emulator's *Emulator is one).
+// API (the emulator's adminHost: its handles' methods, flat).
 type Host interface {
 	Now() time.Time
 	SetNow(t time.Time) (time.Time, error)
@@ -37,10 +37,10 @@ type Host interface {
 // Answers are the Go API's answers whose types are the emulator's, as
 // values to encode as JSON.
 type Answers struct {
-	Fork        func(base, name string) (any, error) // Emulator.Fork
-	Branches    func() any                           // Emulator.Branches
-	Consistency func() any                           // Emulator.ConsistencyReport
-	Mappings    func() any                           // Emulator.EventSourceMappings
+	Fork        func(base, name string) (any, error) // Branches.Fork
+	Branches    func() any                           // Branches.List
+	Consistency func() any                           // Reports.Consistency
+	Mappings    func() any                           // Streams.Mappings
 }
 
 // Paths are the admin paths an answer names (the emulator's exported

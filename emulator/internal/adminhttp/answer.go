@@ -18,8 +18,13 @@ const (
 	MaxFileBody = 2 << 20
 )
 
-// ReadBody reads r's body, of at most limit bytes.
+// ReadBody reads r's body, of at most limit bytes. A body announced
+// larger is refused before any of it is read: a Content-Length of 2 GB
+// is answered at once, not when the bytes that will not come time out.
 func ReadBody(r *http.Request, limit int) ([]byte, error) {
+	if r.ContentLength > int64(limit) {
+		return nil, fmt.Errorf("body over %d bytes", limit)
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return nil, err
@@ -51,13 +56,11 @@ func WriteJSON(w http.ResponseWriter, v any) {
 // of range) with 400 and a ValidationException body, as the API answers
 // bad input.
 func WriteError(w http.ResponseWriter, err error) {
-	WriteErrorStatus(w, http.StatusBadRequest, err)
+	writeClass(w, &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}, http.StatusBadRequest)
 }
 
-// WriteErrorStatus is WriteError with another status (a drain that timed
-// out: 504).
-func WriteErrorStatus(w http.ResponseWriter, status int, err error) {
-	ae := &apierr.Error{Class: apierr.ErrValidation, Msg: err.Error(), Cause: err}
+// writeClass answers ae with status.
+func writeClass(w http.ResponseWriter, ae *apierr.Error, status int) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(wire.AppendErrorBody(nil, ae))

@@ -3,7 +3,6 @@ package adminhttp
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -45,9 +44,9 @@ func (a *Admin) ServeIAM(w http.ResponseWriter, r *http.Request) {
 			_, _ = w.Write(wire.AppendErrorBody(nil, ae))
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxIAMBody+1))
-		if err == nil && len(body) > maxIAMBody {
-			err = fmt.Errorf("emulator: IAM policies of more than %d bytes", maxIAMBody)
+		body, err := ReadBody(r, maxIAMBody)
+		if err != nil {
+			err = fmt.Errorf("emulator: IAM policies: %w", err)
 		}
 		if err == nil {
 			err = a.IAM.SetPolicies(body)

@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 )
 
 // The stream handlers' drain and their mappings, and the consistency
 // report:
 //
-//	POST   /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 naming the stuck mappings
+//	POST   /dynamoemu/streams/drain     {"timeout":"30s"} -> {"drained":true}, or 504 DrainTimeoutException naming the stuck mappings
 //	GET    /dynamoemu/streams/mappings  every mapping's configuration and progress
 //	GET    /dynamoemu/consistency       {"mode","seed","staleReads":[...],"dropped"}
 //	DELETE /dynamoemu/consistency       forget the stale reads seen so far
@@ -23,8 +25,10 @@ type drainRequest struct {
 }
 
 // ServeStreamsDrain answers POST of the drain path: once every stream
-// handler has caught up, or 504 when the timeout (DrainTimeout when the
-// body names none) ends first.
+// handler has caught up, or 504 DrainTimeoutException (apierr's
+// ErrDrainTimeout) naming the mappings still behind when the timeout
+// (DrainTimeout when the body names none) ends first. A body that is
+// not {"timeout": a positive duration} is 400 ValidationException.
 func (a *Admin) ServeStreamsDrain(w http.ResponseWriter, r *http.Request) {
 	a.CORS.Apply(w, r)
 	body, err := ReadBody(r, MaxBody)
@@ -45,7 +49,7 @@ func (a *Admin) ServeStreamsDrain(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
 	if err := a.Host.DrainStreams(ctx); err != nil {
-		WriteErrorStatus(w, http.StatusGatewayTimeout, err)
+		writeClass(w, &apierr.Error{Class: apierr.ErrDrainTimeout, Msg: err.Error(), Cause: err}, apierr.ErrDrainTimeout.Status)
 		return
 	}
 	Write(w, http.StatusOK, `{"drained":true}`)

@@ -89,6 +89,12 @@ var (
 	// ErrUnsupportedMediaType: a state-changing admin request without
 	// Content-Type application/json (httpedge/adminguard.go); emulator-only.
 	ErrUnsupportedMediaType = &Class{"UnsupportedMediaTypeException", nsService, http.StatusUnsupportedMediaType, true}
+	// ErrDrainTimeout: the stream handlers' drain (POST
+	// /dynamoemu/streams/drain) ended at its timeout with mappings still
+	// behind; emulator-only. 504, as a gateway answers when what it waits
+	// on (here the functions) has not answered in time: the request was
+	// valid, so not ValidationException.
+	ErrDrainTimeout = &Class{"DrainTimeoutException", nsService, http.StatusGatewayTimeout, false}
 	// ErrInternalServer: a bug in the emulator (a panic or an unclassified error).
 	ErrInternalServer = &Class{"InternalServerError", nsDynamoDB, http.StatusInternalServerError, false}
 )

@@ -16,8 +16,8 @@
 // tenant rules (B10, and B14 and B17 when every refusing violation is
 // one of them) fail with AccessDeniedException. Every violation, refused or not, is logged
 // (with the request's id and the rule's reason) and kept in the report
-// (Emulator.ConventionsReport, GET /dynamoemu/conventions;
-// Emulator.ResetConventionsReport, DELETE /dynamoemu/conventions), which
+// (Reports.Conventions, GET /dynamoemu/conventions;
+// Reports.ResetConventions, DELETE /dynamoemu/conventions), which
 // also lists the tables checked, with their role and mode. Each table that
 // opts in is logged once with its role and mode (when created, tagged or
 // restored), and a table that no entry of a non-empty configuration

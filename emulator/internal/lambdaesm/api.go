@@ -3,6 +3,7 @@ package lambdaesm
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -23,7 +24,8 @@ import (
 //	DELETE /2015-03-31/event-source-mappings/{UUID}  DeleteEventSourceMapping (202)
 //
 // Errors are Lambda's REST shape: the status, X-Amzn-ErrorType and
-// {"Type":"User","message":...}. The emulator's edge authenticates a
+// {"Type":"User","Message":...} (writeAPIError). A body is at most
+// MaxAPIBody bytes (ReadBodyLimit). The emulator's edge authenticates a
 // request first (with Options.Credentials: a signature scoped to the
 // service lambda, or an admin token; WriteRefusal answers a refusal),
 // and Serve asks its Guard (the IAM policy mode) about each call before
@@ -33,7 +35,9 @@ import (
 // APIPrefix is the path of the mappings' collection.
 const APIPrefix = "/2015-03-31/event-source-mappings"
 
-// MaxAPIBody bounds a request body.
+// MaxAPIBody bounds a request body: a mapping's largest member, its
+// FilterCriteria, is at most 5 filters of 4096 bytes each on Lambda, so
+// 256 KB holds any request Lambda takes many times over.
 const MaxAPIBody = 256 << 10
 
 // The IAM actions of the operations (Lambda's "Resources and conditions
@@ -217,9 +221,69 @@ func (m *Manager) serveList(w http.ResponseWriter, r *http.Request) {
 	answer(w, http.StatusOK, out, nil)
 }
 
+// opOf names the operation of a request to the API by its method and
+// path below APIPrefix ("" when it is none of them).
+func opOf(method, rest string) string {
+	rest = strings.Trim(rest, "/")
+	switch {
+	case rest == "" && method == http.MethodPost:
+		return OpCreate
+	case rest == "" && method == http.MethodGet:
+		return OpList
+	case rest == "" || strings.Contains(rest, "/"):
+		return ""
+	case method == http.MethodGet:
+		return OpGet
+	case method == http.MethodPut:
+		return OpUpdate
+	case method == http.MethodDelete:
+		return OpDelete
+	}
+	return ""
+}
+
+// tooLarge is Lambda's answer to a request body over its limit:
+// 413 RequestEntityTooLargeException, "Request must be smaller than N
+// bytes for the OP operation" (the answers recorded in public issue
+// threads, e.g. apex/up#722 and motdotla/node-lambda#212 for
+// UpdateFunctionConfiguration's 5120 bytes; the body {"Message":...}, as
+// Lambda's answer over Invoke's limit is recorded).
+func tooLarge(r *http.Request) error {
+	op := opOf(r.Method, strings.TrimPrefix(r.URL.Path, APIPrefix))
+	if op == "" {
+		op = "EventSourceMapping" // a path of no operation: UnknownOperationException follows a body that fits
+	}
+	return &apiError{typ: "RequestEntityTooLargeException", status: http.StatusRequestEntityTooLarge,
+		msg: fmt.Sprintf("Request must be smaller than %d bytes for the %s operation", MaxAPIBody, op), noType: true}
+}
+
+// CheckSize returns Lambda's RequestEntityTooLargeException when r
+// announces a body over MaxAPIBody, before anything reads it (a
+// Content-Length of 2 GB is answered at once, not after the bytes that
+// will not come), or nil. A body of unknown length is bounded as it is
+// read (readSpec, the signature's check).
+func CheckSize(r *http.Request) error {
+	if r.ContentLength > MaxAPIBody {
+		return tooLarge(r)
+	}
+	return nil
+}
+
+// TooLarge is Lambda's RequestEntityTooLargeException for r, whose body
+// was found over MaxAPIBody as it was read.
+func TooLarge(r *http.Request) error { return tooLarge(r) }
+
+// readSpec reads r's body, at most MaxAPIBody bytes, into s. A body over
+// it is Lambda's 413; a body that stops arriving, InvalidParameterValue.
 func readSpec(r *http.Request, s *Spec) error {
+	if err := CheckSize(r); err != nil {
+		return err
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxAPIBody+1))
-	if err != nil || len(body) > MaxAPIBody {
+	if len(body) > MaxAPIBody {
+		return tooLarge(r)
+	}
+	if err != nil {
 		return invalidParameter("The request body could not be read")
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
@@ -242,9 +306,19 @@ func answer(w http.ResponseWriter, status int, v any, err error) {
 	_, _ = w.Write(b)
 }
 
-// writeAPIError writes an error as Lambda's REST API does: the
-// status, X-Amzn-ErrorType and {"Type":"User","message":...}; a refusal
-// of the request's authentication or authorization as WriteRefusal.
+// WriteError writes an error of the API (CheckSize's, the Manager's
+// methods') as writeAPIError does.
+func WriteError(w http.ResponseWriter, err error) { writeAPIError(w, err) }
+
+// writeAPIError writes an error as Lambda's REST API does: the status,
+// X-Amzn-ErrorType and {"Type":"User","Message":...} (Lambda's answers
+// recorded in public issue threads, e.g. localstack/localstack#702's
+// ResourceNotFoundException and aarondfrancis/sidecar#23; botocore and
+// the other SDKs read "Message" or "message"), but
+// ValidationException's {"message":...}, which AWS's request validation
+// writes for Lambda as for every service (aarondfrancis/sidecar#147), and
+// RequestEntityTooLargeException's {"Message":...}; a refusal of the
+// request's authentication or authorization as WriteRefusal.
 func writeAPIError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
@@ -254,7 +328,14 @@ func writeAPIError(w http.ResponseWriter, err error) {
 		}
 		ae = &apiError{typ: "ServiceException", status: 500, msg: err.Error()}
 	}
-	writeError(w, ae.status, ae.typ, map[string]string{"Type": "User", "message": ae.msg})
+	switch {
+	case ae.typ == "ValidationException":
+		writeError(w, ae.status, ae.typ, map[string]string{"message": ae.msg})
+	case ae.noType:
+		writeError(w, ae.status, ae.typ, map[string]string{"Message": ae.msg})
+	default:
+		writeError(w, ae.status, ae.typ, map[string]string{"Type": "User", "Message": ae.msg})
+	}
 }
 
 // writeError writes an error answer: status, type and body.
@@ -280,8 +361,8 @@ func writeError(w http.ResponseWriter, status int, typ string, body map[string]s
 // AccessDeniedException, as Lambda's answer to a denied call has it
 // (danilop/LambdAuth#37).
 func WriteRefusal(w http.ResponseWriter, err error) {
-	ae, _ := apierr.Classify(err)
-	if ae == nil {
+	ae, ok := apierr.Classify(err)
+	if !ok {
 		writeAPIError(w, err)
 		return
 	}

@@ -69,7 +69,7 @@ func TestAPILifecycle(t *testing.T) {
 	status, typ, body := apiCall(t, srv.URL, http.MethodGet, APIPrefix+"/"+c.UUID, "")
 	require.Equal(t, http.StatusNotFound, status)
 	require.Equal(t, "ResourceNotFoundException", typ)
-	require.JSONEq(t, `{"Type":"User","message":"The resource you requested does not exist."}`, body)
+	require.JSONEq(t, `{"Type":"User","Message":"The resource you requested does not exist."}`, body)
 }
 
 // TestAPIListPages: ListEventSourceMappings filters by stream and
@@ -113,7 +113,9 @@ func TestAPIListPages(t *testing.T) {
 }
 
 // TestAPIErrors: Lambda's REST errors: the status, X-Amzn-ErrorType and
-// {"Type":"User","message":...}.
+// {"Type":"User","Message":...}; AWS's request validation's
+// ValidationException {"message":...}; a body over MaxAPIBody 413
+// RequestEntityTooLargeException {"Message":...}.
 func TestAPIErrors(t *testing.T) {
 	e := newESMEnv(t)
 	srv := httptest.NewServer(e.m)
@@ -127,7 +129,7 @@ func TestAPIErrors(t *testing.T) {
 		{http.MethodPost, APIPrefix, `{"EventSourceArn":"` + e.arn + `","FunctionName":"fn","StartingPosition":"LATEST","BatchSize":0}`, 400, "ValidationException"},
 		{http.MethodPost, APIPrefix, `{"FunctionName":"fn","StartingPosition":"LATEST"}`, 400, "InvalidParameterValueException"},
 		{http.MethodPost, APIPrefix, ``, 400, "InvalidParameterValueException"},
-		{http.MethodPost, APIPrefix, `{"x":"` + strings.Repeat("y", MaxAPIBody) + `"}`, 400, "InvalidParameterValueException"},
+		{http.MethodPost, APIPrefix, `{"x":"` + strings.Repeat("y", MaxAPIBody) + `"}`, 413, "RequestEntityTooLargeException"},
 		{http.MethodPut, APIPrefix + "/nope", `{"BatchSize":1}`, 404, "ResourceNotFoundException"},
 		{http.MethodDelete, APIPrefix + "/nope", ``, 404, "ResourceNotFoundException"},
 		{http.MethodPatch, APIPrefix + "/nope", ``, 404, "UnknownOperationException"},
@@ -138,10 +140,18 @@ func TestAPIErrors(t *testing.T) {
 		status, typ, body := apiCall(t, srv.URL, tc.method, tc.path, tc.body)
 		require.Equal(t, tc.status, status, "%s %s: %s", tc.method, tc.path, body)
 		require.Equal(t, tc.typ, typ, "%s %s", tc.method, tc.path)
-		var doc struct{ Type, Message string }
+		var doc map[string]string
 		require.NoError(t, json.Unmarshal([]byte(body), &doc), body)
-		require.Equal(t, "User", doc.Type)
-		require.NotEmpty(t, doc.Message)
+		switch tc.typ {
+		case "ValidationException":
+			require.NotEmpty(t, doc["message"], body)
+			require.Len(t, doc, 1, body)
+		case "RequestEntityTooLargeException":
+			require.Equal(t, map[string]string{"Message": "Request must be smaller than 262144 bytes for the CreateEventSourceMapping operation"}, doc)
+		default:
+			require.Equal(t, "User", doc["Type"], body)
+			require.NotEmpty(t, doc["Message"], body)
+		}
 	}
 	require.Empty(t, e.m.List("", ""), "no mapping made")
 }

@@ -130,11 +130,13 @@ type settings struct {
 	onFailure   string
 }
 
-// errInvalidParameter is InvalidParameterValueException's class.
+// apiError is an error of the API as Lambda answers it: its type
+// (X-Amzn-ErrorType), status and message (writeAPIError).
 type apiError struct {
 	typ    string
 	status int
 	msg    string
+	noType bool // the body is {"Message":...} alone, without "Type"
 }
 
 func (e *apiError) Error() string { return e.typ + ": " + e.msg }

@@ -125,8 +125,9 @@ func (k *Keyring) AdminAuth(r *http.Request) error {
 // own endpoints or to Lambda's API on its port: a bearer token of the
 // keyring's (nil Check), or a signature scoped to service by a listed
 // key (its Check: the key and region). A signed request's body, up to
-// maxBody bytes (RequestEntityTooLarge past it), is read (and replaced
-// by a reader of the same bytes) to be hashed.
+// maxBody bytes (RequestEntityTooLarge past it, and at once for a body
+// announced larger, before any of it is read), is read (and replaced by
+// a reader of the same bytes) to be hashed.
 func (k *Keyring) Auth(r *http.Request, service string, maxBody int64) (*Check, error) {
 	if tok, ok := CutBearer(authorization(r)); ok {
 		for _, t := range k.tokens {
@@ -139,6 +140,9 @@ func (k *Keyring) Auth(r *http.Request, service string, maxBody int64) (*Check, 
 	c, err := k.begin(r, false, service)
 	if err != nil {
 		return nil, err
+	}
+	if r.ContentLength > maxBody {
+		return nil, apierr.RequestEntityTooLarge()
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {

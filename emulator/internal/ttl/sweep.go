@@ -51,7 +51,7 @@ func expired(v storage.Value, ok bool, now time.Time) bool {
 
 // Sweep deletes, now (the service's clock), every expired item of every
 // table with TTL enabled, in every namespace of s, and returns how many
-// it deleted (Emulator.SweepTTL).
+// it deleted (Clock.SweepTTL).
 func Sweep(s *service.Service) int {
 	now := s.Now()
 	n := 0

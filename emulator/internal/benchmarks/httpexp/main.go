@@ -47,7 +47,7 @@ const (
 )
 
 func main() {
-	e, err := emulator.New(emulator.Options{MaxInFlight: emulator.DefaultMaxInFlight})
+	e, err := emulator.New(emulator.Options{MaxInFlight: 1024}) // as cmd/dynamoemu's -maxInFlight
 	if err != nil {
 		fail(err)
 	}
@@ -219,13 +219,14 @@ func serveFastHTTP(e *emulator.Emulator, ln net.Listener, api fasthttp.RequestHa
 			api(ctx)
 		}
 	}
+	def := emulator.ServerOptions{}.WithDefaults()
 	srv := &fasthttp.Server{
 		Handler:                       h,
-		ReadTimeout:                   emulator.DefaultReadTimeout,
-		WriteTimeout:                  emulator.DefaultWriteTimeout,
-		IdleTimeout:                   emulator.DefaultIdleTimeout,
-		MaxRequestBodySize:            emulator.DefaultMaxBodyBytes,
-		ReadBufferSize:                emulator.DefaultMaxHeaderBytes,
+		ReadTimeout:                   def.ReadTimeout,
+		WriteTimeout:                  def.WriteTimeout,
+		IdleTimeout:                   def.IdleTimeout,
+		MaxRequestBodySize:            int(emulator.Options{}.WithDefaults().MaxBodyBytes),
+		ReadBufferSize:                def.MaxHeaderBytes,
 		DisableHeaderNamesNormalizing: false,
 		NoDefaultServerHeader:         true,
 		NoDefaultDate:                 true,

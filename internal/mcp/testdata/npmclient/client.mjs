@@ -6,8 +6,9 @@
 // server lists the core group alone: a snapshot tool is refused with the
 // call that lists its group, enable_tools lists the snapshots group (over
 // stdio the server says so with notifications/tools/list_changed), and a
-// snapshot taken undoes a delete, in the same session: no restart. The
-// first line printed is a JSON summary that
+// snapshot taken undoes a delete, in the same session: no restart. Last,
+// a message too deep or too large fails its call at once and leaves the
+// session serving. The first line printed is a JSON summary that
 // internal/mcp/npm_client_test.go reads.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -83,10 +84,30 @@ async function session(label, transport) {
 	await call("snapshot_restore", { id: snap.id });
 	const back = await call("get_item", { TableName: table, Key: { pk: { S: "ORDER#1" }, sk: { S: "2024-05-01" } } });
 	check(back.includes('"12.5"'), `${label}: snapshot_restore did not bring the order back: ${back}`);
+
+	// Messages the server cannot take (nested 1,001 levels deep, 20 MB:
+	// over the 4 MiB of HTTP and the 16 MiB of stdio) fail the call at
+	// once, not at the client's timeout, and the session goes on.
+	let deep = 1;
+	for (let i = 0; i < 1000; i++) deep = { a: deep };
+	const tooBig = [];
+	for (const [what, args] of [["1,001 levels", { x: deep }], ["20 MB", { TableName: table, Item: { pk: { S: "x".repeat(20_000_000) } } }]]) {
+		let err;
+		try {
+			await client.callTool({ name: "put_item", arguments: args }, undefined, { timeout: 60_000 });
+		} catch (e) {
+			err = e;
+		}
+		check(err !== undefined, `${label}: ${what}: the call was taken`);
+		check(err.code !== -32001, `${label}: ${what}: the call timed out instead of failing: ${err.message}`);
+		const listed = await client.listTools();
+		check(listed.tools.length === after.length, `${label}: ${what}: tools/list after it listed ${listed.tools.length}`);
+		tooBig.push(what);
+	}
 	await client.close();
 	return {
 		transport: label, tools: tools.length, toolsAfter: after.length, calls: ["create_table", "put_item", "get_item"], badInput: "ValidationException",
-		unlisted: refused, listChanged, restored: snap.id,
+		unlisted: refused, listChanged, restored: snap.id, refused: tooBig,
 	};
 }
 
