@@ -23,6 +23,8 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -105,6 +107,11 @@ type Options struct {
 	// Lambda endpoint (SetLambdaEndpoint) is the program's own and may be
 	// anywhere (cmd/dynamoemu's -streamHandlerRemote).
 	StreamHandlerRemote bool
+	// StreamHandlerFilterQuota is how many filters a stream handler (an
+	// event source mapping) may have: 0 means Lambda's default quota, 5;
+	// up to 10, as a quota increase allows (cmd/dynamoemu's
+	// -streamHandlerFilterQuota).
+	StreamHandlerFilterQuota int
 	// StreamRetentionBytes bounds the bytes of every stream's records
 	// together (images included): past it the oldest records go before
 	// their retention ends, and readers before them get
@@ -227,6 +234,9 @@ func (o Options) Validate() error {
 	if o.MaxBodyBytes < 0 {
 		return fmt.Errorf("emulator: MaxBodyBytes %d is negative", o.MaxBodyBytes)
 	}
+	if o.StreamHandlerFilterQuota < 0 || o.StreamHandlerFilterQuota > 10 {
+		return fmt.Errorf("emulator: StreamHandlerFilterQuota %d is not between 0 and 10", o.StreamHandlerFilterQuota)
+	}
 	if o.StreamRetryBackoff < 0 {
 		return fmt.Errorf("emulator: StreamRetryBackoff %v is negative", o.StreamRetryBackoff)
 	}
@@ -300,6 +310,13 @@ type Emulator struct {
 	// streamBudget bounds every stream's records
 	// (Options.StreamRetentionBytes); nil: none.
 	streamBudget *streamlog.Budget
+	// streamChanges hears every stream made or forgotten, in any
+	// namespace: the service notifies it (service.Config.StreamChanges)
+	// and the stream handlers wait on it for a table not made yet.
+	streamChanges streamlog.Signal
+	// pollersWarned are the streams a client was found reading beside an
+	// event source mapping (stream_handlers.go's streamRead), warned of once.
+	pollersWarned sync.Map
 	// writeTimeout is the WriteTimeout of the last Server made
 	// (NewServer), in nanoseconds: net/http's path sets it again when an
 	// answer is ready.
@@ -416,8 +433,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		RealClock:        e.opts.Clock == nil,
 		IdempotencyBytes: e.opts.IdempotencyBytes,
 		TransientDelay:   e.opts.transientDelay(),
-		StreamRetention:  e.opts.StreamRetention,
-		StreamBudget:     e.streamBudget,
+		Streams:          streamrec.Options{Retention: e.opts.StreamRetention, Budget: e.streamBudget, Changes: &e.streamChanges},
 		TableDropped:     e.serve.Release.Deleted,
 		// The stages' settings: the fault rules (emulator/internal/stages/faults),
 		// throttling's (emulator/internal/stages/throttle), the conventions
@@ -425,7 +441,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		// start and, below, consistency fuzzing's (emulator/internal/stages/lag);
 		// and a feature's: the directory standing for S3 (emulator/internal/transfers).
 		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags)),
-			transfers.S3Dir(e.opts.ExportDir)},
+			transfers.S3Dir(e.opts.ExportDir), streamsapi.ReaderWatch(e.streamRead)},
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 	if e.fuzzer != nil {

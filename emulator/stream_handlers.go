@@ -240,8 +240,33 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 // (cmd/dynamoemu's -serverless): each function's DynamoDB stream events
 // become mappings to the function as serverless-offline names it, their
 // ARNs matched to tables by name, ${env:...} resolved with getenv (and
-// .env beside the file with useDotenv). It returns why any event was
-// left out.
+// .env beside the file with useDotenv). The file is read again as
+// tables are made and, while an event waits, as its .env changes
+// (docs/stream-handlers.md). It returns why events were left out or
+// wait at the start; later changes are logged.
 func (s Streams) LoadServerless(path string, getenv func(string) string) ([]string, error) {
 	return s.e.esm().LoadServerless(path, getenv)
+}
+
+// streamRead hears each stream a client reads (GetShardIterator,
+// GetRecords: streamsapi.ReaderWatch). A client reading a stream that an
+// enabled event source mapping also delivers is most often a second
+// poller, such as serverless-offline-dynamodb-streams in the framework
+// template's plugin list, which hands each record to the same function
+// again: warned of once per stream (docs/stream-handlers.md).
+func (e *Emulator) streamRead(arn string) {
+	if _, done := e.pollersWarned.Load(arn); done {
+		return
+	}
+	fns := e.esm().FunctionsOf(arn)
+	if len(fns) == 0 {
+		return
+	}
+	if _, done := e.pollersWarned.LoadOrStore(arn, true); done {
+		return
+	}
+	e.log.Warn("a client reads a stream with GetShardIterator or GetRecords while an event source mapping delivers it: "+
+		"if that client is a poller such as serverless-offline-dynamodb-streams, each record reaches the function twice; "+
+		"take the plugin out of serverless.yml's plugins (docs/stream-handlers.md)",
+		"stream", arn, "functions", strings.Join(fns, ", "))
 }

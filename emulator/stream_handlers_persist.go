@@ -24,6 +24,9 @@ const esmStateName = "eventsourcemappings"
 func (e *Emulator) initStreamHandlers() error {
 	m := e.esm()
 	m.SetRetryBackoff(e.opts.StreamRetryBackoff)
+	m.SetFilterQuota(e.opts.StreamHandlerFilterQuota)
+	m.SetStreamChanges(&e.streamChanges)
+	m.SetLogger(e.log)
 	t := lambdaesm.Targets{Remote: e.opts.StreamHandlerRemote}
 	if e.opts.StreamHandlerFileDir != "" {
 		dir, err := lambdaesm.CleanFileDir(e.opts.StreamHandlerFileDir)

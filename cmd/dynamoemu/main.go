@@ -104,6 +104,7 @@ type config struct {
 	streamRetryBackoff      time.Duration   // -streamRetryBackoff: a stream handler's wait before its first retry
 	streamHandlerFileDir    string          // -streamHandlerFileDir: where file:// on-failure destinations may write
 	streamHandlerRemote     bool            // -streamHandlerRemote: mappings may call hosts other than loopback
+	streamFilterQuota       int             // -streamHandlerFilterQuota: filters a mapping may have
 }
 
 func parseFlags(args []string, out io.Writer) (config, error) {
@@ -149,6 +150,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	fs.StringVar(&c.serverless, "serverless", "", "a Serverless Framework serverless.yml: each function's DynamoDB stream events become event source mappings to the function (with -lambdaEndpoint, serverless-offline's lambda port)")
 	fs.DurationVar(&c.streamRetryBackoff, "streamRetryBackoff", 0, "how long a stream handler waits before retrying a failed batch the first time (0: 1s); each next retry waits twice as long, up to 60 times this (tests: 1ms)")
 	fs.StringVar(&c.streamHandlerFileDir, "streamHandlerFileDir", "", "let stream handlers' file:// on-failure destinations append to files in this directory (default: a mapping with a file:// destination is refused, whoever makes it)")
+	fs.IntVar(&c.streamFilterQuota, "streamHandlerFilterQuota", 0, "how many filters a stream handler (event source mapping) may have: Lambda's default quota, 5, when 0; up to 10, as a quota increase allows")
 	fs.BoolVar(&c.streamHandlerRemote, "streamHandlerRemote", false, "let stream handlers' Endpoint and http(s) on-failure destinations name hosts other than loopback (default: such a mapping is refused; -lambdaEndpoint may name any host)")
 	fs.StringVar(&c.eventSourceMappings, "eventSourceMappings", "", "a JSON file of Lambda event source mappings from tables' streams to functions (docs/stream-handlers.md)")
 	fs.BoolVar(&c.optimizeDbBeforeStartup, "optimizeDbBeforeStartup", false, "accepted for DynamoDB Local compatibility; ignored")
@@ -220,20 +222,21 @@ const consistencyEnv = "DYNAMOEMU_CONSISTENCY"
 
 func (c config) options(log *slog.Logger) emulator.Options {
 	opts := emulator.Options{
-		SharedDB:                c.sharedDB,
-		Logger:                  log,
-		DelayTransientStatuses:  c.delayTransientStatuses,
-		MaxInFlight:             c.limits.maxInFlight,
-		MaxRequestBytesInFlight: c.limits.requestBudget(),
-		StreamRetentionBytes:    c.limits.streamBytes,
-		AllowHosts:              c.allowHosts,
-		IdempotencyBytes:        c.limits.tokenBytes,
-		ExportDir:               c.exportDir,
-		ApproximateVectors:      c.approximateVectors,
-		Consistency:             c.consistency,
-		StreamRetryBackoff:      c.streamRetryBackoff,
-		StreamHandlerFileDir:    c.streamHandlerFileDir,
-		StreamHandlerRemote:     c.streamHandlerRemote,
+		SharedDB:                 c.sharedDB,
+		Logger:                   log,
+		DelayTransientStatuses:   c.delayTransientStatuses,
+		MaxInFlight:              c.limits.maxInFlight,
+		MaxRequestBytesInFlight:  c.limits.requestBudget(),
+		StreamRetentionBytes:     c.limits.streamBytes,
+		AllowHosts:               c.allowHosts,
+		IdempotencyBytes:         c.limits.tokenBytes,
+		ExportDir:                c.exportDir,
+		ApproximateVectors:       c.approximateVectors,
+		Consistency:              c.consistency,
+		StreamRetryBackoff:       c.streamRetryBackoff,
+		StreamHandlerFileDir:     c.streamHandlerFileDir,
+		StreamHandlerRemote:      c.streamHandlerRemote,
+		StreamHandlerFilterQuota: c.streamFilterQuota,
 	}
 	switch {
 	case c.ddbLocal:
@@ -345,7 +348,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if c.serverless != "" {
 		warnings, err := emu.Streams().LoadServerless(c.serverless, os.Getenv)
 		for _, w := range warnings {
-			log.Warn("-serverless: stream event left out", "why", w)
+			log.Warn("-serverless: " + w)
 		}
 		if err != nil {
 			emu.Close()

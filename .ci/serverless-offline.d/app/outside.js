@@ -1,9 +1,14 @@
 'use strict'
-// Stand-ins for the two services the template's app calls between a
-// command and its data row that neither npm nor Debian ships: Step
-// Functions Local (a jar from AWS, on SFN_ENDPOINT, port 8083) and the
-// SNS of serverless-offline-sns (which forwards to ElasticMQ, a jar; on
-// SNS_ENDPOINT, port 4002). Used by .ci/serverless-offline.
+// Stand-ins for the services of the template's docker compose file that
+// its serverless-offline plugins and app need between a command and its
+// data row, and that neither npm nor Debian ships: Step Functions Local
+// (a jar from AWS, on SFN_ENDPOINT, port 8083), ElasticMQ (a jar; SQS on
+// port 9324, where serverless-offline-sqs polls the template's queues and
+// serverless-offline-sns, the template's own SNS on port 4002, sends the
+// notifications it subscribes them to) and the AppSync simulator (built
+// from the template's infra-local/appsync-simulator; on APPSYNC_ENDPOINT,
+// port 4001, where the app's notification handler sends each command's
+// status: answered and kept). Used by .ci/serverless-offline.
 //
 //   node outside.js SERVERLESS_YML LAMBDA_URL LOG
 //
@@ -13,13 +18,20 @@
 // task is an Invoke of serverless-offline's lambda port (LAMBDA_URL),
 // its Parameters with their `.$` paths, OutputPath, Choice (NumericEquals,
 // StringEquals, BooleanEquals, Default), Map (every item at once), Succeed
-// and Fail; `.waitForTaskToken` waits for SendTaskSuccess/Failure. Retry
-// is not run: an error fails the execution. SNS: Publish is answered and
-// kept. Each started and ended execution and each notification is a line
-// of LOG (JSON).
+// and Fail; `.waitForTaskToken` waits for SendTaskSuccess/Failure;
+// CreateStateMachine (serverless-step-functions-local's, at start) is
+// answered. Retry
+// is not run: an error fails the execution. SQS (the query protocol, form
+// in and XML out, and JSON 1.0): GetQueueUrl, CreateQueue, SendMessage,
+// ReceiveMessage (waiting up to WaitTimeSeconds for a message),
+// DeleteMessage(Batch), GetQueueAttributes; a message is received once
+// (no visibility timeout: the template's notification handler calls
+// AppSync, which does not run here, and would fail again each time).
+// Each started and ended execution and each message is a line of LOG
+// (JSON).
 const fs = require('node:fs')
 const http = require('node:http')
-const { randomUUID } = require('node:crypto')
+const { createHash, randomUUID } = require('node:crypto')
 const yaml = require('js-yaml')
 
 const [ymlPath, lambdaURL, logPath] = process.argv.slice(2)
@@ -105,6 +117,9 @@ async function run(def, input, exec) {
 }
 
 const sfn = {
+  // serverless-step-functions-local makes the file's state machines at
+  // start (it runs them from the file here too).
+  CreateStateMachine: (req) => ({ stateMachineArn: `arn:aws:states:ap-northeast-1:101010101010:stateMachine:${req.name}`, creationDate: Date.now() / 1000 }),
   StartExecution(req) {
     const machine = Object.entries(machines).find(([k, m]) => req.stateMachineArn.endsWith(`:stateMachine:${m.name || k}`))
     if (!machine) throw Object.assign(new Error(`State Machine Does Not Exist: '${req.stateMachineArn}'`), { type: 'StateMachineDoesNotExist' })
@@ -139,9 +154,9 @@ function serve(port, handle) {
   http.createServer((req, res) => {
     let body = ''
     req.on('data', (c) => { body += c })
-    req.on('end', () => {
+    req.on('end', async () => {
       try {
-        const [status, type, out] = handle(req, body)
+        const [status, type, out] = await handle(req, body)
         res.writeHead(status, { 'Content-Type': type })
         res.end(out)
       } catch (err) {
@@ -160,18 +175,97 @@ serve(port('SFN_ENDPOINT', 'http://localhost:8083'), (req, body) => {
   return [200, 'application/x-amz-json-1.0', JSON.stringify(sfn[op](JSON.parse(body || '{}')))]
 })
 
-// SNS: the query protocol (form in, XML out) or JSON 1.0.
-serve(port('SNS_ENDPOINT', 'http://localhost:4002'), (req, body) => {
-  const id = randomUUID()
+// SQS: the queues, by name, each a list of messages and the receivers
+// waiting for one.
+const queues = new Map()
+const sqsPort = 9324
+function queue(name) {
+  if (!queues.has(name)) queues.set(name, { messages: [], waiting: [] })
+  return queues.get(name)
+}
+const md5 = (s) => createHash('md5').update(String(s)).digest('hex')
+const queueURL = (name) => `http://localhost:${sqsPort}/101010101010/${name}`
+const queueName = (url) => String(url || '').split('/').pop()
+const sqs = {
+  GetQueueUrl: (r) => ({ QueueUrl: queueURL(r.QueueName) }),
+  CreateQueue: (r) => (queue(r.QueueName), { QueueUrl: queueURL(r.QueueName) }),
+  GetQueueAttributes: (r) => ({ Attributes: { QueueArn: `arn:aws:sqs:ap-northeast-1:101010101010:${queueName(r.QueueUrl)}` } }),
+  SendMessage(r) {
+    const q = queue(queueName(r.QueueUrl))
+    // The message attributes are not kept: an SDK checks their digest, which is not made here.
+    const m = { MessageId: randomUUID(), ReceiptHandle: randomUUID(), MD5OfBody: md5(r.MessageBody), Body: r.MessageBody, Attributes: {} }
+    log({ sqs: queueName(r.QueueUrl), body: r.MessageBody })
+    const w = q.waiting.shift()
+    if (w) w([m])
+    else q.messages.push(m)
+    return { MessageId: m.MessageId, MD5OfMessageBody: md5(r.MessageBody) }
+  },
+  async ReceiveMessage(r) {
+    const q = queue(queueName(r.QueueUrl))
+    const n = Math.min(Number(r.MaxNumberOfMessages || 1), 10)
+    if (q.messages.length > 0) return { Messages: q.messages.splice(0, n) }
+    const wait = Math.min(Number(r.WaitTimeSeconds || 0), 20) * 1000
+    const got = await new Promise((resolve) => {
+      q.waiting.push(resolve)
+      setTimeout(() => { q.waiting = q.waiting.filter((x) => x !== resolve); resolve([]) }, wait)
+    })
+    return got.length ? { Messages: got } : {}
+  },
+  DeleteMessage: () => ({}),
+  DeleteMessageBatch: (r) => ({ Successful: (r.Entries || []).map((e) => ({ Id: e.Id })), Failed: [] }),
+}
+
+// xmlOf writes an SQS query answer: op's result members, Messages as
+// Message elements.
+function xmlOf(op, out) {
+  const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  let inner = ''
+  for (const [k, v] of Object.entries(out)) {
+    if (k === 'Messages') {
+      for (const m of v) inner += `<Message><MessageId>${m.MessageId}</MessageId><ReceiptHandle>${m.ReceiptHandle}</ReceiptHandle><MD5OfBody>${md5(m.Body)}</MD5OfBody><Body>${esc(m.Body)}</Body></Message>`
+    } else if (k === 'Attributes') {
+      for (const [n, a] of Object.entries(v)) inner += `<Attribute><Name>${n}</Name><Value>${esc(a)}</Value></Attribute>`
+    } else if (k === 'Successful') {
+      for (const e of v) inner += `<DeleteMessageBatchResultEntry><Id>${esc(e.Id)}</Id></DeleteMessageBatchResultEntry>`
+    } else if (typeof v !== 'object') {
+      inner += `<${k}>${esc(v)}</${k}>`
+    }
+  }
+  return `<${op}Response xmlns="http://queue.amazonaws.com/doc/2012-11-05/"><${op}Result>${inner}</${op}Result><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></${op}Response>`
+}
+
+// formRequest reads a query request's members: Entries and attributes
+// given as Name.N.Member become lists.
+function formRequest(form) {
+  const r = {}
+  for (const [k, v] of Object.entries(form)) {
+    const m = k.match(/^(DeleteMessageBatchRequestEntry|Entries)\.(\d+)\.(\w+)$/)
+    if (m) {
+      r.Entries = r.Entries || []
+      const e = (r.Entries[Number(m[2]) - 1] = r.Entries[Number(m[2]) - 1] || {})
+      e[m[3]] = v
+    } else r[k] = v
+  }
+  if (r.Entries) r.Entries = r.Entries.filter(Boolean)
+  return r
+}
+
+serve(sqsPort, async (req, body) => {
   const target = String(req.headers['x-amz-target'] || '')
   if (target) {
     const op = target.split('.').pop()
-    if (op !== 'Publish') throw new Error(`${op} is not in this stand-in`)
-    log({ sns: JSON.parse(body || '{}') })
-    return [200, 'application/x-amz-json-1.0', JSON.stringify({ MessageId: id })]
+    if (!sqs[op]) throw Object.assign(new Error(`${op} is not in this stand-in`), { type: 'UnsupportedOperation' })
+    return [200, 'application/x-amz-json-1.0', JSON.stringify(await sqs[op](JSON.parse(body || '{}')))]
   }
   const form = Object.fromEntries(new URLSearchParams(body))
-  if (form.Action !== 'Publish') throw new Error(`${form.Action} is not in this stand-in`)
-  log({ sns: form })
-  return [200, 'text/xml', `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>${id}</MessageId></PublishResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></PublishResponse>`]
+  const op = form.Action
+  if (!sqs[op]) throw new Error(`${op} is not in this stand-in`)
+  if (!form.QueueUrl && req.url.length > 1) form.QueueUrl = `http://localhost:${sqsPort}${req.url.split('?')[0]}`
+  return [200, 'text/xml', xmlOf(op, await sqs[op](formRequest(form)))]
+})
+
+// AppSync: each GraphQL request is answered with no errors, and kept.
+serve(port('APPSYNC_ENDPOINT', 'http://localhost:4001/graphql'), (req, body) => {
+  log({ appsync: body.slice(0, 300) })
+  return [200, 'application/json', JSON.stringify({ data: {} })]
 })

@@ -98,10 +98,11 @@ const (
 // functionARN is the ARN of the function called name in region and
 // account ("" for a name that is no function's).
 func functionARN(region, account, name string) string {
-	if name = functionName(name); name == "" {
+	ref, ok := parseFunctionName(name)
+	if !ok {
 		return ""
 	}
-	return "arn:aws:lambda:" + region + ":" + account + ":function:" + name
+	return ref.arn(region, account)
 }
 
 // ServeHTTP serves the event source mapping operations, every call

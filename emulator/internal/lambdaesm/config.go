@@ -3,7 +3,9 @@ package lambdaesm
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -97,8 +99,15 @@ const (
 	minRecordAge       = 60
 	maxParallelization = 10
 	maxTumblingWindow  = 900
-	maxFilters         = 10
 	payloadLimit       = 6 << 20 // a synchronous invocation's payload
+	maxFunctionName    = 140     // FunctionName's length, a whole ARN's
+
+	// The filters of a mapping: "By default, you can define up to five
+	// different filters for a single event source mapping", and a quota
+	// increase allows up to 10 ("Control which events Lambda sends to
+	// your function"); SetFilterQuota sets it.
+	DefaultFilterQuota = 5
+	MaxFilterQuota     = 10
 )
 
 const (
@@ -112,6 +121,8 @@ const (
 // settings are a mapping's resolved settings.
 type settings struct {
 	function    string // the function's name
+	fnSpec      string // FunctionName as given (a name, an ARN, with a qualifier or not)
+	fnRef       functionRef
 	sourceARN   string // "" until a TableName mapping finds its stream
 	tableName   string
 	endpoint    string
@@ -169,6 +180,18 @@ func checkRanges(s *Spec) error {
 	rng(s.MaximumRecordAgeInSeconds, "maximumRecordAgeInSeconds", -1, maxRecordAge)
 	rng(s.ParallelizationFactor, "parallelizationFactor", 1, maxParallelization)
 	rng(s.TumblingWindowInSeconds, "tumblingWindowInSeconds", 0, maxTumblingWindow)
+	if s.FunctionName != nil {
+		switch fn := *s.FunctionName; {
+		case len(fn) < 1:
+			cs.Add(apierr.Quote(fn), "functionName", apierr.LenGE(1))
+		case len(fn) > maxFunctionName:
+			cs.Add(apierr.Quote(fn), "functionName", apierr.LenLE(maxFunctionName))
+		default:
+			if _, ok := parseFunctionName(fn); !ok {
+				cs.Add(apierr.Quote(fn), "functionName", "Member must satisfy regular expression pattern: "+functionNamePattern)
+			}
+		}
+	}
 	if s.StartingPosition != nil {
 		apierr.Enum(&cs, s.StartingPosition, "startingPosition", posTrimHorizon, posLatest, posAtTimestamp)
 	}
@@ -221,11 +244,8 @@ func (st *settings) apply(s *Spec, create bool) error {
 		st.startPos = *s.StartingPosition
 	}
 	if s.FunctionName != nil {
-		name := functionName(*s.FunctionName)
-		if name == "" {
-			return invalidParameter("Invalid FunctionName: " + *s.FunctionName)
-		}
-		st.function = name
+		ref, _ := parseFunctionName(*s.FunctionName) // checkRanges checked it
+		st.function, st.fnSpec, st.fnRef = ref.name, *s.FunctionName, ref
 	} else if create {
 		return invalidParameter("FunctionName is required")
 	}
@@ -260,9 +280,6 @@ func (st *settings) apply(s *Spec, create bool) error {
 		st.tumbling = *s.TumblingWindowInSeconds
 	}
 	if s.FilterCriteria != nil {
-		if len(s.FilterCriteria.Filters) > maxFilters {
-			return invalidParameter(fmt.Sprintf("The number of filters exceeds the limit of %d", maxFilters))
-		}
 		fs, err := parseFilters(s.FilterCriteria)
 		if err != nil {
 			return invalidParameter("Invalid filter pattern definition.")
@@ -285,25 +302,59 @@ func (st *settings) apply(s *Spec, create bool) error {
 	return nil
 }
 
-// functionName is the name a FunctionName gives (a name, a partial or
-// whole ARN, without its qualifier).
+// functionNamePattern is FunctionName's pattern in Lambda's API
+// reference (CreateEventSourceMapping): a name, with a version or alias
+// or not, alone, after an account ("partial ARN") or in a whole ARN.
+const functionNamePattern = `(arn:(aws[a-zA-Z0-9-]*):lambda:)?([a-z]{2}(-gov)?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?`
+
+var functionNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + functionNamePattern + `$`) })
+
+// functionRef is a FunctionName read: the function's name, its
+// qualifier (a version, an alias or $LATEST; "": none), and the region
+// and account an ARN gives ("": none given).
+type functionRef struct {
+	name, qualifier, region, account string
+}
+
+// parseFunctionName reads a FunctionName as Lambda's API reference
+// describes it ("Name formats": Function name MyFunction, Function ARN
+// arn:aws:lambda:us-west-2:123456789012:function:MyFunction, Version or
+// Alias ARN ...:function:MyFunction:PROD, Partial ARN
+// 123456789012:function:MyFunction; a name with a qualifier, MyFunction:PROD,
+// fits the same pattern); false when it does not fit.
+func parseFunctionName(s string) (functionRef, bool) {
+	if len(s) < 1 || len(s) > maxFunctionName {
+		return functionRef{}, false
+	}
+	m := functionNameRE().FindStringSubmatch(s)
+	if m == nil {
+		return functionRef{}, false
+	}
+	return functionRef{name: m[7], qualifier: m[9], region: strings.TrimSuffix(m[3], ":"),
+		account: strings.TrimSuffix(m[5], ":")}, true
+}
+
+// functionName is the function's name a FunctionName gives ("": none).
 func functionName(s string) string {
-	if i := strings.Index(s, "function:"); i >= 0 {
-		s = s[i+len("function:"):]
+	ref, _ := parseFunctionName(s)
+	return ref.name
+}
+
+// arn is the function's ARN as a mapping's FunctionArn says it: in the
+// region and account the FunctionName gives, else region and account
+// (the stream's), with the qualifier when it has one.
+func (f functionRef) arn(region, account string) string {
+	if f.region != "" {
+		region = f.region
 	}
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		s = s[:i]
+	if f.account != "" {
+		account = f.account
 	}
-	if len(s) > 140 || s == "" {
-		return ""
+	a := "arn:aws:lambda:" + region + ":" + account + ":function:" + f.name
+	if f.qualifier != "" {
+		a += ":" + f.qualifier
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return ""
-		}
-	}
-	return s
+	return a
 }
 
 // isStreamARN reports whether arn is a DynamoDB stream's ARN

@@ -2,6 +2,7 @@ package lambdaesm
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,8 +25,8 @@ func minimalSpec() *Spec {
 func TestSettingsDefaults(t *testing.T) {
 	var st settings
 	require.NoError(t, st.apply(minimalSpec(), true))
-	require.Equal(t, settings{function: "fn", sourceARN: testStreamARN, enabled: true, batchSize: 100, startPos: posLatest,
-		maxRetries: -1, maxAge: -1, parallel: 1}, st)
+	require.Equal(t, settings{function: "fn", fnSpec: "fn", fnRef: functionRef{name: "fn"}, sourceARN: testStreamARN, enabled: true,
+		batchSize: 100, startPos: posLatest, maxRetries: -1, maxAge: -1, parallel: 1}, st)
 }
 
 // TestSettingsAllMembers: every member a DynamoDB stream's mapping takes.
@@ -99,7 +100,11 @@ func TestSettingsRefused(t *testing.T) {
 		{"not a stream", func(s *Spec) { s.EventSourceArn = ptr("arn:aws:dynamodb:us-east-1:000000000000:table/orders") }, "InvalidParameterValueException"},
 		{"an SQS queue", func(s *Spec) { s.EventSourceArn = ptr("arn:aws:sqs:us-east-1:000000000000:q") }, "InvalidParameterValueException"},
 		{"no function", func(s *Spec) { s.FunctionName = nil }, "InvalidParameterValueException"},
-		{"a bad function name", func(s *Spec) { s.FunctionName = ptr("my fn") }, "InvalidParameterValueException"},
+		{"a bad function name", func(s *Spec) { s.FunctionName = ptr("my fn") }, "ValidationException"},
+		{"an ARN with a bad account", func(s *Spec) { s.FunctionName = ptr("arn:aws:lambda:us-east-1:1:function:x") }, "ValidationException"},
+		{"a function name over 140", func(s *Spec) { s.FunctionName = ptr(strings.Repeat("f", 141)) }, "ValidationException"},
+		{"an empty function name", func(s *Spec) { s.FunctionName = ptr("") }, "ValidationException"},
+		{"a tumbling window of -1 s", func(s *Spec) { s.TumblingWindowInSeconds = ptr(int64(-1)) }, "ValidationException"},
 		{"no starting position", func(s *Spec) { s.StartingPosition = nil }, "InvalidParameterValueException"},
 		{"AT_TIMESTAMP", func(s *Spec) { s.StartingPosition = ptr(posAtTimestamp) }, "InvalidParameterValueException"},
 		{"another starting position", func(s *Spec) { s.StartingPosition = ptr("OLDEST") }, "ValidationException"},

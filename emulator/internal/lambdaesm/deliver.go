@@ -249,7 +249,7 @@ func (mp *mapping) call(st settings, payload []byte) result {
 			res.funcError, res.err = "Unhandled", err.Error()
 		}
 	case endpoint != "":
-		res = mp.invokeHTTP(ctx, endpoint, st.function, payload)
+		res = mp.invokeHTTP(ctx, endpoint, st.fnRef, payload)
 	default:
 		res = result{err: "no target for function " + st.function + ": set a Lambda endpoint (-lambdaEndpoint) or a Go function"}
 	}
@@ -278,8 +278,13 @@ func (mp *mapping) count(recs []item, res result) {
 // maxAnswer bounds a function's answer read (Lambda's 6 MB).
 const maxAnswer = payloadLimit
 
-func (mp *mapping) invokeHTTP(ctx context.Context, endpoint, function string, payload []byte) result {
-	u := endpoint + "/2015-03-31/functions/" + url.PathEscape(function) + "/invocations"
+// invokeHTTP invokes fn at endpoint (Lambda's Invoke API), its version
+// or alias as the Qualifier.
+func (mp *mapping) invokeHTTP(ctx context.Context, endpoint string, fn functionRef, payload []byte) result {
+	u := endpoint + "/2015-03-31/functions/" + url.PathEscape(fn.name) + "/invocations"
+	if fn.qualifier != "" {
+		u += "?Qualifier=" + url.QueryEscape(fn.qualifier)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
 	if err != nil {
 		return result{err: err.Error()}
@@ -467,7 +472,7 @@ func invocationRecord(s service.Stream, st settings, recs []item, condition stri
 		DDBStreamBatchInfo batchInfo        `json:"DDBStreamBatchInfo"`
 	}{
 		RequestContext: requestContext{RequestID: newUUID(), Condition: condition, ApproximateInvokeCount: invokes,
-			FunctionArn: "arn:aws:lambda:" + region + ":" + account + ":function:" + st.function},
+			FunctionArn: st.fnRef.arn(region, account)},
 		Version:   "1.0",
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"),
 		DDBStreamBatchInfo: batchInfo{

@@ -1,12 +1,15 @@
 package lambdaesm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
 // Lambda's event filtering (FilterCriteria): each filter's Pattern is a
@@ -33,6 +36,45 @@ import (
 // it (only JSON numbers such as SizeBytes and ApproximateCreationDateTime);
 // match its text with equals or prefix. A field whose value is an array
 // matches when any element does.
+//
+// The fields a pattern may name follow the newest record of Lambda's
+// "Using event filtering with a DynamoDB event source" (2026, the copy
+// with the corrected example record and the note "DynamoDB event source
+// mappings only support filtering on the dynamodb key"): dynamodb is the
+// record's one data key (as body is SQS's, data Kinesis's), and "Control
+// which events Lambda sends to your function" keeps the metadata fields
+// (eventName, eventID, awsRegion, ...) filterable, as AWS's CDK examples
+// filter DynamoDB records on eventName. A pattern naming a field no
+// DynamoDB record has (body, data) is taken: the field is absent, so only
+// {"exists": false} matches it, as for any absent field; no record says
+// Lambda refuses such a pattern.
+
+// A record is matched in place: its fields as streamsapi.RecordFields
+// reads them from the stream's record and stored images (the record is
+// written as JSON only when a filter lets it through), plus the
+// eventSourceARN Lambda adds (eventRecord).
+type (
+	node   = streamsapi.Field
+	object = streamsapi.Object
+)
+
+// eventRecord is a record's fields and its eventSourceARN.
+type eventRecord struct {
+	streamsapi.Object
+	arn string
+}
+
+func (e eventRecord) Field(name string) node {
+	if name == "eventSourceARN" {
+		return streamsapi.StringField(e.arn)
+	}
+	return e.Object.Field(name)
+}
+
+// recordView is the record r of s as a filter sees it.
+func recordView(s service.Stream, r *streamlog.Record) object {
+	return eventRecord{streamsapi.RecordFields(s, r), s.ARN()}
+}
 
 // errPattern is an invalid filter pattern.
 var errPattern = errors.New("invalid filter pattern definition")
@@ -54,7 +96,7 @@ type fieldRule struct {
 type ruleKind uint8
 
 const (
-	ruleEquals ruleKind = iota // lit: the JSON text ("\"s\"", "12", "true", "null")
+	ruleEquals ruleKind = iota // lit: a string, the text of a number, a boolean or null
 	rulePrefix
 	ruleSuffix
 	ruleEqualsFold
@@ -65,8 +107,9 @@ const (
 
 type valueRule struct {
 	kind   ruleKind
-	lit    string   // equals: the value's JSON text; prefix/suffix/fold: the string
-	lits   []string // anything-but: the values' JSON texts
+	lit    node   // equals: the value
+	str    string // prefix/suffix/fold: the string
+	lits   []node // anything-but: the values
 	sub    *valueRule
 	ranges []numCmp
 	exists bool
@@ -152,20 +195,19 @@ func parseObject(obj map[string]any, depth int) (*pattern, error) {
 	return p, nil
 }
 
-// literal returns the JSON text of a scalar pattern value.
-func literal(v any) (string, bool) {
+// literal returns a scalar pattern value as the node it equals.
+func literal(v any) (node, bool) {
 	switch x := v.(type) {
 	case nil:
-		return "null", true
+		return node{Kind: streamsapi.FieldNull, Text: "null"}, true
 	case bool:
-		return strconv.FormatBool(x), true
+		return streamsapi.BoolField(x), true
 	case json.Number:
-		return string(x), true
+		return streamsapi.NumberField(string(x)), true
 	case string:
-		b, _ := json.Marshal(x)
-		return string(b), true
+		return streamsapi.StringField(x), true
 	}
-	return "", false
+	return node{}, false
 }
 
 func parseRule(v any) (valueRule, error) {
@@ -184,7 +226,7 @@ func parseRule(v any) (valueRule, error) {
 				return valueRule{}, errPattern
 			}
 			k := map[string]ruleKind{"prefix": rulePrefix, "suffix": ruleSuffix, "equals-ignore-case": ruleEqualsFold}[op]
-			return valueRule{kind: k, lit: s}, nil
+			return valueRule{kind: k, str: s}, nil
 		case "exists":
 			b, ok := arg.(bool)
 			if !ok {
@@ -216,7 +258,7 @@ func parseRule(v any) (valueRule, error) {
 				if !ok || x == nil {
 					return valueRule{}, errPattern
 				}
-				r.lits = []string{lit}
+				r.lits = []node{lit}
 			}
 			return r, nil
 		case "numeric":
@@ -248,27 +290,29 @@ func parseRule(v any) (valueRule, error) {
 	return valueRule{}, errPattern
 }
 
-// matchRecord reports whether a record (its JSON, decoded with
-// UseNumber) matches p.
-func (p *pattern) match(obj map[string]any) bool {
+// match reports whether the object o (nil: absent, or not an object)
+// matches p.
+func (p *pattern) match(o object) bool {
 	for i := range p.fields {
 		f := &p.fields[i]
-		v, present := obj[f.name]
+		var v node
+		if o != nil {
+			v = o.Field(f.name)
+		}
 		if f.nested != nil {
-			o, _ := v.(map[string]any) // absent (or a leaf): only exists:false can match below
-			if !f.nested.match(o) {
+			if !f.nested.match(v.Obj) { // absent (or a leaf): only exists:false can match below
 				return false
 			}
 			continue
 		}
-		if !matchRules(f.rules, v, present) {
+		if !matchRules(f.rules, v) {
 			return false
 		}
 	}
 	for _, alts := range p.ors {
 		any := false
 		for _, a := range alts {
-			if a.match(obj) {
+			if a.match(o) {
 				any = true
 				break
 			}
@@ -280,23 +324,22 @@ func (p *pattern) match(obj map[string]any) bool {
 	return true
 }
 
-// matchRules reports whether any of rules matches the value v (present:
-// the field is there). An array value matches when any element does.
-func matchRules(rules []valueRule, v any, present bool) bool {
+// matchRules reports whether any of rules matches the value v. A list
+// matches when any element does.
+func matchRules(rules []valueRule, v node) bool {
 	for i := range rules {
 		r := &rules[i]
 		if r.kind == ruleExists {
-			_, isObj := v.(map[string]any)
-			if r.exists == (present && !isObj) {
+			if r.exists == (v.Kind != streamsapi.FieldAbsent && v.Kind != streamsapi.FieldObject) {
 				return true
 			}
 			continue
 		}
-		if !present {
+		switch v.Kind {
+		case streamsapi.FieldAbsent:
 			continue
-		}
-		if list, ok := v.([]any); ok {
-			for _, e := range list {
+		case streamsapi.FieldList:
+			for _, e := range v.List {
 				if r.matchValue(e) {
 					return true
 				}
@@ -310,38 +353,37 @@ func matchRules(rules []valueRule, v any, present bool) bool {
 	return false
 }
 
-// matchValue matches one scalar value of the record.
-func (r *valueRule) matchValue(v any) bool {
-	lit, ok := literal(v)
-	if !ok {
-		return false // an object: only exists looks at it
+// matchValue matches one value of the record: a scalar (an object or a
+// list matches no value rule).
+func (r *valueRule) matchValue(v node) bool {
+	if !v.Scalar() {
+		return false
 	}
-	s, isStr := v.(string)
+	isStr := v.Kind == streamsapi.FieldString
 	switch r.kind {
 	case ruleEquals:
-		return lit == r.lit
+		return r.lit.Equal(v)
 	case rulePrefix:
-		return isStr && strings.HasPrefix(s, r.lit)
+		return isStr && strings.HasPrefix(v.Text, r.str)
 	case ruleSuffix:
-		return isStr && strings.HasSuffix(s, r.lit)
+		return isStr && strings.HasSuffix(v.Text, r.str)
 	case ruleEqualsFold:
-		return isStr && strings.EqualFold(s, r.lit)
+		return isStr && strings.EqualFold(v.Text, r.str)
 	case ruleAnythingBut:
 		if r.sub != nil {
 			return isStr && !r.sub.matchValue(v)
 		}
 		for _, l := range r.lits {
-			if l == lit {
+			if l.Equal(v) {
 				return false
 			}
 		}
 		return true
 	case ruleNumeric:
-		n, ok := v.(json.Number)
-		if !ok {
+		if v.Kind != streamsapi.FieldNumber {
 			return false
 		}
-		f, err := n.Float64()
+		f, err := strconv.ParseFloat(v.Text, 64)
 		if err != nil {
 			return false
 		}
@@ -391,19 +433,13 @@ func parseFilters(fc *FilterCriteria) (filterSet, error) {
 	return out, nil
 }
 
-// pass reports whether the record JSON rec passes the filters.
-func (fs filterSet) pass(rec []byte) bool {
+// pass reports whether the record o passes the filters.
+func (fs filterSet) pass(o object) bool {
 	if len(fs) == 0 {
 		return true
 	}
-	d := json.NewDecoder(bytes.NewReader(rec))
-	d.UseNumber()
-	var obj map[string]any
-	if d.Decode(&obj) != nil {
-		return false
-	}
 	for _, p := range fs {
-		if p.match(obj) {
+		if p.match(o) {
 			return true
 		}
 	}

@@ -1,9 +1,13 @@
 package lambdaesm
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
 // A DynamoDB stream record as Lambda sends it, with the JSON values
@@ -68,7 +72,7 @@ func TestFilterOperators(t *testing.T) {
 		t.Run(tc.pattern, func(t *testing.T) {
 			p, err := parsePattern(tc.pattern)
 			require.NoError(t, err)
-			require.Equal(t, tc.match, filterSet{p}.pass([]byte(sampleRecord)))
+			require.Equal(t, tc.match, filterSet{p}.pass(jsonRecord([]byte(sampleRecord))))
 		})
 	}
 }
@@ -80,9 +84,9 @@ func TestFilterOrAcrossFilters(t *testing.T) {
 	require.NoError(t, err)
 	b, err := parsePattern(`{"eventName":["INSERT"]}`)
 	require.NoError(t, err)
-	require.False(t, filterSet{a}.pass([]byte(sampleRecord)))
-	require.True(t, filterSet{a, b}.pass([]byte(sampleRecord)))
-	require.True(t, filterSet(nil).pass([]byte(sampleRecord)))
+	require.False(t, filterSet{a}.pass(jsonRecord([]byte(sampleRecord))))
+	require.True(t, filterSet{a, b}.pass(jsonRecord([]byte(sampleRecord))))
+	require.True(t, filterSet(nil).pass(jsonRecord([]byte(sampleRecord))))
 }
 
 // TestFilterInvalidPatterns: patterns Lambda refuses at creation.
@@ -112,7 +116,50 @@ func FuzzParsePattern(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = filterSet{p}.pass([]byte(sampleRecord))
-		_ = filterSet{p}.pass([]byte(s))
+		_ = filterSet{p}.pass(jsonRecord([]byte(sampleRecord)))
+		_ = filterSet{p}.pass(jsonRecord([]byte(s)))
 	})
+}
+
+// jsonObj is a record's JSON, decoded (numbers kept as their text), as a
+// filter sees it: what the record view (filter_record.go) must equal.
+type jsonObj map[string]any
+
+func (o jsonObj) Field(name string) node {
+	v, ok := o[name]
+	if !ok {
+		return node{}
+	}
+	return jsonNode(v)
+}
+
+func jsonNode(v any) node {
+	switch x := v.(type) {
+	case map[string]any:
+		return streamsapi.ObjectField(jsonObj(x))
+	case []any:
+		out := node{Kind: streamsapi.FieldList}
+		for _, e := range x {
+			out.List = append(out.List, jsonNode(e))
+		}
+		return out
+	case string:
+		return streamsapi.StringField(x)
+	case json.Number:
+		return streamsapi.NumberField(string(x))
+	case bool:
+		return streamsapi.BoolField(x)
+	}
+	return node{Kind: streamsapi.FieldNull, Text: "null"}
+}
+
+// jsonRecord decodes a record's JSON; nil when it is not an object.
+func jsonRecord(b []byte) object {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var obj map[string]any
+	if d.Decode(&obj) != nil || obj == nil {
+		return nil
+	}
+	return jsonObj(obj)
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -36,7 +38,8 @@ type esmEnv struct {
 
 func newESMEnv(t *testing.T) *esmEnv {
 	t.Helper()
-	e := servicetest.New(t, service.Config{})
+	made := new(streamlog.Signal) // as the emulator hands it to the service and the Manager
+	e := servicetest.New(t, service.Config{Streams: streamrec.Options{Changes: made}})
 	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],
@@ -46,6 +49,7 @@ func newESMEnv(t *testing.T) *esmEnv {
 	}
 	testkit.MustUnmarshal(t, e.Must("DescribeTable", `{"TableName":"tbl"}`), &d)
 	m := Of(e.Svc)
+	m.SetStreamChanges(made)
 	m.SetRetryBackoff(time.Millisecond)
 	t.Cleanup(m.Close)
 	return &esmEnv{Env: e, m: m, arn: d.Table.LatestStreamArn}

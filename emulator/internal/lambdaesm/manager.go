@@ -1,15 +1,18 @@
 package lambdaesm
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 )
 
 // Feature is Lambda's event source mappings for DynamoDB streams
@@ -27,7 +30,7 @@ var managers service.ServiceState[Manager]
 // Register declares the per-service Manager.
 func (Feature) Register(r service.Registrar) {
 	managers = service.NewServiceState(r, func(s *service.Service) *Manager {
-		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{},
+		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{}, quit: make(chan struct{}),
 			client: &http.Client{Timeout: 15 * time.Minute, CheckRedirect: noRedirect}}
 	})
 }
@@ -44,17 +47,21 @@ type Manager struct {
 	svc    *service.Service
 	client *http.Client
 
-	mu       sync.Mutex
-	maps     map[string]*mapping
-	order    []string // UUIDs in creation order
-	funcs    map[string]Function
-	endpoint string       // the default Lambda endpoint
-	sink     func([]byte) // told of every invocation record (Go API), or nil
-	closed   bool
-	saver    func([]byte)     // hears the mappings after each change (persist.go), or nil
-	pending  map[string]saved // saved mappings of files, by origin, until their file makes them again
-	backoff  time.Duration    // the wait before a failed batch's first retry (SetRetryBackoff)
-	targets  Targets          // what mappings may reach (targets.go)
+	mu          sync.Mutex
+	maps        map[string]*mapping
+	order       []string // UUIDs in creation order
+	funcs       map[string]Function
+	endpoint    string       // the default Lambda endpoint
+	sink        func([]byte) // told of every invocation record (Go API), or nil
+	closed      bool
+	saver       func([]byte)      // hears the mappings after each change (persist.go), or nil
+	pending     map[string]saved  // saved mappings of files, by origin, until their file makes them again
+	backoff     time.Duration     // the wait before a failed batch's first retry (SetRetryBackoff)
+	filterQuota int               // filters a mapping may have (SetFilterQuota; 0: DefaultFilterQuota)
+	made        *streamlog.Signal // notified when a stream is made (SetStreamChanges); nil: none
+	log         *slog.Logger      // hears the files' mappings change (SetLogger); nil: none
+	quit        chan struct{}     // closed by Close: the files' watchers stop
+	targets     Targets           // what mappings may reach (targets.go)
 	// hadMappings: the last save (or the restored state) held a mapping,
 	// so a save with none must replace it.
 	hadMappings bool
@@ -100,11 +107,21 @@ func (m *Manager) Create(s *Spec) (Configuration, error) { return m.create(s, ""
 // saved one when sv is not nil, and starts its poller.
 func (m *Manager) create(s *Spec, origin string, sv *saved) (Configuration, error) {
 	var st settings
+	if err := m.checkFilterQuota(s); err != nil {
+		return Configuration{}, err
+	}
 	if err := st.apply(s, true); err != nil {
 		return Configuration{}, err
 	}
 	if err := m.targetsNow().check(&st); err != nil {
 		return Configuration{}, err
+	}
+	// Lambda validates the stream an EventSourceArn names (a mapping
+	// saved before a restart is made again whatever became of it).
+	if st.sourceARN != "" && sv == nil {
+		if _, ok := m.findStream(st.sourceARN, m.svc.Now()); !ok {
+			return Configuration{}, invalidParameter("Stream not found: " + st.sourceARN)
+		}
 	}
 	id := newUUID()
 	if s.UUID != nil && *s.UUID != "" {
@@ -135,6 +152,54 @@ func (m *Manager) create(s *Spec, origin string, sv *saved) (Configuration, erro
 	return c, nil
 }
 
+// SetStreamChanges gives the Manager the Signal its service notifies when
+// a stream is made or forgotten (service.Config.StreamChanges): a
+// mapping waiting for its table's stream waits on it. Without one such a
+// mapping looks again every idlePoll.
+func (m *Manager) SetStreamChanges(s *streamlog.Signal) {
+	m.mu.Lock()
+	m.made = s
+	m.mu.Unlock()
+}
+
+// streamsMade returns the channel of the next stream made, and the poll
+// interval when there is none (0: no poll).
+func (m *Manager) streamsMade() (<-chan struct{}, time.Duration) {
+	m.mu.Lock()
+	s := m.made
+	m.mu.Unlock()
+	if s == nil {
+		return nil, idlePoll
+	}
+	return s.Changed(), 0
+}
+
+// SetFilterQuota sets how many filters a mapping may have (0:
+// DefaultFilterQuota; at most MaxFilterQuota), as a Lambda quota
+// increase does; mappings made or updated after it are checked against it.
+func (m *Manager) SetFilterQuota(n int) {
+	m.mu.Lock()
+	m.filterQuota = min(n, MaxFilterQuota)
+	m.mu.Unlock()
+}
+
+// checkFilterQuota refuses more filters than the quota: "If you attempt
+// to add more filters than your current quota permits, Lambda will
+// return an error when you try to create the event source" ("Control
+// which events Lambda sends to your function").
+func (m *Manager) checkFilterQuota(s *Spec) error {
+	if s.FilterCriteria == nil {
+		return nil
+	}
+	m.mu.Lock()
+	quota := cmp.Or(m.filterQuota, DefaultFilterQuota)
+	m.mu.Unlock()
+	if n := len(s.FilterCriteria.Filters); n > quota {
+		return invalidParameter(fmt.Sprintf("The number of filters (%d) exceeds the quota of %d filters per event source mapping", n, quota))
+	}
+	return nil
+}
+
 // Get returns the mapping uuid's configuration.
 func (m *Manager) Get(uuid string) (Configuration, error) {
 	mp := m.lookup(uuid)
@@ -153,14 +218,14 @@ func (m *Manager) List(sourceARN, function string) []Configuration {
 		all = append(all, m.maps[id])
 	}
 	m.mu.Unlock()
-	fn := functionName(function)
+	fn, _ := parseFunctionName(function)
 	out := []Configuration{}
 	for _, mp := range all {
 		c := mp.config()
 		if sourceARN != "" && c.EventSourceArn != sourceARN {
 			continue
 		}
-		if function != "" && mp.settings().function != fn {
+		if st := mp.settings(); function != "" && (st.function != fn.name || fn.qualifier != "" && st.fnRef.qualifier != fn.qualifier) {
 			continue
 		}
 		out = append(out, c)
@@ -305,6 +370,7 @@ func (m *Manager) Close() {
 		return
 	}
 	m.closed = true
+	close(m.quit)
 	all := make([]*mapping, 0, len(m.maps))
 	for _, mp := range m.maps {
 		all = append(all, mp)
@@ -397,4 +463,22 @@ func trimSlash(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// FunctionsOf returns the functions of the enabled mappings reading the
+// stream arn now, in creation order.
+func (m *Manager) FunctionsOf(arn string) []string {
+	m.mu.Lock()
+	all := make([]*mapping, 0, len(m.order))
+	for _, id := range m.order {
+		all = append(all, m.maps[id])
+	}
+	m.mu.Unlock()
+	var out []string
+	for _, mp := range all {
+		if st := mp.settings(); st.enabled && st.sourceARN == arn {
+			out = append(out, cmp.Or(st.fnSpec, st.function))
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -21,9 +22,21 @@ import (
 // and moves the checkpoint past the batch once every record of it was
 // delivered or discarded (deliver.go). Records of one partition key go
 // to one lane, so their order is kept.
+//
+// A poller with nothing to do waits without a timer: on its stream's
+// change signal (streamrec.Stream.Changed: the stream's next record, or
+// its disabling), on the service's when it has no stream yet or its
+// table's stream was closed (service.Config.StreamChanges, which the
+// emulator hands the Manager too: SetStreamChanges), and on its own wake (an update, a drain). So an idle mapping
+// uses no CPU. It takes each channel before it looks, so a record
+// written between its look and its wait wakes it at once. Two states
+// still poll, every idlePoll, because what they wait for is the clock
+// and not a write: an open tumbling window (its end, on the emulator's
+// clock, which a test may move) and records a stage's hold keeps back
+// (the lag gates, which show them as the clock passes).
 
-// idlePoll is how often an idle poller looks at its stream again (a
-// drain wakes it at once).
+// idlePoll is how often a poller looks again while it waits on the
+// clock: an open tumbling window, records held back.
 const idlePoll = 20 * time.Millisecond
 
 // maxKeptFailures bounds the invocation records a mapping keeps.
@@ -38,6 +51,9 @@ type mapping struct {
 	done     chan struct{}
 	wake     chan struct{}
 	stopOnce sync.Once
+	// wakeups counts the poller's turns (run's loop): a test's measure
+	// that an idle mapping does not wake.
+	wakeups atomic.Int64
 
 	mu         sync.Mutex
 	st         settings
@@ -84,34 +100,49 @@ func (mp *mapping) settings() settings {
 	return mp.st
 }
 
-// resolve finds the mapping's stream, binding a TableName mapping to
-// its table's latest stream.
+// resolve finds the mapping's stream. A mapping made by TableName (a
+// mappings file, serverless.yml, the Go API) follows its table by name:
+// it is bound to the table's latest stream and, once that stream is
+// closed (the table deleted, or its stream disabled) and read to its
+// end, moves to the table's newer stream when there is one (the table
+// made again: `npm run migrate` twice), read from its start since all of
+// it came after the mapping. A mapping made by EventSourceArn stays on
+// its stream, as Lambda binds a mapping to a stream ARN.
 func (mp *mapping) resolve(now time.Time) (service.Stream, bool) {
 	mp.mu.Lock()
-	arn, table := mp.st.sourceARN, mp.st.tableName
+	arn, table, pos, started := mp.st.sourceARN, mp.st.tableName, mp.pos, mp.started
 	mp.mu.Unlock()
+	cur, found := service.Stream{}, false
 	if arn != "" {
-		if s, ok := mp.mgr.findStream(arn, now); ok {
-			return s, true
-		}
-		if table == "" {
-			return service.Stream{}, false
+		cur, found = mp.mgr.findStream(arn, now)
+		if found && (table == "" || !readToEnd(cur, pos, started, now)) {
+			return cur, true
 		}
 	}
 	if table == "" {
 		return service.Stream{}, false
 	}
 	s, ok := mp.mgr.tableStream(table, now)
-	if !ok {
-		return service.Stream{}, false
+	if !ok || s.ARN() == arn {
+		return cur, found // no newer stream: the closed one (or none) until one comes
 	}
 	mp.mu.Lock()
-	if mp.st.sourceARN != s.ARN() {
+	if mp.st.sourceARN == arn {
 		mp.st.sourceARN = s.ARN()
 		mp.started = false // a new stream: from its start
 	}
 	mp.mu.Unlock()
 	return s, true
+}
+
+// readToEnd reports whether s is closed and the mapping, at pos, has
+// handled all of it.
+func readToEnd(s service.Stream, pos uint64, started bool, now time.Time) bool {
+	if status, _ := s.State(now); status == service.Enabled || !started {
+		return false
+	}
+	_, next := s.Bounds(now)
+	return pos >= next
 }
 
 func (mp *mapping) stop() {
@@ -131,12 +162,19 @@ func (mp *mapping) stopped() bool {
 	}
 }
 
-// sleep waits d, a wake-up, or the mapping's stop.
-func (mp *mapping) sleep(d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
+// wait waits until a or b is closed (nil: never), the mapping is woken
+// or stopped, or d passed (0: no timer).
+func (mp *mapping) wait(a, b <-chan struct{}, d time.Duration) {
+	var tc <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		tc = t.C
+	}
 	select {
-	case <-t.C:
+	case <-a:
+	case <-b:
+	case <-tc:
 	case <-mp.wake:
 	case <-mp.quit:
 	}
@@ -169,17 +207,20 @@ func (mp *mapping) run() {
 	defer close(mp.done)
 	var windowStart time.Time
 	for !mp.stopped() {
+		mp.wakeups.Add(1)
 		st := mp.settings()
 		if !st.enabled {
-			mp.sleep(idlePoll)
+			mp.wait(nil, nil, 0) // an update or the stop
 			continue
 		}
+		made, poll := mp.mgr.streamsMade() // before looking: a stream made after the look wakes the wait
 		now := mp.mgr.svc.Now()
 		s, ok := mp.resolve(now)
 		if !ok {
-			mp.sleep(idlePoll)
+			mp.wait(made, nil, poll)
 			continue
 		}
+		changed := s.Changed() // before reading: a record written after the read wakes the wait
 		st = mp.settings()
 		mp.mu.Lock()
 		if !mp.started {
@@ -198,11 +239,26 @@ func (mp *mapping) run() {
 		}
 		if next == pos {
 			windowStart = time.Time{}
-			if mp.tw.open && now.Unix() >= mp.tw.start+st.tumbling {
-				mp.closeWindow(s, st, false) // its end passed with no record after it
+			if mp.tw.open {
+				if now.Unix() >= mp.tw.start+st.tumbling {
+					mp.closeWindow(s, st, false) // its end passed with no record after it
+					continue
+				}
+				mp.wait(changed, nil, idlePoll) // the window's end is on the clock
 				continue
 			}
-			mp.sleep(idlePoll)
+			if _, end := s.Bounds(now); end > pos {
+				mp.wait(changed, nil, idlePoll) // records a hold keeps back: shown as the clock passes
+				continue
+			}
+			var newer <-chan struct{}
+			var d time.Duration
+			if st.tableName != "" {
+				if status, _ := s.State(now); status != service.Enabled {
+					newer, d = made, poll // the table's stream closed: its next one
+				}
+			}
+			mp.wait(changed, newer, d)
 			continue
 		}
 		if len(batch) > 0 && len(batch) < limit && st.window > 0 && !flush {
@@ -210,7 +266,7 @@ func (mp *mapping) run() {
 				windowStart = time.Now()
 			}
 			if rem := st.window - time.Since(windowStart); rem > 0 {
-				mp.sleep(min(rem, idlePoll))
+				mp.wait(nil, nil, min(rem, idlePoll)) // records wait: look again as the window fills
 				continue
 			}
 		}
@@ -244,12 +300,12 @@ func collect(s service.Stream, st settings, pos uint64, limit int, now time.Time
 		}
 		for i := range recs {
 			r := &recs[i]
-			js := encodeRecord(s, r)
-			if !st.filters.pass(js) {
+			if !st.filters.pass(recordView(s, r)) {
 				filtered++
 				p = r.Seq + 1
 				continue
 			}
+			js := encodeRecord(s, r)
 			if len(batch) > 0 && size+len(js)+1 > payloadLimit {
 				return batch, p, filtered, nil
 			}
@@ -389,6 +445,9 @@ func (mp *mapping) update(s *Spec) error {
 	mp.mu.Lock()
 	st := mp.st
 	mp.mu.Unlock()
+	if err := mp.mgr.checkFilterQuota(s); err != nil {
+		return err
+	}
 	if err := st.apply(s, false); err != nil {
 		return err
 	}
@@ -421,7 +480,7 @@ func (mp *mapping) config() Configuration {
 		ParallelizationFactor:          int64(st.parallel),
 		EventSourceArn:                 st.sourceARN,
 		FilterCriteria:                 st.filterSpec,
-		FunctionArn:                    "arn:aws:lambda:" + region + ":" + account + ":function:" + st.function,
+		FunctionArn:                    st.fnRef.arn(region, account),
 		LastModified:                   float64(mp.modified.UnixMilli()) / 1000,
 		LastProcessingResult:           mp.lastResult,
 		State:                          "Enabled",

@@ -1,9 +1,9 @@
 package lambdaesm
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
@@ -149,10 +149,13 @@ func (m *Manager) Restore(data []byte) (n int, refused []string, err error) {
 // createFrom makes a mapping of a file's entry: kind names the file's
 // kind, and the entry's settings and occurrence make its origin.
 func (m *Manager) createFrom(kind string, s *Spec, seen map[string]int) (Configuration, error) {
-	b, _ := json.Marshal(s)
-	key := kind + ":" + string(b)
-	seen[key]++
-	origin := key + "#" + strconv.Itoa(seen[key])
+	return m.createWithOrigin(s, originOf(kind, s, seen))
+}
+
+// createWithOrigin makes the mapping of a file's entry of origin origin,
+// taking back the UUID and checkpoint of the saved mapping of that
+// origin, if any.
+func (m *Manager) createWithOrigin(s *Spec, origin string) (Configuration, error) {
 	m.mu.Lock()
 	sv, ok := m.pending[origin]
 	delete(m.pending, origin)
@@ -203,7 +206,7 @@ func (mp *mapping) restore(sv *saved) {
 func (st settings) spec(uuid string) Spec {
 	s := Spec{
 		UUID:                           &uuid,
-		FunctionName:                   ptr(st.function),
+		FunctionName:                   ptr(cmp.Or(st.fnSpec, st.function)),
 		Enabled:                        ptr(st.enabled),
 		BatchSize:                      ptr(int64(st.batchSize)),
 		MaximumBatchingWindowInSeconds: ptr(int64(st.window / time.Second)),

@@ -1,8 +1,6 @@
 package lambdaesm
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dynamoemu/dynamoemu/internal/iac"
 )
 
 // A Serverless Framework service file (serverless.yml) read for its
@@ -41,39 +41,64 @@ type ServerlessMapping struct {
 // every start of the server).
 var varPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^{}]+)\}`) })
 
-// ParseServerless reads a service file's stream events. getenv looks
-// up the environment; warnings say which events were left out and why.
-func ParseServerless(path string, getenv func(string) string) (maps []ServerlessMapping, warnings []string, err error) {
+// slsEvent is one DynamoDB stream event of a service file, as read.
+type slsEvent struct {
+	function string // the function's key
+	index    int    // the event's number among the function's events, from 1
+	spec     Spec   // with TableName the table its arn names, when it names one
+	why      string // why it names no table ("" when it does)
+}
+
+// slsFile is what a service file's stream events need: the events and
+// the .env file its variables were read from ("": none, without
+// useDotenv).
+type slsFile struct {
+	events []slsEvent
+	dotenv string
+}
+
+// readServerless reads a service file's DynamoDB stream events. getenv
+// looks up the environment (then the .env file, with useDotenv).
+func readServerless(path string, getenv func(string) string) (*slsFile, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var doc map[string]any
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	env := getenv
-	if v, _ := doc["useDotenv"].(bool); v {
-		dot := readDotenv(filepath.Join(filepath.Dir(path), ".env"))
-		env = func(k string) string {
-			if v := getenv(k); v != "" {
-				return v
-			}
-			return dot[k]
-		}
-	}
-	r := &resolver{doc: doc, env: env}
-	service := r.str(doc["service"])
-	if m, ok := doc["service"].(map[string]any); ok {
-		service = r.str(m["name"])
-	}
+	f := &slsFile{}
+	r := &resolver{doc: doc, env: getenv}
 	stage := "dev"
 	if p, ok := doc["provider"].(map[string]any); ok {
 		if s := r.str(p["stage"]); s != "" {
 			stage = s
 		}
 	}
+	if v, _ := doc["useDotenv"].(bool); v {
+		f.dotenv = iac.DotenvFile(filepath.Dir(path), stage)
+		dot, err := iac.ReadDotenv(f.dotenv, getenv)
+		if err != nil {
+			return nil, err
+		}
+		r.env = func(k string) string {
+			if v := getenv(k); v != "" {
+				return v
+			}
+			return dot[k]
+		}
+		if p, ok := doc["provider"].(map[string]any); ok { // the stage may come from .env
+			if s := r.str(p["stage"]); s != "" {
+				stage = s
+			}
+		}
+	}
 	r.stage = stage
+	service := r.str(doc["service"])
+	if m, ok := doc["service"].(map[string]any); ok {
+		service = r.str(m["name"])
+	}
 	fns, _ := doc["functions"].(map[string]any)
 	keys := make([]string, 0, len(fns))
 	for k := range fns {
@@ -93,16 +118,34 @@ func ParseServerless(path string, getenv func(string) string) (maps []Serverless
 			if !ok {
 				continue
 			}
-			spec, warn := r.streamEvent(st)
-			if warn != "" {
-				warnings = append(warnings, fmt.Sprintf("%s: function %s, event %d: %s", path, key, i+1, warn))
-				continue
-			}
+			spec, why := r.streamEvent(st)
 			spec.FunctionName = &name
-			maps = append(maps, ServerlessMapping{Function: key, Spec: spec})
+			f.events = append(f.events, slsEvent{function: key, index: i + 1, spec: spec, why: why})
 		}
 	}
+	return f, nil
+}
+
+// ParseServerless reads a service file's stream events: the mappings of
+// those whose arn names a table, and why each other was left out.
+func ParseServerless(path string, getenv func(string) string) (maps []ServerlessMapping, warnings []string, err error) {
+	f, err := readServerless(path, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ev := range f.events {
+		if ev.why != "" {
+			warnings = append(warnings, ev.describe(path)+": "+ev.why)
+			continue
+		}
+		maps = append(maps, ServerlessMapping{Function: ev.function, Spec: ev.spec})
+	}
 	return maps, warnings, nil
+}
+
+// describe names the event in a message.
+func (ev *slsEvent) describe(path string) string {
+	return fmt.Sprintf("%s: function %s, event %d", path, ev.function, ev.index)
 }
 
 // streamEvent reads one stream event into a Spec, or says why not.
@@ -114,11 +157,13 @@ func (r *resolver) streamEvent(v any) (Spec, string) {
 	if t := r.str(m["type"]); t != "" && t != "dynamodb" {
 		return Spec{}, "not a DynamoDB stream (type " + t + ")"
 	}
-	table := r.tableOf(m["arn"])
-	if table == "" {
-		return Spec{}, "its arn names no table (unset variable, or not a DynamoDB stream ARN)"
+	s := Spec{}
+	why := ""
+	if table := r.tableOf(m["arn"]); table != "" {
+		s.TableName = &table
+	} else {
+		why = "its arn names no table (unset variable, or not a DynamoDB stream ARN)"
 	}
-	s := Spec{TableName: &table}
 	pos := posTrimHorizon // the Serverless Framework's default
 	if p := r.str(m["startingPosition"]); p != "" {
 		pos = p
@@ -162,7 +207,7 @@ func (r *resolver) streamEvent(v any) (Spec, string) {
 			s.DestinationConfig = &DestinationConfig{OnFailure: &OnFailure{Destination: &dest}}
 		}
 	}
-	return s, ""
+	return s, why
 }
 
 // tableOf returns the table an event's arn names: a stream ARN's table,
@@ -259,47 +304,4 @@ func (r *resolver) self(path string, depth int) string {
 		return r.resolve(s, depth+1)
 	}
 	return r.str(cur)
-}
-
-// readDotenv reads KEY=VALUE lines (quotes trimmed, # comments skipped).
-func readDotenv(path string) map[string]string {
-	out := map[string]string{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return out
-	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		line = strings.TrimPrefix(line, "export ")
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
-			v = v[1 : len(v)-1]
-		}
-		out[strings.TrimSpace(k)] = v
-	}
-	return out
-}
-
-// LoadServerless reads a service file's stream events and creates
-// their mappings; it returns the warnings of the events left out.
-func (m *Manager) LoadServerless(path string, getenv func(string) string) ([]string, error) {
-	maps, warnings, err := ParseServerless(path, getenv)
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]int{}
-	for i := range maps {
-		if _, err := m.createFrom("serverless", &maps[i].Spec, seen); err != nil {
-			return warnings, fmt.Errorf("%s: function %s: %w", path, maps[i].Function, err)
-		}
-	}
-	return warnings, nil
 }

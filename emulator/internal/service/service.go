@@ -7,7 +7,6 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -42,8 +41,7 @@ type Config struct {
 	RealClock        bool
 	IdempotencyBytes int64 // 0: idempotency.DefaultBytes
 	TransientDelay   time.Duration
-	StreamRetention  time.Duration     // 0: DefaultStreamRetention
-	StreamBudget     *streamlog.Budget // bounds every stream's records together; nil: none
+	Streams          streamrec.Options // the streams' retention, bound and change signal (its Clock: the service's)
 	// Hooks returns the commit hook of a new namespace's DB, given the
 	// namespace's ID (nil, or a nil hook: none): the seam for persistence
 	// (catalog_record.go says what a DB holds).

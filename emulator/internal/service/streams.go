@@ -22,7 +22,7 @@ import (
 // A stream has one shard, open while the stream is enabled and closed
 // when it is disabled or its table deleted. A disabled stream stays
 // readable, and listed, for the retention period (24 hours, as on AWS;
-// Config.StreamRetention shortens it), after which it is forgotten.
+// Config.Streams.Retention shortens it), after which it is forgotten.
 // Records older than the retention are trimmed as new ones arrive and
 // before every read, so a stream's memory is bounded by what its table
 // wrote in one retention period. The emulator's clock (the facade's
@@ -35,7 +35,7 @@ const DefaultStreamRetention = streamrec.DefaultRetention
 
 // streamOptions are the service's settings of its streams, on clock.
 func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
-	return streamrec.Options{Retention: s.cfg.StreamRetention, Budget: s.cfg.StreamBudget, Clock: clock}
+	return s.cfg.Streams.WithClock(clock)
 }
 
 // StreamSidecar returns the sidecar that keeps namespace id's streams

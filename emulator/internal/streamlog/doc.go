@@ -12,7 +12,10 @@
 // nothing and trimming drops whole chunks. A Budget (Attach) bounds the
 // bytes of many logs' records together: past it the oldest records go
 // before their retention ends, and the trim horizon (Bounds' first)
-// moves as it does for time.
+// moves as it does for time. Changed is a channel the log's next record
+// or its disabling closes (a Signal, as go-memdb's watch channels): a
+// reader takes it before it reads, and waits on it when it found
+// nothing, so it neither polls nor misses a record.
 //
 // An Iterator is a shard iterator: a stream ARN, a position and the time
 // it was made, encoded as "<ARN>|1|<payload>" with a checksum, so it
@@ -30,6 +33,7 @@
 //
 //   - log.go: Record, Log and its chunks.
 //   - budget.go: Budget, the bound of many logs' bytes.
+//   - signal.go: Signal, the change channel.
 //   - iterator.go: Iterator, sequence numbers, event IDs.
 //   - restore.go: Mark, Copy, Restore.
 //   - encode.go: records in bytes (AppendRecords, ParseRecords).

@@ -61,6 +61,10 @@ type Log struct {
 	budget     *Budget    // the bound of many logs' bytes (Attach); nil: none
 	bytes      int64      // bytes of recs, counted while attached to a budget
 	listed     bool       // in budget's logs
+
+	// changed is closed by the next Append or Disable (Changed): a
+	// reader waits on it instead of reading again on a timer.
+	changed Signal
 }
 
 // New returns an empty, open log whose records are kept for retention.
@@ -96,6 +100,7 @@ func (l *Log) Append(r Record, now time.Time) {
 	}
 	l.trimLocked(now)
 	l.mu.Unlock()
+	l.changed.Notify()
 	if list {
 		b.list(l)
 	}
@@ -120,11 +125,17 @@ func (l *Log) trimLocked(now time.Time) {
 // first time).
 func (l *Log) Disable(now time.Time) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.disabledAt.IsZero() {
 		l.disabledAt = now
 	}
+	l.mu.Unlock()
+	l.changed.Notify()
 }
+
+// Changed returns a channel closed by the next Append or Disable. Take
+// it before a Read or Bounds that finds nothing new, then wait on it: a
+// record appended in between closes it (Signal).
+func (l *Log) Changed() <-chan struct{} { return l.changed.Changed() }
 
 // State returns, at now, whether the log is open, its last sequence
 // number (0 while open, or when it never had a record) and whether it is

@@ -14,6 +14,9 @@
 // table deleted; a disabled stream stays readable for the retention
 // (DefaultRetention unless configured) and is then forgotten by its Set.
 // A stage may hold its records back from readers (Hold: the lag gates).
+// A reader waits for records on Stream.Changed (the log's change
+// channel) and for streams to be made on Options.Changes, which every
+// Set that adds or forgets one of the stream's kind notifies.
 //
 // The service (emulator/internal/service) decides when a table's stream
 // starts and stops (CreateTable, UpdateTable, DeleteTable, a restore, a

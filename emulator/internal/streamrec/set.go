@@ -33,6 +33,7 @@ func (ss *Set) Register(table, prev string, now time.Time, mk func(label string)
 	}
 	s := mk(tablespec.NextStreamLabel(prev, now))
 	ss.list = append(ss.list, s)
+	s.s.announce()
 	return s
 }
 
@@ -41,6 +42,7 @@ func (ss *Set) Add(s Stream) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.list = append(ss.list, s)
+	s.s.announce()
 }
 
 // Remove forgets s, a stream whose table never became visible.
@@ -48,13 +50,24 @@ func (ss *Set) Remove(s Stream) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.list = slices.DeleteFunc(ss.list, func(x Stream) bool { return x.s == s.s })
+	s.s.announce()
 }
 
 // Retain forgets the streams of every table but those named in kept.
 func (ss *Set) Retain(kept map[string]bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	ss.list = slices.DeleteFunc(ss.list, func(s Stream) bool { return !kept[s.s.tableName] })
+	var gone *stream
+	ss.list = slices.DeleteFunc(ss.list, func(s Stream) bool {
+		if kept[s.s.tableName] {
+			return false
+		}
+		gone = s.s
+		return true
+	})
+	if gone != nil {
+		gone.announce()
+	}
 }
 
 // All returns the streams not yet forgotten at now, forgetting the others.

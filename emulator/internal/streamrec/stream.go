@@ -42,6 +42,9 @@ type stream struct {
 	log *streamlog.Log
 	// hold holds the records back from Read (hold.go); nil: none.
 	hold atomic.Pointer[streamHold]
+	// changes hears the stream added to a set or taken out of one
+	// (Options.Changes); nil: nobody.
+	changes *streamlog.Signal
 }
 
 // Stream is a table's stream, enabled or disabled within its retention;
@@ -68,6 +71,17 @@ type Options struct {
 	Retention time.Duration     // 0: DefaultRetention
 	Budget    *streamlog.Budget // the bound of all the streams' bytes (nil: none)
 	Clock     func() time.Time  // the stream's clock
+	// Changes is notified when a stream made with these options is
+	// added to a Set or taken out of one (a table with a stream made, a
+	// stream enabled again, one forgotten): the service's, so that a
+	// reader waiting for a table's stream to exist wakes (nil: none).
+	Changes *streamlog.Signal
+}
+
+// WithClock returns o with the clock clock.
+func (o Options) WithClock(clock func() time.Time) Options {
+	o.Clock = clock
+	return o
 }
 
 // retention is o.Retention, or DefaultRetention when 0.
@@ -95,6 +109,7 @@ func New(t Table, id ID, view string, o Options) Stream {
 		clock:     o.Clock,
 		idPrefix:  streamlog.EventIDPrefix(arn),
 		log:       streamlog.NewIn(o.retention(), o.Budget),
+		changes:   o.Changes,
 	}}
 }
 
@@ -130,6 +145,18 @@ func (s *stream) Observe(w storage.Committed) {
 		h.h.Stamp()
 	}
 	s.log.Append(r, now)
+}
+
+// Changed returns a channel closed by the stream's next record or its
+// disabling (streamlog.Log.Changed): take it before a Read that finds
+// nothing, then wait on it.
+func (s Stream) Changed() <-chan struct{} { return s.s.log.Changed() }
+
+// announce tells the stream's Options.Changes that the sets changed.
+func (s *stream) announce() {
+	if s.changes != nil {
+		s.changes.Notify()
+	}
 }
 
 // Disable closes the stream's shard at now.

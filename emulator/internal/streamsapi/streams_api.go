@@ -309,6 +309,7 @@ func getShardIterator(c service.Call, in *GetShardIteratorInput) (*GetShardItera
 	if err != nil {
 		return nil, err
 	}
+	readBy(c, s)
 	if *in.ShardId != s.ShardID() {
 		return nil, apierr.ResourceNotFound(apierr.MsgShardNotFound)
 	}
@@ -386,6 +387,7 @@ func getRecords(c service.Call, in *GetRecordsInput) (*GetRecordsOutput, error) 
 	if err != nil {
 		return nil, err
 	}
+	readBy(c, s)
 	limit := maxGetRecordsLimit
 	if in.Limit != nil {
 		limit = int(*in.Limit)
@@ -399,4 +401,18 @@ func getRecords(c service.Call, in *GetRecordsInput) (*GetRecordsOutput, error) 
 		out.next = streamlog.Iterator{ARN: s.ARN(), Pos: pos, Made: now}.Encode()
 	}
 	return out, nil
+}
+
+// ReaderWatch is told of each stream a client reads its records from
+// (GetShardIterator, GetRecords): a value among the service's
+// Config.Settings (none: nobody is told). The emulator warns with it when
+// a poller of its own (serverless-offline-dynamodb-streams) reads a
+// stream that an event source mapping also delivers to a function.
+type ReaderWatch func(streamARN string)
+
+// readBy tells the service's ReaderWatch that s is read.
+func readBy(c service.Call, s service.Stream) {
+	if w, _ := service.Setting[ReaderWatch](c.Space()); w != nil {
+		w(s.ARN())
+	}
 }
