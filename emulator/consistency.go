@@ -1,7 +1,7 @@
 package emulator
 
 import (
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
@@ -17,16 +17,16 @@ import (
 // types are package report's.
 
 // newFuzzer returns the fuzzer of Options.Consistency (nil: none).
-func newFuzzer(mode string) (*consistency.Fuzzer, error) {
-	seed, fuzz, err := consistency.ParseMode(mode)
+func newFuzzer(mode string) (*lag.Fuzzer, error) {
+	seed, fuzz, err := lag.ParseMode(mode)
 	if err != nil || !fuzz {
 		return nil, err
 	}
-	return consistency.NewFuzzer(seed), nil
+	return lag.NewFuzzer(seed), nil
 }
 
 // staleReads are the fuzzer's stale reads as the API gives them.
-func staleReads(stale []consistency.StaleRead) []report.StaleRead {
+func staleReads(stale []lag.StaleRead) []report.StaleRead {
 	out := make([]report.StaleRead, len(stale))
 	for i, s := range stale {
 		r := report.StaleRead{N: s.N, Op: s.Op, Namespace: s.Namespace, Table: s.Table, Index: s.Index, View: s.View, Key: s.Key, At: s.At,

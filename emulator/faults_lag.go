@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // Lags make what reads see of the writes lag behind them, as on
@@ -28,7 +28,7 @@ func (e *Emulator) Lags() Lags { return Lags{e} }
 // new gate lags nothing. Errors: no such table, or no GSI of that name
 // (an LSI is read as its table is: see Reads).
 func (l Lags) Index(accessKey, region, table, index string) (LagGate, error) {
-	return lagGate(consistency.IndexLag(l.e.svc, accessKey, region, table, index))
+	return lagGate(lag.IndexLag(l.e.svc, accessKey, region, table, index))
 }
 
 // Reads returns the gate that delays what a table's eventually
@@ -38,7 +38,7 @@ func (l Lags) Index(accessKey, region, table, index string) (LagGate, error) {
 // it. Strongly consistent reads, transactions and conditions see every
 // write, as on DynamoDB. A new gate lags nothing.
 func (l Lags) Reads(accessKey, region, table string) (LagGate, error) {
-	return lagGate(consistency.TableReadLag(l.e.svc, accessKey, region, table))
+	return lagGate(lag.TableReadLag(l.e.svc, accessKey, region, table))
 }
 
 // Stream returns the gate that delays the records of a table's enabled
@@ -47,7 +47,7 @@ func (l Lags) Reads(accessKey, region, table string) (LagGate, error) {
 // (Advance moves it), Hold keeps them until Release. GetRecords stops at
 // the first record not shown yet; its iterator does not move past it.
 func (l Lags) Stream(accessKey, region, table string) (LagGate, error) {
-	return lagGate(consistency.StreamLag(l.e.svc, accessKey, region, table))
+	return lagGate(lag.StreamLag(l.e.svc, accessKey, region, table))
 }
 
 // LagSetting lags one view of every table called Table (in every
@@ -71,10 +71,10 @@ type LagSetting struct {
 }
 
 // lagSettings converts settings for the lag stage.
-func lagSettings(ls []LagSetting) []consistency.LagSetting {
-	out := make([]consistency.LagSetting, len(ls))
+func lagSettings(ls []LagSetting) []lag.LagSetting {
+	out := make([]lag.LagSetting, len(ls))
 	for i, l := range ls {
-		out[i] = consistency.LagSetting(l)
+		out[i] = lag.LagSetting(l)
 	}
 	return out
 }

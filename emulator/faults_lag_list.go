@@ -3,7 +3,7 @@ package emulator
 import (
 	"time"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // LagState is one lag gate of a namespace: the view it lags (a table's
@@ -31,7 +31,7 @@ type LagState struct {
 // Stream, the admin endpoint or FaultOptions.Lags), by namespace and
 // table.
 func (l Lags) List() []LagState {
-	ls := consistency.Lags(l.e.svc)
+	ls := lag.Lags(l.e.svc)
 	out := make([]LagState, len(ls))
 	for i, g := range ls {
 		out[i] = LagState{Namespace: g.Namespace, Table: g.Table, Index: g.Index, Reads: g.Reads, Stream: g.Stream,

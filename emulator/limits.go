@@ -7,7 +7,7 @@ package emulator
 //     Content-Length alone reserves at most initialBodyBytes, and a body
 //     that arrives as announced ends in a buffer of its size; a
 //     transaction far over its 100 actions keeps only its first actions
-//     as it arrives (service.ListCutOf);
+//     as it arrives (service.Operation.ListCut);
 //   - placeholder maps over AWS's 2 MB are refused after a scan that
 //     keeps nothing (internal/wire), so decoding never costs a map
 //     entry per placeholder of a huge request;

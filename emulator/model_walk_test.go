@@ -1,4 +1,4 @@
-package emulator_test
+package emulator
 
 import (
 	"cmp"
@@ -10,17 +10,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/require"
-
-	_ "github.com/dynamoemu/dynamoemu/emulator" // wires the features' operations
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
-// sdkOperations are the operations of the DynamoDB model in the
+// sdkShapes are the operations of the DynamoDB model in the
 // aws-sdk-go-v2 service/dynamodb version go.mod names, with their input
 // and output shapes: one line per api_op_*.go of that module. Regenerate
 // them when the SDK is updated (ls $(go list -m -f '{{.Dir}}'
 // github.com/aws/aws-sdk-go-v2/service/dynamodb)/api_op_*.go).
-var sdkOperations = []struct {
+var sdkShapes = []struct {
 	name    string
 	in, out reflect.Type
 }{
@@ -91,14 +88,14 @@ var sdkOperations = []struct {
 // TestModelWalk walks every input and output shape of the SDK's model,
 // member by member into the nested structures, beside the Go types the
 // emulator decodes that operation's request into and encodes its answer
-// from (service.OperationShapes). A member the emulator's type lacks is
+// from (service.Service.OperationShapes). A member the emulator's type lacks is
 // one the emulator drops (its decoder skips unknown members, as AWS's
 // older clients need) or never answers: each must be in modelGaps with
 // the reason, and every entry of modelGaps must still be such a member.
 func TestModelWalk(t *testing.T) {
-	shapes := service.OperationShapes()
+	shapes := newTestEmulator(t, Options{}).svc.OperationShapes()
 	var missing []string
-	for _, op := range sdkOperations {
+	for _, op := range sdkShapes {
 		sh, ok := shapes[op.name]
 		if !ok {
 			missing = append(missing, op.name)
@@ -198,7 +195,7 @@ func deref(t reflect.Type) reflect.Type {
 
 // The reasons of modelGaps.
 const (
-	byFeatureDescriber = "kept: added to the description by the globaltables feature (service.Describer), outside the type the walk sees"
+	byFeatureDescriber = "kept: added to the description by the globaltables feature (its Describe hook), outside the type the walk sees"
 	byOwnEncoder       = "kept: the output writes itself (AppendJSON), so its Go fields are not its members"
 	byFilterDecoder    = "kept: QueryFilter and ScanFilter are read by their own decoder into expr.LegacyFilter (wire/wire_filters.go), each entry as a wire.Condition, so the walk sees no Condition under them"
 	byExpectedDecoder  = "kept: Expected is read by its own decoder into expr.LegacyExpected (wire/wire_filters.go), each entry as a wire.ExpectedCondition, so the walk sees no ExpectedAttributeValue under it"

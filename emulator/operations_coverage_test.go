@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
 )
 
@@ -47,6 +46,7 @@ func sdkOperations(client any) []string {
 // so an operation AWS adds fails this test when the SDK is updated,
 // not a user; and apierr.KnownOperation (emulator/internal/apierr/operations.go) names them all.
 func TestEveryOperationAnswers(t *testing.T) {
+	svc := newTestEmulator(t, Options{}).svc
 	ddb := sdkOperations(&dynamodb.Client{})
 	if len(ddb) < 50 {
 		t.Fatalf("found %d DynamoDB operations by reflection, want the SDK's 50+: %v", len(ddb), ddb)
@@ -55,7 +55,7 @@ func TestEveryOperationAnswers(t *testing.T) {
 		if !apierr.KnownOperation(name) {
 			t.Errorf("operation %s of the SDK is not in apierr.KnownOperation's list", name)
 		}
-		if service.Registered(name) {
+		if svc.Registered(name) {
 			if _, ok := notYet[name]; ok {
 				t.Errorf("operation %s has a handler: remove it from notYet", name)
 			}
@@ -72,11 +72,11 @@ func TestEveryOperationAnswers(t *testing.T) {
 		t.Errorf("found Streams operations %v, want the four", streams)
 	}
 	for _, name := range streams {
-		if !service.Registered(streamsapi.TargetPrefix + name) {
+		if !svc.Registered(streamsapi.TargetPrefix + name) {
 			t.Errorf("Streams operation %s of the SDK has no handler", name)
 		}
 	}
-	for _, name := range service.Operations() {
+	for _, name := range svc.Operations() {
 		if strings.HasPrefix(name, streamsapi.TargetPrefix) || name == "TestEcho" || strings.HasPrefix(name, "Test") {
 			continue
 		}

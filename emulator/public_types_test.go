@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 )
 
@@ -34,8 +34,8 @@ func TestPublicTypesMirrorInternal(t *testing.T) {
 		{"FaultRule", FaultRule{}, faults.Rule{}},
 		{"FaultRuleStats", FaultRuleStats{}, faults.RuleStats{}},
 		{"FaultStats", FaultStats{}, faults.Stats{}},
-		{"LagSetting", LagSetting{}, consistency.LagSetting{}},
-		{"LagState", LagState{}, consistency.LagState{}},
+		{"LagSetting", LagSetting{}, lag.LagSetting{}},
+		{"LagState", LagState{}, lag.LagState{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

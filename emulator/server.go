@@ -21,7 +21,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
-	consistency "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
@@ -325,7 +325,7 @@ type Emulator struct {
 	snaps    snapshotStore // the snapshots kept (snapshots.go)
 	branches branchSet     // the branches made (branches.go)
 
-	fuzzer *consistency.Fuzzer // Options.Consistency's fuzzing; nil: none (consistency.go)
+	fuzzer *lag.Fuzzer // Options.Consistency's fuzzing; nil: none (consistency.go)
 
 	designMu  sync.Mutex // guards designSrc, and orders its changes with the service's design
 	designSrc []byte     // the design last set, as given (faults.go)
@@ -427,6 +427,8 @@ func (e *Emulator) initServe() {
 // and clock, and the memory releaser that hears of dropped tables.
 func (e *Emulator) serviceConfig() service.Config {
 	cfg := service.Config{
+		Features:         features(), // features.go
+		Stages:           stages(),
 		SharedDB:         e.opts.SharedDB,
 		Logger:           e.log,
 		Clock:            e.clock,
@@ -440,7 +442,7 @@ func (e *Emulator) serviceConfig() service.Config {
 		// check's (emulator/internal/stages/conventions), the lags given at
 		// start and, below, consistency fuzzing's (emulator/internal/stages/lag);
 		// and a feature's: the directory standing for S3 (emulator/internal/transfers).
-		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, consistency.NewSettings(lagSettings(e.opts.Faults.Lags)),
+		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, lag.NewSettings(lagSettings(e.opts.Faults.Lags)),
 			transfers.S3Dir(e.opts.ExportDir), streamsapi.ReaderWatch(e.streamRead)},
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}

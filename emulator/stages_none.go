@@ -2,6 +2,5 @@
 
 package emulator
 
-// noStages: this build installs no stage but capacity's meter, which
-// watches no table (stages_installed.go).
+// noStages: this build installs no stage (stages_installed.go).
 const noStages = true

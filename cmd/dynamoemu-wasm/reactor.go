@@ -33,7 +33,7 @@ func open() int32 {
 		return 1
 	}
 	// As on the server: its ticker's turns come at the end of calls.
-	go eng.emu.RunTTLSweeper(context.Background(), eng.ttlSweep)
+	go eng.emu.Clock().RunTTLSweeper(context.Background(), eng.ttlSweep)
 	return 0
 }
 

@@ -237,7 +237,7 @@ const oversizeRSSFactor = 6
 
 // cutAlone and cutEight bound the growth of the server's peak memory, alone
 // and eight at once (of all the bytes sent), for the lists cut as
-// their bodies arrive (service.ListCutOf): what stays is each
+// their bodies arrive (service.Operation.ListCut): what stays is each
 // body's first 100 actions and a run of 32 KB, not the body
 // (BatchWriteItem: 25 writes a table and 64 KB of echo; BatchExecuteStatement:
 // 26 statements; at 15 MB 0.4-0.6 alone and 0.1-0.2 eight at once;

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
-	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
@@ -110,13 +110,13 @@ func ExampleNewWithStreams() {
 	desc, _ := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Orders")})
 	stream, _ := streams.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: desc.Table.LatestStreamArn})
 	it, _ := streams.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: desc.Table.LatestStreamArn,
-		ShardId: stream.StreamDescription.Shards[0].ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+		ShardId: stream.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	recs, err := streams.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
 	if err != nil {
 		panic(err)
 	}
 	for _, r := range recs.Records {
-		fmt.Println(r.EventName, r.Dynamodb.NewImage["pk"].(*streamtypes.AttributeValueMemberS).Value)
+		fmt.Println(r.EventName, r.Dynamodb.NewImage["pk"].(*stypes.AttributeValueMemberS).Value)
 	}
 	// Output: INSERT ORDER#1
 }

@@ -68,17 +68,18 @@ var layers = []layer{
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire", "internal/lease"}, internal: true},
 	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage", "internal/vector", "internal/shapes", "internal/expr"}, internal: true}, // the control plane's wire shapes, a table's definition types and their pure checks, the key values' rules
-	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true},                       // a table's definition record and its stream's snapshot pieces
-	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "internal/expr"}, internal: true},                                // the mix of expression and legacy parameters, checked before compiling; the request's compiler
-	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                                      // Query's and Scan's parameter checks and sort-key bounds
-	{pkg: "emulator/internal/fxstate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                                              // the saved lags and Contributor Insights configuration
+	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage", "internal/vector", "internal/shapes", "internal/expr"}, internal: true},                                                        // the control plane's wire shapes, a table's definition types and their pure checks, the key values' rules
+	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true},                                                                              // a table's definition record and its stream's snapshot pieces
+	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "internal/expr"}, internal: true},                                                                                       // the mix of expression and legacy parameters, checked before compiling; the request's compiler
+	{pkg: "emulator/internal/capacity", may: []string{"emulator/internal/tablespec", "internal/shapes", "internal/storage"}, testMay: []string{"emulator/internal/service", "emulator/internal/service/servicetest"}, internal: true}, // DynamoDB's capacity units and the answers' ConsumedCapacity
+	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                                                                                             // Query's and Scan's parameter checks and sort-key bounds
+	{pkg: "emulator/internal/stagestate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                                                                                                  // the saved lags and Contributor Insights configuration
 	// a table's stream: its records made at commit, its reads and holds, its snapshot pieces
 	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/vector", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/access", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "internal/shapes"},
-		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/fxstate"}, tests: true, internal: true},
+		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "emulator/internal/capacity", "internal/shapes"},
+		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/stagestate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);
 	// the service imports none (internal/lint/seam_test.go). A feature
@@ -92,14 +93,13 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/fxstate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/fxstate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stagestate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/stagestate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	// The IAM stage parses what a request names (its expressions, its
 	// PartiQL statements) for the condition keys, and reads an index's
 	// projection.
 	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "emulator/internal/streamlog"}, internal: true},
-	{pkg: "emulator/internal/stages/capacity", may: []string{"emulator/internal/service", "emulator/internal/tablespec", "internal/storage"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
-	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/stages/capacity"}, internal: true},
+	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage", "emulator/internal/stages/insights", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors
 	// and the codec for the answers it writes itself.
@@ -107,7 +107,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/pitr", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage", "emulator/internal/tablespec", "emulator/internal/restore"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/backups", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage", "emulator/internal/tablespec", "emulator/internal/restore"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/accountops", "emulator/internal/testkit", "emulator/internal/pitr", "emulator/internal/vectorsearch", "emulator/internal/partiqlops"}, internal: true},
 	{pkg: "emulator/internal/globaltables", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/streamsapi"}, internal: true},
-	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/pitr", "emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/expr", "internal/storage", "emulator/internal/tablespec", "internal/shapes"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/stages/capacity", "emulator/internal/stages/insights"}, internal: true},
+	{pkg: "emulator/internal/transfers", may: []string{"emulator/internal/pitr", "emulator/internal/service", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/zstdread", "internal/expr", "internal/storage", "emulator/internal/tablespec", "internal/shapes"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit", "emulator/internal/stages/insights"}, internal: true},
 	{pkg: "emulator/internal/accountops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/tagging", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/ttl", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
@@ -119,7 +119,7 @@ var layers = []layer{
 	// PartiQL's operations: statements parsed and lowered here, run by the
 	// core as the item operations they stand for (feature_statements.go).
 	{pkg: "emulator/internal/partiqlops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/readparams", "emulator/internal/tablespec", "emulator/internal/wire", "emulator/internal/idempotency", "emulator/internal/oversize", "internal/partiql", "internal/partiql/lower", "internal/expr", "internal/storage", "internal/lex", "internal/insights"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator", may: []string{"internal/storage", "internal/vector", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/accountops", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/streamrec", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions", "emulator/internal/stages/capacity", "emulator/report", "emulator/internal/oversize", "emulator/internal/sigv4", "emulator/internal/httploop", "emulator/internal/httpedge", "emulator/internal/adminhttp", "emulator/internal/apiserve", "internal/adminpath"}, tests: true},
+	{pkg: "emulator", may: []string{"internal/storage", "internal/vector", "internal/persist", "conventions", "internal/faults", "internal/faults/lag", "internal/insights", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/service", "emulator/internal/accountops", "emulator/internal/resources", "emulator/internal/transfers", "emulator/internal/backups", "emulator/internal/pitr", "emulator/internal/globaltables", "emulator/internal/tagging", "emulator/internal/ttl", "emulator/internal/contributorinsights", "emulator/internal/streamsapi", "emulator/internal/vectorsearch", "emulator/internal/partiqlops", "emulator/internal/lambdaesm", "emulator/internal/streamlog", "emulator/internal/streamrec", "emulator/internal/stages/faults", "emulator/internal/stages/insights", "emulator/internal/stages/lag", "emulator/internal/stages/iam", "internal/iampolicy", "internal/lease", "emulator/internal/stages/throttle", "internal/faults/throttle", "emulator/internal/stages/conventions", "emulator/report", "emulator/internal/oversize", "emulator/internal/sigv4", "emulator/internal/httploop", "emulator/internal/httpedge", "emulator/internal/adminhttp", "emulator/internal/apiserve", "internal/adminpath"}, tests: true},
 	{pkg: "emulator/internal/sigv4", may: []string{"emulator/internal/apierr"}, tests: true, internal: true},                        // the server's SigV4 checks: HTTP plumbing under the Go API
 	{pkg: "emulator/internal/httpedge", may: []string{"emulator/internal/apierr"}, tests: true, internal: true},                     // the edge's HTTP policies: CORS, Host names, body reading and decompression
 	{pkg: "emulator/internal/httploop", may: []string{"emulator/internal/httpedge", "internal/lease"}, tests: true, internal: true}, // the connection loop and its HTTP/1.1 pieces: HTTP plumbing under the Go API
@@ -329,6 +329,27 @@ func TestStaticcheck(t *testing.T) {
 	findings, err := runChecker(cmd)
 	require.NoError(t, err, "go tool staticcheck ./...")
 	require.Empty(t, findings, "go tool staticcheck ./...")
+}
+
+// TestWasmVets vets the WebAssembly engine (cmd/dynamoemu-wasm) as npm's
+// build compiles it, GOOS=wasip1 GOARCH=wasm: its reactor is behind that
+// build constraint, so go vet ./... on the host never type-checks it, and
+// a change to the emulator package's face once broke it unseen until
+// npm/test.sh built the packages. Heavy like TestStaticcheck: it compiles
+// the engine's dependencies for another target.
+func TestWasmVets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the wasm vet skipped")
+	}
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") == "" {
+		t.Skip("the wasm vet runs with DYNAMOEMU_HEAVY_TESTS=1 (as in CI), or as GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
+	}
+	cmd := exec.Command("go", "vet", "./cmd/dynamoemu-wasm/")
+	cmd.Dir = root(t)
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	findings, err := runChecker(cmd)
+	require.NoError(t, err, "GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
+	require.Empty(t, findings, "GOOS=wasip1 GOARCH=wasm go vet ./cmd/dynamoemu-wasm/")
 }
 
 // findingRE matches a checker's finding: "path:line:col: message".

@@ -155,11 +155,6 @@ const stagesDir = "emulator/internal/stages"
 // core, each with the names of its code: the core's code may use none of
 // them (its comments may name them), and imports none of the packages.
 var stagePackages = map[string][]string{
-	// Capacity accounting: the units and the answer's member are the
-	// Meter's (a transaction's and an LSI fetch's too); the core reports
-	// sizes, changes, and whether a read or write is a transaction's.
-	"emulator/internal/stages/capacity": {"billedWriteSize", "billedSize", "addVectorBytes", "VectorWriteBytes",
-		"VectorBilledSize", "EntrySize", "SameEntry", "readUnits", "writeUnits"},
 	"emulator/internal/stages/faults": {"faultStage", "fxOperation", "fxTargetOf", "fxTargetMembers", "targetOf",
 		"targetMembers", "tableOfARN", "faultError", "Faults", "inj"},
 	"emulator/internal/stages/insights": {"reportStage", "throughputRefusal", "nsCatalog", "NamespaceReport", "ReportOf", "Reports",
@@ -187,7 +182,7 @@ var stageWords = []string{"onvention", "convcheck", "ContributorInsights", "Repo
 
 // stageLibraries are the libraries of the instruments that moved out
 // whole: only their stages use them, and the core depends on none.
-var stageLibraries = []string{"conventions", "emulator/internal/convcheck", "emulator/internal/fxstate"}
+var stageLibraries = []string{"conventions", "emulator/internal/convcheck", "emulator/internal/stagestate"}
 
 // TestCoreNamesNoStage: the core's code uses no name of a stage package
 // and no identifier holding one of stageWords, and its dependencies (go
@@ -243,7 +238,8 @@ func TestCoreNamesNoStage(t *testing.T) {
 
 // TestStagesWired: every package under emulator/internal/stages is a
 // stage package (stagePackages), and the emulator wires each
-// (emulator/features.go: service.UseStage).
+// (emulator/features.go: the stages it hands its service,
+// service.Config.Stages).
 func TestStagesWired(t *testing.T) {
 	const module = "github.com/dynamoemu/dynamoemu/"
 	for _, p := range goList(t, "-json=ImportPath", "./"+stagesDir+"/...") {
@@ -256,7 +252,7 @@ func TestStagesWired(t *testing.T) {
 	for p := range stagePackages {
 		require.Contains(t, string(src), `"`+module+p+`"`, "emulator/features.go does not wire the stage package %s", p)
 	}
-	require.Contains(t, string(src), "service.UseStage(", "emulator/features.go installs no stage")
+	require.Contains(t, string(src), "[]service.Stage{", "emulator/features.go installs no stage")
 }
 
 // TestSeamNoPassThrough: the feature seam (the core's feature*.go and
@@ -326,42 +322,29 @@ func passesParams(fn *ast.FuncDecl, call *ast.CallExpr) bool {
 // method of the seam is a method of one of these, so a feature's need
 // is met on a noun it shares with the others, not on a type of its own.
 var seamNouns = map[string]string{
-	"":                 "plugging in: Use, Op, DataOp, APIOp, NewState, NewServiceState, UpdateTableMember",
+	"":                 "plugging in: Op, DataOp, APIOp, NewState, NewServiceState, UpdateTableMember",
+	"Registrar":        "a feature's registration with one service: its operations' and its old records' members (ExtMembers)",
 	"Call":             "one request: its identity, its tables' lookups, and the core's reads and writes through the pipeline",
 	"Table":            "a live table: its identity, keys, definition, storage and the one funnel of its changes (Change)",
-	"Definition":       "a table's definition, read (a Definer's, a Describer's, a copy's)",
+	"Definition":       "a table's definition, read (the Defined and Describe hooks', a copy's)",
 	"Edit":             "a definition being changed (Table.Change, Call.MakeTable)",
 	"Space":            "a namespace: its tables, DB metadata, side files, clock and logger",
-	"State":            "a feature's per-namespace state slot",
-	"ServiceState":     "a feature's per-service state slot",
-	"Service":          "the service, as a Starter sees it",
+	"State":            "a feature's or a stage's per-namespace state, by its key",
+	"ServiceState":     "a feature's or a stage's per-service state, by its key",
+	"Service":          "the service, as a hook (Starting, Configure) or a per-service state sees it",
 	"Namespace":        "a namespace outside a request, as a Space (the event source mappings' pollers)",
 	"TableCopy":        "a table as it was (a backup's, a restore's source)",
-	"Dropped":          "a table just deleted (a Dropper's)",
-	"TableDescription": "DescribeTable's answer, which a Describer adds members to",
+	"Dropped":          "a table just deleted (a Dropped hook's)",
+	"TableDescription": "DescribeTable's answer, which a Describe hook adds members to",
 	"OwnedMembers":     "the UpdateTable members the features own, for the request decoder",
 	"VectorIndexView":  "a vector index, as SearchVectors reads it",
 }
 
 // maxSeamFuncs is the most exported functions and methods the core's
-// feature*.go may declare: 151 when the seam was narrowed (PartiQL's
-// three statement writes became the general Call.WriteItem; resources
-// changes its slot, and global tables turn a stream on, through
-// Table.Change; PartiQL encodes its capacity with wire). 142 when the
-// pure checks and the compiler went to the packages of their concepts
-// (readparams, exprparams, tablespec), a namespace's streams became
-// Space.Streams, PartiQL's item read the general Call.ReadItem, and a
-// read transaction's answer encodes itself; 139 when an import's
-// CreateTable check, Time to Live's lookup and a vector index's
-// projected attributes were built in their features. Then 112, when
-// a definition's settings became one value a feature reads
-// whole (Definition.Settings) and edits in place (Edit.Settings) instead
-// of seventeen getters and setters, a table's identity one value
-// (Table.Info and TableCopy.Info, a tablespec.Identity) instead of eight
-// getters, Definition's Space, Storage, GSIs and GSI went (reached
-// through Definition.Table and tablespec.Indexes), and Table.Slot and
-// Dropped.Space went. It may only fall: a feature that needs more
-// builds it in its own package from what the seam has.
+// feature*.go may declare. It may only fall: a feature that needs more
+// builds it in its own package from what the seam has (the commit log
+// says how it came down). The whole core's surface is capped too
+// (TestCoreSurface, size_test.go).
 const maxSeamFuncs = 112
 
 // TestSeamNarrow: the feature seam (the core's feature*.go) declares at

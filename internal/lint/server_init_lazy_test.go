@@ -16,7 +16,6 @@ import (
 // that TestServerInitLazy lets build a map at start-up, each with why it
 // cannot wait: what the first request (or every request) reads.
 var initAllowed = map[string]string{
-	"emulator/internal/service.ops":   "the operation table, filled by the operations' init functions and read by every request",
 	"internal/expr.conditionKeywords": "the scanner's keywords of conditions, read for every identifier of every expression",
 	"internal/expr.updateKeywords":    "the scanner's keywords of update expressions, read for every identifier",
 }

@@ -112,7 +112,7 @@
 // the older snapshot, and the segments whose records are all in the new
 // one. A load that replayed a long log, and a Close after one, compact
 // too (worthSnapshotLocked), so that the next start reads a snapshot.
-
+//
 // # Caveats
 //
 // A namespace is loaded whole into memory: the DB is storage's in-memory

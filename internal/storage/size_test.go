@@ -91,3 +91,25 @@ func TestValueIs32Bytes(t *testing.T) {
 		t.Fatalf("unsafe.Sizeof(Value{}) = %d, want 32", got)
 	}
 }
+
+// TestValueDepth: a scalar or a set is level 1; each list or map around
+// a value adds one, counted at its deepest element; an empty list or map
+// is level 1 too.
+func TestValueDepth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    Value
+		want int
+	}{
+		{"scalar", S("a"), 1},
+		{"set", SS([]string{"a", "b"}), 1},
+		{"empty list", L(nil), 1},
+		{"list of scalars", L([]Value{S("a"), N("1")}), 2},
+		{"map in list", L([]Value{S("a"), M(map[string]Value{"k": L([]Value{S("b")})})}), 4},
+		{"empty map", M(map[string]Value{}), 1},
+	} {
+		if got := tc.v.Depth(); got != tc.want {
+			t.Errorf("%s: got depth %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

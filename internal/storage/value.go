@@ -305,3 +305,22 @@ func containsString(list []string, s string) bool {
 	}
 	return false
 }
+
+// Depth is the nesting level of v's deepest value: a scalar or set is
+// level 1, each enclosing list or map adds one (DynamoDB allows 32).
+func (v Value) Depth() int {
+	deepest := 0
+	switch v.Kind() {
+	case KindL:
+		for _, e := range v.List() {
+			deepest = max(deepest, e.Depth())
+		}
+	case KindM:
+		for _, e := range v.Map() {
+			deepest = max(deepest, e.Depth())
+		}
+	default:
+		return 1
+	}
+	return deepest + 1
+}

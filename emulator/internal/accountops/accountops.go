@@ -8,7 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
-// Feature is the account-level operations (service.Use).
+// Feature is the account-level operations (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot.

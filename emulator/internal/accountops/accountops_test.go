@@ -12,7 +12,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 func createTable(e *servicetest.Env, name string) {
 	e.Must("CreateTable", `{"TableName":"`+name+`","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],`+
@@ -23,7 +23,7 @@ func createTable(e *servicetest.Env, name string) {
 // among the live ones, until it is gone; pages end at Limit and go on
 // after ExclusiveStartTableName.
 func TestListTablesDeleting(t *testing.T) {
-	e := servicetest.New(t, service.Config{TransientDelay: 2 * time.Second})
+	e := servicetest.New(t, service.Config{Features: testFeatures, TransientDelay: 2 * time.Second})
 	for _, n := range []string{"ccc", "aaa", "bbb"} {
 		createTable(e, n)
 	}
@@ -38,7 +38,7 @@ func TestListTablesDeleting(t *testing.T) {
 
 // TestListTablesLimit: a Limit out of 1..100 is AWS's model constraint.
 func TestListTablesLimit(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	typ, msg := testkit.ErrorOf(e.Refused("ListTables", `{"Limit":101}`, "ValidationException"))
 	require.Equal(t, "ValidationException", typ)
 	require.Contains(t, msg, "Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100")
@@ -46,7 +46,7 @@ func TestListTablesLimit(t *testing.T) {
 
 // TestDescribeLimits: AWS's default quotas.
 func TestDescribeLimits(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	require.Equal(t, `{"AccountMaxReadCapacityUnits":80000,"AccountMaxWriteCapacityUnits":80000,`+
 		`"TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000}`, e.Must("DescribeLimits", `{}`))
 }

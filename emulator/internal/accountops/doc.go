@@ -1,5 +1,5 @@
 // Package accountops is the account-level operations of DynamoDB, a
-// feature behind the service core's seam (service.Use): ListTables,
+// feature behind the service core's seam (service.Config.Features): ListTables,
 // DescribeLimits and DescribeEndpoints. None of them reads or changes a
 // table: ListTables lists the names of the namespace's tables (with
 // those still DELETING, service.Call.ListedTables), DescribeLimits

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
-	lagstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 )
 
 // Gate is a lag gate as the lag endpoint moves it (the emulator's
@@ -116,7 +116,7 @@ type lagView struct {
 func (a *Admin) ServeLagGet(w http.ResponseWriter, r *http.Request) {
 	a.CORS.Apply(w, r)
 	views := []lagView{}
-	for _, l := range lagstage.Lags(a.Svc) {
+	for _, l := range lag.Lags(a.Svc) {
 		views = append(views, lagView{Namespace: l.Namespace, Table: l.Table, Index: l.Index, Reads: l.Reads, Stream: l.Stream,
 			Delay: l.Delay.String(), Hold: l.Hold, Pending: l.Pending})
 	}

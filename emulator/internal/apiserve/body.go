@@ -19,7 +19,7 @@ import (
 // The buffer grows as the bytes arrive: Content-Length reserves at most
 // initialBodyBytes, so a client announcing 16 MB and sending nothing holds
 // no 16 MB (limits.go). A body cut off by a read deadline is a bodyCut.
-// The body of an operation whose list is cut as it arrives (service.ListCutOf: a
+// The body of an operation whose list is cut as it arrives (Operation.ListCut: a
 // transaction far over its 100 actions) is read through its ListCut,
 // which keeps it but the elements past the limit (service/oversize.go),
 // and cut says what it left out.
@@ -39,7 +39,7 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 	// by name would be paid by every request (BenchmarkOps/GetItem/handler).
 	var lc *oversize.ListCut
 	if oversize.TakesSize(in.ContentLength) && in.ContentEncoding == nil {
-		lc = service.ListCutOf(op.Name)
+		lc = op.ListCut()
 	}
 	if lc != nil {
 		if in.Sum != nil {

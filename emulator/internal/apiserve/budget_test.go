@@ -100,12 +100,17 @@ func TestBodyReaderProof(t *testing.T) {
 	body.WriteString("]}}")
 	size := int64(body.Len())
 	ctx := context.Background()
+	svc, err := service.New(service.Config{})
+	require.NoError(t, err)
+	t.Cleanup(svc.Close)
+	op, err := svc.Lookup(service.TargetPrefix + "BatchWriteItem")
+	require.NoError(t, err)
 	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
 		"ReadAtMost": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
 			return httpedge.ReadAtMost(buf, r, size+1, size+1)
 		},
 		"ListCut": func(buf *bytes.Buffer, r io.Reader) (int64, error) {
-			n, _, _, err := service.ListCutOf("BatchWriteItem").Read(buf, r, size+1, size+1)
+			n, _, _, err := op.ListCut().Read(buf, r, size+1, size+1)
 			return n, err
 		},
 	}

@@ -41,25 +41,29 @@ import (
 // table with point-in-time recovery keeps a SYSTEM backup of it for 35
 // days of the emulator's clock, as AWS does.
 
-// Feature is the on-demand backups feature (service.Use).
+// Feature is the on-demand backups feature (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name.
 func (Feature) Name() string { return "backups" }
 
-// sets is every namespace's backups, declared by Register.
-var sets service.State[backupSet]
+// sets is every namespace's backups.
+var sets = service.NewState[backupSet]()
 
 // Register installs CreateBackup, DescribeBackup, ListBackups,
 // DeleteBackup and RestoreTableFromBackup.
 func (Feature) Register(r service.Registrar) {
-	sets = service.NewState[backupSet](r)
 	service.Op(r, "CreateBackup", createBackup)
 	service.Op(r, "DescribeBackup", describeBackup)
 	service.Op(r, "ListBackups", listBackups)
 	service.Op(r, "DeleteBackup", deleteBackup)
 	service.Op(r, "RestoreTableFromBackup", restoreTableFromBackup)
 }
+
+// Hooks read a namespace's backups kept on disk when it opens (opened),
+// and keep a SYSTEM backup of a table deleted with point-in-time
+// recovery (dropped).
+func (Feature) Hooks() service.Hooks { return service.Hooks{Opened: opened, Dropped: dropped} }
 
 // Backup states and types.
 const (
@@ -219,12 +223,12 @@ func (s *backupSet) all(now time.Time) []*backup {
 	return list
 }
 
-// Dropped keeps the SYSTEM backup AWS makes of a table with
+// dropped keeps the SYSTEM backup AWS makes of a table with
 // point-in-time recovery when it is deleted: named
 // "<table>$DeletedTableBackup" and kept for 35 days (AWS's developer
 // guide, "Before you begin using point-in-time recovery"). The table has
 // just left the namespace's DB; its lock is held.
-func (Feature) Dropped(d service.Dropped) {
+func dropped(d service.Dropped) {
 	if !d.PointInTimeRecovery() {
 		return
 	}

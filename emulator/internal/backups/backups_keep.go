@@ -80,10 +80,10 @@ func (s *backupSet) forgetBackup(b *backup) error {
 	return s.keep.Remove(backupFile(b.arn))
 }
 
-// Opened reads the backups a namespace kept on disk, in creation order,
+// opened reads the backups a namespace kept on disk, in creation order,
 // and keeps its backups there from now on. A file that does not read
 // back is logged and left where it is.
-func (Feature) Opened(sp service.Space) {
+func opened(sp service.Space) {
 	k, err := sp.Keep(keepBackups)
 	if err != nil {
 		sp.Log().Error("the namespace's backups are kept in memory only", "namespace", sp.ID(), "err", err)
@@ -101,7 +101,7 @@ func (Feature) Opened(sp service.Space) {
 	}
 	var list []*backup
 	for _, name := range names {
-		b, err := readBackup(k, name)
+		b, err := readBackup(sp, k, name)
 		if err != nil {
 			sp.Log().Error("a backup file does not read back; left as it is", "namespace", sp.ID(), "file", name, "err", err)
 			continue
@@ -114,8 +114,8 @@ func (Feature) Opened(sp service.Space) {
 	}
 }
 
-// readBackup reads the backup file name.
-func readBackup(k service.Keeper, name string) (*backup, error) {
+// readBackup reads the backup file name of sp.
+func readBackup(sp service.Space, k service.Keeper, name string) (*backup, error) {
 	snap, meta, err := k.ReadTable(name)
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func readBackup(k service.Keeper, name string) (*backup, error) {
 	if err := json.Unmarshal(meta[metaKeyBackup], &rec); err != nil {
 		return nil, fmt.Errorf("its backup record: %w", err)
 	}
-	tc, err := service.CopyOf(snap)
+	tc, err := sp.CopyOf(snap)
 	if err != nil {
 		return nil, err
 	}

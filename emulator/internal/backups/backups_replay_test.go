@@ -16,7 +16,7 @@ import (
 // items, drops for the rewind), so a second service rebuilt from the
 // records alone answers every read the same.
 func TestReplayRestores(t *testing.T) {
-	env, hooks := servicetest.Recorded(t, service.Config{})
+	env, hooks := servicetest.Recorded(t, service.Config{Features: testFeatures})
 	clock, e, auth := env.Clock, env.Svc, env.Auth
 	send := func(op, body string) string {
 		t.Helper()
@@ -44,6 +44,6 @@ func TestReplayRestores(t *testing.T) {
 	if err := e.RewindAll(spaces); err != nil {
 		t.Fatal(err)
 	}
-	e2 := servicetest.Replay(t, hooks, service.Config{}, clock.Now())
+	e2 := servicetest.Replay(t, hooks, service.Config{Features: testFeatures}, clock.Now())
 	testkit.CompareNamespaces(t, env.Handler(), e2.Handler(), auth, false)
 }

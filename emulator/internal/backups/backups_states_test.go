@@ -17,7 +17,7 @@ import (
 // feeds no second restore and is not deleted (BackupInUseException), and
 // its name takes no other restore (TableInUseException).
 func TestBackupTransientStates(t *testing.T) {
-	env := newClockEnv(t, service.Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, service.Config{Features: testFeatures, TransientDelay: 2 * time.Second})
 	clock, must := env.clock, env.must
 	refused := func(op, body, wantType string) { t.Helper(); env.refused(op, body, wantType) }
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",

@@ -27,7 +27,7 @@ import (
 // Run under -race, it checks the feature's lock (backupSet.mu, a leaf)
 // against the core's.
 func TestBackupsConcurrent(t *testing.T) {
-	env := servicetest.New(t, service.Config{})
+	env := servicetest.New(t, service.Config{Features: testFeatures})
 	tables := []string{"tab0", "tab1", "tab2"}
 	create := func(name string) (int, string) {
 		return env.Send("CreateTable", `{"TableName":"`+name+`","BillingMode":"PAY_PER_REQUEST",
@@ -133,7 +133,7 @@ func TestBackupsConcurrent(t *testing.T) {
 //
 //	go test ./emulator/internal/backups -run '^$' -bench CreateBackup -benchmem
 func BenchmarkCreateBackup(b *testing.B) {
-	env := servicetest.New(b, service.Config{})
+	env := servicetest.New(b, service.Config{Features: testFeatures})
 	env.Must("CreateTable", `{"TableName":"bench","BillingMode":"PAY_PER_REQUEST",`+
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"status","AttributeType":"S"}],`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+

@@ -16,12 +16,12 @@ import (
 // them: this one, point-in-time recovery, which it reads, and
 // SearchVectors, which the vector tests search a restored table with,
 // and PartiQL, which the tests of a table still CREATING send.
-func init() {
-	service.Use(accountops.Feature{}) // ListTables, which CompareNamespaces sends
-	service.Use(Feature{})
-	service.Use(pitr.Feature{})
-	service.Use(vectorsearch.Feature{})
-	service.Use(partiqlops.Feature{})
+var testFeatures = []service.Feature{
+	accountops.Feature{}, // ListTables, which CompareNamespaces sends
+	Feature{},
+	pitr.Feature{},
+	vectorsearch.Feature{},
+	partiqlops.Feature{},
 }
 
 // clockEnv is a service on a test clock (servicetest.Env) with the

@@ -18,7 +18,7 @@ import (
 // lookupTable); once ACTIVE the same requests succeed with its items.
 // Control-plane reads (DescribeTable) answer throughout.
 func TestRestoredTableCreatingServesNoItems(t *testing.T) {
-	env := newClockEnv(t, service.Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, service.Config{Features: testFeatures, TransientDelay: 2 * time.Second})
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"v","AttributeType":"S"}],

@@ -15,7 +15,7 @@ import (
 // 51st, of either kind, is LimitExceededException with AWS's message,
 // and once they are ACTIVE restores start again.
 func TestConcurrentRestoreLimit(t *testing.T) {
-	env := newClockEnv(t, service.Config{TransientDelay: 2 * time.Second})
+	env := newClockEnv(t, service.Config{Features: testFeatures, TransientDelay: 2 * time.Second})
 	clock, send, must := env.clock, env.send, env.must
 	must("CreateTable", `{"TableName":"src","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)

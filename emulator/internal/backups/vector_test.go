@@ -20,7 +20,7 @@ const vecTable = `{"TableName":"vtab","BillingMode":"PAY_PER_REQUEST",` +
 // restore carries them (rebuilt from the items, searchable at once), or
 // only those VectorIndexOverride names.
 func TestVectorBackupRestore(t *testing.T) {
-	env := newClockEnv(t, service.Config{})
+	env := newClockEnv(t, service.Config{Features: testFeatures})
 	must := func(op, body string) string { t.Helper(); return env.must(op, body) }
 	must("CreateTable", vecTable)
 	must("PutItem", `{"TableName":"vtab","Item":{"pk":{"S":"a"},"tenant":{"S":"t1"},"emb":{"L":[{"N":"1"},{"N":"0"},{"N":"0"}]}}}`)

@@ -24,7 +24,7 @@ import (
 // operations was found); an IndexName that is an LSI is not found, as
 // Contributor Insights exists for tables and GSIs only.
 
-// Feature is Contributor Insights' operations (service.Use).
+// Feature is Contributor Insights' operations (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot: the rules are the

@@ -15,17 +15,17 @@ import (
 // The feature in use in this package's tests, as the emulator uses it.
 // The feature with the stage that keeps its recorders (and forgets a
 // deleted table's or GSI's rules), as the emulator wires them.
-func init() {
-	service.Use(Feature{})
-	service.UseStage(reportstage.Stage{})
-}
+var (
+	testFeatures = []service.Feature{Feature{}}
+	testStages   = []service.Stage{reportstage.Stage{}}
+)
 
 // newEnv returns a service with the tables the tests use: ths (pk S,
 // sk N), tha (pk S), tbi (pk B), lsi (pk, sk and an LSI byX) and gsi
 // (pk and a GSI byG on g, sk).
 func newEnv(t *testing.T) *servicetest.Env {
 	t.Helper()
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures, Stages: testStages})
 	const ppr = `"BillingMode":"PAY_PER_REQUEST"`
 	e.Must("CreateTable", `{"TableName":"ths",`+ppr+`,"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)

@@ -1,5 +1,5 @@
 // Package contributorinsights is Contributor Insights' operations, a
-// table-level feature behind the service core's seam (service.Use):
+// table-level feature behind the service core's seam (service.Config.Features):
 // UpdateContributorInsights, DescribeContributorInsights and
 // ListContributorInsights. The rules and their counters are the
 // namespace's insights recorder (package insights), which the report's

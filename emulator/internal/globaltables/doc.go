@@ -13,12 +13,12 @@
 //   - UpdateTable's ReplicaUpdates (Create, Update, Delete: the
 //     2019.11.21 version), a member of the core's request it owns
 //     (service.UpdateTableMember), and DescribeTable's Replicas and
-//     GlobalTableVersion (service.Describer): replicas.go, gsi.go (a
+//     GlobalTableVersion (its Describe hook): replicas.go, gsi.go (a
 //     replica's GSI read capacity), status.go (UPDATING while a replica
 //     comes or goes, and what UpdateTable refuses then), stream.go (the
 //     stream a global table needs and keeps), delete.go (a member's
 //     deletion and AWS's 24-hour source rule, a refusal of DeleteTable:
-//     service.DropChecker).
+//     its CheckDrop hook).
 //   - Multi-Region strong consistency and witnesses (mrsc.go): UpdateTable's
 //     GlobalTableWitnessUpdates, a member it owns that comes with
 //     ReplicaUpdates (service.MemberRules' With; alone it is no change),
@@ -39,7 +39,7 @@
 //     front of every namespace's DB hook (service.Hooker, outermost)
 //     queues each committed item write of a member, its definition
 //     changes and its drop for the other members; the queue is applied
-//     at the start of each request (service.Starter) or at once by Drain
+//     at the start of each request (its Starting hook) or at once by Drain
 //     (the facade's DrainReplication), through storage's write path with
 //     storage.OriginReplica, last writer winning by commit time.
 //
@@ -51,7 +51,7 @@
 //     made from, and the auto scaling rules (autoScalingRule). Every
 //     member records the others, so replay and persistence rebuild the
 //     group: a definition replayed routes its writes again
-//     (service.Definer, Feature.Defined).
+//     (its Defined hook).
 //   - replicator: a service's replication state (service.ServiceState):
 //     the routes (by table ID, where its writes go), the queue of
 //     replOp (an item write, a definition, a member's drop, aws:rep:*),
@@ -75,7 +75,7 @@
 // while the feature was in the service core kept its members
 // (autoScaling, replicas, globalVersion, source, sourceAt,
 // globalCreated) in the record's "ext" object; the core reads them back
-// as the slot (service.ExtMembered), and the next change writes the
+// as the slot (service.Registrar.ExtMembers), and the next change writes the
 // slot in its own member. A slot that does not decode is read as none.
 //
 // # Locks

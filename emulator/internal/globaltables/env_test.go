@@ -18,11 +18,11 @@ import (
 // The features in use in this package's tests, as the emulator uses
 // them: this one, and those whose operations the tests send to the
 // replicas (tags, Time to Live, the Streams API).
-func init() {
-	service.Use(tagging.Feature{})
-	service.Use(ttl.Feature{})
-	service.Use(streamsapi.Feature{})
-	service.Use(Feature{})
+var testFeatures = []service.Feature{
+	tagging.Feature{},
+	ttl.Feature{},
+	streamsapi.Feature{},
+	Feature{},
 }
 
 // Config is the service's configuration.
@@ -56,6 +56,9 @@ type clockEnv struct {
 }
 
 func newClockEnv(t testing.TB, cfg Config) *clockEnv {
+	if cfg.Features == nil {
+		cfg.Features = testFeatures
+	}
 	env := servicetest.New(t, cfg)
 	return &clockEnv{t: t, env: env, svc: testService{env.Svc, env}, clock: env.Clock, auth: testkit.DefaultAuth}
 }

@@ -8,25 +8,28 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Feature is global tables and replica auto scaling (service.Use): the
-// replication between the members of a global table, in a tap in front
-// of every namespace's DB hook (service.Hooker) and applied at the start
-// of each request (service.Starter); UpdateTable's ReplicaUpdates (the
-// member it owns: service.UpdateTableMember) and its refusals while a
-// table has replicas (service.UpdateChecker, DropChecker); DescribeTable's
-// Replicas (service.Describer); the routes of members loaded from disk
-// (service.Definer); the 2017.11.29 operations and replica auto scaling.
+// Feature is global tables and replica auto scaling
+// (service.Config.Features): the replication between the members of a
+// global table, in a tap in front of every namespace's DB hook
+// (Hooks.WrapDB) and applied at the start of each request
+// (Hooks.Starting); UpdateTable's ReplicaUpdates (the member it owns:
+// service.UpdateTableMember) and its refusals while a table has replicas
+// (Hooks.CheckUpdate, CheckUpdateLocked, CheckDrop); DescribeTable's
+// Replicas (Hooks.Describe); the routes of members loaded from disk
+// (Hooks.Defined); the 2017.11.29 operations and replica auto scaling.
 type Feature struct{}
 
 // Name is the feature's name, the key of its slot.
 func (Feature) Name() string { return slotName }
 
-// replicators is every service's replication state, declared by Register.
-var replicators service.ServiceState[replicator]
+// replicators is every service's replication state.
+var replicators = service.NewServiceState(func(s *service.Service) *replicator { return &replicator{svc: s} })
 
-// Register installs the operations and UpdateTable's ReplicaUpdates.
+// Register installs the operations and UpdateTable's ReplicaUpdates, and
+// names the members of the feature's part that records of an earlier
+// version keep in their "ext" object.
 func (Feature) Register(r service.Registrar) {
-	replicators = service.NewServiceState(r, func(s *service.Service) *replicator { return &replicator{svc: s} })
+	r.ExtMembers(extMembers...)
 	// The witnesses first: a request with them and another change
 	// gets their answer (mrsc.go).
 	service.UpdateTableMember(r, memberWitnesses, service.TableUpdate[[]WitnessGroupUpdate]{
@@ -54,27 +57,34 @@ func (Feature) Register(r service.Registrar) {
 	service.Op(r, "UpdateTableReplicaAutoScaling", updateReplicaAutoScaling)
 }
 
-// Hooked puts the namespace's replication tap in front of its DB's hook
+// Hooks are the feature's part in the core's table operations and in
+// every namespace's commits.
+func (Feature) Hooks() service.Hooks {
+	return service.Hooks{WrapDB: hooked, Starting: starting, Defined: defined, Describe: describe,
+		CheckDrop: checkDrop, CheckUpdate: checkUpdate, CheckUpdateLocked: checkUpdateLocked}
+}
+
+// hooked puts the namespace's replication tap in front of its DB's hook
 // (outermost: the features used before this one wrap it first).
-func (Feature) Hooked(s service.Space, db *storage.DB) {
+func hooked(s service.Space, db *storage.DB) {
 	wrapReplication(db, replicators.In(s), s.Clock())
 }
 
-// Starting applies the replicated writes due at now.
-func (Feature) Starting(s *service.Service, now time.Time) { replicators.For(s).drainDue(now) }
+// starting applies the replicated writes due at now.
+func starting(s *service.Service, now time.Time) { replicators.For(s).drainDue(now) }
 
-// Defined routes the writes of a member of a global table whose
+// defined routes the writes of a member of a global table whose
 // definition a record being applied publishes (a namespace loaded from
 // disk replicates again).
-func (Feature) Defined(_, d service.Definition) {
+func defined(_, d service.Definition) {
 	if d.Replayed() {
 		syncReplication(d)
 	}
 }
 
-// Describe adds the table's Replicas and GlobalTableVersion to its
+// describe adds the table's Replicas and GlobalTableVersion to its
 // description, and shows it UPDATING while a replica comes or goes.
-func (Feature) Describe(d service.Definition, now time.Time, out *service.TableDescription) {
+func describe(d service.Definition, now time.Time, out *service.TableDescription) {
 	x, ok := partOf(d)
 	if !ok {
 		return
@@ -102,24 +112,24 @@ func (Feature) Describe(d service.Definition, now time.Time, out *service.TableD
 	}
 }
 
-// CheckDrop refuses DeleteTable of a member another was created from
+// checkDrop refuses DeleteTable of a member another was created from
 // in the last 24 hours (delete.go).
-func (Feature) CheckDrop(c service.Call, t service.Table) error {
+func checkDrop(c service.Call, t service.Table) error {
 	if err := checkStrongDrop(c, t); err != nil { // mrsc.go
 		return err
 	}
 	return checkReplicaDelete(c, t)
 }
 
-// CheckUpdate refuses an UpdateTable that disables the stream of a
+// checkUpdate refuses an UpdateTable that disables the stream of a
 // table with replicas (stream.go).
-func (Feature) CheckUpdate(c service.Call, t service.Table, in *service.UpdateTableInput) error {
+func checkUpdate(c service.Call, t service.Table, in *service.UpdateTableInput) error {
 	return checkReplicaStream(c, t, in)
 }
 
-// CheckUpdateLocked refuses an UpdateTable of the table class or
+// checkUpdateLocked refuses an UpdateTable of the table class or
 // deletion protection while a replica comes or goes (status.go).
-func (Feature) CheckUpdateLocked(c service.Call, d service.Definition, in *service.UpdateTableInput) error {
+func checkUpdateLocked(c service.Call, d service.Definition, in *service.UpdateTableInput) error {
 	return checkReplicaInFlightLocked(in, d, c.Now())
 }
 

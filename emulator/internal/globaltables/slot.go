@@ -42,11 +42,9 @@ type part struct {
 	Witnesses   []witnessRec `json:"witnesses,omitempty"`
 }
 
-// ExtMembers are the members of part, which records of an earlier
-// version keep in their "ext" object (service.ExtMembered).
-func (Feature) ExtMembers() []string {
-	return []string{"autoScaling", "replicas", "globalVersion", "source", "sourceAt", "globalCreated"}
-}
+// extMembers are the members of part, which records of an earlier
+// version keep in their "ext" object (service.Registrar.ExtMembers).
+var extMembers = []string{"autoScaling", "replicas", "globalVersion", "source", "sourceAt", "globalCreated"}
 
 // partOf returns the feature's part of definition d (zero: none, or a
 // slot that does not decode: a record of another version, read as

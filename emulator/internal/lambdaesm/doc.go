@@ -1,5 +1,5 @@
 // Package lambdaesm is Lambda's event source mappings for DynamoDB
-// streams, a feature behind the service core's seam (service.Use): a
+// streams, a feature behind the service core's seam (service.Config.Features): a
 // mapping names a table's stream and a function, and a poller per
 // mapping hands the stream's records to the function in batches with
 // Lambda's semantics (BatchSize, MaximumBatchingWindowInSeconds,

@@ -20,7 +20,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 // The package's tests run the feature on a service of its own (a test
 // clock, tables made through the DynamoDB API as a client makes them)
@@ -39,7 +39,7 @@ type esmEnv struct {
 func newESMEnv(t *testing.T) *esmEnv {
 	t.Helper()
 	made := new(streamlog.Signal) // as the emulator hands it to the service and the Manager
-	e := servicetest.New(t, service.Config{Streams: streamrec.Options{Changes: made}})
+	e := servicetest.New(t, service.Config{Features: testFeatures, Streams: streamrec.Options{Changes: made}})
 	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],

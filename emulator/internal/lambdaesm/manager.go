@@ -16,7 +16,7 @@ import (
 )
 
 // Feature is Lambda's event source mappings for DynamoDB streams
-// (service.Use). It registers no DynamoDB operation: its API is
+// (service.Config.Features). It registers no DynamoDB operation: its API is
 // Lambda's REST API (api.go), which the emulator's edge routes here,
 // and its state is one Manager per service.
 type Feature struct{}
@@ -25,15 +25,14 @@ type Feature struct{}
 func (Feature) Name() string { return "lambdaEventSourceMappings" }
 
 // managers is the Manager of every service.
-var managers service.ServiceState[Manager]
+var managers = service.NewServiceState(func(s *service.Service) *Manager {
+	return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{}, quit: make(chan struct{}),
+		client: &http.Client{Timeout: 15 * time.Minute, CheckRedirect: noRedirect}}
+})
 
-// Register declares the per-service Manager.
-func (Feature) Register(r service.Registrar) {
-	managers = service.NewServiceState(r, func(s *service.Service) *Manager {
-		return &Manager{svc: s, maps: map[string]*mapping{}, funcs: map[string]Function{}, quit: make(chan struct{}),
-			client: &http.Client{Timeout: 15 * time.Minute, CheckRedirect: noRedirect}}
-	})
-}
+// Register registers nothing: the feature's API is Lambda's, and its
+// Manager is made at its first use in a service (Of).
+func (Feature) Register(service.Registrar) {}
 
 // Of returns the Manager of the service svc.
 func Of(svc *service.Service) *Manager { return managers.For(svc) }

@@ -95,23 +95,6 @@ type Cut struct {
 // thousand elements, which the prescans read in the body held).
 const MinCutBytes = 256 << 10
 
-// cuts are the ListCuts features registered, by operation name. Filled
-// by init functions only (Register); read-only afterwards.
-var cuts map[string]*ListCut
-
-// Register makes the body of a feature's operation name read through lc
-// as it arrives; call it from the feature's registration.
-func Register(name string, lc ListCut) {
-	if cuts == nil {
-		cuts = map[string]*ListCut{}
-	}
-	cuts[name] = &lc
-}
-
-// Of returns the ListCut a feature registered for operation name (nil:
-// none).
-func Of(name string) *ListCut { return cuts[name] }
-
 // Checked returns a ListCut's Checker that decodes each run into a new T
 // as the only elements of its list (pre and post around them, as
 // DecodeAlone) and accepts it when clean does (clean may give back what

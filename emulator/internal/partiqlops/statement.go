@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -37,11 +36,9 @@ func (Feature) Name() string { return "partiql" }
 // ExecuteTransaction as data-plane operations.
 func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
-	service.Prescan(r, "BatchExecuteStatement", prescanBatch) // oversize.go
-	oversize.Register("BatchExecuteStatement", batchCut)      // read as it arrives
+	service.Prescan(r, "BatchExecuteStatement", &batchCut, prescanBatch) // oversize.go; read as it arrives
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
-	service.Prescan(r, "ExecuteTransaction", prescanTransaction) // transaction.go
-	oversize.Register("ExecuteTransaction", transactionCut)      // read as it arrives
+	service.Prescan(r, "ExecuteTransaction", &transactionCut, prescanTransaction) // transaction.go
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 // clockEnv is a service on a test clock (servicetest.Env) with the
 // short names this package's tests use.
@@ -18,7 +18,7 @@ type clockEnv struct {
 }
 
 func newEnv(t testing.TB) *clockEnv {
-	return &clockEnv{env: servicetest.New(t, service.Config{}), t: t}
+	return &clockEnv{env: servicetest.New(t, service.Config{Features: testFeatures}), t: t}
 }
 
 func (e *clockEnv) send(op, body string) (int, string) {

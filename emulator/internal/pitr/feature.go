@@ -7,11 +7,11 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Feature is point-in-time recovery (service.Use): each table's history,
-// fed by the recorder it puts in front of every namespace's DB hook
-// (service.Hooker), started, changed and stopped as the table's recovery
-// setting is (service.Definer), kept on disk beside the namespace
-// (service.Opener, Loader, Closer); and DescribeContinuousBackups,
+// Feature is point-in-time recovery (service.Config.Features): each
+// table's history, fed by the recorder it puts in front of every
+// namespace's DB hook (Hooks.WrapDB), started, changed and stopped as the
+// table's recovery setting is (Hooks.Defined), kept on disk beside the
+// namespace (Hooks.Opened, Loaded, Closed); and DescribeContinuousBackups,
 // UpdateContinuousBackups and RestoreTableToPointInTime.
 type Feature struct{}
 
@@ -24,19 +24,24 @@ func (Feature) Name() string { return "pointInTimeRecovery" }
 // not be opened, and it records nothing).
 type recorderSlot struct{ p *pitrRecorder }
 
-// recorders is every namespace's recorder, declared by Register.
-var recorders service.State[recorderSlot]
+// recorders is every namespace's recorder.
+var recorders = service.NewState[recorderSlot]()
 
 // Register installs the operations.
 func (Feature) Register(r service.Registrar) {
-	recorders = service.NewState[recorderSlot](r)
 	service.Op(r, "DescribeContinuousBackups", describeContinuousBackups)
 	service.Op(r, "UpdateContinuousBackups", updateContinuousBackups)
 	service.Op(r, "RestoreTableToPointInTime", restoreTableToPointInTime)
 }
 
-// Hooked puts the namespace's recorder in front of its DB's hook.
-func (Feature) Hooked(s service.Space, db *storage.DB) {
+// Hooks follow every write and every definition of a namespace's tables,
+// and keep the histories beside the namespace's DB.
+func (Feature) Hooks() service.Hooks {
+	return service.Hooks{WrapDB: hooked, Defined: defined, Opened: opened, Loaded: loaded, Closed: closed}
+}
+
+// hooked puts the namespace's recorder in front of its DB's hook.
+func hooked(s service.Space, db *storage.DB) {
 	recorders.In(s).p = wrapPITR(db, s.Clock())
 }
 

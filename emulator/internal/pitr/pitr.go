@@ -294,10 +294,10 @@ func (l *pitrLog) at(t time.Time, d storage.Derivation) (*storage.TableSnapshot,
 // errPITRStarting: a restore raced the enabling of the history.
 var errPITRStarting = errors.New("emulator: point-in-time recovery is being enabled")
 
-// Defined starts, changes or stops the history of the table whose
+// defined starts, changes or stops the history of the table whose
 // definition d is published (old: the one before), when a definition is
 // published by a change or a replay.
-func (Feature) Defined(old, d service.Definition) {
+func defined(old, d service.Definition) {
 	p := recorders.In(d.Table().Space()).p
 	if p == nil {
 		return

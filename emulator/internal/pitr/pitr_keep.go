@@ -337,9 +337,9 @@ func (p *pitrRecorder) close() {
 // histories (Config.Keep's sub).
 const keepPITR = "pitr"
 
-// Opened reads the point-in-time histories a namespace keeps beside its
+// opened reads the point-in-time histories a namespace keeps beside its
 // DB and keeps them there from now on.
-func (Feature) Opened(s service.Space) {
+func opened(s service.Space) {
 	p := recorders.In(s).p
 	k, err := s.Keep(keepPITR)
 	if err != nil {
@@ -353,16 +353,16 @@ func (Feature) Opened(s service.Space) {
 	p.loadPITR()
 }
 
-// Loaded forgets the histories read back from disk that no table
+// loaded forgets the histories read back from disk that no table
 // claimed once the namespace's tables are back.
-func (Feature) Loaded(s service.Space, _ time.Time) {
+func loaded(s service.Space, _ time.Time) {
 	if p := recorders.In(s).p; p != nil {
 		p.dropUnclaimed()
 	}
 }
 
-// Closed makes the namespace's history files durable and closes them.
-func (Feature) Closed(s service.Space) {
+// closed makes the namespace's history files durable and closes them.
+func closed(s service.Space) {
 	if p := recorders.In(s).p; p != nil {
 		p.close()
 	}

@@ -24,7 +24,7 @@ import (
 // checked for its form only, since there is no Kinesis to ask.
 
 // KinesisDestinations is the feature of Kinesis streaming destinations
-// (service.Use).
+// (service.Config.Features).
 type KinesisDestinations struct{}
 
 // kinesisSlot is the feature's slot: a JSON list of kinesisDest. Records

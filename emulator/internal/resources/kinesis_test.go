@@ -12,7 +12,7 @@ import (
 // TestKinesisDestinationStates: ENABLING -> ACTIVE, UPDATING -> ACTIVE,
 // DISABLING -> DISABLED on the service's clock, and AWS's refusals.
 func TestKinesisDestinationStates(t *testing.T) {
-	e := servicetest.New(t, service.Config{TransientDelay: 2 * time.Second})
+	e := servicetest.New(t, service.Config{Features: testFeatures, TransientDelay: 2 * time.Second})
 	e.Must("CreateTable", `{"TableName":"kin",`+onDemand+`,"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	e.Clock.Advance(2 * time.Second) // CREATING until then
 	const ks = "arn:aws:kinesis:us-east-1:000000000000:stream/orders"

@@ -24,7 +24,7 @@ import (
 // stage reads a table's from this slot: docs/iam.md). AWS applies a
 // policy asynchronously; the emulator at once.
 
-// Policies is the feature of resource-based policies (service.Use).
+// Policies is the feature of resource-based policies (service.Config.Features).
 type Policies struct{}
 
 // Name is the key of the policies in a table's definition and record.

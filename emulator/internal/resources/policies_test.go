@@ -15,9 +15,9 @@ import (
 )
 
 // The features in use in this package's tests, as the emulator uses it.
-func init() {
-	service.Use(Policies{})
-	service.Use(KinesisDestinations{})
+var testFeatures = []service.Feature{
+	Policies{},
+	KinesisDestinations{},
 }
 
 const onDemand = `"BillingMode":"PAY_PER_REQUEST"`
@@ -27,7 +27,7 @@ const testPolicy = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Prin
 // TestResourcePolicies: put, get, delete on a table and its stream, the
 // revision ids and ExpectedRevisionId, and the checks of the document.
 func TestResourcePolicies(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"pol",`+onDemand+`,"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	var d struct {

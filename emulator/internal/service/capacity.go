@@ -1,14 +1,15 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The ConsumedCapacity member of a data-plane answer, per table and, in
-// INDEXES mode, per index: what the operations read and wrote, put to the
-// installed Meter (stage_capacity.go) when the request asks for it.
+// INDEXES mode, per index: what the operations read and wrote, in
+// DynamoDB's units (package capacity), when the request asks for it.
 
 // ReturnConsumedCapacity values.
 const (
@@ -37,7 +38,7 @@ func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *Consum
 }
 
 func meteredRead(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
-	return meter.Consumed(t.name, mode, &Usage{Table: meter.ReadUnits(sizeBytes, consistent)})
+	return capacity.Consumed(t.name, mode, &capacity.Usage{Table: capacity.ReadUnits(sizeBytes, consistent)})
 }
 
 // consumed is the ConsumedCapacity of units read from t, or nil when
@@ -46,7 +47,7 @@ func consumed(t *table, mode string, units float64) *ConsumedCapacity {
 	if !asked(mode) {
 		return nil
 	}
-	return meter.Consumed(t.name, mode, &Usage{Table: units})
+	return capacity.Consumed(t.name, mode, &capacity.Usage{Table: units})
 }
 
 // readIndexCapacity is the ConsumedCapacity of reading sizeBytes of index
@@ -55,7 +56,7 @@ func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, sizeBytes i
 	if !asked(mode) {
 		return nil
 	}
-	return meter.Consumed(t.name, mode, &Usage{Table: fetched, Indexes: map[*tablespec.IndexDef]float64{x: meter.ReadUnits(sizeBytes, consistent)}})
+	return capacity.Consumed(t.name, mode, &capacity.Usage{Table: fetched, Indexes: map[*tablespec.IndexDef]float64{x: capacity.ReadUnits(sizeBytes, consistent)}})
 }
 
 // writeChangeCapacity is the ConsumedCapacity of a write of sizeBytes to
@@ -70,8 +71,8 @@ func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change
 
 func meteredWrite(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
 	gsis, lsis := t.indexes()
-	u := meter.Written(Table{t: t}, sizeBytes, ch, len(gsis)+len(lsis) > 0, false)
-	return meter.Consumed(t.name, mode, &u)
+	u := capacity.Written(capacityOf(t, len(gsis)+len(lsis) > 0), sizeBytes, ch, false)
+	return capacity.Consumed(t.name, mode, &u)
 }
 
 // needOld reports whether a write to t must decode the item it replaces
@@ -83,4 +84,21 @@ func needOld(t *table, mode string) bool {
 	}
 	gsis, lsis := t.indexes()
 	return len(gsis)+len(lsis)+len(t.vectorIndexes()) > 0
+}
+
+// asked reports whether mode, a ReturnConsumedCapacity, asks for the
+// answer's ConsumedCapacity.
+//
+//gcassert:inline
+func asked(mode string) bool { return mode == capacityTotal || mode == capacityIndexes }
+
+// capacityOf is what the units of a write to t depend on: its key
+// schema, its vector indexes and, when indexes (the write's ch.Old
+// decoded), its secondary indexes.
+func capacityOf(t *table, indexes bool) capacity.Table {
+	ct := capacity.Table{Schema: t.schema, Vectors: t.vectorIndexes()}
+	if indexes {
+		ct.GSIs, ct.LSIs = t.indexes()
+	}
+	return ct
 }

@@ -164,8 +164,9 @@ type table struct {
 	mu sync.Mutex
 	// liveStream is the enabled stream (streams.go), the observer of data; nil without one.
 	liveStream streamrec.Stream
-	// slots are the stages' TableSlots (stage_state.go).
-	slots slotValues
+	// states are the features' and stages' TableStates (stage_state.go).
+	states slots
+
 	// stageSet is the stages watching the table, for the definition
 	// they were asked on (stage.go).
 	stageSet atomic.Pointer[stageSet]

@@ -56,7 +56,7 @@ func (ns *Namespace) applied(r *storage.Record) error {
 // publishStored rebuilds the emulator's table of st, a storage table of
 // ns's DB, from its definition record, and publishes it.
 func (ns *Namespace) publishStored(st *storage.Table) error {
-	t, m, err := decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
+	t, m, err := ns.svc.decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 // restoreMeta publishes t's recorded definition b, starting or stopping
 // its stream and telling the stages of it as the change did.
 func (t *table) restoreMeta(b []byte) error {
-	_, m, err := decodeTableRecord(b, t.schema)
+	_, m, err := t.ns.svc.seams.decodeTableRecord(b, t.schema)
 	if err != nil {
 		return err
 	}

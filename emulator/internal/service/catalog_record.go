@@ -88,8 +88,9 @@ func encodeTableMeta(t *table, m *tableMeta) []byte {
 // decodeTableRecord parses a table's metadata record: the table's fixed
 // fields and its definition (status ACTIVE). The key schema's kinds come
 // from ks, the storage table's.
-func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
-	r, slots, err := tablerec.Decode(b, features, extMembers)
+// Its features' slots are those of sm's features.
+func (sm *seams) decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
+	r, slots, err := tablerec.Decode(b, sm.features, sm.extMembers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -136,12 +137,12 @@ func decodeTableRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, erro
 // (a namespace filled from another's snapshot) shares its tables'
 // storage with the base, and its definitions too. A published tableMeta
 // is never modified (a change copies it), so the tables whose records
-// hold the same bytes can publish the same one: sharedDefs keeps, by
-// record, the fixed fields decoded and a weak pointer to the definition,
-// which the tables publishing it keep alive.
-var sharedDefs struct {
+// hold the same bytes can publish the same one: a service's sharedDefs
+// keep, by record, the fixed fields decoded and a weak pointer to the
+// definition, which the tables publishing it keep alive.
+type sharedDefs struct {
 	mu   sync.Mutex
-	defs map[string]sharedDef
+	defs map[string]sharedDef // guarded by mu
 }
 
 // sharedDef is a decoded record: the table's fixed fields and its
@@ -162,29 +163,30 @@ const sharedDefsSweep = 256
 // record another table may have published already (a branch's): the
 // definition is decoded once and published by each, and the fixed
 // fields' strings and key schema are shared.
-func decodeSharedRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
-	sharedDefs.mu.Lock()
-	defer sharedDefs.mu.Unlock()
-	if d, ok := sharedDefs.defs[string(b)]; ok && d.schema == ks {
+func (s *Service) decodeSharedRecord(b []byte, ks storage.KeySchema) (*table, *tableMeta, error) {
+	sd := &s.defs
+	sd.mu.Lock()
+	defer sd.mu.Unlock()
+	if d, ok := sd.defs[string(b)]; ok && d.schema == ks {
 		if m := d.m.Value(); m != nil {
 			return &table{name: d.name, id: d.id, arn: d.arn, created: d.created, schema: ks, keySchema: d.keySchema}, m, nil
 		}
 	}
-	t, m, err := decodeTableRecord(b, ks)
+	t, m, err := s.seams.decodeTableRecord(b, ks)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(sharedDefs.defs) >= sharedDefsSweep {
-		for k, d := range sharedDefs.defs {
+	if len(sd.defs) >= sharedDefsSweep {
+		for k, d := range sd.defs {
 			if d.m.Value() == nil {
-				delete(sharedDefs.defs, k)
+				delete(sd.defs, k)
 			}
 		}
 	}
-	if sharedDefs.defs == nil {
-		sharedDefs.defs = make(map[string]sharedDef)
+	if sd.defs == nil {
+		sd.defs = make(map[string]sharedDef)
 	}
-	sharedDefs.defs[string(b)] = sharedDef{
+	sd.defs[string(b)] = sharedDef{
 		name: t.name, id: t.id, arn: t.arn, created: t.created, schema: ks, keySchema: t.keySchema,
 		m: weak.Make(m),
 	}

@@ -39,7 +39,7 @@ func TestRecordBytes(t *testing.T) {
 	got := string(encodeTableMeta(tt, m))
 	const want = `{"v":1,"name":"t","id":"id","arn":"arn:aws:dynamodb:r:1:table/t","created":"2026-11-27T09:00:00Z","keySchema":[{"n":"pk","v":"HASH"}],"attrDefs":[{"n":"pk","v":"S"}],"billingMode":"PAY_PER_REQUEST","billingReported":true,"payPerRequestSince":"2026-11-27T09:01:00Z","throughput":{"read":3,"write":4,"lastIncrease":"2026-11-27T09:00:00Z","lastDecrease":"2026-11-27T09:00:01Z","decreasesToday":2},"onDemand":{"MaxReadRequestUnits":7,"MaxWriteRequestUnits":8},"warm":{"read":5,"write":6},"streamLabel":"label","sse":{"Status":"ENABLED","SSEType":"KMS","KMSMasterKeyArn":"key"},"tableClass":"STANDARD_INFREQUENT_ACCESS","deletionProtection":true,"tags":[{"n":"k","v":"v"}],"ttlEnabled":true,"ttlAttr":"exp","pitr":true,"pitrDays":9,"activeAt":"2026-11-27T10:00:00Z","restored":{"backupArn":"backup","tableArn":"source","at":"2026-11-27T08:00:00Z"}}`
 	require.Equal(t, want, got)
-	_, back, err := decodeTableRecord([]byte(got), tt.schema)
+	_, back, err := (&seams{}).decodeTableRecord([]byte(got), tt.schema)
 	require.NoError(t, err)
 	require.Equal(t, m.Settings, back.Settings)
 }

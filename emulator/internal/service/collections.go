@@ -19,9 +19,10 @@ import (
 // (tablespec/collections.go) says what it is.
 
 // maxItemCollectionBytes is the item collection size limit: 10 GB (taken
-// as GiB, 10 * 2^30 bytes). A variable so tests can lower it; a table takes
-// the value it has when the table is created.
-var maxItemCollectionBytes int64 = 10 << 30
+// as GiB, 10 * 2^30 bytes). A service starts with it
+// (Service.itemCollectionBytes, which a test may lower); a table takes the
+// service's when the table is created.
+const maxItemCollectionBytes int64 = 10 << 30
 
 // trackCollections makes the table's storage keep its item collection
 // sizes and enforce the limit, if the table has local secondary indexes.
@@ -30,7 +31,7 @@ func (t *table) trackCollections(lsis []*tablespec.IndexDef) {
 	if len(lsis) == 0 {
 		return
 	}
-	t.data.TrackCollections(tablespec.LSIEntriesSize(t.schema, lsis), maxItemCollectionBytes)
+	t.data.TrackCollections(tablespec.LSIEntriesSize(t.schema, lsis), t.ns.svc.itemCollectionBytes)
 }
 
 // hasLSIs reports whether the table has local secondary indexes. It takes

@@ -18,11 +18,11 @@ type collectionsEnv struct {
 	e *Service
 }
 
-func newCollectionsEnv(t testing.TB) collectionsEnv {
+func newCollectionsEnv(t testing.TB, limit int64) collectionsEnv {
 	t.Helper()
-	e, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
+	e := newTestService(t, Config{})
+	if limit > 0 {
+		e.itemCollectionBytes = limit // before the tables are made: each takes it then
 	}
 	env := collectionsEnv{&itemsEnv{t: t, h: serviceHandler(e)}, e}
 	env.mustOK("CreateTable", `{"TableName":"ths","BillingMode":"PAY_PER_REQUEST",
@@ -36,7 +36,7 @@ func newCollectionsEnv(t testing.TB) collectionsEnv {
 }
 
 func TestItemCollectionMetrics(t *testing.T) {
-	env := newCollectionsEnv(t)
+	env := newCollectionsEnv(t, 0)
 	icm := func(pk string) string {
 		return `"ItemCollectionMetrics":{"ItemCollectionKey":{"pk":{"S":"` + pk + `"}},"SizeEstimateRangeGB":[0,1]}`
 	}
@@ -88,10 +88,7 @@ func TestItemCollectionMetrics(t *testing.T) {
 // ItemCollectionSizeLimitExceededException and writes nothing; writes that
 // shrink it, writes to other collections and tables without LSIs go on.
 func TestItemCollectionSizeLimit(t *testing.T) {
-	saved := maxItemCollectionBytes
-	maxItemCollectionBytes = 400
-	t.Cleanup(func() { maxItemCollectionBytes = saved })
-	env := newCollectionsEnv(t)
+	env := newCollectionsEnv(t, 400)
 
 	// Each item: pk "a" 3 + sk 2+2 + l "x" 2 + v 1+n; with its ALL index
 	// entry (item + 100) it costs 2*(9+1+n) + 100 bytes: n=40 -> 200.

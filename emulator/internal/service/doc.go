@@ -85,12 +85,10 @@
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
 //     call_pool.go (pooled calls), page_pool.go (pooled page slices),
-//     capacity.go (the answers' ConsumedCapacity, asked of the Meter
-//     when the request asks for it),
+//     capacity.go (the answers' ConsumedCapacity, in package capacity's
+//     units, when the request asks for it),
 //     item_size_bound.go (when an item's size needs no measuring),
-//     indexes.go and
-//     indexes_multi.go (index write units by the Meter, multi-attribute GSI
-//     queries),
+//     indexes_multi.go (multi-attribute GSI queries),
 //     collections.go (item collections and their 10 GB limit),
 //     encode_outputs.go (the data-plane outputs' appenders),
 //     page_eval.go (filters and projections evaluated
@@ -145,53 +143,40 @@
 //     ExecuteTransaction) lowers, as the item operations they stand
 //     for; a SELECT's plan is partiqlops', read a page at a time by
 //     Call.ReadPage.
-//   - The table-feature seam: feature.go (Feature, Use, Op, Call, Table
-//     and a table's feature slots, recorded by catalog_record.go). A
-//     feature behind it lives in its own package and names nothing of
-//     the core's but the seam: resource-based policies and Kinesis
-//     streaming destinations are in emulator/internal/resources,
-//     exports, imports and bulk operations in
-//     emulator/internal/transfers, on-demand backups in
-//     emulator/internal/backups, point-in-time recovery in
-//     emulator/internal/pitr, global tables and replica auto scaling in
-//     emulator/internal/globaltables, the tagging operations in
-//     emulator/internal/tagging, Time to Live's operations in
-//     emulator/internal/ttl, the Streams API in
-//     emulator/internal/streamsapi, SearchVectors in
-//     emulator/internal/vectorsearch, and more; the emulator wires them
-//     (emulator/features.go). feature_state.go gives a feature its
-//     per-namespace state and its part in loading a namespace;
-//     feature_calls.go the core's checks and writes a feature's
-//     operation may ask for; feature_table.go a table as it was (a
-//     backup) and the lifecycle notifications (Opener, Dropper,
-//     IndexDropper);
-//     feature_lifecycle.go the commit hook chain and the definitions
-//     published (Hooker, Definer, Closer); feature_define.go a
-//     definition read and changed (Definition, Table.Change and its
-//     Edit); feature_update.go a feature's part in DescribeTable,
-//     UpdateTable and DeleteTable (Describer, UpdateTableMember,
-//     UpdateChecker, DropChecker) and old records' "ext" members
-//     (ExtMembered); feature_service.go per-service state, each
-//     request's start (Starter) and the namespaces of other regions
-//     (Service.Space, Call.InRegion). The parts of a table
-//     the core keeps for its own operations and features read or
-//     change: feature_definition.go (tags, Time to Live),
-//     feature_reads.go (the data plane's lookups, a table's indexes),
-//     feature_streams.go (the streams), feature_vectors.go
-//     (a vector index); APIOp and
-//     JSONAppender (another API's operations, outputs that encode
-//     themselves).
-//   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome,
-//     UseStage: the instruments' part in each use of a table or index,
-//     Begin before storage is touched and End with what the use did;
-//     which stages watch a table is asked once per definition),
+//   - The table-feature seam: feature.go (Feature, Registrar, Op,
+//     Call, Table and a table's feature slots, recorded by
+//     catalog_record.go). A service serves the features its Config
+//     hands it (Config.Features; the emulator's, emulator/features.go),
+//     each in its own package (emulator/internal/resources, transfers,
+//     backups, pitr, globaltables, tagging, ttl, streamsapi,
+//     vectorsearch, ...), naming nothing of the core's but the seam.
+//     feature_state.go gives a feature its per-namespace state (State, a
+//     key; a service's and a table's are kept the same way);
+//     feature_lifecycle.go the hooks a feature or a stage takes in a
+//     service's life (Hooks, handed over by a Hooker); feature_calls.go
+//     the core's checks and writes a feature's operation may ask for;
+//     feature_table.go a table as it was (a backup) and a table just
+//     deleted (Dropped); feature_define.go a definition read and changed
+//     (Definition, Table.Change and its Edit); feature_update.go the
+//     UpdateTable members a feature owns; feature_service.go per-service
+//     state and the namespaces of other regions (Service.Space,
+//     Call.InRegion). The parts of a table the core keeps for its own
+//     operations and features read or change: feature_definition.go
+//     (tags, Time to Live), feature_reads.go (the data plane's lookups, a
+//     table's indexes), feature_streams.go (the streams),
+//     feature_vectors.go (a vector index); APIOp and JSONAppender
+//     (another API's operations, outputs that encode themselves).
+//   - The stage seam: stage.go (Stage, Switch, TableUse, Outcome: the
+//     instruments' part in each use of a table or index, Begin before
+//     storage is touched and End with what the use did, a value the
+//     stage keeps on the use between them; the stages are the service's
+//     Config.Stages; which watch a table is asked once per definition),
 //     stage_state.go (what a stage keeps: its settings, its state per
-//     namespace, per table and per use), stage_check.go (the checks a
-//     stage may make beside the uses: a table's definition, the keys a
-//     request names, each write inside its storage transaction),
-//     stage_capacity.go (the Meter: the stage that turns
-//     what the operations read and wrote into units and the answers'
-//     ConsumedCapacity, emulator/internal/stages/capacity; Usage).
+//     table), stage_check.go (the checks a stage may make beside the
+//     uses: the keys a request names, each write inside its storage
+//     transaction), capacity.go (what the operations read and wrote, in
+//     DynamoDB's units and the answers' ConsumedCapacity:
+//     emulator/internal/capacity).
 //   - The stages in each operation: the installed stages are packages
 //     under emulator/internal/stages, each with its own doc;
 //     pipeline_use.go (the watched write's capacity mode, a use's key
@@ -279,7 +264,7 @@
 //	a stage's save    saving a stage's state of a namespace as DB
 //	                  metadata (the stage's save lock): taken with no
 //	                  lock held, or under table.mu when a table or GSI is
-//	                  deleted (Dropper, IndexDropper); the stage's own
+//	                  deleted (Dropped, IndexDropped); the stage's own
 //	                  leaves, or storage's locks (one at a time), then
 //	                  the DB's SetMeta, inside it
 //	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, the token store's (idempotency.Store),

@@ -8,24 +8,25 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
 )
 
 // The table-feature seam. A table-level feature (resource policies,
 // Kinesis destinations, transfers, backups, point-in-time recovery,
 // global tables, tagging, Time to Live's operations, the Streams API,
-// SearchVectors, ...) lives in a package of
-// its own and plugs into the core here: it registers its operations and
-// keeps its part of a table's definition in a slot the core carries
-// without reading, or reads and changes a part the core keeps for its
-// own operations through accessors (feature_definition.go and its
-// siblings). What else it
-// may take part in is an optional interface, looked up once in Use
-// (feature_*.go): only a Starter runs on every request (one call, nothing
-// per item), and a Hooker's hook on every commit it selects. The core
-// never names a feature: the emulator wires the features it links
-// (emulator/features.go), and internal/lint's seam test keeps the core
-// free of their names.
+// SearchVectors, ...) lives in a package of its own and is handed to
+// the service that serves it (Config.Features): New has it register its
+// operations with the service's Registrar, and it keeps its part of a
+// table's definition in a slot the core carries without reading, or
+// reads and changes a part the core keeps for its own operations through
+// accessors (feature_definition.go and its siblings). What else it takes
+// part in is the service's life (Hooks, feature_lifecycle.go), asked
+// once in New: only a Starting hook runs on every request (one call,
+// nothing per item), and a WrapDB hook's hook on every commit it
+// selects. The core never names a feature: the emulator hands it the
+// features it links (emulator/features.go), and internal/lint's seam
+// test keeps the core free of their names.
 //
 // A feature's slot is JSON of its own making, kept in the table's
 // definition (tableMeta.features) and in the table's record under the
@@ -38,68 +39,84 @@ type Feature interface {
 	// Name is the key of the feature's slot in a table's definition and
 	// record: stable, since records on disk hold it.
 	Name() string
-	// Register installs the feature's operations with Op.
+	// Register installs the feature's operations with Op, once for each
+	// service that serves it.
 	Register(r Registrar)
 }
 
-// Registrar is what Use hands a feature's Register: the way to add
-// operations to the operation table.
-type Registrar struct{ feature string }
+// Registrar is what New hands a feature's Register: the way to add
+// operations to the service's operation table.
+type Registrar struct {
+	sm      *seams
+	feature string
+}
 
-// features are the names of the features in use, in the order Use got
-// them. Filled by init functions only; read-only afterwards.
-var features []string
+// seams is what a service's features and stages plugged into it (New's
+// plug), read-only once New returns: its operation table and the hooks,
+// checks and stages each request meets, in Config's order (the
+// features', then the stages').
+type seams struct {
+	ops        map[string]*opHandler        // by name; another API's by its whole target (APIOp)
+	apis       []string                     // the X-Amz-Target prefixes of the other APIs (APIOp)
+	prescans   map[string]prescan           // the features' (Prescan)
+	cuts       map[string]*oversize.ListCut // the features' (Prescan)
+	features   []string                     // the features' names
+	extMembers map[string][]string          // the "ext" members of each feature that has them (Registrar.ExtMembers)
+	members    []*ownedMember               // the UpdateTable members the features own (UpdateTableMember)
 
-// Use plugs f into the core. Call it from an init function (the
-// operation table is filled before any request is served); using two
-// features of one name, a feature named as a member of the table record
-// (its slot would be read from it), or registering an operation twice,
-// panics.
-func Use(f Feature) {
-	name := f.Name()
-	if name == "" || slices.Contains(features, name) {
-		panic("emulator: feature without a name or used twice: " + name)
-	}
-	if recordMember(name) {
-		panic("emulator: a feature named as a member of the table record: " + name)
-	}
-	features = append(features, name)
-	f.Register(Registrar{feature: name})
-	if l, ok := f.(Loader); ok {
-		loaders = append(loaders, l)
-	}
-	if o, ok := f.(Opener); ok {
-		openers = append(openers, o)
-	}
-	if d, ok := f.(Dropper); ok {
-		droppers = append(droppers, d)
-	}
-	if h, ok := f.(Hooker); ok {
-		hookers = append(hookers, h)
-	}
-	if d, ok := f.(Definer); ok {
-		definers = append(definers, d)
-	}
-	if c, ok := f.(Closer); ok {
-		closers = append(closers, c)
-	}
-	if s, ok := f.(Starter); ok {
-		starters = append(starters, s)
-	}
-	if d, ok := f.(Describer); ok {
-		describers = append(describers, d)
-	}
-	if d, ok := f.(DropChecker); ok {
-		dropCheckers = append(dropCheckers, d)
-	}
-	if u, ok := f.(UpdateChecker); ok {
-		updateCheckers = append(updateCheckers, u)
-	}
-	if x, ok := f.(ExtMembered); ok {
-		if extMembers == nil {
-			extMembers = map[string][]string{}
+	hooks      []Hooks                         // the features' and the stages' (Hooker)
+	starting   []func(*Service, time.Time)     // their Starting hooks: on every request
+	checkCalls []func(Call, string, any) error // their CheckCall hooks: on every other call
+
+	stages []Stage        // the pipeline's (stage.go)
+	guards []KeyGuard     // the stages that are KeyGuards (stage_check.go)
+	writes []WriteChecker // the stages that are WriteCheckers (stage_check.go)
+}
+
+// plug installs the core's operations, then the features' and the
+// stages': two features of one name, a feature named as a member of the
+// table record (its slot would be read from it), or an operation
+// registered twice, panics (a wiring bug).
+func (sm *seams) plug(features []Feature, stages []Stage) {
+	sm.ops, sm.prescans, sm.cuts = make(map[string]*opHandler, 96), map[string]prescan{}, map[string]*oversize.ListCut{}
+	sm.core() // register.go
+	for _, f := range features {
+		name := f.Name()
+		if name == "" || slices.Contains(sm.features, name) {
+			panic("emulator: feature without a name or used twice: " + name)
 		}
-		extMembers[name] = x.ExtMembers()
+		if recordMember(name) {
+			panic("emulator: a feature named as a member of the table record: " + name)
+		}
+		sm.features = append(sm.features, name)
+		f.Register(Registrar{sm: sm, feature: name})
+		sm.hook(f)
+	}
+	for _, st := range stages {
+		sm.stages = append(sm.stages, st)
+		if g, ok := st.(KeyGuard); ok {
+			sm.guards = append(sm.guards, g)
+		}
+		if w, ok := st.(WriteChecker); ok {
+			sm.writes = append(sm.writes, w)
+		}
+		sm.hook(st)
+	}
+}
+
+// hook keeps v's Hooks, if it has any.
+func (sm *seams) hook(v any) {
+	h, ok := v.(Hooker)
+	if !ok {
+		return
+	}
+	hs := h.Hooks()
+	sm.hooks = append(sm.hooks, hs)
+	if hs.Starting != nil {
+		sm.starting = append(sm.starting, hs.Starting)
+	}
+	if hs.CheckCall != nil {
+		sm.checkCalls = append(sm.checkCalls, hs.CheckCall)
 	}
 }
 
@@ -122,9 +139,9 @@ func recordMember(name string) bool {
 
 // Op registers a feature's operation: the core's adapter decodes its
 // input, puts it once per call to the stages as any control-plane
-// operation (the installed CallCheckers, stage.go) and encodes its output.
+// operation (the CheckCall hooks, stage.go) and encodes its output.
 func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
-	register(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+	register(r.sm, name, false, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
 }
 
 // DataOp registers a feature's operation that reads a table's items
@@ -133,7 +150,7 @@ func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, err
 // through Call's entry points (BeginSearch, Searched). TestPipeline walks
 // it through every stage.
 func DataOp[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
-	registerDataPlane(name, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+	register(r.sm, name, true, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
 }
 
 // Call is one request as a feature's operation sees it.
@@ -188,28 +205,34 @@ func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
 // (a stage's rules name it so); DynamoDB's own operations keep their
 // prefix.
 func APIOp[In, Out any](r Registrar, prefix, name string, f func(c Call, in *In) (*Out, error)) {
-	if !slices.Contains(apiPrefixes, prefix) {
-		apiPrefixes = append(apiPrefixes, prefix)
+	if !slices.Contains(r.sm.apis, prefix) {
+		r.sm.apis = append(r.sm.apis, prefix)
 	}
 	Op(r, prefix+name, f)
 }
 
-// apiPrefixes are the X-Amz-Target prefixes of the other APIs the
-// features in use serve (APIOp). Filled by init functions only;
-// read-only afterwards.
-var apiPrefixes []string
+// ExtMembers names the members of the "ext" object that definition
+// records of an earlier version kept the feature's part in, rather than
+// one member named by the feature: the slot of such a record is the
+// object of those members it has.
+func (r Registrar) ExtMembers(names ...string) {
+	if r.sm.extMembers == nil {
+		r.sm.extMembers = map[string][]string{}
+	}
+	r.sm.extMembers[r.feature] = names
+}
 
 // Registered reports whether an operation is registered under name
 // (another API's operation under its whole target: APIOp), by the core
-// or a feature in use.
-func Registered(name string) bool {
-	_, ok := ops[name]
+// or one of the service's features.
+func (s *Service) Registered(name string) bool {
+	_, ok := s.seams.ops[name]
 	return ok
 }
 
-// Operations returns the names every operation is registered under, in
-// ascending order.
-func Operations() []string { return slices.Sorted(maps.Keys(ops)) }
+// Operations returns the names every operation of the service is
+// registered under, in ascending order.
+func (s *Service) Operations() []string { return slices.Sorted(maps.Keys(s.seams.ops)) }
 
 // Space is the table's namespace.
 func (t Table) Space() Space { return Space{ns: t.t.ns} }

@@ -69,7 +69,7 @@ func (d Definition) Record() []byte { return encodeTableMeta(d.t, d.m) }
 // a table whose key schema is like's: a definition to read, as one of
 // like's.
 func ParseDefinition(rec []byte, like Table) (Definition, error) {
-	_, m, err := decodeTableRecord(rec, like.t.schema)
+	_, m, err := like.t.ns.svc.seams.decodeTableRecord(rec, like.t.schema)
 	if err != nil {
 		return Definition{}, err
 	}

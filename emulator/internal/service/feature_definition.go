@@ -15,7 +15,7 @@ func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 
 // ChangeTags changes the table's tags: fn gets them and returns the new
 // ones or an error, which leaves the definition as it was. The
-// DefinitionChecker stages see the new tags (one may refuse them with a
+// CheckDefinition hooks see the new tags (one may refuse them with a
 // ValidationException, stage_check.go); they take effect once the change
 // is recorded.
 func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {

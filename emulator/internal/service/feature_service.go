@@ -8,58 +8,38 @@ import (
 
 // What a feature that spans namespaces needs (global tables: a table
 // and its replicas in other regions' namespaces of one access key): its
-// per-service state, a word at the start of every request, the
-// namespaces of other regions, and the core's ways to make, copy and
-// delete tables there.
+// per-service state, a word at the start of every request (its Starting
+// hook, feature_lifecycle.go), the namespaces of other regions, and the
+// core's ways to make, copy and delete tables there.
 
-// ServiceState is a feature's per-service state: a *T in every Service,
-// made by New.
-type ServiceState[T any] struct{ i int }
-
-// serviceStateMakers make a new service's feature states, in
-// NewServiceState's order. Filled by init functions only (Use);
-// read-only afterwards.
-var serviceStateMakers []func(*Service) any
+// ServiceState is a per-service state: a *T in every Service, made at
+// its first use. Like State, it is a key.
+type ServiceState[T any] struct {
+	k  *key
+	mk func(s *Service) *T
+}
 
 // NewServiceState declares a per-service state of type T, which mk makes
-// for each new service. Call it from the feature's Register.
-func NewServiceState[T any](r Registrar, mk func(s *Service) *T) ServiceState[T] {
-	serviceStateMakers = append(serviceStateMakers, func(s *Service) any { return mk(s) })
-	return ServiceState[T]{i: len(serviceStateMakers) - 1}
+// for a service at the state's first use there (mk may run twice when
+// two uses race: one value is kept, so mk must have no other effect).
+// Call it once, for a package variable.
+func NewServiceState[T any](mk func(s *Service) *T) ServiceState[T] {
+	return ServiceState[T]{k: new(key), mk: mk}
 }
 
 // For returns the state of the service s.
-func (st ServiceState[T]) For(s *Service) *T { return s.states[st.i].(*T) }
+func (st ServiceState[T]) For(s *Service) *T {
+	if v, ok := s.states.load(st.k).(*T); ok {
+		return v
+	}
+	return s.states.loadOrStore(st.k, st.mk(s)).(*T)
+}
 
 // Of returns the state of the request's service.
 func (st ServiceState[T]) Of(c Call) *T { return st.For(c.c.svc) }
 
 // In returns the state of the service of the namespace sp.
 func (st ServiceState[T]) In(sp Space) *T { return st.For(sp.ns.svc) }
-
-// newServiceStates makes a new service's feature states.
-func newServiceStates(s *Service) []any {
-	if len(serviceStateMakers) == 0 {
-		return nil
-	}
-	out := make([]any, len(serviceStateMakers))
-	for i, mk := range serviceStateMakers {
-		out[i] = mk(s)
-	}
-	return out
-}
-
-// Starter is a feature told at the start of every request, at its
-// arrival time now, before its operation runs (and with no lock held):
-// it does the work due by then. It runs on every request, so it must
-// cost next to nothing when there is none.
-type Starter interface {
-	Starting(s *Service, now time.Time)
-}
-
-// starters are the features in use that implement Starter, in Use's
-// order.
-var starters []Starter
 
 // Now reads the service's clock.
 func (s *Service) Now() time.Time { return s.clock() }

@@ -3,31 +3,29 @@ package service
 import (
 	"log/slog"
 	"sync/atomic"
-	"time"
 )
 
-// A feature's per-namespace state and its part in loading a namespace.
-// A feature that keeps something per namespace (a list of operations,
-// say) declares it with NewState in its Register; each namespace then
-// holds one value of it, made at its first use (a branch that is only
-// read makes few). A feature that keeps
-// that state on disk implements Loader: RebuildCatalog calls it once the
-// namespace's tables are back, and the feature reads its DB metadata
-// (Space.Meta) there.
+// A feature's or a stage's state in each namespace. A feature that keeps
+// something per namespace (a list of operations, say) declares it once,
+// in a package variable: NewState makes a key, and each namespace holds
+// one value under it, made at its first use (a branch that is only read
+// makes few). The state of a service (ServiceState, feature_service.go)
+// and of a table (TableState, stage_state.go) are kept the same way. A
+// feature that keeps its state on disk reads it back in its Loaded hook
+// (feature_lifecycle.go), from its DB metadata (Space.Meta).
 
-// State is a feature's per-namespace state: a *T in every namespace.
-type State[T any] struct{ i int }
+// State is a per-namespace state: a *T in every namespace, zero in a new
+// one. It is a key: the state lives in each namespace, so that one
+// State serves every service in the process.
+type State[T any] struct{ k *key }
 
-// stateMakers make the states of a new namespace, in NewState's order.
-// Filled by init functions only (Use); read-only afterwards.
-var stateMakers []func() any
+// key names a state; its address is its identity (not zero-sized, so
+// that two keys never share one).
+type key struct{ _ byte }
 
-// NewState declares a per-namespace state of type T, zero in a new
-// namespace. Call it from the feature's Register.
-func NewState[T any](r Registrar) State[T] {
-	stateMakers = append(stateMakers, func() any { return new(T) })
-	return State[T]{i: len(stateMakers) - 1}
-}
+// NewState declares a per-namespace state of type T. Call it once, for a
+// package variable.
+func NewState[T any]() State[T] { return State[T]{k: new(key)} }
 
 // Of returns the state in the request's namespace. A namespace nobody
 // has created anything in keeps nothing: it gets a zero T that nothing
@@ -44,40 +42,93 @@ func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
 
 // Made returns the state in the namespace s if made (by In), else nil.
 func (s State[T]) Made(sp Space) *T {
-	x, _ := s.slot(sp.ns).Load().(*T)
+	x, _ := s.slots(sp.ns).load(s.k).(*T)
 	return x
 }
 
 func (s State[T]) in(ns *Namespace) *T {
-	v := s.slot(ns)
-	if v.Load() == nil {
-		v.CompareAndSwap(nil, stateMakers[s.i]()) // the first maker wins
+	sl := s.slots(ns)
+	if v, ok := sl.load(s.k).(*T); ok {
+		return v
 	}
-	return v.Load().(*T)
+	return sl.loadOrStore(s.k, new(T)).(*T) // the first maker wins
 }
 
-// slot returns the state's slot in ns, or in the registered namespace of
-// its key (Namespace.home): while none, an empty one nothing keeps.
-func (s State[T]) slot(ns *Namespace) *atomic.Value {
+// slots returns the states of ns, or of the registered namespace of its
+// key (Namespace.home): while none, empty ones nothing keeps.
+func (s State[T]) slots(ns *Namespace) *slots {
 	if ns.home != nil {
 		ns.home.mu.RLock()
 		defer ns.home.mu.RUnlock()
 		if ns = ns.home.byKey[ns.homeKey]; ns == nil {
-			return new(atomic.Value)
+			return new(slots)
 		}
 	}
-	return &ns.states[s.i]
+	return &ns.states
 }
 
-// Loader is a feature that puts back state kept on disk when its
-// namespace is loaded (-dbPath): Loaded runs once the namespace's tables
-// are back, at now.
-type Loader interface {
-	Loaded(s Space, now time.Time)
+// slots are the values of a namespace's, a service's or a table's
+// states, by key: a list replaced whole on each change, so that a read is
+// one atomic load and a short scan (a few states each), and a change (a
+// state's first use, a table's state set) a compare-and-swap.
+type slots struct{ p atomic.Pointer[[]slot] }
+
+type slot struct {
+	k *key
+	v any
 }
 
-// loaders are the features in use that implement Loader, in Use's order.
-var loaders []Loader
+// load returns the value under k (nil: none).
+func (s *slots) load(k *key) any {
+	if p := s.p.Load(); p != nil {
+		for _, e := range *p {
+			if e.k == k {
+				return e.v
+			}
+		}
+	}
+	return nil
+}
+
+// loadOrStore returns the value under k, storing v first when there is
+// none: of concurrent callers, one stores and all get its v.
+func (s *slots) loadOrStore(k *key, v any) any {
+	for {
+		p := s.p.Load()
+		if p != nil {
+			for _, e := range *p {
+				if e.k == k {
+					return e.v
+				}
+			}
+		}
+		if s.swap(p, k, v) {
+			return v
+		}
+	}
+}
+
+// store sets the value under k (nil: none).
+func (s *slots) store(k *key, v any) {
+	for !s.swap(s.p.Load(), k, v) {
+	}
+}
+
+// swap replaces the list p with one holding v under k, unless the list
+// changed since p was read.
+func (s *slots) swap(p *[]slot, k *key, v any) bool {
+	var next []slot
+	if p != nil {
+		next = make([]slot, 0, len(*p)+1)
+		for _, e := range *p {
+			if e.k != k {
+				next = append(next, e)
+			}
+		}
+	}
+	next = append(next, slot{k: k, v: v})
+	return s.p.CompareAndSwap(p, &next)
+}
 
 // Space is a namespace as a feature sees it: its DB metadata (kept with
 // the namespace: logged, in snapshots, back after a restart) and its

@@ -11,8 +11,8 @@ import (
 )
 
 // A table as it was, for a feature that keeps one (a backup), a table
-// made of a snapshot (a restore: emulator/internal/restore); and the notifications of a table's
-// and a namespace's lifecycle a feature may take.
+// made of a snapshot (a restore: emulator/internal/restore); and a table
+// just deleted, as a Dropped hook sees it.
 
 // TableCopy is a table as it was: its fixed fields, its definition and a
 // copy-on-write snapshot of its items and indexes (storage's
@@ -24,12 +24,12 @@ type TableCopy struct {
 }
 
 // Copy returns the table as it is now.
-func (t Table) Copy() (TableCopy, error) { return CopyOf(t.t.data.Snapshot()) }
+func (t Table) Copy() (TableCopy, error) { return t.Space().CopyOf(t.t.data.Snapshot()) }
 
 // CopyOf reads the table a snapshot holds (one Copy took, or one read
-// back from a file).
-func CopyOf(snap *storage.TableSnapshot) (TableCopy, error) {
-	def, dm, err := decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
+// back from a file), as the namespace's service reads definitions.
+func (s Space) CopyOf(snap *storage.TableSnapshot) (TableCopy, error) {
+	def, dm, err := s.ns.svc.seams.decodeTableRecord(snap.Meta(metaKeyTable), snap.KeySchema())
 	if err != nil {
 		return TableCopy{}, err
 	}
@@ -122,24 +122,6 @@ func (e *Edit) SetStream(view string) {
 	}
 }
 
-// Opener is a feature told when a namespace is made (before anything is
-// loaded into it), to read what it keeps beside it (Space.Keep).
-type Opener interface {
-	Opened(s Space)
-}
-
-// Dropper is a feature told when a table is deleted: its drop recorded,
-// the table out of its namespace, its lock held (take no other table's).
-type Dropper interface {
-	Dropped(d Dropped)
-}
-
-// IndexDropper is a stage told when UpdateTable has deleted a GSI of t,
-// once the change is recorded, with no lock held.
-type IndexDropper interface {
-	IndexDropped(t Table, index string)
-}
-
 // Dropped is a table just deleted.
 type Dropped struct {
 	t   *table
@@ -156,15 +138,6 @@ func (d Dropped) Now() time.Time { return d.now }
 // PointInTimeRecovery reports whether the table had point-in-time
 // recovery on when it was deleted.
 func (d Dropped) PointInTimeRecovery() bool { return d.m.Recovery.On }
-
-// openers and droppers are the features in use that take those
-// notifications, in Use's order.
-var (
-	openers  []Opener
-	droppers []Dropper
-
-	indexDroppers []IndexDropper
-)
 
 // Keep returns the Keeper of the namespace's side directory sub (files
 // beside its DB: Config.Keep), or nil when the namespace is not kept on

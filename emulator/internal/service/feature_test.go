@@ -14,11 +14,9 @@ import (
 // record has it; a slot of a feature not in use is not read back; a
 // slot in the record's "ext" member (where a feature kept its part
 // before it moved behind the seam), or made of several members there
-// (ExtMembered), is read back as the slot.
+// (Registrar.ExtMembers), is read back as the slot.
 func TestFeatureSlotsRecorded(t *testing.T) {
-	saved := features
-	t.Cleanup(func() { features = saved })
-	features = []string{"alpha", "beta"}
+	sm := &seams{features: []string{"alpha", "beta"}}
 
 	tb := &table{name: "t", arn: "arn"}
 	m := &tableMeta{
@@ -29,27 +27,27 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	require.NoError(t, json.Unmarshal(rec, &top), "the record with slots is one JSON object: %s", rec)
 	require.JSONEq(t, `{"on":true}`, string(top["alpha"]))
 
-	_, back, err := decodeTableRecord(rec, tb.schema)
+	_, back, err := sm.decodeTableRecord(rec, tb.schema)
 	require.NoError(t, err)
 	require.Len(t, back.features, 2)
 	require.JSONEq(t, string(m.features["alpha"]), string(back.features["alpha"]))
 	require.JSONEq(t, string(m.features["beta"]), string(back.features["beta"]))
 
-	features = []string{"beta"}
-	_, back, err = decodeTableRecord(rec, tb.schema)
+	sm.features = []string{"beta"}
+	_, back, err = sm.decodeTableRecord(rec, tb.schema)
 	require.NoError(t, err)
 	require.Len(t, back.features, 1, "a slot of a feature not in use is not read back")
 
 	// A record without slots (none in use when it was written) reads
 	// back without them.
-	_, back, err = decodeTableRecord(encodeTableMeta(tb, &tableMeta{}), tb.schema)
+	_, back, err = sm.decodeTableRecord(encodeTableMeta(tb, &tableMeta{}), tb.schema)
 	require.NoError(t, err)
 	require.Nil(t, back.features)
 
 	// A slot kept in "ext" by a record of an earlier version.
-	features = []string{"alpha", "beta"}
+	sm.features = []string{"alpha", "beta"}
 	legacy := []byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[{"arn":"s","status":"ACTIVE"}],"globalVersion":"2019.11.21"}}`)
-	_, back, err = decodeTableRecord(legacy, tb.schema)
+	_, back, err = sm.decodeTableRecord(legacy, tb.schema)
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"arn":"s","status":"ACTIVE"}]`, string(back.features["alpha"]))
 	require.Nil(t, back.features["beta"])
@@ -60,21 +58,18 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	require.NotContains(t, top, "ext", "nothing is written in \"ext\" any more")
 
 	// A feature that kept its part as several members of "ext"
-	// (ExtMembered): an old record's slot is the object of those it has.
-	savedExt := extMembers
-	t.Cleanup(func() { extMembers = savedExt })
-	extMembers = map[string][]string{"gamma": {"one", "two", "three"}}
-	features = []string{"alpha", "gamma"}
+	// (Registrar.ExtMembers): an old record's slot is the object of those it has.
+	sm = &seams{features: []string{"alpha", "gamma"}, extMembers: map[string][]string{"gamma": {"one", "two", "three"}}}
 	legacy = []byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[],"two":"x","one":[1,{"a":2}]}}`)
-	_, back, err = decodeTableRecord(legacy, tb.schema)
+	_, back, err = sm.decodeTableRecord(legacy, tb.schema)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"one":[1,{"a":2}],"two":"x"}`, string(back.features["gamma"]))
 	require.JSONEq(t, `[]`, string(back.features["alpha"]))
-	_, back, err = decodeTableRecord([]byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[]}}`), tb.schema)
+	_, back, err = sm.decodeTableRecord([]byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[]}}`), tb.schema)
 	require.NoError(t, err)
 	require.NotContains(t, back.features, "gamma", "none of its members: no slot")
 	again = encodeTableMeta(tb, &tableMeta{features: map[string]json.RawMessage{"gamma": json.RawMessage(`{"one":[1]}`)}})
-	_, back, err = decodeTableRecord(again, tb.schema)
+	_, back, err = sm.decodeTableRecord(again, tb.schema)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"one":[1]}`, string(back.features["gamma"]), "written again, the slot is a member of its own")
 }
@@ -85,34 +80,12 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 // by the feature, which sees the whole request, once the core's checks
 // passed.
 func TestUpdateTableMember(t *testing.T) {
-	saved := updateMembers
-	t.Cleanup(func() { updateMembers = saved })
-	updateMembers = nil
-	var ran []string
-	UpdateTableMember(Registrar{feature: "test"}, "Aside", TableUpdate[string]{
-		Given: func(v *string) bool { return *v != "" },
-		Rules: MemberRules{Alone: apierr.Validation("Aside comes with Extra only"), With: []string{"Extra"}, NoChange: true},
-		Run: func(c Call, in *UpdateTableInput, v *string) (*TableDescription, error) {
-			return nil, apierr.Validation("Aside ran, Extra " + strings.Join(*in.Owned.Member("Extra").(*[]string), ","))
-		},
-	})
-	UpdateTableMember(Registrar{feature: "test"}, "Extra", TableUpdate[[]string]{
-		Given: func(v *[]string) bool { return len(*v) > 0 },
-		Rules: MemberRules{Alone: apierr.Validation("Extra comes alone"), With: []string{"Aside"}},
-		Run: func(c Call, in *UpdateTableInput, v *[]string) (*TableDescription, error) {
-			ran = append(ran, *v...)
-			tb, err := c.LookupTable(*in.TableName)
-			if err != nil {
-				return nil, err
-			}
-			return tb.Describe(), nil
-		},
-	})
-	e := newClockEnv(t, Config{})
+	f := &memberFeature{}
+	e := newClockEnv(t, Config{Features: []Feature{f}})
 	e.table("own", provisioned)
 	out := e.must("UpdateTable", `{"TableName":"own","Extra":["a"],"Extra":["b","c"]}`)
 	require.Contains(t, out, `"TableName":"own"`)
-	require.Equal(t, []string{"b", "c"}, ran, "given twice: decoded twice into one place")
+	require.Equal(t, []string{"b", "c"}, f.ran, "given twice: decoded twice into one place")
 
 	tests := []struct{ name, body, errType, msg string }{
 		{"with another change", `{"TableName":"own","Extra":["a"],"TableClass":"STANDARD"}`, "ValidationException", "Extra comes alone"},
@@ -131,7 +104,35 @@ func TestUpdateTableMember(t *testing.T) {
 			require.Contains(t, out, tt.msg)
 		})
 	}
-	require.Equal(t, []string{"b", "c", "a"}, ran, "only the request that passed the core's checks reached the feature")
+	require.Equal(t, []string{"b", "c", "a"}, f.ran, "only the request that passed the core's checks reached the feature")
+}
+
+// memberFeature owns two members of UpdateTable's request: Aside, which
+// changes nothing alone, and Extra, which it records in ran.
+type memberFeature struct{ ran []string }
+
+func (*memberFeature) Name() string { return "test" }
+
+func (f *memberFeature) Register(r Registrar) {
+	UpdateTableMember(r, "Aside", TableUpdate[string]{
+		Given: func(v *string) bool { return *v != "" },
+		Rules: MemberRules{Alone: apierr.Validation("Aside comes with Extra only"), With: []string{"Extra"}, NoChange: true},
+		Run: func(c Call, in *UpdateTableInput, v *string) (*TableDescription, error) {
+			return nil, apierr.Validation("Aside ran, Extra " + strings.Join(*in.Owned.Member("Extra").(*[]string), ","))
+		},
+	})
+	UpdateTableMember(r, "Extra", TableUpdate[[]string]{
+		Given: func(v *[]string) bool { return len(*v) > 0 },
+		Rules: MemberRules{Alone: apierr.Validation("Extra comes alone"), With: []string{"Aside"}},
+		Run: func(c Call, in *UpdateTableInput, v *[]string) (*TableDescription, error) {
+			f.ran = append(f.ran, *v...)
+			tb, err := c.LookupTable(*in.TableName)
+			if err != nil {
+				return nil, err
+			}
+			return tb.Describe(), nil
+		},
+	})
 }
 
 // TestFeatureNameNotARecordMember: a feature may not be named as a member
@@ -150,7 +151,7 @@ func TestFeatureNameNotARecordMember(t *testing.T) {
 		require.Equal(t, tc.member, recordMember(tc.name), tc.name)
 	}
 	require.PanicsWithValue(t, "emulator: a feature named as a member of the table record: tags",
-		func() { Use(namedFeature("tags")) })
+		func() { _, _ = New(Config{Features: []Feature{namedFeature("tags")}}) })
 }
 
 // namedFeature is a feature with a name and no operations.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -23,11 +24,38 @@ import (
 // subjects are here too: itemsEnv (three tables and table-driven item
 // cases) and the control-plane helpers on a fixed clock (tablesDo).
 
-// newTestService returns a service configured by cfg, closed when the
-// test ends.
+// wired are the features and stages the emulator hands its service
+// (emulator/features.go), for the core's tests that run with them: the
+// feature and stage packages import the core, so only the external test
+// package may import them; its TestMain (wired_test.go) fills this
+// (Wire) before any test runs.
+var wired struct {
+	features []Feature
+	stages   []Stage
+}
+
+// Wire sets the features and stages the core's tests run with
+// (testConfig).
+func Wire(features []Feature, stages []Stage) { wired.features, wired.stages = features, stages }
+
+// testConfig is cfg with the wired features and stages when it names no
+// feature and no stage (wiredFeatures).
+func testConfig(cfg Config) Config {
+	if cfg.Features == nil && cfg.Stages == nil {
+		cfg.Features, cfg.Stages = wiredFeatures(), wired.stages
+	}
+	return cfg
+}
+
+// wiredFeatures are the wired features and the tests' own operation
+// (TestEcho).
+func wiredFeatures() []Feature { return append(slices.Clone(wired.features), echoFeature{}) }
+
+// newTestService returns a service configured by testConfig(cfg), closed
+// when the test ends.
 func newTestService(t testing.TB, cfg Config) *Service {
 	t.Helper()
-	s, err := New(cfg)
+	s, err := New(testConfig(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +104,14 @@ type echoedNamespace struct {
 	Namespace string
 }
 
-func init() {
-	register("TestEcho", func(c *call, in *struct{}) (*echoedNamespace, error) {
-		return &echoedNamespace{Region: c.region, Namespace: c.ns.key}, nil
+// echoFeature is the tests' own operation, TestEcho.
+type echoFeature struct{}
+
+func (echoFeature) Name() string { return "testEcho" }
+
+func (echoFeature) Register(r Registrar) {
+	Op(r, "TestEcho", func(c Call, in *struct{}) (*echoedNamespace, error) {
+		return &echoedNamespace{Region: c.c.region, Namespace: c.c.ns.key}, nil
 	})
 }
 
@@ -97,7 +130,7 @@ var itemsAuth = testkit.Auth("ITEMS", "us-east-1")
 
 func newItemsEnv(t testing.TB) *itemsEnv {
 	t.Helper()
-	e, err := New(Config{})
+	e, err := New(testConfig(Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +267,7 @@ func mustTables(t *testing.T, e *Service, op, body string) string {
 
 // TTLHooks reach the TTL feature's sweeper (emulator/internal/ttl) from
 // the core's tests: the feature imports the core, so only the external
-// test package (features_wired_test.go) may import it and fill TTLHooks.
+// test package (wired_test.go) may import it and fill TTLHooks.
 var TTLHooks struct {
 	// Sweep deletes every expired item of s now and says how many.
 	Sweep func(s *Service) int

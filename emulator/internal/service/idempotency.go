@@ -18,9 +18,6 @@ type tokenStore struct {
 	*idempotency.Store[*Namespace, txReplay]
 }
 
-// fingerprint is a decoded request's fingerprint (idempotency.Fingerprint).
-var fingerprint = idempotency.Fingerprint
-
 // do runs a transaction under token with run, or answers it from the
 // token's earlier use. fp is the request's fingerprint (a request of
 // another operation never matches), mode its ReturnConsumedCapacity, now

@@ -4,12 +4,12 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 )
 
 // The lag stage (emulator/internal/stages/lag) in the core's own tests:
 // the stage imports the core, so only the external test package
-// (features_wired_test.go) may import it; it installs the stage and
+// (wired_test.go) may import it; it installs the stage and
 // fills LagHooks.
 
 // LagGate is a lag gate as the core's tests move it.
@@ -23,7 +23,7 @@ type LagGate interface {
 var LagHooks struct {
 	// Settings returns a Config.Settings value of the stage holding ls,
 	// and a function that replaces them.
-	Settings func(ls []fxstate.LagSetting) (setting any, set func([]fxstate.LagSetting))
+	Settings func(ls []stagestate.LagSetting) (setting any, set func([]stagestate.LagSetting))
 	// IndexLag and ReadLag return the gate of a GSI, and of a table's
 	// eventually consistent reads, in a namespace of s.
 	IndexLag func(s *Service, accessKey, region, table, index string) (LagGate, error)
@@ -48,9 +48,9 @@ const lockOrderLagKey, lockOrderLagRegion = "AKID1", "us-east-1"
 // consistency fuzzing (seeded by the test's seed) puts every view in
 // fuzz mode at each new definition, ending the settings' holds.
 func (env *lockOrderEnv) lagConfig(fuzz bool) Config {
-	var ls []fxstate.LagSetting
+	var ls []stagestate.LagSetting
 	for _, name := range lockOrderTables {
-		ls = append(ls, fxstate.LagSetting{Table: name, Index: "*", Hold: true})
+		ls = append(ls, stagestate.LagSetting{Table: name, Index: "*", Hold: true})
 	}
 	setting, set := LagHooks.Settings(ls)
 	env.setLags = set

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
@@ -154,7 +154,7 @@ type lockOrderEnv struct {
 	t       *testing.T
 	e       *Service
 	seed    uint64
-	setLags func([]fxstate.LagSetting) // replaces the lag settings (lockorder_lag_test.go)
+	setLags func([]stagestate.LagSetting) // replaces the lag settings (lockorder_lag_test.go)
 
 	mu       sync.Mutex // guards errs and outcomes
 	errs     []string

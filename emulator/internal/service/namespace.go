@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -39,7 +38,7 @@ type Namespace struct {
 	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
-	states []atomic.Value // the features' per-namespace states, each made at its first use (feature_state.go)
+	states slots // the features' and stages' per-namespace states, each made at its first use (feature_state.go)
 
 	// home is set for a namespace nobody has created anything in yet: it
 	// has no tables and is registered in home only when a table is added
@@ -54,7 +53,7 @@ type Namespace struct {
 // the namespace is then not to be registered; its DB refuses every
 // change with the cause (persistence.go).
 func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, svc: n.svc, states: make([]atomic.Value, len(stateMakers))}
+	ns := &Namespace{key: key, region: region, svc: n.svc}
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
@@ -77,11 +76,15 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 	// this keeps.
 	db.SetVectorIndexer(vector.Options{Approximate: n.svc.cfg.ApproximateVectors})
 	ns.db = db
-	for _, h := range hookers {
-		h.Hooked(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+	for _, h := range n.svc.seams.hooks {
+		if h.WrapDB != nil {
+			h.WrapDB(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
+		}
 	}
-	for _, o := range openers {
-		o.Opened(Space{ns: ns}) // the features' files (feature_table.go)
+	for _, h := range n.svc.seams.hooks {
+		if h.Opened != nil {
+			h.Opened(Space{ns: ns}) // the features' files (feature_lifecycle.go)
+		}
 	}
 	if sc := n.svc.sidecars.Lookup(key); sc != nil {
 		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -20,11 +21,6 @@ import (
 // request never writes part of a batch; the writes of a batch then go
 // through one storage transaction. Tables are visited in name order so
 // errors and responses are deterministic.
-
-func init() {
-	registerDataPlane("BatchGetItem", batchGetItem)
-	registerDataPlane("BatchWriteItem", batchWriteItem)
-}
 
 const (
 	maxBatchGetKeys   = 100
@@ -202,7 +198,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 			}
 		}
 		if metered || u != nil {
-			ru := meter.ReadUnits(n, bt.consistent)
+			ru := capacity.ReadUnits(n, bt.consistent)
 			units += ru
 			u.endBatchItem(ru, 0, nil, min(1, n))
 		}
@@ -435,7 +431,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 // the one the uses need) and item-collection metrics to out. keep says
 // that the writes' maps must stay: the stages' write checks saw them.
 func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
-	var cp Usage
+	var cp capacity.Usage
 	metered := asked(in.ReturnConsumedCapacity)
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
 	decodeOld := needOld(bt.t, mode)
@@ -465,20 +461,20 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWrit
 		}
 		var ixUnits map[*tablespec.IndexDef]float64
 		if metered {
-			w := meter.Written(Table{t: bt.t}, max(ch.OldSize, ch.NewSize), ch, decodeOld, false)
+			w := capacity.Written(capacityOf(bt.t, decodeOld), max(ch.OldSize, ch.NewSize), ch, false)
 			ixUnits = w.Indexes
 			cp.Add(w)
 		} else if decodeOld && u != nil {
-			ixUnits = indexWriteUnits(bt.t, defs, ch)
+			ixUnits = capacity.IndexUnits(bt.t.schema, defs, ch)
 		}
 		if u != nil {
-			u.endBatchItem(0, meter.WriteUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+			u.endBatchItem(0, capacity.WriteUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
 		}
 		icm.add(w.key, ch)
 	}
 	out.ItemCollectionMetrics = icm.addTo(out.ItemCollectionMetrics)
 	if metered {
-		out.ConsumedCapacity = append(out.ConsumedCapacity, meter.Consumed(bt.t.name, in.ReturnConsumedCapacity, &cp))
+		out.ConsumedCapacity = append(out.ConsumedCapacity, capacity.Consumed(bt.t.name, in.ReturnConsumedCapacity, &cp))
 	}
 	return checked, nil
 }

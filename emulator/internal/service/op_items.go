@@ -17,13 +17,6 @@ import (
 // storage read or one storage Table.Write, evaluating any condition on the
 // current item inside the write so a failed condition writes nothing.
 
-func init() {
-	registerDataPlane("PutItem", handlePutItem)
-	registerDataPlane("GetItem", getItem)
-	registerDataPlane("DeleteItem", deleteItem)
-	registerDataPlane("UpdateItem", updateItem)
-}
-
 // ReturnValues values.
 const (
 	returnNone       = "NONE"
@@ -647,7 +640,7 @@ func checkUpdatedNesting(upd *expr.Update, item storage.Item) error {
 		return nil
 	}
 	for _, name := range upd.Attributes() {
-		if v, ok := item[name]; ok && wire.ValueDepth(v) > wire.MaxValueDepth {
+		if v, ok := item[name]; ok && v.Depth() > wire.MaxValueDepth {
 			return apierr.Validation(apierr.MsgUpdateNesting)
 		}
 	}

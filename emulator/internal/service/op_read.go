@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -15,11 +16,6 @@ import (
 // storage.Table.Query (one partition, seeking by sort key) or
 // storage.Table.Scan, the filter applied to each item read, Limit and the
 // 1 MB page size counted on items read before filtering.
-
-func init() {
-	registerDataPlane("Query", query)
-	registerDataPlane("Scan", scan)
-}
 
 // maxPageBytes is the data one Query or Scan page reads at most: the page
 // stops after the item that brings the total to 1 MB or more.
@@ -193,7 +189,7 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 			p.stored = append(p.stored, e)
 		}
 		if ir != nil && ir.fetch {
-			p.fetched = meter.AddRead(p.fetched, e.Size(), p.req.consistent)
+			p.fetched = p.fetched + capacity.ReadUnits(e.Size(), p.req.consistent)
 		}
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {

@@ -24,13 +24,6 @@ import (
 // DELETING is described and listed until it is gone
 // (catalog_deleting.go).
 
-func init() {
-	register("CreateTable", createTable)
-	register("DescribeTable", describeTable)
-	register("DeleteTable", deleteTable)
-	register("UpdateTable", updateTable)
-}
-
 func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	return createTableFor(c, in, c.svc.cfg.TransientDelay)
 }
@@ -193,8 +186,11 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range dropCheckers { // the features' refusals (feature_update.go)
-		if err := d.CheckDrop(Call{c: c}, Table{t: t}); err != nil {
+	for _, h := range c.svc.seams.hooks { // the features' refusals (feature_lifecycle.go)
+		if h.CheckDrop == nil {
+			continue
+		}
+		if err := h.CheckDrop(Call{c: c}, Table{t: t}); err != nil {
 			return nil, err
 		}
 	}
@@ -219,9 +215,11 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 				} else {
 					t.ns.removeTable(t)
 				}
-				t.stopStreamLocked(c.Now())  // readable for its retention, as on AWS
-				for _, d := range droppers { // the features (feature_table.go)
-					d.Dropped(Dropped{t: t, m: m, now: c.Now()})
+				t.stopStreamLocked(c.Now())           // readable for its retention, as on AWS
+				for _, h := range c.svc.seams.hooks { // the features and stages (feature_lifecycle.go)
+					if h.Dropped != nil {
+						h.Dropped(Dropped{t: t, m: m, now: c.Now()})
+					}
 				}
 			}
 			return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -28,10 +29,6 @@ import (
 // single-item writes, and waits for its locks instead of failing.
 // TransactionConflict is never produced on its own; a stage may refuse
 // an action with it (txStages, pipeline_tx.go).
-
-func init() {
-	registerDataPlane("TransactWriteItems", transactWriteItems)
-}
 
 const (
 	maxTransactItems = 100
@@ -188,7 +185,7 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 	}
 	req := *in
 	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
-	return c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
+	return c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, idempotency.Fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
 		return runTransactWrite(c, in, acts)
 	})
 }
@@ -582,11 +579,11 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 type txUnits struct {
 	table   string // its name: a token's replay keeps it (idempotency.go), not the table
 	units   float64
-	vectors map[string]float64 // VectorWriteRequestBytes by vector index (the Meter's Written)
+	vectors map[string]float64 // VectorWriteRequestBytes by vector index (capacity.Written)
 }
 
 // addUnits adds u for t to list, keeping tables in their first order.
-func addUnits(list []txUnits, t *table, u Usage) []txUnits {
+func addUnits(list []txUnits, t *table, u capacity.Usage) []txUnits {
 	i := 0
 	for i < len(list) && list[i].table != t.name {
 		i++
@@ -611,7 +608,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 	}
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
-		out = append(out, meter.Consumed(u.table, mode, &Usage{Table: u.units, Vectors: u.vectors, Tx: true, Write: write}))
+		out = append(out, capacity.Consumed(u.table, mode, &capacity.Usage{Table: u.units, Vectors: u.vectors, Tx: true, Write: write}))
 	}
 	return out
 }
@@ -633,16 +630,16 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 			icm[a.t.name] = &m
 		}
 		if a.kind == txCheck {
-			writes = addUnits(writes, a.t, Usage{Table: meter.TxWriteUnits(a.cur)})
-			out.replayReads = addUnits(out.replayReads, a.t, Usage{Table: meter.TxReadUnits(a.cur)})
+			writes = addUnits(writes, a.t, capacity.Usage{Table: capacity.TxWriteUnits(a.cur)})
+			out.replayReads = addUnits(out.replayReads, a.t, capacity.Usage{Table: capacity.TxReadUnits(a.cur)})
 			continue
 		}
 		ch := changes[i]
 		if a.old != nil {
 			ch.Old = a.old
 		}
-		writes = addUnits(writes, a.t, meter.Written(Table{t: a.t}, max(ch.OldSize, ch.NewSize), ch, false, true))
-		out.replayReads = addUnits(out.replayReads, a.t, Usage{Table: meter.TxReadUnits(max(ch.OldSize, ch.NewSize))})
+		writes = addUnits(writes, a.t, capacity.Written(capacityOf(a.t, false), max(ch.OldSize, ch.NewSize), ch, true))
+		out.replayReads = addUnits(out.replayReads, a.t, capacity.Usage{Table: capacity.TxReadUnits(max(ch.OldSize, ch.NewSize))})
 		icm[a.t.name].add(a.key, ch)
 	}
 	out.ConsumedCapacity = txCapacity(writes, mode, true)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/exprparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -19,10 +20,6 @@ import (
 // the read locks of all the tables at once, so no transaction or write is
 // seen in part. Each Get has an entry in Responses, in request order; a
 // missing item leaves its entry empty.
-
-func init() {
-	registerDataPlane("TransactGetItems", transactGetItems)
-}
 
 // TransactGetItemsInput is the TransactGetItems request.
 type TransactGetItemsInput struct {
@@ -142,7 +139,7 @@ func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput
 func transactGetCapacity(mode string, gets []*txGet, sizes []int) []*ConsumedCapacity {
 	var list []txUnits
 	for i, g := range gets {
-		list = addUnits(list, g.t, Usage{Table: meter.TxReadUnits(sizes[i])})
+		list = addUnits(list, g.t, capacity.Usage{Table: capacity.TxReadUnits(sizes[i])})
 	}
 	return txCapacity(list, mode, false)
 }

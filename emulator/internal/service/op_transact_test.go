@@ -20,7 +20,7 @@ func newTxEnv(t testing.TB) (*itemsEnv, *time.Time) {
 	t.Helper()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Tests move the clock only between requests.
-	e, err := New(Config{Clock: func() time.Time { return now }})
+	e, err := New(testConfig(Config{Clock: func() time.Time { return now }}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +72,7 @@ func TestTransactWriteItems(t *testing.T) {
 // TestTransactCollectionLimit: a write that would grow an item collection
 // past the limit cancels the transaction, undoing the writes before it.
 func TestTransactCollectionLimit(t *testing.T) {
-	saved := maxItemCollectionBytes
-	maxItemCollectionBytes = 400
-	t.Cleanup(func() { maxItemCollectionBytes = saved })
-	env := newCollectionsEnv(t)
+	env := newCollectionsEnv(t, 400)
 	item := func(pk, sk string, n int) string {
 		return fmt.Sprintf(`{"Put":{"TableName":"tls","Item":{"pk":{"S":%q},"sk":{"N":%q},"l":{"S":"x"},"v":{"S":%q}}}}`, pk, sk, strings.Repeat("v", n))
 	}

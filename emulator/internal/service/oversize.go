@@ -2,7 +2,6 @@ package service
 
 import (
 	"bytes"
-	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -25,41 +24,30 @@ import (
 // decoded input (nil: nothing).
 type prescan func(body []byte, cut Cut) (reduced []byte, fill func(in any))
 
-// prescanOff, set by a test, decodes every body whole (the answer
-// prescans must give).
-var prescanOff atomic.Bool
-
-// featurePrescans are the prescans features registered (Prescan).
-// Filled by init functions only (made by the first); read-only
-// afterwards.
-var featurePrescans map[string]prescan
-
-// Prescan registers how a feature's operation name reads its raw body
-// before the body is decoded: reduce returns the body to decode instead
-// (nil: the body as it is), one that gets the same answer, for a list
-// far over its limit (package oversize has the readers). Call it before
-// the operation is registered.
-func Prescan(r Registrar, name string, reduce func(body []byte) []byte) {
-	if _, ok := ops[name]; ok {
+// Prescan registers how a feature's operation name reads its raw body before it is
+// decoded: cut, how the edge reads it as it arrives (nil: whole; Operation.ListCut), and
+// reduce, the body to decode instead of the one held (nil: as it is), one that gets the
+// same answer, for a list far over its limit (package oversize has the readers). Call it
+// before the operation is registered.
+func Prescan(r Registrar, name string, cut *oversize.ListCut, reduce func(body []byte) []byte) {
+	if _, ok := r.sm.ops[name]; ok {
 		panic("emulator: prescan of " + name + " after its operation")
 	}
-	if featurePrescans == nil {
-		featurePrescans = map[string]prescan{}
-	}
-	featurePrescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
+	r.sm.prescans[name] = func(body []byte, _ Cut) ([]byte, func(any)) { return reduce(body), nil }
+	r.sm.cuts[name] = cut
 }
 
 // prescanOf returns the prescan of operation name (nil: its body is
 // decoded as it is).
-func prescanOf(name string) prescan {
-	if p, ok := featurePrescans[name]; ok {
+func (sm *seams) prescanOf(name string) prescan {
+	if p, ok := sm.prescans[name]; ok {
 		return p
 	}
 	switch name {
 	case "BatchGetItem":
 		return prescanBatchGet
-	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as ListCutOf, in the body held whole
-		return ListCutOf(name).Again
+	case "TransactWriteItems", "TransactGetItems", "BatchWriteItem": // as their cuts, in the body held whole
+		return coreCut(name).Again
 	case "GetItem", "Query", "Scan": // AttributesToGet cut after its first repeated name
 		return func(b []byte, _ Cut) ([]byte, func(any)) {
 			return oversize.RepeatedNames(b, "AttributesToGet", expr.MaxAttributeNameBytes), nil
@@ -69,7 +57,7 @@ func prescanOf(name string) prescan {
 }
 
 // prescanBatchGet cuts each AttributesToGet after its first repeat (not
-// beside a bad table name), then Keys far over 100 as ListCutOf does.
+// beside a bad table name), then Keys far over 100 as its cut does.
 func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	cut := oversize.BatchGetRepeatedNames(body, expr.MaxAttributeNameBytes, tablespec.BatchTableName)
 	if cut != nil {
@@ -81,14 +69,21 @@ func prescanBatchGet(body []byte, _ Cut) ([]byte, func(any)) {
 	return cut, nil
 }
 
-// Cut is what ListCutOf cut from a body as it arrived.
+// Cut is what an Operation's ListCut cut from a body as it arrived.
 type Cut = oversize.Cut
 
-// ListCutOf returns how the edge reads operation name's body as it arrives
-// (nil: whole): a transaction keeps 100 actions, the rest checked, counted;
-// a BatchWriteItem 25 writes a table, each echoed and checked (oversize.MapCut);
-// a BatchGetItem 101 keys a table and those its echo shows (oversize.KeysCut).
-func ListCutOf(name string) *oversize.ListCut {
+// ListCut is how the edge reads the body as it arrives (nil: whole).
+func (o Operation) ListCut() *oversize.ListCut {
+	if o.h == nil {
+		return nil
+	}
+	return o.h.cut
+}
+
+// coreCut is how the edge reads a core operation's body (nil: whole): a transaction
+// keeps 100 actions, the rest checked, counted; a BatchWriteItem 25 writes a table, each
+// echoed and checked (oversize.MapCut); a BatchGetItem 101 keys a table and its echo's.
+func coreCut(name string) *oversize.ListCut {
 	switch name {
 	case "BatchGetItem":
 		return &batchGetCut
@@ -99,7 +94,7 @@ func ListCutOf(name string) *oversize.ListCut {
 	case "BatchWriteItem":
 		return &batchWriteCut
 	}
-	return oversize.Of(name) // a feature's
+	return nil
 }
 
 var (

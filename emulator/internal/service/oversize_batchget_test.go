@@ -237,9 +237,9 @@ func TestBatchGetCutSameAnswer(t *testing.T) {
 		body := batchGetBody(r)
 		requireSameCut(t, s, "BatchGetItem", body, r, fmt.Sprintf("case %d", i), cuts)
 		_, held := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
-		prescanOff.Store(true)
+		s.prescanOff.Store(true)
 		_, whole := doService(t, s, TargetPrefix+"BatchGetItem", testkit.DefaultAuth, body)
-		prescanOff.Store(false)
+		s.prescanOff.Store(false)
 		require.Equal(t, whole, held, "case %d, held whole: %.300s", i, body)
 	}
 	require.Greater(t, cuts["BatchGetItem"], 20, "too few requests were cut: the test misses them")
@@ -262,7 +262,7 @@ func TestBatchGetCutHoldsLittle(t *testing.T) {
 	b.WriteString(`],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`)
 	body := b.String()
 	var buf bytes.Buffer
-	n2, cut, more, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
+	n2, cut, more, err := coreCut("BatchGetItem").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
 	require.NoError(t, err)
 	require.False(t, more)
 	require.Equal(t, int64(len(body)), n2)
@@ -276,7 +276,7 @@ func TestBatchGetCutHoldsLittle(t *testing.T) {
 	t.Logf("%d bytes kept as %d (a buffer of %d), %d keys of %d", len(body), buf.Len(), buf.Cap(), len(kept.RequestItems["tab0"].Keys), n)
 }
 
-// FuzzBatchGetCut: any BatchGetItem body reads through ListCutOf
+// FuzzBatchGetCut: any BatchGetItem body reads through its ListCut
 // without a panic and gets the answer the whole body decoded gets. The
 // body is the fuzzer's bytes, or a table (the fuzzer's name) of 101 to
 // 4,100 copies of the fuzzer's key (about 1 MB at most) with its other key at one place,
@@ -431,7 +431,7 @@ func TestBatchGetNamesCut(t *testing.T) {
 			cuts := map[string]int{}
 			requireSameCut(t, s, "BatchGetItem", tc.body, r, tc.name, cuts)
 			var buf bytes.Buffer
-			_, cut, _, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
+			_, cut, _, err := coreCut("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
 			require.NoError(t, err)
 			if tc.cut {
 				require.Positive(t, cut.Elems)
@@ -447,7 +447,7 @@ func TestBatchGetNamesCut(t *testing.T) {
 // number of keys (0 to 300) and an AttributesToGet of 70 KB and up to
 // 2,000 copies of the fuzzer's element (past the echo it shows) with
 // its other element at one place, then the fuzzer's bytes, reads
-// through ListCutOf without a panic and gets the whole body's answer.
+// through its ListCut without a panic and gets the whole body's answer.
 func FuzzBatchGetNamesCut(f *testing.F) {
 	f.Add(uint16(150), uint16(3000), uint16(10), "tab0", `"abcdefghijklmnopqrst"`, `5`, `}}}`)
 	f.Add(uint16(101), uint16(6000), uint16(5999), "tab0", `"é€<&>é€<&>é€<&>é€<&>"`, `""`, `,"Keys":[{"pk":{"S":"a"}}]}}}`)
@@ -543,7 +543,7 @@ func TestBatchGetTotalCut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			requireSameCut(t, s, "BatchGetItem", tc.body, r, tc.name, map[string]int{})
 			var buf bytes.Buffer
-			_, cut, _, err := ListCutOf("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
+			_, cut, _, err := coreCut("BatchGetItem").Read(&buf, strings.NewReader(tc.body), 16<<20, int64(len(tc.body))+1)
 			require.NoError(t, err)
 			if tc.cut {
 				require.Positive(t, cut.Elems)

@@ -36,13 +36,13 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 // serveCut serves body as the edge does for an operation whose list is
-// cut as it arrives (ListCutOf, read in random pieces) and
+// cut as it arrives (Operation.ListCut, read in random pieces) and
 // returns the status and body of the answer and what was cut.
 func serveCut(t testing.TB, s *Service, op, body string, r *rand.Rand) (int, string, Cut) {
 	t.Helper()
 	o, err := s.Lookup(TargetPrefix + op)
 	require.NoError(t, err)
-	lc := ListCutOf(op)
+	lc := o.ListCut()
 	require.NotNil(t, lc, op)
 	var buf bytes.Buffer
 	limit := int64(16<<20) + 1
@@ -135,7 +135,7 @@ func bigWrite(r *rand.Rand, i int) string {
 }
 
 // TestListCutSameAnswer: a request whose list is cut as its body arrives
-// (ListCutOf) gets exactly the answer the whole body decoded
+// (Operation.ListCut) gets exactly the answer the whole body decoded
 // gets (the prescans off), byte for byte: random requests of each
 // operation cut, over their limit or not, with and without faults
 // before and past the limit, read in pieces of random sizes.
@@ -174,9 +174,9 @@ func requireSameCut(t *testing.T, s *Service, op, body string, r *rand.Rand, nam
 	if cut.Elems > 0 {
 		cuts[op]++
 	}
-	prescanOff.Store(true)
+	s.prescanOff.Store(true)
 	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	prescanOff.Store(false)
+	s.prescanOff.Store(false)
 	require.Equal(t, wantRes.StatusCode, status, "%s %s", op, name)
 	require.Equal(t, want, got, "%s %s (cut %+v): %.300s", op, name, cut, body)
 }
@@ -196,7 +196,7 @@ func TestListCutHoldsLittle(t *testing.T) {
 	b.WriteString(`],"ReturnConsumedCapacity":"TOTAL"}`)
 	body := b.String()
 	var buf bytes.Buffer
-	n2, cut, more, err := ListCutOf("TransactWriteItems").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
+	n2, cut, more, err := coreCut("TransactWriteItems").Read(&buf, strings.NewReader(body), 16<<20, int64(len(body))+1)
 	require.NoError(t, err)
 	require.False(t, more)
 	require.Equal(t, int64(len(body)), n2)
@@ -207,7 +207,7 @@ func TestListCutHoldsLittle(t *testing.T) {
 }
 
 // FuzzListCut: any body of the operations whose lists are cut as they
-// arrive reads through ListCutOf without a panic, and gets the
+// arrive reads through its ListCut without a panic, and gets the
 // answer the whole body decoded gets. The body is the fuzzer's bytes,
 // or a list of 101 to 400 copies of the fuzzer's element with the
 // fuzzer's other element at one place and its bytes after the list.

@@ -258,7 +258,7 @@ func TestOversizeSameAnswer(t *testing.T) {
 	for _, op := range []string{"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "BatchExecuteStatement", "ExecuteTransaction"} {
 		for i := range 40 {
 			body := oversizeBody(r, op)
-			if b, _ := prescanOf(op)([]byte(body), Cut{}); b != nil {
+			if b, _ := s.seams.prescanOf(op)([]byte(body), Cut{}); b != nil {
 				reduced++
 			}
 			requireSameWithoutPrescan(t, s, op, body, i)
@@ -271,11 +271,11 @@ func TestOversizeSameAnswer(t *testing.T) {
 // on, then off, and requires the same answer.
 func requireSameWithoutPrescan(t *testing.T, s *Service, op, body string, i int) {
 	t.Helper()
-	prescanOff.Store(false)
+	s.prescanOff.Store(false)
 	res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	prescanOff.Store(true)
+	s.prescanOff.Store(true)
 	wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-	prescanOff.Store(false)
+	s.prescanOff.Store(false)
 	require.Equal(t, wantRes.StatusCode, res.StatusCode, "%s case %d", op, i)
 	require.Equal(t, want, got, "%s case %d: %.300s", op, i, body)
 }
@@ -285,6 +285,7 @@ func requireSameWithoutPrescan(t *testing.T, s *Service, op, body string, i int)
 // limit are checked and left out), so what it costs is its bytes and a
 // run of elements at a time.
 func TestOversizeReduced(t *testing.T) {
+	s := newTestService(t, Config{})
 	const n = 20_000
 	list := func(elem func(i int) string) string {
 		parts := make([]string, n)
@@ -312,7 +313,7 @@ func TestOversizeReduced(t *testing.T) {
 		}) + `]}`,
 	}
 	for op, body := range bodies {
-		reduced, _ := prescanOf(op)([]byte(body), Cut{})
+		reduced, _ := s.seams.prescanOf(op)([]byte(body), Cut{})
 		require.NotNil(t, reduced, op)
 		most := 64 << 10
 		if op == "BatchGetItem" { // the keys its echo shows (64 KB), to the end of their run
@@ -345,12 +346,12 @@ func FuzzOversizePrescan(f *testing.F) {
 	f.Cleanup(func() { oversize.Every.Store(false) })
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
 		op := ops[int(which)%len(ops)]
-		_, _ = prescanOf(op)([]byte(body), Cut{}) // never a panic
-		prescanOff.Store(false)
+		_, _ = s.seams.prescanOf(op)([]byte(body), Cut{}) // never a panic
+		s.prescanOff.Store(false)
 		res, got := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-		prescanOff.Store(true)
+		s.prescanOff.Store(true)
 		wantRes, want := doService(t, s, TargetPrefix+op, testkit.DefaultAuth, body)
-		prescanOff.Store(false)
+		s.prescanOff.Store(false)
 		require.Equal(t, wantRes.StatusCode, res.StatusCode)
 		require.Equal(t, want, got)
 	})
@@ -419,7 +420,7 @@ func TestOversizeExecuteTransaction(t *testing.T) {
 	}
 	oversize.Every.Store(true)
 	defer oversize.Every.Store(false)
-	pre := prescanOf("ExecuteTransaction")
+	pre := s.seams.prescanOf("ExecuteTransaction")
 	require.NotNil(t, pre, "ExecuteTransaction has no prescan")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -429,11 +430,11 @@ func TestOversizeExecuteTransaction(t *testing.T) {
 			if reduced != nil {
 				require.Equal(t, 101, strings.Count(string(reduced), `{"Statement"`)+strings.Count(string(reduced), `,7`)+strings.Count(string(reduced), `[7`))
 			}
-			prescanOff.Store(false)
+			s.prescanOff.Store(false)
 			res, got := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
-			prescanOff.Store(true)
+			s.prescanOff.Store(true)
 			wantRes, want := doService(t, s, TargetPrefix+"ExecuteTransaction", testkit.DefaultAuth, tc.body)
-			prescanOff.Store(false)
+			s.prescanOff.Store(false)
 			require.Equal(t, wantRes.StatusCode, res.StatusCode)
 			require.Equal(t, want, got)
 			require.Contains(t, got, tc.want)

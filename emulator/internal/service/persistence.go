@@ -52,8 +52,10 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 		}
 	}
 	ns.svc.tokens.Restore(ns, ns.db, now) // ClientRequestTokens (idempotency.go)
-	for _, l := range loaders {
-		l.Loaded(Space{ns: ns}, now) // the features' state (feature_state.go)
+	for _, h := range ns.svc.seams.hooks {
+		if h.Loaded != nil {
+			h.Loaded(Space{ns: ns}, now) // the features' and stages' state (feature_lifecycle.go)
+		}
 	}
 	return len(tables), nil
 }

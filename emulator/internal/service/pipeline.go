@@ -1,10 +1,8 @@
 package service
 
-import "slices"
-
 // The request pipeline of the data plane. An operation that reads or
-// writes a table's items registers with registerDataPlane (a feature's,
-// with DataOp: SearchVectors, through Call.BeginSearch and
+// writes a table's items registers as a data-plane one (register's data;
+// a feature's with DataOp: SearchVectors, through Call.BeginSearch and
 // Call.Searched, pipeline_item.go's beginSearch and searched). Its handler
 // validates the request in AWS's order and then reaches storage only
 // through the pipeline, which runs the stages in one order for every
@@ -46,22 +44,5 @@ import "slices"
 // operation registered here through every stage, and fails on a
 // registered operation it cannot classify.
 //
-// Any other operation (register) is put once per call, with the table it
-// names, to the installed CallCheckers before its handler runs.
-
-// dataPlane are the operations registered with registerDataPlane, in
-// registration order. Filled by init functions only; read-only
-// afterwards, and read only when an operation registers (its adapter
-// keeps the answer) and by tests: a slice, not a map built at start-up.
-var dataPlane []string
-
-// registerDataPlane registers a data-plane operation: register's adapter,
-// with the pipeline's stages around f.
-func registerDataPlane[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
-	dataPlane = append(dataPlane, name)
-	register(name, f)
-}
-
-// isDataPlane reports whether the operation registered as name is a
-// data-plane operation (registerDataPlane).
-func isDataPlane(name string) bool { return slices.Contains(dataPlane, name) }
+// Any other operation is put once per call, with the table it names, to
+// the CheckCall hooks before its handler runs.

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -52,7 +53,7 @@ func (u *TableUse) endRefused(err error, key storage.Key, newSize int) {
 	if e, ok := u.t.data.GetEncoded(key); ok {
 		old = e.Size()
 	}
-	u.end(Outcome{WriteUnits: meter.WriteUnits(max(newSize, old))})
+	u.end(Outcome{WriteUnits: capacity.WriteUnits(max(newSize, old))})
 }
 
 // conditionRefused reports whether err refuses a write by its condition.
@@ -79,7 +80,7 @@ func endTxCancelled(uses []*TableUse, acts []*txAction) {
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(Outcome{ReadUnits: meter.TxReadUnits(a.cur)})
+			u.end(Outcome{ReadUnits: capacity.TxReadUnits(a.cur)})
 			continue
 		}
 		size := a.cur
@@ -89,6 +90,6 @@ func endTxCancelled(uses []*TableUse, acts []*txAction) {
 		case a.kind == txUpdate && a.item != nil:
 			size = max(size, storage.ItemSize(a.item))
 		}
-		u.end(Outcome{WriteUnits: meter.TxWriteUnits(size)})
+		u.end(Outcome{WriteUnits: capacity.TxWriteUnits(size)})
 	}
 }

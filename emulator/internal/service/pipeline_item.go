@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -140,7 +141,7 @@ func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
 // gives anything of the change back.
 func (c *call) wrote(sizeBytes int, change storage.Change) {
 	p := &c.pipe
-	p.use.end(Outcome{WriteUnits: meter.WriteUnits(sizeBytes), Change: change, HasChange: true})
+	p.use.end(Outcome{WriteUnits: capacity.WriteUnits(sizeBytes), Change: change, HasChange: true})
 	p.use, p.open = nil, false
 	p.size, p.change = sizeBytes, change
 }
@@ -154,7 +155,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 		if found {
 			n = 1
 		}
-		p.use.end(Outcome{ReadUnits: meter.ReadUnits(sizeBytes, consistent), Read: n, Returned: n})
+		p.use.end(Outcome{ReadUnits: capacity.ReadUnits(sizeBytes, consistent), Read: n, Returned: n})
 	}
 	p.use, p.open = nil, false
 }
@@ -164,7 +165,7 @@ func (c *call) readItem(sizeBytes int, consistent, found bool) {
 func (c *call) readPage(p *pageReader) (*pageOutput, error) {
 	pp := &c.pipe
 	if pp.use != nil {
-		pp.use.end(Outcome{ReadUnits: meter.AddRead(p.fetched, p.readBytes, p.req.consistent), Read: p.scanned, Returned: p.count})
+		pp.use.end(Outcome{ReadUnits: p.fetched + capacity.ReadUnits(p.readBytes, p.req.consistent), Read: p.scanned, Returned: p.count})
 	}
 	pp.use, pp.open = nil, false
 	return p.output()
@@ -216,7 +217,7 @@ func (c *call) txRead(sizes []int) {
 	for i, u := range p.txUses {
 		if u != nil {
 			n := min(1, sizes[i])
-			u.end(Outcome{ReadUnits: meter.TxReadUnits(sizes[i]), Read: n, Returned: n})
+			u.end(Outcome{ReadUnits: capacity.TxReadUnits(sizes[i]), Read: n, Returned: n})
 		}
 	}
 	p.txUses = nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -114,10 +115,10 @@ func endTx(uses []*TableUse, acts []*txAction, changes []storage.Change) {
 		}
 		a := acts[i]
 		if a.kind == txCheck {
-			u.end(Outcome{ReadUnits: meter.TxReadUnits(a.cur)})
+			u.end(Outcome{ReadUnits: capacity.TxReadUnits(a.cur)})
 			continue
 		}
 		ch := changes[i]
-		u.end(Outcome{WriteUnits: meter.TxWriteUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
+		u.end(Outcome{WriteUnits: capacity.TxWriteUnits(max(ch.OldSize, ch.NewSize)), Change: ch, HasChange: true})
 	}
 }

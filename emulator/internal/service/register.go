@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/oversize"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
@@ -32,7 +32,7 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	cut       Cut            // the list the edge cut while the body arrived (ListCutOf)
+	cut       Cut            // the list the edge cut while the body arrived (Operation.ListCut)
 	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
@@ -48,35 +48,55 @@ func (c *call) Context() context.Context { return c.ctx }
 // TargetPrefix is the X-Amz-Target prefix of DynamoDB's API.
 const TargetPrefix = "DynamoDB_20120810."
 
-// opFunc runs one operation on a raw JSON body and returns the JSON response.
-type opFunc func(c *call, body []byte) ([]byte, error)
-
-// ops maps operation names ("PutItem") to their handlers. Filled by register
-// from init functions only; read-only afterwards.
-var ops = make(map[string]opFunc, 96) // room for every operation: no growth at init
+// core registers the core's own operations: the control plane's table
+// operations and the data plane's item operations (the request pipeline's:
+// pipeline.go).
+func (sm *seams) core() {
+	register(sm, "CreateTable", false, createTable)
+	register(sm, "DescribeTable", false, describeTable)
+	register(sm, "DeleteTable", false, deleteTable)
+	register(sm, "UpdateTable", false, updateTable)
+	register(sm, "PutItem", true, handlePutItem)
+	register(sm, "GetItem", true, getItem)
+	register(sm, "DeleteItem", true, deleteItem)
+	register(sm, "UpdateItem", true, updateItem)
+	register(sm, "Query", true, query)
+	register(sm, "Scan", true, scan)
+	register(sm, "BatchGetItem", true, batchGetItem)
+	register(sm, "BatchWriteItem", true, batchWriteItem)
+	register(sm, "TransactWriteItems", true, transactWriteItems)
+	register(sm, "TransactGetItems", true, transactGetItems)
+}
 
 // lookupOp finds the operation an X-Amz-Target names (DynamoDB's, or another
 // API's under its full target: APIOp), named by the part after its prefix.
-func lookupOp(target string) (name string, op opFunc, ok bool) {
+func (sm *seams) lookupOp(target string) (name string, op *opHandler, ok bool) {
 	if name, ok = strings.CutPrefix(target, TargetPrefix); ok {
-		op, ok = ops[name]
+		op, ok = sm.ops[name]
 		return name, op, ok
 	}
-	for _, p := range apiPrefixes {
+	for _, p := range sm.apis {
 		if strings.HasPrefix(target, p) {
-			op, ok = ops[target]
+			op, ok = sm.ops[target]
 			return target[len(p):], op, ok
 		}
 	}
 	return "", nil, false
 }
 
-// register installs an operation's handler (from an init function). serve
-// decodes the body into a new or pooled *In, calls f and encodes *Out with
-// its appendJSON/AppendJSON (encode_outputs.go) or encoding/json (nil: {});
-// a data-plane op runs in the stages (pipeline.go), others get CallCheckers.
-func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
-	h := newOpHandler(name, reflect.TypeFor[In](), reflect.TypeFor[Out]())
+// register installs an operation's handler in sm: serve decodes the body
+// into a new or pooled *In, calls f and encodes *Out with its
+// appendJSON/AppendJSON (encode_outputs.go) or encoding/json (nil: {}); a
+// data-plane op (data) runs in the pipeline's stages (pipeline.go), others
+// get the CheckCall hooks.
+func register[In, Out any](sm *seams, name string, data bool, f func(c *call, in *In) (*Out, error)) {
+	if _, dup := sm.ops[name]; dup {
+		panic("emulator: operation registered twice: " + name)
+	}
+	h := &opHandler{name: name, data: data, pre: sm.prescanOf(name), cut: sm.cuts[name], in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
+	if h.cut == nil {
+		h.cut = coreCut(name) // a feature's first (Prescan)
+	}
 	h.get = func() any { return new(In) }
 	h.implements(new(In), new(Out))
 	h.run = func(c *call, in any) (any, error) {
@@ -86,31 +106,26 @@ func register[In, Out any](name string, f func(c *call, in *In) (*Out, error)) {
 		}
 		return out, err
 	}
-	ops[name] = h.serve
+	sm.ops[name] = h
 }
 
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
 	name                             string
 	data                             bool                          // a data-plane operation
+	in, out                          reflect.Type                  // *In's and *Out's element types (OperationShapes)
 	pre                              prescan                       // prescanOf(name); nil: none
+	cut                              *oversize.ListCut             // how the edge reads the body as it arrives (Operation.ListCut)
 	get                              func() any                    // a new or pooled *In
 	put                              func(any)                     // gives a pooled *In back; nil: not pooled
 	run                              func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
 	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
+	binds                            bool                          // *In is a seamBound
 }
 
-// newOpHandler checks that name is new and records its types (OperationShapes).
-func newOpHandler(name string, in, out reflect.Type) *opHandler {
-	if _, dup := ops[name]; dup {
-		panic("emulator: operation registered twice: " + name)
-	}
-	if opShapes == nil {
-		opShapes = map[string]OpShape{}
-	}
-	opShapes[name] = OpShape{In: in, Out: out}
-	return &opHandler{name: name, data: isDataPlane(name), pre: prescanOf(name)}
-}
+// seamBound is an input that holds what the service's features own of
+// it (UpdateTableInput's OwnedMembers), told before it is decoded.
+type seamBound interface{ bind(sm *seams) }
 
 func (h *opHandler) implements(in, out any) {
 	if _, ok := in.(pooledInput); ok {
@@ -118,6 +133,7 @@ func (h *opHandler) implements(in, out any) {
 		h.get, h.put = p.Get, p.Put
 	}
 	_, h.recycle = in.(recycler)
+	_, h.binds = in.(seamBound)
 	_, h.self = out.(JSONAppender)
 	_, h.appends = out.(jsonAppender)
 	_, h.recycles = out.(recycler)
@@ -136,11 +152,14 @@ func (h *opHandler) done(in any) {
 func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 	name, in := h.name, h.get()
 	defer h.done(in)
+	if h.binds {
+		in.(seamBound).bind(&c.svc.seams)
+	}
 	c.inLen = len(body)
 	var fill func(any)
 	if cut := c.cut; cut.Elems > 0 { // cut as it arrived: the body is reduced (oversize.go)
-		c.inLen, fill = cut.Len, func(in any) { ListCutOf(name).Filled(in, cut) }
-	} else if h.pre != nil && !prescanOff.Load() {
+		c.inLen, fill = cut.Len, func(in any) { h.cut.Filled(in, cut) }
+	} else if h.pre != nil && !c.svc.prescanOff.Load() {
 		if reduced, f := h.pre(body, cut); reduced != nil {
 			body, fill = reduced, f // a list far over its limit (oversize.go)
 		}
@@ -194,10 +213,15 @@ func (h *opHandler) serve(c *call, body []byte) ([]byte, error) {
 // OpShape is the Go types an operation decodes and encodes.
 type OpShape struct{ In, Out reflect.Type }
 
-var opShapes map[string]OpShape // by operation name; filled by register only
-
-// OperationShapes returns every registered operation's types, by name.
-func OperationShapes() map[string]OpShape { return maps.Clone(opShapes) }
+// OperationShapes returns the types of every operation of the service, by
+// name.
+func (s *Service) OperationShapes() map[string]OpShape {
+	out := make(map[string]OpShape, len(s.seams.ops))
+	for name, h := range s.seams.ops {
+		out[name] = OpShape{In: h.in, Out: h.out}
+	}
+	return out
+}
 
 // noteTable stores a decoded input's TableName in *table (nil: not logged).
 func noteTable(table *string, in any) {

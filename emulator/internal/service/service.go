@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -13,7 +14,9 @@ import (
 
 // Service is DynamoDB-the-service without HTTP: the namespaces and their
 // tables, the operations, streams, TTL and transactions' tokens; the
-// instruments plug in through the stage seam (stage.go). The edge (package emulator) authenticates a request,
+// features its Config hands it plug in through the feature seam
+// (feature.go), the instruments through the stage seam (stage.go). The
+// edge (package emulator) authenticates a request,
 // reads its body and hands it over: Lookup resolves X-Amz-Target, Serve
 // runs the operation and returns the response body or an error of an
 // apierr class, which the edge turns into __type, status and message.
@@ -26,12 +29,30 @@ type Service struct {
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams.go).
 	sidecars streamrec.Sidecars
-	// states are the features' per-service states (feature_service.go).
-	states []any
+	// seams are what its features and stages plugged in (feature.go).
+	seams seams
+	// states are the features' and stages' per-service states
+	// (feature_service.go).
+	states slots
+	// prescanOff, set by a test, decodes every body whole (the answer
+	// prescans must give: oversize.go).
+	prescanOff atomic.Bool
+	// defs are the definitions its branches' tables share
+	// (catalog_record.go).
+	defs sharedDefs
+	// itemCollectionBytes is the item collection size limit a table
+	// takes when it is made (collections.go; a test lowers it).
+	itemCollectionBytes int64
 }
 
 // Config configures a service.
 type Config struct {
+	// Features are the table-level features the service serves, in
+	// order (feature.go): each registers its operations in New.
+	Features []Feature
+	// Stages are the stages of its request pipeline, in order
+	// (stage.go).
+	Stages   []Stage
 	SharedDB bool
 	Logger   *slog.Logger     // nil: discard
 	Clock    func() time.Time // nil: time.Now (and RealClock)
@@ -57,7 +78,7 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
-	// Settings are the installed stages' settings (stage_state.go's
+	// Settings are the stages' settings (stage_state.go's
 	// Setting: a stage finds its own by type), as the emulator's options
 	// give them.
 	Settings []any
@@ -75,7 +96,8 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Clock == nil {
 		cfg.Clock, cfg.RealClock = time.Now, true
 	}
-	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg}
+	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, itemCollectionBytes: maxItemCollectionBytes}
+	s.seams.plug(cfg.Features, cfg.Stages)
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
 	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
@@ -83,9 +105,13 @@ func New(cfg Config) (*Service, error) {
 		tc.Clock = s.clock // safe to call from the janitor
 	}
 	s.tokens = tokenStore{idempotency.New[*Namespace, txReplay](tc)}
-	s.states = newServiceStates(s)
-	if err := s.configure(); err != nil { // the stages' (stage_check.go)
-		return nil, err
+	for _, h := range s.seams.hooks {
+		if h.Configure == nil {
+			continue
+		}
+		if err := h.Configure(s); err != nil { // feature_lifecycle.go
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -94,8 +120,10 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Close() {
 	s.tokens.Close()
 	for _, ns := range s.dbs.all() {
-		for _, c := range closers {
-			c.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
+		for _, h := range s.seams.hooks {
+			if h.Closed != nil {
+				h.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
+			}
 		}
 	}
 }
@@ -108,18 +136,18 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 // Operation is an operation Lookup found.
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
-	fn   opFunc
+	h    *opHandler
 	read bool // a fork not made answers it from its view (ns_snapshot.go)
 }
 
 // Lookup returns the operation an X-Amz-Target names, or
 // UnknownOperationException.
 func (s *Service) Lookup(target string) (Operation, error) {
-	name, fn, ok := lookupOp(target)
+	name, h, ok := s.seams.lookupOp(target)
 	if !ok {
 		return Operation{}, apierr.OperationNotFound(name)
 	}
-	return Operation{Name: name, fn: fn, read: readOnly(name)}, nil
+	return Operation{Name: name, h: h, read: readOnly(name)}, nil
 }
 
 // readOnly: what a fork not made answers from its view (ns_snapshot.go).
@@ -150,7 +178,7 @@ type Request struct {
 	// TableName, when not nil, receives the request's TableName member
 	// once its body is decoded (the edge's request log).
 	TableName *string
-	Cut       Cut // what ListCutOf cut from Body (Elems 0: nothing)
+	Cut       Cut // what the Operation's ListCut cut from Body (Elems 0: nothing)
 }
 
 // Serve runs op on req and returns the response body (appended to
@@ -158,8 +186,8 @@ type Request struct {
 // caller recovers (the edge logs it and answers InternalServerError).
 func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	now := s.clock()
-	for _, st := range starters { // the features' work now due (feature_service.go)
-		st.Starting(s, now)
+	for _, st := range s.seams.starting { // the features' work now due (feature_lifecycle.go)
+		st(s, now)
 	}
 	// A call from the pool is zero (call_pool.go): only the request's
 	// fields are set, not the whole struct written again
@@ -177,7 +205,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	// keeps it once it is decoded (the edge lets go of a large one too).
 	body := req.Body
 	req.Body = nil
-	out, err := op.fn(c, body)
+	out, err := op.h.serve(c, body)
 	putCall(c) // not on a panic: that call is left to the collector
 	return out, err
 }

@@ -2,8 +2,8 @@ package service
 
 import (
 	"context"
-	"sync"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -12,12 +12,16 @@ import (
 )
 
 // The stage seam: the instruments' way into the request pipeline (pipeline.go), as feature.go is
-// the features'. A Stage takes part in every use of a table or index by a data-plane operation:
-// Begin before storage is touched (it may refuse the use, or hold it), End once the use is over,
-// with what it did. The pipeline's entry points (beginItem, beginRead, beginBatchItem, beginTx,
-// beginTxGets, beginSearch; wrote, readItem, readPage, searched, txApplied, txRead, finishItem)
-// loop over the stages that watch the table, in the order they were installed. Watches is asked
-// once per table definition: a request on a table no stage watches runs none, allocating nothing.
+// the features'. The stages are values handed to the service (Config.Stages). A Stage takes part
+// in every use of a table or index by a data-plane operation: Begin before storage is touched (it
+// may refuse the use, or hold it), End once the use is over, with what it did; what its Begin
+// tells its End it keeps on the use (TableUse.SetValue). The pipeline's entry points (beginItem,
+// beginRead, beginBatchItem, beginTx, beginTxGets, beginSearch; wrote, readItem, readPage,
+// searched, txApplied, txRead, finishItem) loop over the stages that watch the table, in Config's
+// order. Watches is asked once per table definition: a request on a table no stage watches runs
+// none, allocating nothing. Beside the uses, a stage may be a KeyGuard or a WriteChecker
+// (stage_check.go), a ReadViewer (stage_read.go), and a Hooker (feature_lifecycle.go), as a
+// feature may.
 
 // Stage is one instrument of the request pipeline.
 type Stage interface {
@@ -62,8 +66,8 @@ type TableUse struct {
 
 	stages []Stage // the stages watching the table, in order
 	begun  int     // how many of stages began
-
-	scratch [useSlots]float64 // the stages' UseSlots (stage_state.go)
+	cur    int     // the stage being called (SetValue, Value)
+	vals   []any   // each stage's value (SetValue), by its place in stages
 
 	lease.Owned // lent by usePool until its End
 }
@@ -89,72 +93,26 @@ type Outcome struct {
 	Refused error
 }
 
-// CallChecker is a Stage that also takes part in every call of an operation that is not a
-// data-plane one (the control plane, the Streams API): CheckCall runs once per call, with op the
-// operation's name and in its decoded input, before the operation validates it; an error fails the
-// call with it.
-type CallChecker interface {
-	CheckCall(c Call, op string, in any) error
-}
-
-// installed are the stages UseStage installed, in its order; callCheckers are those that implement
-// CallChecker. Filled by init functions only; read-only afterwards.
-var (
-	installed    []Stage
-	callCheckers []CallChecker
-)
-
-// UseStage installs a stage. Call it from an init function (the
-// emulator's, emulator/features.go), before any service is made.
-func UseStage(s Stage) {
-	installed = append(installed, s)
-	if d, ok := s.(Dropper); ok {
-		droppers = append(droppers, d) // told of a deleted table (feature_table.go)
-	}
-	if d, ok := s.(IndexDropper); ok {
-		indexDroppers = append(indexDroppers, d) // told of a deleted GSI (feature_table.go)
-	}
-	if l, ok := s.(Loader); ok {
-		loaders = append(loaders, l) // told of a namespace loaded (feature_state.go)
-	}
-	if cc, ok := s.(CallChecker); ok {
-		callCheckers = append(callCheckers, cc)
-	}
-	useChecks(s) // stage_check.go
-	useMeter(s)  // stage_capacity.go
-}
-
-// checkCall runs the installed CallCheckers on a call of op, a
-// non-data-plane operation, with in its decoded input.
+// checkCall runs the CheckCall hooks on a call of op, a non-data-plane
+// operation, with in its decoded input.
 func (c *call) checkCall(op string, in any) error {
-	for _, cc := range callCheckers {
-		if err := cc.CheckCall(Call{c: c}, op, in); err != nil {
+	for _, cc := range c.svc.seams.checkCalls {
+		if err := cc(Call{c: c}, op, in); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// stageSet is the stages watching a table and the KeyGuards guarding it, for one of its
-// definitions. Its watchSet is shared by the tables the same stages watch and guards guard.
+// stageSet is the stages watching a table and the KeyGuards guarding it,
+// for one of its definitions.
 type stageSet struct {
-	meta *tableMeta
-	*watchSet
+	meta   *tableMeta
+	stages []Stage    // the stages watching it, in order
+	always bool       // a stage that is not a Switch watches
+	sw     []Switch   // else the switches, one of which must be on
+	guards []KeyGuard // the KeyGuards guarding it
 }
-
-type watchSet struct {
-	stages []Stage
-	always bool     // a stage that is not a Switch watches
-	sw     []Switch // else the switches, one of which must be on
-	guards []KeyGuard
-}
-
-// noWatch stands for a set to compute again (Reask); watchSets holds the shared watchSets
-// by the lists of stages and guards and which of them watch and guard (a bit each).
-var (
-	noWatch   = &watchSet{}
-	watchSets sync.Map // [4]any{*Stage, *KeyGuard, uint64, uint64} -> *watchSet
-)
 
 // watchers returns the stages watching a use of t now (nil: none).
 func (t *table) watchers() []Stage {
@@ -177,44 +135,32 @@ func (t *table) stages() *stageSet {
 	if old != nil && old.meta == m {
 		return old
 	}
-	ws, watch, guard := &watchSet{}, uint64(0), uint64(0)
+	ss := &stageSet{meta: m}
 	if t.ns != nil && m != nil {
-		for i, s := range installed {
+		for _, s := range t.ns.svc.seams.stages {
 			if !s.Watches(Table{t: t}) {
 				continue
 			}
-			ws.stages, watch = append(ws.stages, s), watch|1<<i
+			ss.stages = append(ss.stages, s)
 			if sw, ok := s.(Switch); ok {
-				ws.sw = append(ws.sw, sw)
+				ss.sw = append(ss.sw, sw)
 			} else {
-				ws.always = true
+				ss.always = true
 			}
 		}
-		for i, g := range keyGuards {
+		for _, g := range t.ns.svc.seams.guards {
 			if g.GuardsKeys(Table{t: t}) {
-				ws.guards, guard = append(ws.guards, g), guard|1<<i
+				ss.guards = append(ss.guards, g)
 			}
 		}
 	}
-	if v, ok := watchSets.LoadOrStore([4]any{first(installed), first(keyGuards), watch, guard}, ws); ok {
-		ws = v.(*watchSet)
-	}
-	ss := &stageSet{meta: m, watchSet: ws}
 	t.stageSet.CompareAndSwap(old, ss)
 	return ss
 }
 
 // Reask has the stages asked again whether they watch and guard t: a stage calls it once
 // it stored what decides that for t's published definition.
-func (t Table) Reask() { t.t.stageSet.Store(&stageSet{watchSet: noWatch}) }
-
-// first is s's first element's address, or nil.
-func first[T any](s []T) *T {
-	if len(s) == 0 {
-		return nil
-	}
-	return &s[0]
-}
+func (t Table) Reask() { t.t.stageSet.Store(nil) }
 
 // useOf describes a use before the stages see it.
 type useOf struct {
@@ -240,12 +186,14 @@ func (c *call) beginUse(t *table, r useOf, kc access.KeyCondition, parts []*expr
 func (c *call) beginStages(ss []Stage, t *table, r useOf, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access) (*TableUse, error) {
 	u := c.newUse()
 	*u = TableUse{c: c, t: t, index: r.index, gsi: r.gsi, vector: r.vector, batch: r.batch, filter: r.filter,
-		write: acc.IsWrite(), access: acc, key: kc, parts: parts, stages: ss}
+		write: acc.IsWrite(), access: acc, key: kc, parts: parts, stages: ss, vals: u.vals}
 	for i, s := range ss {
+		u.cur = i
 		if err := s.Begin(u); err != nil {
 			u.begun = i + 1
 			u.parts = nil
-			for _, s := range ss[:i+1] {
+			for j, s := range ss[:i+1] {
+				u.cur = j
 				s.End(u, Outcome{Refused: err})
 			}
 			return nil, err
@@ -262,24 +210,30 @@ func (u *TableUse) end(o Outcome) {
 	if u == nil {
 		return
 	}
-	for _, s := range u.stages[:u.begun] {
+	for i, s := range u.stages[:u.begun] {
+		u.cur = i
 		s.End(u, o)
 	}
 	usePool.Put(u)
 }
 
-// usePool recycles uses: a use is put back, zeroed, by end, after which
-// nothing refers to it (a use never ended, of a request that failed, is
-// left to the collector; under the race detector a second end panics).
-// So a watched request allocates nothing for its stages.
+// usePool recycles uses: a use is put back, zeroed (its stages' values
+// cleared, their slice kept), by end, after which nothing refers to it (a
+// use never ended, of a request that failed, is left to the collector;
+// under the race detector a second end panics). So a watched request
+// allocates nothing for its stages.
 //
 // The pool pays on every watched operation: pool on -> off, a PutItem
 // of a watched table 817 -> 1105 B/op (+35%), 10 -> 11 allocs, a GetItem
 // 233 -> 521 B/op (+124%), 6 -> 7 allocs (the benchmark and its run are
 // this file's row of docs/architecture.md's performance budget).
 var usePool = lease.NewPool(lease.Config[*TableUse]{
-	New:   func() *TableUse { return new(TableUse) },
-	Reset: func(u *TableUse) bool { *u = TableUse{}; return true },
+	New: func() *TableUse { return new(TableUse) },
+	Reset: func(u *TableUse) bool {
+		clear(u.vals)
+		*u = TableUse{vals: u.vals[:0]}
+		return true
+	},
 })
 
 // newUse returns a zero use from the pool.
@@ -338,6 +292,25 @@ func (u *TableUse) OwnIndex() bool { return u.gsi || u.vector }
 // Call is the request the use is part of.
 func (u *TableUse) Call() Call { return Call{c: u.c} }
 
+// SetValue keeps v on the use for the stage being called: what its Begin
+// tells its End (Value). v should be a pointer or a small value (a byte,
+// a bool), which the interface holds without allocating.
+func (u *TableUse) SetValue(v any) {
+	for len(u.vals) <= u.cur {
+		u.vals = append(u.vals, nil)
+	}
+	u.vals[u.cur] = v
+}
+
+// Value is what the stage being called kept on the use (SetValue), or
+// nil.
+func (u *TableUse) Value() any {
+	if u.cur < len(u.vals) {
+		return u.vals[u.cur]
+	}
+	return nil
+}
+
 // Context is the request's context (never nil): done when its client
 // has gone.
 func (c Call) Context() context.Context {
@@ -355,7 +328,7 @@ func (u *TableUse) IndexWriteUnits(o Outcome) map[*tablespec.IndexDef]float64 {
 		return o.IndexUnits
 	}
 	if gsis, _ := u.t.indexes(); len(gsis) > 0 {
-		return indexWriteUnits(u.t, gsis, o.Change)
+		return capacity.IndexUnits(u.t.schema, gsis, o.Change)
 	}
 	return nil
 }

@@ -8,13 +8,13 @@ import (
 )
 
 // The checks of the stage seam, beside the uses of stage.go, each where
-// AWS's order or the write path puts it. The core calls the installed
-// ones in UseStage's order and names none; each skips a table it does
-// not check, so a request on one pays a call that finds nothing to do.
-
-// Configurer is a Stage that makes its per-service state from its
-// settings (Config.Settings) when a service is made: an error fails New.
-type Configurer interface{ Configure(s *Service) error }
+// AWS's order or the write path puts it: the keys a request names
+// (KeyGuard), each item write inside its storage transaction
+// (WriteChecker), and a table's definition (the CheckDefinition and
+// LoadedDefinition hooks, feature_lifecycle.go). The core calls the
+// service's in Config's order and names none; each skips a table it
+// does not check, so a request on one pays a call that finds nothing to
+// do.
 
 // DefinitionChange is a change of a table's definition: CreateTable or
 // a change of its tags (an error refuses either), UpdateTable's change of
@@ -26,18 +26,6 @@ const (
 	DefinitionTagged
 	DefinitionStreamChanged
 )
-
-// DefinitionChecker is a Stage that also checks a table's definition.
-// CheckDefinition checks t in change with its tags (DefinitionTagged:
-// the new ones; the rest is the published definition): an error refuses
-// the change, done (nil: none) runs once it is recorded.
-// LoadedDefinition is told of a table of sp read back with its tags, or
-// copied or restored (tags nil), before any request sees it (t's Space
-// may not be set yet).
-type DefinitionChecker interface {
-	CheckDefinition(c Call, t Table, change DefinitionChange, tags []TagDesc) (done func(), err error)
-	LoadedDefinition(sp Space, t Table, tags []TagDesc)
-}
 
 // KeyGuard is a Stage that also checks what a request touches by key, before the stages' Begin,
 // where AWS's validation order puts it (an error refuses the request): GuardKey each key of t it
@@ -70,19 +58,16 @@ const (
 // NewWriteBatch the writes of a BatchWriteItem (transaction false) or a
 // TransactWriteItems, judged together before any commits: Add checks or
 // keeps one, Settle (once, last) refuses them all or none. An error
-// refuses the writes.
+// refuses the writes. When its checks of a table's writes read other
+// tables of its namespace, WriteLocks appends them to the tables the
+// writes' storage transaction locks (storage orders the locks; dst as it
+// is: none), and the check finds them with Write.Locked; WriteLocks runs
+// before any table is locked (it may take the DB's lock:
+// storage.Table.Sibling).
 type WriteChecker interface {
 	ChecksWrites(t Table) WriteCheck
 	CheckWrite(c Call, w *Write) error
 	NewWriteBatch(c Call, transaction bool) WriteBatch
-}
-
-// WriteLocker is a WriteChecker whose checks of a table's writes read
-// other tables of its namespace: WriteLocks appends them to the tables
-// the writes' storage transaction locks (storage orders the locks), and
-// the check finds them with Write.Locked. It runs before any table is
-// locked (it may take the DB's lock: storage.Table.Sibling).
-type WriteLocker interface {
 	WriteLocks(dst []*storage.Table, t Table) []*storage.Table
 }
 
@@ -136,7 +121,8 @@ func (w *Write) Get(k storage.Key) storage.Item {
 }
 
 // Locked returns the table of that name the write's transaction locked
-// for a WriteLocker (nil: none, or the check may not read: Reads).
+// for a WriteChecker's WriteLocks (nil: none, or the check may not read:
+// Reads).
 func (w *Write) Locked(name string) *storage.Table {
 	if w.tx == nil {
 		return nil
@@ -150,53 +136,19 @@ func (w *Write) GetEncoded(ot *storage.Table, k storage.Key) (storage.EncodedIte
 	return w.tx.GetEncoded(ot, k)
 }
 
-// The installed stages' checks, in UseStage's order (init only).
-var (
-	configurers   []Configurer
-	defCheckers   []DefinitionChecker
-	keyGuards     []KeyGuard
-	writeCheckers []WriteChecker
-	writeLockers  []WriteLocker
-)
-
-// useChecks lists s among the checks it implements (UseStage).
-func useChecks(s Stage) {
-	if v, ok := s.(Configurer); ok {
-		configurers = append(configurers, v)
-	}
-	if v, ok := s.(DefinitionChecker); ok {
-		defCheckers = append(defCheckers, v)
-	}
-	if v, ok := s.(KeyGuard); ok {
-		keyGuards = append(keyGuards, v)
-	}
-	if v, ok := s.(WriteChecker); ok {
-		writeCheckers = append(writeCheckers, v)
-	}
-	if v, ok := s.(WriteLocker); ok {
-		writeLockers = append(writeLockers, v)
-	}
-}
-
-// configure runs the Configurers on a new service.
-func (s *Service) configure() error {
-	for _, v := range configurers {
-		if err := v.Configure(s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkDefinition puts t's definition in change to the
-// DefinitionCheckers: the first error, or what to do once it is recorded.
+// checkDefinition puts t's definition in change to the CheckDefinition
+// hooks: the first error, or what to do once it is recorded.
 func (c *call) checkDefinition(t *table, change DefinitionChange, tags []TagDesc) (func(), error) {
-	dones := make([]func(), len(defCheckers))
-	for i, v := range defCheckers {
-		var err error
-		if dones[i], err = v.CheckDefinition(Call{c: c}, Table{t: t}, change, tags); err != nil {
+	var dones []func()
+	for _, h := range c.svc.seams.hooks {
+		if h.CheckDefinition == nil {
+			continue
+		}
+		done, err := h.CheckDefinition(Call{c: c}, Table{t: t}, change, tags)
+		if err != nil {
 			return nil, err
 		}
+		dones = append(dones, done)
 	}
 	return func() {
 		for _, d := range dones {
@@ -207,11 +159,13 @@ func (c *call) checkDefinition(t *table, change DefinitionChange, tags []TagDesc
 	}, nil
 }
 
-// loadedDefinition tells the DefinitionCheckers of t, a table of ns read
-// back, copied or restored, with tags.
+// loadedDefinition tells the LoadedDefinition hooks of t, a table of ns
+// read back, copied or restored, with tags.
 func (ns *Namespace) loadedDefinition(t *table, tags []TagDesc) {
-	for _, v := range defCheckers {
-		v.LoadedDefinition(Space{ns: ns}, Table{t: t}, tags)
+	for _, h := range ns.svc.seams.hooks {
+		if h.LoadedDefinition != nil {
+			h.LoadedDefinition(Space{ns: ns}, Table{t: t}, tags)
+		}
 	}
 }
 
@@ -270,18 +224,18 @@ func (c *call) guardScan(t *table, index string, partition storage.Value) error 
 // of them asks.
 func writeCheck(t *table) WriteCheck {
 	wc := NoWriteCheck
-	for _, v := range writeCheckers {
+	for _, v := range t.ns.svc.seams.writes {
 		wc = max(wc, v.ChecksWrites(Table{t: t}))
 	}
 	return wc
 }
 
-// writeLocks appends t's table and the tables the WriteLockers read
+// writeLocks appends t's table and the tables the WriteCheckers read
 // with its writes to dst: what a storage transaction of t's checked
 // writes locks.
 func writeLocks(dst []*storage.Table, t *table) []*storage.Table {
 	dst = append(dst, t.data)
-	for _, v := range writeLockers {
+	for _, v := range t.ns.svc.seams.writes {
 		dst = v.WriteLocks(dst, Table{t: t})
 	}
 	return dst
@@ -290,7 +244,7 @@ func writeLocks(dst []*storage.Table, t *table) []*storage.Table {
 // checkWrite puts w, a write alone in its request, to the
 // WriteCheckers that check its table.
 func (c *call) checkWrite(w *Write) error {
-	for _, v := range writeCheckers {
+	for _, v := range c.svc.seams.writes {
 		if v.ChecksWrites(w.Table) == NoWriteCheck {
 			continue
 		}
@@ -312,12 +266,13 @@ type writeBatch struct {
 
 // add puts w to the WriteCheckers that check its table.
 func (b *writeBatch) add(w *Write) {
-	for i, v := range writeCheckers {
+	writes := b.c.svc.seams.writes
+	for i, v := range writes {
 		if v.ChecksWrites(w.Table) == NoWriteCheck {
 			continue
 		}
 		if b.bs == nil {
-			b.bs = make([]WriteBatch, len(writeCheckers))
+			b.bs = make([]WriteBatch, len(writes))
 		}
 		if b.bs[i] == nil {
 			b.bs[i] = v.NewWriteBatch(Call{c: b.c}, b.tx)

@@ -13,7 +13,7 @@ import (
 
 // IAMHooks reach the IAM stage (emulator/internal/stages/iam) from the
 // core's tests, as ReportHooks reach the insights stage: the external
-// test package (features_wired_test.go) installs the stage and fills
+// test package (wired_test.go) installs the stage and fills
 // them.
 var IAMHooks struct {
 	// Enable turns the policy mode on; disable turns it off again.
@@ -31,9 +31,9 @@ var IAMHooks struct {
 // the same request without an identity (a key the mode does not
 // evaluate) is answered.
 func TestPipelineIAM(t *testing.T) {
-	require.NotNil(t, IAMHooks.Enable, "features_wired_test.go installs the IAM stage")
+	require.NotNil(t, IAMHooks.Enable, "wired_test.go installs the IAM stage")
 	t.Cleanup(IAMHooks.Enable())
-	for _, op := range dataPlane {
+	for _, op := range dataPlaneOps(newTestService(t, Config{})) {
 		tc, ok := pipelineCases[op]
 		require.True(t, ok, "data-plane operation %s has no case in pipelineCases", op)
 		t.Run(op, func(t *testing.T) {

@@ -31,11 +31,8 @@ func (s *viewingStage) take() (out []string) {
 // table or an index to a ReadViewer once, before storage is read, and
 // no strongly consistent read, transaction or write.
 func TestReadViewer(t *testing.T) {
-	saved := installed
-	t.Cleanup(func() { installed = saved })
 	vs := &viewingStage{}
-	installed = []Stage{vs}
-	p := newPipelineEnv(t, Config{})
+	p := newPipelineEnv(t, Config{Features: wiredFeatures(), Stages: []Stage{vs}})
 	tests := []struct {
 		op, body string
 		want     []string

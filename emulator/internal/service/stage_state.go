@@ -1,12 +1,10 @@
 package service
 
-import "sync/atomic"
-
 // What a stage (stage.go) keeps, and what it is configured with: its
 // settings (Config.Settings, the emulator's options for it), its state
-// in each namespace (NewStageState), its state on each table
-// (TableSlot) and its scratch on each use (UseSlot). The core keeps
-// these slots for whatever stage asks for one and names none of them.
+// in each namespace (State, feature_state.go), its state on each table
+// (TableState) and its value on each use (TableUse.SetValue). The core
+// keeps them for whatever stage asks and names none of them.
 
 // Setting returns the value of type T among the service's
 // Config.Settings (the first one), or false when there is none.
@@ -24,49 +22,32 @@ func ServiceSetting[T any](s *Service) (T, bool) {
 	return zero, false
 }
 
-// NewStageState declares a stage's per-namespace state of type T, zero
-// in a new namespace (State.In reads it). Call it from an init function
-// (a package variable's), before any service is made.
-func NewStageState[T any]() State[T] { return NewState[T](Registrar{}) }
+// TableState is a per-table state: a *T on each table, nil until stored.
+// Loads and stores are atomic; the table made anew (a table of the same
+// name after a DeleteTable, a restore) starts with none. Like State, it
+// is a key.
+type TableState[T any] struct{ k *key }
 
-// tableSlots is how many TableSlots stages may declare.
-const tableSlots = 4
+// NewTableState declares a per-table state of type T. Call it once, for
+// a package variable.
+func NewTableState[T any]() TableState[T] { return TableState[T]{k: new(key)} }
 
-// TableSlot is a stage's state on each table: a *T per table, nil until
-// the stage stores one. Loads and stores are atomic; the table made
-// anew (a table of the same name after a DeleteTable, a restore) starts
-// with none.
-type TableSlot[T any] struct{ i int }
-
-// tableSlotsUsed is how many TableSlots were declared (init only).
-var tableSlotsUsed int
-
-// NewTableSlot declares a stage's per-table state of type T. Call it
-// from an init function (a package variable's).
-func NewTableSlot[T any]() TableSlot[T] {
-	if tableSlotsUsed == tableSlots {
-		panic("service: more than tableSlots table slots")
-	}
-	tableSlotsUsed++
-	return TableSlot[T]{i: tableSlotsUsed - 1}
-}
-
-// Load returns the stage's state on t (nil: none stored).
-func (s TableSlot[T]) Load(t Table) *T {
-	v, _ := t.t.slots[s.i].Load().(*T)
+// Load returns the state on t (nil: none stored).
+func (s TableState[T]) Load(t Table) *T {
+	v, _ := t.t.states.load(s.k).(*T)
 	return v
 }
 
-// Store sets the stage's state on t.
-func (s TableSlot[T]) Store(t Table, v *T) { t.t.slots[s.i].Store(v) }
+// Store sets the state on t (nil: none).
+func (s TableState[T]) Store(t Table, v *T) { t.t.states.store(s.k, v) }
 
-// LoadOrStore returns the stage's state on t, storing v first when
-// there is none: of concurrent callers, one stores and all get its v.
-func (s TableSlot[T]) LoadOrStore(t Table, v *T) *T {
-	if t.t.slots[s.i].CompareAndSwap(nil, v) {
-		return v
+// LoadOrStore returns the state on t, storing v first when there is
+// none: of concurrent callers, one stores and all get its v.
+func (s TableState[T]) LoadOrStore(t Table, v *T) *T {
+	if x := s.Load(t); x != nil {
+		return x
 	}
-	return s.Load(t)
+	return t.t.states.loadOrStore(s.k, v).(*T)
 }
 
 // SpaceFor is the namespace an access key and region select (the shared
@@ -84,32 +65,6 @@ func (s *Service) namespaceOf(accessKey, region string) *Namespace {
 	return s.dbs.get(nsKey{accessKey: accessKey, region: region})
 }
 
-// useSlots is how many UseSlots stages may declare.
-const useSlots = 2
-
-// UseSlot is a stage's scratch number on each use, zero at its Begin:
-// what its Begin tells its End.
-type UseSlot struct{ i int }
-
-// useSlotsUsed is how many UseSlots were declared (init only).
-var useSlotsUsed int
-
-// NewUseSlot declares a stage's scratch number on each use. Call it from
-// an init function (a package variable's).
-func NewUseSlot() UseSlot {
-	if useSlotsUsed == useSlots {
-		panic("service: more than useSlots use slots")
-	}
-	useSlotsUsed++
-	return UseSlot{i: useSlotsUsed - 1}
-}
-
-// Value is the use's number in slot s.
-func (u *TableUse) Value(s UseSlot) float64 { return u.scratch[s.i] }
-
-// SetValue sets the use's number in slot s.
-func (u *TableUse) SetValue(s UseSlot, v float64) { u.scratch[s.i] = v }
-
 // Batch reports whether the use is an item of a batch, whose items are
 // separate requests on AWS.
 func (u *TableUse) Batch() bool { return u.batch }
@@ -126,6 +81,3 @@ func (d Definition) VectorIndexes() []string {
 	}
 	return out
 }
-
-// slotValues are a table's TableSlots' values.
-type slotValues [tableSlots]atomic.Value

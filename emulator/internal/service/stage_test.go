@@ -15,202 +15,230 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// stageCall is one call of a stage the seam made, as recordingStage saw it.
-type stageCall struct {
-	stage    int // the stage's place in installed
-	end      bool
+// seamCall is one call the seam made of a recorder.
+type seamCall struct {
+	stage    int    // the recorder's place among the service's stages
+	kind     string // begin, end, guard, view, write, batch, settle, call
 	op       string
 	table    string
-	refused  bool
-	consumed bool // End: the outcome charged units or search bytes
+	write    bool // begin, end: a use that writes
+	refused  bool // end: the use was refused
+	consumed bool // end: the outcome charged units or search bytes, or a change
+	value    any  // end: what the use kept for the recorder (TableUse.Value)
 }
 
-// stageLog is the calls the recording stages saw.
-type stageLog struct {
+// seamLog is the calls recorders saw.
+type seamLog struct {
 	mu    sync.Mutex
-	calls []stageCall
+	calls []seamCall
 }
 
-func (l *stageLog) add(c stageCall) {
+func (l *seamLog) add(c seamCall) {
 	l.mu.Lock()
 	l.calls = append(l.calls, c)
 	l.mu.Unlock()
 }
 
-// recordingStage wraps an installed stage: it watches every table,
-// records each Begin and End the seam calls, and hands them on to the
-// stage it wraps when that stage watches the table.
-type recordingStage struct {
-	i     int
-	inner Stage
-	log   *stageLog
+// take returns the calls logged since the last take.
+func (l *seamLog) take() []seamCall {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.calls
+	l.calls = nil
+	return out
 }
 
-func (r recordingStage) Watches(Table) bool { return true }
+// kinds are the calls of kind kind among calls.
+func kinds(calls []seamCall, kind string) []seamCall {
+	var out []seamCall
+	for _, c := range calls {
+		if c.kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
-func (r recordingStage) Begin(u *TableUse) error {
-	r.log.add(stageCall{stage: r.i, op: u.Op(), table: u.Table().Info().Name})
+// recorder is a stage that takes part in everything the seam offers a
+// stage (it watches every table; it is a KeyGuard, a WriteChecker, a
+// ReadViewer and a Hooker with a CheckCall) and records each call in
+// log. With inner it wraps that stage: each call is handed on to it
+// where it takes part, and its hooks are its own. Without, it keeps its
+// place (i) on each use it begins and finds it at the use's End, and it
+// refuses every use with refuse when set.
+type recorder struct {
+	i      int
+	inner  Stage
+	log    *seamLog
+	refuse error
+}
+
+func (r *recorder) add(c seamCall) {
+	c.stage = r.i
+	r.log.add(c)
+}
+
+func (r *recorder) Watches(Table) bool { return true }
+
+func (r *recorder) Begin(u *TableUse) error {
+	r.add(seamCall{kind: "begin", op: u.Op(), table: u.Table().Info().Name, write: u.Write()})
+	if r.inner == nil {
+		u.SetValue(uint8(r.i)) // a byte: kept without allocating
+		return r.refuse
+	}
 	if !r.inner.Watches(u.Table()) {
 		return nil
 	}
 	return r.inner.Begin(u)
 }
 
-func (r recordingStage) End(u *TableUse, o Outcome) {
-	r.log.add(stageCall{stage: r.i, end: true, op: u.Op(), table: u.Table().Info().Name, refused: o.Refused != nil,
-		consumed: o.ReadUnits+o.WriteUnits+o.SearchBytes > 0 || o.HasChange})
-	if r.inner.Watches(u.Table()) {
+func (r *recorder) End(u *TableUse, o Outcome) {
+	r.add(seamCall{kind: "end", op: u.Op(), table: u.Table().Info().Name, write: u.Write(), refused: o.Refused != nil,
+		consumed: o.ReadUnits+o.WriteUnits+o.SearchBytes > 0 || o.HasChange, value: u.Value()})
+	if r.inner != nil && r.inner.Watches(u.Table()) {
 		r.inner.End(u, o)
 	}
 }
 
-// checkCall is one call of a stage's check (stage_check.go), as the
-// recording checks saw it.
-type checkCall struct {
-	stage int // the check's place among keyGuards or writeCheckers
-	write bool
-	op    string
-	table string
+func (r *recorder) GuardsKeys(t Table) bool {
+	if g, ok := r.inner.(KeyGuard); ok {
+		return g.GuardsKeys(t)
+	}
+	return r.inner == nil
 }
 
-// checkLog is the checks the recording checks saw.
-type checkLog struct {
-	mu    sync.Mutex
-	calls []checkCall
+func (r *recorder) guard(c Call, t Table, inner func(g KeyGuard) error) error {
+	r.add(seamCall{kind: "guard", op: c.Op(), table: t.Info().Name})
+	if g, ok := r.inner.(KeyGuard); ok {
+		return inner(g)
+	}
+	return nil
 }
 
-func (l *checkLog) add(c checkCall) {
-	l.mu.Lock()
-	l.calls = append(l.calls, c)
-	l.mu.Unlock()
+func (r *recorder) GuardKey(c Call, t Table, k storage.Key) error {
+	return r.guard(c, t, func(g KeyGuard) error { return g.GuardKey(c, t, k) })
 }
 
-// recordingGuard wraps an installed KeyGuard: it records each check the
-// seam makes and hands it on.
-type recordingGuard struct {
-	i     int
-	inner KeyGuard
-	log   *checkLog
+func (r *recorder) GuardRead(c Call, t Table, k storage.Key) error {
+	return r.guard(c, t, func(g KeyGuard) error { return g.GuardRead(c, t, k) })
 }
 
-func (r recordingGuard) GuardsKeys(t Table) bool { return r.inner.GuardsKeys(t) }
-
-func (r recordingGuard) GuardKey(c Call, t Table, k storage.Key) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
-	return r.inner.GuardKey(c, t, k)
+func (r *recorder) GuardScan(c Call, t Table, index string, partition storage.Value) error {
+	return r.guard(c, t, func(g KeyGuard) error { return g.GuardScan(c, t, index, partition) })
 }
 
-func (r recordingGuard) GuardRead(c Call, t Table, k storage.Key) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
-	return r.inner.GuardRead(c, t, k)
+func (r *recorder) ChecksWrites(t Table) WriteCheck {
+	if w, ok := r.inner.(WriteChecker); ok {
+		return w.ChecksWrites(t)
+	}
+	if r.inner == nil {
+		return CheckWrites
+	}
+	return NoWriteCheck
 }
 
-func (r recordingGuard) GuardScan(c Call, t Table, index string, partition storage.Value) error {
-	r.log.add(checkCall{stage: r.i, op: c.Op(), table: t.Info().Name})
-	return r.inner.GuardScan(c, t, index, partition)
+func (r *recorder) CheckWrite(c Call, w *Write) error {
+	r.add(seamCall{kind: "write", op: c.Op(), table: w.Table.Info().Name})
+	if wc, ok := r.inner.(WriteChecker); ok {
+		return wc.CheckWrite(c, w)
+	}
+	return nil
 }
 
-// recordingWrites wraps an installed WriteChecker: it records each write
-// the seam puts to it (alone or in a batch) and hands it on.
-type recordingWrites struct {
-	i     int
-	inner WriteChecker
-	log   *checkLog
+func (r *recorder) NewWriteBatch(c Call, tx bool) WriteBatch {
+	b := &recordingBatch{r: r, op: c.Op()}
+	if wc, ok := r.inner.(WriteChecker); ok {
+		b.inner = wc.NewWriteBatch(c, tx)
+	}
+	return b
 }
 
-func (r recordingWrites) ChecksWrites(t Table) WriteCheck { return r.inner.ChecksWrites(t) }
-
-func (r recordingWrites) CheckWrite(c Call, w *Write) error {
-	r.log.add(checkCall{stage: r.i, write: true, op: c.Op(), table: w.Table.Info().Name})
-	return r.inner.CheckWrite(c, w)
+func (r *recorder) WriteLocks(dst []*storage.Table, t Table) []*storage.Table {
+	if wc, ok := r.inner.(WriteChecker); ok {
+		return wc.WriteLocks(dst, t)
+	}
+	return dst
 }
 
-func (r recordingWrites) NewWriteBatch(c Call, tx bool) WriteBatch {
-	return recordingBatch{r: r, op: c.Op(), inner: r.inner.NewWriteBatch(c, tx)}
+func (r *recorder) ViewRead(u *TableUse) {
+	r.add(seamCall{kind: "view", op: u.Op(), table: u.Table().Info().Name})
+	if v, ok := r.inner.(ReadViewer); ok {
+		v.ViewRead(u)
+	}
 }
 
+func (r *recorder) Hooks() Hooks {
+	if h, ok := r.inner.(Hooker); ok {
+		return h.Hooks()
+	}
+	if r.inner != nil {
+		return Hooks{}
+	}
+	return Hooks{CheckCall: func(c Call, op string, in any) error {
+		r.add(seamCall{kind: "call", op: op})
+		return nil
+	}}
+}
+
+// recordingBatch records each write of a batch or a transaction put to
+// the recorder, and its settling.
 type recordingBatch struct {
-	r     recordingWrites
+	r     *recorder
 	op    string
-	inner WriteBatch
+	inner WriteBatch // nil: the recorder wraps no WriteChecker
 }
 
-func (b recordingBatch) Add(w *Write) {
-	b.r.log.add(checkCall{stage: b.r.i, write: true, op: b.op, table: w.Table.Info().Name})
-	b.inner.Add(w)
-}
-
-func (b recordingBatch) Settle() error { return b.inner.Settle() }
-
-// recordChecks puts the installed KeyGuards and WriteCheckers behind
-// recording wrappers for the test's time.
-func recordChecks(t *testing.T, log *checkLog) {
-	savedG, savedW := keyGuards, writeCheckers
-	t.Cleanup(func() { keyGuards, writeCheckers = savedG, savedW })
-	keyGuards, writeCheckers = make([]KeyGuard, len(savedG)), make([]WriteChecker, len(savedW))
-	for i, g := range savedG {
-		keyGuards[i] = recordingGuard{i: i, inner: g, log: log}
-	}
-	for i, w := range savedW {
-		writeCheckers[i] = recordingWrites{i: i, inner: w, log: log}
+func (b *recordingBatch) Add(w *Write) {
+	b.r.add(seamCall{kind: "batch", op: b.op, table: w.Table.Info().Name})
+	if b.inner != nil {
+		b.inner.Add(w)
 	}
 }
 
-// checkChecks checks that every KeyGuard checked op's request on table,
-// and, for a write, that every WriteChecker checked one of its writes.
-func checkChecks(t *testing.T, calls []checkCall, op, table string, write bool) {
-	t.Helper()
-	guarded, checked := make([]bool, len(keyGuards)), make([]bool, len(writeCheckers))
-	for _, c := range calls {
-		require.Equal(t, op, c.op, "a check of another operation")
-		require.Equal(t, table, c.table, "a check of another table")
-		if c.write {
-			checked[c.stage] = true
-		} else {
-			guarded[c.stage] = true
-		}
+func (b *recordingBatch) Settle() error {
+	b.r.add(seamCall{kind: "settle", op: b.op})
+	if b.inner != nil {
+		return b.inner.Settle()
 	}
-	for i, ok := range guarded {
-		require.Truef(t, ok, "%s: the KeyGuard %T checked nothing", op, keyGuards[i].(recordingGuard).inner)
-	}
-	if !write {
-		return
-	}
-	for i, ok := range checked {
-		require.Truef(t, ok, "%s: the WriteChecker %T checked no write", op, writeCheckers[i].(recordingWrites).inner)
-	}
+	return nil
 }
 
 // TestPipelineStages walks every data-plane operation through every
-// installed stage by the stage seam: each stage, wrapped to record what
-// the seam calls, is put in its place; each operation's
-// request (and its request refused by its condition) begins a use of
-// its table on every stage, in the installed order, and ends each use it
-// began with what the use consumed, so that a stage outside the core
-// sees every operation as the core's own instruments do. The core's
-// stages are all on (a fault rule that never fires, the report, hot-key
-// throttling, the conventions check in warn mode), and the operations
-// answer as they do without the wrappers. The stages' checks are walked
-// too: every KeyGuard checks each operation's keys, and every
-// WriteChecker each write's item.
+// stage the emulator installs, by the stage seam: each stage, wrapped in
+// a recorder, is put in its place; each operation's request (and its
+// request refused by its condition) begins a use of its table on every
+// stage, in Config's order, and ends each use it began with what the
+// use consumed, so that a stage outside the core sees every operation as
+// the core's own instruments do. The stages are all on (a fault rule
+// that never fires, the report, hot-key throttling, the conventions
+// check in warn mode), and the operations answer as they do without the
+// recorders. The stages' checks are walked too: every KeyGuard checks
+// each operation's keys, and every WriteChecker each write's item.
 func TestPipelineStages(t *testing.T) {
-	require.NotEmpty(t, keyGuards, "no KeyGuard installed")
-	require.NotEmpty(t, writeCheckers, "no WriteChecker installed")
-	checks := &checkLog{}
-	recordChecks(t, checks)
-	log := &stageLog{}
-	saved := installed
-	t.Cleanup(func() { installed = saved })
-	installed = make([]Stage, len(saved))
-	for i, s := range saved {
-		installed[i] = recordingStage{i: i, inner: s, log: log}
+	log := &seamLog{}
+	var stages []Stage
+	var guards, writers []int // the places of the stages that are KeyGuards, WriteCheckers
+	for i, s := range wired.stages {
+		stages = append(stages, &recorder{i: i, inner: s, log: log})
+		if _, ok := s.(KeyGuard); ok {
+			guards = append(guards, i)
+		}
+		if _, ok := s.(WriteChecker); ok {
+			writers = append(writers, i)
+		}
 	}
-	for _, op := range dataPlane {
+	require.NotEmpty(t, guards, "no KeyGuard installed")
+	require.NotEmpty(t, writers, "no WriteChecker installed")
+	cfg := func(table string) Config {
+		return Config{Features: wiredFeatures(), Stages: stages, Settings: []any{throttle.Settings{HotKeys: true},
+			&conventions.Config{Tables: []conventions.TableConfig{
+				{Match: table, Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}}}}
+	}
+	for _, op := range dataPlaneOps(newTestService(t, cfg("pipe"))) {
 		tc, ok := pipelineCases[op]
 		require.Truef(t, ok, "data-plane operation %s has no case in pipelineCases", op)
 		t.Run(op, func(t *testing.T) {
-			p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{HotKeys: true}, &conventions.Config{Tables: []conventions.TableConfig{
-				{Match: tc.table(), Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}}}})
+			p := newPipelineEnv(t, cfg(tc.table()))
 			require.NoError(t, p.inj.SetRules(1, []faults.Rule{{Table: "nosuchtable",
 				Fault: faults.InternalServerError}}))
 			ReportHooks.SetReporting(p.s, true)
@@ -230,68 +258,99 @@ func TestPipelineStages(t *testing.T) {
 				reqs = append(reqs, request{body: tc.condFail, refused: true})
 			}
 			for _, r := range reqs {
-				log.mu.Lock()
-				log.calls = nil
-				log.mu.Unlock()
-				checks.mu.Lock()
-				checks.calls = nil
-				checks.mu.Unlock()
+				log.take()
 				status, out := p.do(op, r.body)
 				if r.refused {
 					require.Contains(t, out, "ConditionalCheckFailed", "the condition did not fail")
 				} else {
 					require.Equal(t, http.StatusOK, status, out)
 				}
-				log.mu.Lock()
-				calls := slices.Clone(log.calls)
-				log.mu.Unlock()
-				checkStageCalls(t, calls, len(saved), op, tc.table())
-				checks.mu.Lock()
-				ccalls := slices.Clone(checks.calls)
-				checks.mu.Unlock()
-				checkChecks(t, ccalls, op, tc.table(), r.write)
+				calls := log.take()
+				checkStageCalls(t, calls, len(stages), op, tc.table())
+				checkChecks(t, calls, guards, writers, op, tc.table(), r.write)
 			}
 		})
 	}
 }
 
+// dataPlaneOps are the names of s's data-plane operations, in order.
+func dataPlaneOps(s *Service) []string {
+	var out []string
+	for name, h := range s.seams.ops {
+		if h.data {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // checkStageCalls checks that every one of n stages began and ended the
-// uses of op on table in installed order, none refused, and that an End
+// uses of op on table in Config's order, none refused, and that an End
 // reported what the use consumed.
-func checkStageCalls(t *testing.T, calls []stageCall, n int, op, table string) {
+func checkStageCalls(t *testing.T, calls []seamCall, n int, op, table string) {
 	t.Helper()
 	begins, ends := make([]int, n), make([]int, n)
 	consumed := false
 	next := 0 // the stage whose Begin comes next
 	for _, c := range calls {
+		if c.kind != "begin" && c.kind != "end" {
+			continue
+		}
 		require.Equal(t, op, c.op, "a use of another operation")
 		require.Equal(t, table, c.table, "a use of another table")
 		require.False(t, c.refused, "%s: a use refused", op)
-		if c.end {
+		if c.kind == "end" {
 			ends[c.stage]++
 			consumed = consumed || c.consumed
 			continue
 		}
-		require.Equal(t, next, c.stage, "%s: stage %d began out of the installed order", op, c.stage)
+		require.Equal(t, next, c.stage, "%s: stage %d began out of Config's order", op, c.stage)
 		next = (next + 1) % n
 		begins[c.stage]++
 	}
 	for i := range n {
-		require.Positivef(t, begins[i], "%s: stage %d (%T) began no use", op, i, installed[i].(recordingStage).inner)
+		require.Positivef(t, begins[i], "%s: stage %d (%T) began no use", op, i, wired.stages[i])
 		require.Equalf(t, begins[i], ends[i], "%s: stage %d began %d uses and ended %d", op, i, begins[i], ends[i])
 	}
 	require.True(t, consumed, "%s: no End reported what its use consumed", op)
+}
+
+// checkChecks checks that every KeyGuard (its place among the stages:
+// guards) checked op's request on table, and, for a write, that every
+// WriteChecker (writers) checked one of its writes.
+func checkChecks(t *testing.T, calls []seamCall, guards, writers []int, op, table string, write bool) {
+	t.Helper()
+	guarded, checked := map[int]bool{}, map[int]bool{}
+	for _, c := range calls {
+		switch c.kind {
+		case "guard":
+			guarded[c.stage] = true
+		case "write", "batch":
+			checked[c.stage] = true
+		default:
+			continue
+		}
+		require.Equal(t, op, c.op, "a check of another operation")
+		require.Equal(t, table, c.table, "a check of another table")
+	}
+	for _, i := range guards {
+		require.Truef(t, guarded[i], "%s: the KeyGuard %T checked nothing", op, wired.stages[i])
+	}
+	if !write {
+		return
+	}
+	for _, i := range writers {
+		require.Truef(t, checked[i], "%s: the WriteChecker %T checked no write", op, wired.stages[i])
+	}
 }
 
 // TestStageWatchesPerDefinition: the seam asks a stage whether it
 // watches a table once per definition of the table, not per request,
 // and a table no stage watches runs none.
 func TestStageWatchesPerDefinition(t *testing.T) {
-	saved := installed
-	t.Cleanup(func() { installed = saved })
 	cs := &countingStage{}
-	installed = []Stage{cs}
-	p := newPipelineEnv(t, Config{})
+	p := newPipelineEnv(t, Config{Features: wiredFeatures(), Stages: []Stage{cs}})
 	cs.reset()
 	for range 3 {
 		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
@@ -343,31 +402,26 @@ func (s *countingStage) End(*TableUse, Outcome) {
 	s.mu.Unlock()
 }
 
-// TestStagesShareTheirList: tables the same stages watch, a branch's
-// included, share one list of them; a table watched only by Switches
-// runs none while they are off.
-func TestStagesShareTheirList(t *testing.T) {
-	saved := installed
-	t.Cleanup(func() { installed = saved })
+// TestSwitchStages: the stages watching a table are asked for each of
+// its definitions, a branch's table's too; a table watched only by
+// Switches runs none while they are off.
+func TestSwitchStages(t *testing.T) {
 	cs, sw := &countingStage{}, &switchStage{}
-	installed = []Stage{sw, cs}
-	p := newPipelineEnv(t, Config{})
+	p := newPipelineEnv(t, Config{Features: wiredFeatures(), Stages: []Stage{sw, cs}})
 	ns := p.s.namespaceOf(pipelineAuthKey, pipelineRegion)
 	for _, name := range []string{"pipe", "lsi"} {
 		status, body := p.do("TagResource", `{"ResourceArn":"`+ns.getTable(name).arn+`","Tags":[{"Key":"watch","Value":"yes"}]}`)
 		require.Equal(t, http.StatusOK, status, body)
 	}
-	pipe, lsi := ns.getTable("pipe").watchers(), ns.getTable("lsi").watchers()
-	require.Equal(t, []Stage{sw, cs}, pipe)
-	require.Equal(t, pipe, lsi)
-	require.Same(t, &pipe[0], &lsi[0], "two tables the same stages watch hold a list each")
+	require.Equal(t, []Stage{sw, cs}, ns.getTable("pipe").watchers())
+	require.Equal(t, []Stage{sw, cs}, ns.getTable("lsi").watchers())
 
 	const branch = "t1/" + pipelineRegion
 	require.NoError(t, p.s.Fork(branch, ns.DB().Snapshot(nil)))
 	bt := p.s.Namespace(branch).getTable("pipe")
 	require.NotNil(t, bt)
 	require.NotSame(t, ns.getTable("pipe"), bt)
-	require.Same(t, &pipe[0], &bt.watchers()[0], "a branch's table holds its own list of the stages")
+	require.Equal(t, []Stage{sw, cs}, bt.watchers(), "a branch's table is watched as its base's")
 
 	vec := ns.getTable("vec")
 	require.Nil(t, vec.watchers(), "a use ran the stages while the only one watching is a Switch that is off")
@@ -390,11 +444,8 @@ func (s *switchStage) End(*TableUse, Outcome) {}
 // stores a new table's policy) has it guarded from its Reask on, while
 // requests run beside it.
 func TestKeyGuardsPerDefinition(t *testing.T) {
-	saved := keyGuards
-	t.Cleanup(func() { keyGuards = saved })
 	g := &switchedGuard{}
-	keyGuards = []KeyGuard{g}
-	p := newPipelineEnv(t, Config{})
+	p := newPipelineEnv(t, Config{Features: wiredFeatures(), Stages: []Stage{g}})
 	get := func() {
 		status, body := p.do("GetItem", `{"TableName":"pipe","Key":{"pk":{"S":"a"}}}`)
 		require.Equal(t, http.StatusOK, status, body)
@@ -437,11 +488,16 @@ func TestKeyGuardsPerDefinition(t *testing.T) {
 	wg.Wait()
 }
 
-// switchedGuard guards every table while on, and counts.
+// switchedGuard is a stage that watches no table and guards every
+// table while on, and counts.
 type switchedGuard struct {
 	on             atomic.Bool
 	asked, guarded atomic.Int64
 }
+
+func (g *switchedGuard) Watches(Table) bool     { return false }
+func (g *switchedGuard) Begin(*TableUse) error  { return nil }
+func (g *switchedGuard) End(*TableUse, Outcome) {}
 
 func (g *switchedGuard) GuardsKeys(Table) bool { g.asked.Add(1); return g.on.Load() }
 

@@ -45,12 +45,12 @@ func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
 // record with streamDef.
 func (s *Service) StreamSidecar(id string) *streamrec.Sidecar {
 	return s.sidecars.Get(id, &streamrec.SidecarConfig{Options: s.streamOptions(nil), Clock: s.clock,
-		MetaKey: metaKeyTable, Def: streamDef})
+		MetaKey: metaKeyTable, Def: s.seams.streamDef})
 }
 
 // streamDef is the stream a table's definition record describes.
-func streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error) {
-	t, m, err := decodeTableRecord(b, ks)
+func (sm *seams) streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error) {
+	t, m, err := sm.decodeTableRecord(b, ks)
 	if err != nil || !m.streamOn() {
 		return streamrec.Def{}, err
 	}

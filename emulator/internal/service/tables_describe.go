@@ -60,8 +60,10 @@ func (t *table) describe() *TableDescription {
 	if m.TableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
 	}
-	for _, ds := range describers { // the features' parts (feature_update.go)
-		ds.Describe(Definition{t: t, m: m}, now, d)
+	for _, h := range t.ns.svc.seams.hooks { // the features' parts (feature_lifecycle.go)
+		if h.Describe != nil {
+			h.Describe(Definition{t: t, m: m}, now, d)
+		}
 	}
 	return d
 }

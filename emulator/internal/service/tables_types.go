@@ -84,6 +84,9 @@ type UpdateTableInput struct {
 	Owned OwnedMembers `json:"-"`
 }
 
+// bind has the request take the members the features of sm own.
+func (in *UpdateTableInput) bind(sm *seams) { in.Owned.bind(sm) }
+
 // UpdateTableOutput is the UpdateTable response.
 type UpdateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription"`

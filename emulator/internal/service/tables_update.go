@@ -14,7 +14,7 @@ import (
 // tablespec.Indexes says.
 // A member of the request a feature owns (UpdateTableMember:
 // ReplicaUpdates) is answered by the feature, once the checks here
-// passed; a feature may refuse a change (UpdateChecker).
+// passed; a feature may refuse a change (Hooks.CheckUpdate).
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if in.TableName == nil {
@@ -60,8 +60,11 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range updateCheckers { // the features' refusals (feature_update.go)
-		if err := u.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
+	for _, h := range c.svc.seams.hooks { // the features' refusals (feature_lifecycle.go)
+		if h.CheckUpdate == nil {
+			continue
+		}
+		if err := h.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
 			return nil, err
 		}
 	}
@@ -75,8 +78,10 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		return nil, err
 	}
 	if x := change.Dropped; x != nil {
-		for _, d := range indexDroppers { // the stages (feature_table.go)
-			d.IndexDropped(Table{t: t}, x.Name)
+		for _, h := range c.svc.seams.hooks { // the stages (feature_lifecycle.go)
+			if h.IndexDropped != nil {
+				h.IndexDropped(Table{t: t}, x.Name)
+			}
 		}
 	}
 	if in.StreamSpecification != nil {
@@ -141,8 +146,11 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
-		for _, u := range updateCheckers { // the features' refusals (feature_update.go)
-			if err := u.CheckUpdateLocked(Call{c: c}, Definition{t: t, m: m}, in); err != nil {
+		for _, h := range c.svc.seams.hooks { // the features' refusals (feature_lifecycle.go)
+			if h.CheckUpdateLocked == nil {
+				continue
+			}
+			if err := h.CheckUpdateLocked(Call{c: c}, Definition{t: t, m: m}, in); err != nil {
 				return nil, err
 			}
 		}

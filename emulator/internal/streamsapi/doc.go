@@ -1,5 +1,5 @@
 // Package streamsapi is the DynamoDB Streams API, a table-level feature
-// behind the service core's seam (service.Use): ListStreams,
+// behind the service core's seam (service.Config.Features): ListStreams,
 // DescribeStream, GetShardIterator and GetRecords, served on the same
 // port as DynamoDB under their own X-Amz-Target prefix (TargetPrefix,
 // service.APIOp). The streams are the core's: each is the storage

@@ -21,7 +21,7 @@ import (
 // TargetPrefix is the X-Amz-Target prefix of the Streams API.
 const TargetPrefix = "DynamoDBStreams_20120810."
 
-// Feature is the DynamoDB Streams API (service.Use).
+// Feature is the DynamoDB Streams API (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot: the streams are the

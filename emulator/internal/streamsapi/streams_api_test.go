@@ -14,7 +14,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 // streamsEnv is a service with the table str (pk S, sk N) whose stream
 // shows new and old images.
@@ -25,7 +25,7 @@ type streamsEnv struct {
 
 func newStreamsEnv(t *testing.T) *streamsEnv {
 	t.Helper()
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"str","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],

@@ -16,7 +16,7 @@ import (
 // tags are being updated"); the emulator applies it at once and has no
 // such lock.
 
-// Feature is the tagging operations (service.Use).
+// Feature is the tagging operations (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot: the tags are the

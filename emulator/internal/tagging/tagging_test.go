@@ -14,7 +14,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 const (
 	tagARN   = "arn:aws:dynamodb:us-east-1:000000000000:table/tagtab"
@@ -26,7 +26,7 @@ const (
 // tag created=yes.
 func newTagEnv(t *testing.T) *servicetest.Env {
 	t.Helper()
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":[{"Key":"created","Value":"yes"}]}`)
 	return e
 }
@@ -183,7 +183,7 @@ func TestTaggingLifecycle(t *testing.T) {
 // TestTagLimit fills a table to 50 tags: overwriting all 50 is fine, a
 // 51st key is refused even beside an overwrite, and nothing is applied.
 func TestTagLimit(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"tagtab",`+hashOnly+`,`+ppr+`,"Tags":`+tagsJSON(50, "k")+`}`)
 	e.Must("TagResource", `{"ResourceArn":"`+tagARN+`","Tags":`+tagsJSON(50, "k")+`}`)
 	typ, msg := refused(t, e, "TagResource", `{"ResourceArn":"`+tagARN+`","Tags":[{"Key":"k00","Value":"new"},{"Key":"k50","Value":"v"}]}`)

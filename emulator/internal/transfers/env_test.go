@@ -6,8 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/pitr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
+	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -15,12 +14,13 @@ import (
 // them: this one, and point-in-time recovery, which it reads; and the
 // report's stage, which counts a bulk put refused by its condition, with
 // the units the capacity stage meters.
-func init() {
-	service.Use(Feature{})
-	service.Use(pitr.Feature{})
-	service.UseStage(capacity.Stage{})
-	service.UseStage(insights.Stage{})
-}
+var (
+	testFeatures = []service.Feature{
+		Feature{},
+		pitr.Feature{},
+	}
+	testStages = []service.Stage{reportstage.Stage{}}
+)
 
 // clockEnv is a service on a test clock (servicetest.Env) with the
 // short names this package's tests use.

@@ -6,7 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
 
-// Feature is the transfers feature (service.Use): exports to and imports
+// Feature is the transfers feature (service.Config.Features): exports to and imports
 // from the directory standing for Amazon S3, and bulk operations. Its
 // per-namespace state is the list of each kind of operation
 // (transfers.go); with persistence it is saved in the namespace's DB
@@ -17,12 +17,11 @@ type Feature struct{}
 // Name is the feature's name.
 func (Feature) Name() string { return "transfers" }
 
-// moves is every namespace's transfers, declared by Register.
-var moves service.State[transferSet]
+// moves is every namespace's transfers.
+var moves = service.NewState[transferSet]()
 
 // Register installs the export, import and bulk operations.
 func (Feature) Register(r service.Registrar) {
-	moves = service.NewState[transferSet](r)
 	service.Op(r, "ExportTableToPointInTime", exportTable)
 	service.Op(r, "DescribeExport", describeExport)
 	service.Op(r, "ListExports", listExports)
@@ -34,6 +33,9 @@ func (Feature) Register(r service.Registrar) {
 	service.Op(r, "ListBulkOperations", listBulkOperations)
 	service.Op(r, "CancelBulkOperation", cancelBulkOperation)
 }
+
+// Hooks put back a namespace's transfers when it is loaded.
+func (Feature) Hooks() service.Hooks { return service.Hooks{Loaded: loaded} }
 
 // str is *p, or "" for nil.
 func str(p *string) string {

@@ -72,10 +72,10 @@ func (j *bulkJob) saveLocked(s service.Space) func() {
 	return func() { saveTransfer(s, "bulk", d.BulkOperationArn, d, doneAt, req, cancelled) }
 }
 
-// Loaded puts back the operations saved in the namespace's DB that
+// loaded puts back the operations saved in the namespace's DB that
 // started within transferKeep of now, and deletes the others (and any
 // that does not read back, which is logged).
-func (Feature) Loaded(s service.Space, now time.Time) {
+func loaded(s service.Space, now time.Time) {
 	var stale []string
 	set := moves.In(s)
 	set.mu.Lock()

@@ -1,5 +1,5 @@
 // Package ttl is Time to Live, a table-level feature behind the service
-// core's seam (service.Use): UpdateTimeToLive and DescribeTimeToLive,
+// core's seam (service.Config.Features): UpdateTimeToLive and DescribeTimeToLive,
 // and the sweeper that deletes expired items (Sweep, sweep.go). The
 // setting is part of the table's definition, which the core keeps
 // because backups describe it and global tables copy it: this package

@@ -13,7 +13,7 @@ import (
 // not enforce it, and neither does the emulator, so a test can enable,
 // disable and enable again.
 
-// Feature is UpdateTimeToLive and DescribeTimeToLive (service.Use).
+// Feature is UpdateTimeToLive and DescribeTimeToLive (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot: the setting is the

@@ -15,7 +15,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 const table = `{"TableName":"ttltab","BillingMode":"PAY_PER_REQUEST",` +
 	`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`
@@ -28,7 +28,7 @@ func spec(enabled, attr string) string {
 // TestTimeToLiveLifecycle: each step's answer (the specification echoed,
 // or the error AWS gives) and DescribeTimeToLive afterwards.
 func TestTimeToLiveLifecycle(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", table)
 	steps := []struct {
 		name, body string
@@ -64,7 +64,7 @@ func TestTimeToLiveLifecycle(t *testing.T) {
 
 // TestTimeToLiveErrors: the model's constraints, then the table.
 func TestTimeToLiveErrors(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", table)
 	for _, tc := range []struct {
 		name, op, body string
@@ -100,13 +100,13 @@ func TestTimeToLiveErrors(t *testing.T) {
 // so a replay of the records has it, and the sweeper deletes by
 // it.
 func TestTimeToLiveRecorded(t *testing.T) {
-	e, rec := servicetest.Recorded(t, service.Config{})
+	e, rec := servicetest.Recorded(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", table)
 	e.Must("UpdateTimeToLive", spec("true", "exp"))
 	past := servicetest.Start.Add(-1).Unix()
 	e.Must("PutItem", `{"TableName":"ttltab","Item":{"pk":{"S":"old"},"exp":{"N":"`+strconv.FormatInt(past, 10)+`"}}}`)
 
-	e2 := servicetest.Replay(t, rec, service.Config{}, e.Clock.Now())
+	e2 := servicetest.Replay(t, rec, service.Config{Features: testFeatures}, e.Clock.Now())
 	require.Equal(t, `{"TimeToLiveDescription":{"TimeToLiveStatus":"ENABLED","AttributeName":"exp"}}`,
 		e2.Must("DescribeTimeToLive", `{"TableName":"ttltab"}`))
 	require.Equal(t, 1, Sweep(e2.Svc), "the sweeper deletes by the replayed setting")

@@ -1,5 +1,5 @@
 // Package vectorsearch is SearchVectors, a table-level feature behind
-// the service core's seam (service.Use): the TopK items of a vector
+// the service core's seam (service.Config.Features): the TopK items of a vector
 // index nearest a search vector, with the checks of its condition and
 // projection. The vector indexes are the core's (CreateTable and
 // UpdateTable define them, DescribeTable shows them, storage keeps

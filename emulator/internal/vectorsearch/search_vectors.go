@@ -30,7 +30,7 @@ import (
 // :value terms joined by AND, on search schema attributes, the HASH
 // element required when the schema has one), unused placeholders.
 
-// Feature is SearchVectors (service.Use).
+// Feature is SearchVectors (service.Config.Features).
 type Feature struct{}
 
 // Name is the feature's name. It keeps no slot: the vector indexes are

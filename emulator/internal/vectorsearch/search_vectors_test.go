@@ -14,7 +14,7 @@ import (
 )
 
 // The feature in use in this package's tests, as the emulator uses it.
-func init() { service.Use(Feature{}) }
+var testFeatures = []service.Feature{Feature{}}
 
 // vecTable has the vector index vidx (3 dimensions, EUCLIDEAN) whose
 // search schema is tenant (HASH) and cat (INLINE_FILTER).
@@ -34,7 +34,7 @@ func search(more string) string {
 // TestSearchVectorsErrors: the checks in their order (the model, TopK,
 // the table and index, the vector, the condition).
 func TestSearchVectorsErrors(t *testing.T) {
-	e := servicetest.New(t, service.Config{TransientDelay: time.Minute}) // an index added is CREATING a minute
+	e := servicetest.New(t, service.Config{Features: testFeatures, TransientDelay: time.Minute}) // an index added is CREATING a minute
 	e.Must("CreateTable", vecTable)
 	e.Clock.Advance(time.Minute) // the table is CREATING until then
 	e.Must("UpdateTable", `{"TableName":"vtab","VectorIndexUpdates":[{"Create":{"IndexName":"vnew","VectorAttribute":{"AttributeName":"emb"},"Dimensions":3,"DistanceFunction":"COSINE","Projection":{"ProjectionType":"KEYS_ONLY"}}}]}`)
@@ -78,7 +78,7 @@ func TestSearchVectorsErrors(t *testing.T) {
 // TestSearchVectorsAnswerLimit: an answer is at most 16 MB (AWS's limit,
 // without pagination): the best results that fit.
 func TestSearchVectorsAnswerLimit(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	e.Must("CreateTable", `{"TableName":"big","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"VectorIndexes":[{"IndexName":"vidx","VectorAttribute":{"AttributeName":"v"},"Dimensions":2,`+
 		`"DistanceFunction":"EUCLIDEAN","Projection":{"ProjectionType":"ALL"}}]}`)

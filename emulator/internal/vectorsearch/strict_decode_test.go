@@ -15,7 +15,7 @@ import (
 // TestSearchVectorsStrictDecoder: explicit nulls and a missing TableName
 // in the strict deserializer's words, ahead of every other check.
 func TestSearchVectorsStrictDecoder(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Features: testFeatures})
 	const ser, val = "SerializationException", "ValidationException"
 	for _, tc := range []struct {
 		name, body, typ, msg string

@@ -24,6 +24,23 @@ import (
 // A type the decoder does not support (see codecOf) has no unknown
 // members: its requests fail whole.
 func UnknownMember(body []byte, t reflect.Type) (path string, known []string, ok bool) {
+	return unknownMember(body, t, reflect.Value{})
+}
+
+// UnknownMemberOf is UnknownMember for a request decoded into in, a
+// pointer to a struct: its own MemberOwner field (one told already whose
+// members it takes) says which members it owns.
+func UnknownMemberOf(body []byte, in any) (path string, known []string, ok bool) {
+	v := reflect.ValueOf(in)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return UnknownMember(body, reflect.TypeOf(in))
+	}
+	return unknownMember(body, v.Type(), v.Elem())
+}
+
+// unknownMember is UnknownMember with top, the request's value (invalid:
+// none, a zero one stands for it).
+func unknownMember(body []byte, t reflect.Type, top reflect.Value) (path string, known []string, ok bool) {
 	if t == nil {
 		return "", nil, false
 	}
@@ -41,7 +58,7 @@ func UnknownMember(body []byte, t reflect.Type) (path string, known []string, ok
 	if dec.Decode(&v) != nil {
 		return "", nil, false
 	}
-	return unknownIn(v, t, "")
+	return unknownIn(v, t, top, "")
 }
 
 // opaque reports whether t is read whole by a codec of its own: its
@@ -67,7 +84,7 @@ func checkedAs(t reflect.Type) reflect.Type {
 	return t
 }
 
-func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
+func unknownIn(v any, t reflect.Type, val reflect.Value, at string) (string, []string, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -84,7 +101,10 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 		fields, owner := structFields(t)
 		var ownerOf MemberOwner
 		if owner >= 0 {
-			ownerOf = reflect.New(t).Elem().Field(owner).Addr().Interface().(MemberOwner)
+			if !val.IsValid() || val.Type() != t {
+				val = reflect.New(t).Elem()
+			}
+			ownerOf = val.Field(owner).Addr().Interface().(MemberOwner)
 		}
 		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			m, ok := fields[name]
@@ -97,7 +117,7 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 			if !ok {
 				return join(at, name), slices.Sorted(maps.Keys(fields)), true
 			}
-			if p, known, bad := unknownIn(obj[name], ft, join(at, name)); bad {
+			if p, known, bad := unknownIn(obj[name], ft, reflect.Value{}, join(at, name)); bad {
 				return p, known, true
 			}
 		}
@@ -107,7 +127,7 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 			return "", nil, false
 		}
 		for _, name := range slices.Sorted(maps.Keys(obj)) {
-			if p, known, bad := unknownIn(obj[name], t.Elem(), join(at, name)); bad {
+			if p, known, bad := unknownIn(obj[name], t.Elem(), reflect.Value{}, join(at, name)); bad {
 				return p, known, true
 			}
 		}
@@ -117,7 +137,7 @@ func unknownIn(v any, t reflect.Type, at string) (string, []string, bool) {
 			return "", nil, false
 		}
 		for i, e := range list {
-			if p, known, bad := unknownIn(e, t.Elem(), at+"["+strconv.Itoa(i)+"]"); bad {
+			if p, known, bad := unknownIn(e, t.Elem(), reflect.Value{}, at+"["+strconv.Itoa(i)+"]"); bad {
 				return p, known, true
 			}
 		}

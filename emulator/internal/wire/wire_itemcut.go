@@ -80,7 +80,7 @@ func newCutHash(kept []storage.Value) *cutHash {
 func (h *cutHash) add(v storage.Value) {
 	if h.value {
 		h.size += 1 + storage.ValueSize(v)
-		h.depth = max(h.depth, ValueDepth(v))
+		h.depth = max(h.depth, v.Depth())
 		return
 	}
 	if h.n > 0 {

@@ -154,22 +154,3 @@ func sameList(a, b storage.Value) bool {
 	}
 	return &a.List()[0] == &b.List()[0]
 }
-
-// ValueDepth is the nesting level of v's deepest value: a scalar or set
-// is level 1, each enclosing list or map adds one.
-func ValueDepth(v storage.Value) int {
-	deepest := 0
-	switch v.Kind() {
-	case storage.KindL:
-		for _, e := range v.List() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	case storage.KindM:
-		for _, e := range v.Map() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	default:
-		return 1
-	}
-	return deepest + 1
-}

@@ -44,7 +44,7 @@ func checkValueCutSameAnswer(t *testing.T, body string) int {
 		require.Greater(t, storage.ValueSize(w), MaxItemBytes, "cut a list within the limit: %.300s", body)
 		require.Greater(t, storage.ValueSize(v), MaxItemBytes)
 		require.Equal(t, storage.ValueSize(w), cutValueSize(v), "%q's size: %.300s", k, body)
-		require.Equal(t, ValueDepth(w), ValueDepth(v), "%q's depth: %.300s", k, body)
+		require.Equal(t, w.Depth(), v.Depth(), "%q's depth: %.300s", k, body)
 		require.Equal(t, storage.KindL, v.Kind())
 	}
 	if cuts > 0 {
@@ -161,7 +161,7 @@ func checkParamsCutSameAnswer(t *testing.T, params string) int {
 		vals[i] = v.Value
 		if IsCut(v.Value) {
 			cuts++
-			require.Equal(t, ValueDepth(want.Parameters.Kept()[i].Value), ValueDepth(v.Value), "%.300s", body)
+			require.Equal(t, want.Parameters.Kept()[i].Value.Depth(), v.Value.Depth(), "%.300s", body)
 		}
 	}
 	UncutEach(vals)

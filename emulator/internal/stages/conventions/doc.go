@@ -2,7 +2,7 @@
 // pipeline: the rules of package conventions (the key, version and
 // tenant rules of the mbc-cqrs-serverless framework) on the tables that
 // opt in, plugged into the service core through the stage seam's checks
-// (service.DefinitionChecker, service.KeyGuard, service.WriteChecker;
+// (its CheckDefinition hook, service.KeyGuard, service.WriteChecker;
 // emulator/internal/service/stage_check.go). The rules, the violations'
 // report and the refusals are package convcheck's; this package is where
 // each runs.
@@ -16,7 +16,7 @@
 // (CheckDefinition: a malformed conventions tag, or a key schema an
 // enforced policy refuses, refuses the change), rebuilt when it is
 // loaded, copied or restored (LoadedDefinition), and kept in the stage's
-// TableSlot; a table with none pays one atomic load per check.
+// TableState; a table with none pays one atomic load per check.
 //
 //   - The tenant guard (rule B10) and the read rule (A14) run where the
 //     core's validation order puts a request's keys (KeyGuard): every key

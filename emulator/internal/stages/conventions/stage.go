@@ -10,32 +10,38 @@ import (
 )
 
 // Stage is the conventions check's stage (service.Stage,
-// service.Configurer, service.DefinitionChecker, service.KeyGuard and
-// service.WriteChecker).
+// service.KeyGuard, service.WriteChecker and service.Hooker).
 type Stage struct{}
 
 // The checks the core finds by type assertion: a method missing would
 // drop the check without a word.
 var (
-	_ service.Configurer        = Stage{}
-	_ service.DefinitionChecker = Stage{}
-	_ service.KeyGuard          = Stage{}
-	_ service.WriteChecker      = Stage{}
+	_ service.KeyGuard     = Stage{}
+	_ service.WriteChecker = Stage{}
+	_ service.Hooker       = Stage{}
 )
+
+// Hooks make the service's conventions layer (configure), check a
+// table's definition as it is made, tagged or its stream changed
+// (checkDefinition), and take a table read back, copied or restored
+// (loadedDefinition).
+func (Stage) Hooks() service.Hooks {
+	return service.Hooks{Configure: configure, CheckDefinition: checkDefinition, LoadedDefinition: loadedDefinition}
+}
 
 var (
 	// states are each service's conventions layer.
-	states = service.NewServiceState(service.Registrar{}, func(*service.Service) *state { return &state{} })
+	states = service.NewServiceState(func(*service.Service) *state { return &state{} })
 	// policies are each table's policy (nil: the table does not opt in).
-	policies = service.NewTableSlot[convcheck.Policy]()
+	policies = service.NewTableState[convcheck.Policy]()
 )
 
-// state is a service's conventions layer, made by Configure.
+// state is a service's conventions layer, made by configure.
 type state struct{ st *convcheck.State }
 
-// Configure makes the service's layer from its *conventions.Config
+// configure makes the service's layer from its *conventions.Config
 // setting (none: the tables' tags alone).
-func (Stage) Configure(s *service.Service) error {
+func configure(s *service.Service) error {
 	cfg, _ := service.ServiceSetting[*conventions.Config](s)
 	st, err := convcheck.New(cfg, s.Log(), func() *insights.Design { return reportstage.Design(s) })
 	if err != nil {
@@ -83,11 +89,11 @@ func tagMap(tags []service.TagDesc) map[string]string {
 	return m
 }
 
-// CheckDefinition resolves t's policy from tags and the configuration
+// checkDefinition resolves t's policy from tags and the configuration
 // when t is created or tagged (kept once the change is recorded), and
 // checks rule A11 when UpdateTable changed the stream of a table that
 // opted in.
-func (Stage) CheckDefinition(c service.Call, t service.Table, change service.DefinitionChange, tags []service.TagDesc) (func(), error) {
+func checkDefinition(c service.Call, t service.Table, change service.DefinitionChange, tags []service.TagDesc) (func(), error) {
 	if change == service.DefinitionStreamChanged {
 		if p := policies.Load(t); p != nil {
 			ct := table(t)
@@ -103,9 +109,9 @@ func (Stage) CheckDefinition(c service.Call, t service.Table, change service.Def
 	return func() { store(t, p) }, nil
 }
 
-// LoadedDefinition rebuilds the policy of a table read back, copied or
+// loadedDefinition rebuilds the policy of a table read back, copied or
 // restored.
-func (Stage) LoadedDefinition(sp service.Space, t service.Table, tags []service.TagDesc) {
+func loadedDefinition(sp service.Space, t service.Table, tags []service.TagDesc) {
 	store(t, states.In(sp).st.Restored(t.Info().Name, tagMap(tags)))
 }
 

@@ -6,14 +6,18 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	rules "github.com/dynamoemu/dynamoemu/internal/faults"
+	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Stage is the fault rules' stage (service.Stage, service.Switch and
-// service.CallChecker).
+// service.Hooker).
 type Stage struct{}
+
+// Hooks put each call of an operation that is not a data-plane one to
+// the rules (checkCall).
+func (Stage) Hooks() service.Hooks { return service.Hooks{CheckCall: checkCall} }
 
 // Watches watches every table: whether a rule applies is the injector's
 // to say, per use.
@@ -45,16 +49,16 @@ func (Stage) Begin(u *service.TableUse) error {
 // End does nothing: the rules decide before the use.
 func (Stage) End(*service.TableUse, service.Outcome) {}
 
-// CheckCall runs the rules on a call of an operation that is not a
+// checkCall runs the rules on a call of an operation that is not a
 // data-plane one, with in its decoded input: one decision per call,
 // with the table the input names and no key. Nil when nothing fires.
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+func checkCall(c service.Call, op string, in any) error {
 	inj := injector(c.Space())
 	if !inj.Active() {
 		return nil
 	}
 	table, index := targetOf(in)
-	f := inj.Decide(rules.Call{Op: op, Table: table, Index: index})
+	f := inj.Decide(faults.Call{Op: op, Table: table, Index: index})
 	if f.Delay > 0 {
 		if err := sleep(c.Context(), f.Delay); err != nil {
 			return err
@@ -66,18 +70,18 @@ func (Stage) CheckCall(c service.Call, op string, in any) error {
 	return faultError(f.Kind, f.Message, resource{arn: c.TableARN(table), index: index, own: index != ""})
 }
 
-// injector returns the service's fault rules: the *rules.Injector among
+// injector returns the service's fault rules: the *faults.Injector among
 // its settings (service.Config.Settings; nil, which has no rules, when
 // there is none).
-func injector(sp service.Space) *rules.Injector {
-	inj, _ := service.Setting[*rules.Injector](sp)
+func injector(sp service.Space) *faults.Injector {
+	inj, _ := service.Setting[*faults.Injector](sp)
 	return inj
 }
 
 // decide puts the use of the partition (and sort key) kc names to the
 // rules: it sleeps a delay, and returns the error of a fault that fails
 // the use (its key narrowed to kc, for the report).
-func decide(inj *rules.Injector, u *service.TableUse, kc insights.KeyCondition) error {
+func decide(inj *faults.Injector, u *service.TableUse, kc insights.KeyCondition) error {
 	var key storage.Key
 	if kc.Partition.IsValid() {
 		key.Partition = kc.Partition
@@ -86,7 +90,7 @@ func decide(inj *rules.Injector, u *service.TableUse, kc insights.KeyCondition) 
 		}
 	}
 	t := u.Table()
-	f := inj.Decide(rules.Call{Op: u.Op(), Table: t.Info().Name, Index: u.Index(), Key: key})
+	f := inj.Decide(faults.Call{Op: u.Op(), Table: t.Info().Name, Index: u.Index(), Key: key})
 	if f.Delay > 0 {
 		if err := sleep(u.Call().Context(), f.Delay); err != nil {
 			return err
@@ -123,12 +127,12 @@ type resource struct {
 // faultError is the error of an injected fault of kind k: its class,
 // message and, for the throughput errors, a ThrottlingReason naming the
 // table or index.
-func faultError(k rules.Kind, msg string, r resource) error {
+func faultError(k faults.Kind, msg string, r resource) error {
 	var reasons []apierr.ThrottlingReason
 	switch k {
-	case rules.ProvisionedThroughputExceeded:
+	case faults.ProvisionedThroughputExceeded:
 		reasons = []apierr.ThrottlingReason{r.reason("ProvisionedThroughputExceeded")}
-	case rules.Throttling:
+	case faults.Throttling:
 		reasons = []apierr.ThrottlingReason{r.reason("KeyRangeThroughputExceeded")}
 	}
 	return apierr.Fault(k.ErrorType(), msg, reasons)

@@ -14,7 +14,7 @@ import (
 // (docs.aws.amazon.com/service-authorization/latest/reference/
 // list_amazondynamodb.html): the action is dynamodb:<operation>, the
 // resource the ARN the call is about. It runs once per call, before the
-// operation validates its input (service.CallChecker), as AWS
+// operation validates its input (its CheckCall hook), as AWS
 // authorizes before it validates. The condition keys are the global
 // ones (keys.go), the tags the call gives (aws:RequestTag/KEY,
 // aws:TagKeys) and, when the table exists, its tags
@@ -60,9 +60,9 @@ func controlKind(op string) resourceKind {
 	return 0
 }
 
-// CheckCall decides a call of a control-plane or Streams API operation
-// of a key with an identity (service.CallChecker).
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+// checkCall decides a call of a control-plane or Streams API operation
+// of a key with an identity (its CheckCall hook).
+func checkCall(c service.Call, op string, in any) error {
 	req := requestOf(c.Context())
 	kind := controlKind(op)
 	if req == nil || kind == 0 {

@@ -68,8 +68,13 @@ func Enable() (disable func()) {
 	return func() { once.Do(func() { enabled.Add(-1) }) }
 }
 
-// Stage is the IAM policy stage (service.Stage and service.Switch).
+// Stage is the IAM policy stage (service.Stage, service.Switch and
+// service.Hooker).
 type Stage struct{}
+
+// Hooks evaluate each call of an operation that is not a data-plane one
+// (checkCall).
+func (Stage) Hooks() service.Hooks { return service.Hooks{CheckCall: checkCall} }
 
 // Watches watches every table: whether a request is evaluated is its
 // identity's to say.

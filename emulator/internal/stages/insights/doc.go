@@ -14,16 +14,16 @@
 // over a service's namespaces, each with its namespace's tables as the
 // report's catalog (report.go).
 //
-// The stage keeps each namespace's recorder (service.NewStageState),
+// The stage keeps each namespace's recorder (a service.State),
 // made on first need (recorder.go: a use while the report collects, a
 // report read, a Contributor Insights operation, a configuration put
 // back at load), so a namespace nobody reports on or watches keeps none;
 // the report's settings (SetReporting, SetDesign), which every recorder
 // follows, per service (service.NewServiceState); and Contributor
 // Insights' configuration across restarts, saved as DB metadata on each
-// change and put back when a namespace is loaded (a service.Loader),
-// forgotten with a deleted table or GSI (a service.Dropper and
-// IndexDropper). Contributor Insights' operations
+// change and put back when a namespace is loaded (its Loaded hook),
+// forgotten with a deleted table or GSI (its Dropped and
+// IndexDropped hooks). Contributor Insights' operations
 // (emulator/internal/contributorinsights) reach the recorder through
 // RecorderOf, Existing and SaveContributorInsights.
 //

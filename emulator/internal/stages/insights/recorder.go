@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
@@ -24,7 +24,7 @@ import (
 // UpdateContributorInsights, a table or GSI deleted) saves its whole
 // configuration (every table's and GSI's status, mode and times,
 // insights.CIState) as one DB metadata key,
-// fxstate.MetaKeyContributorInsights: a RecordMeta, logged and kept in
+// stagestate.MetaKeyContributorInsights: a RecordMeta, logged and kept in
 // snapshots. Loaded puts it back, leaving out tables and GSIs that are
 // gone. The counters start afresh, as the report's do.
 
@@ -34,7 +34,7 @@ type space struct {
 }
 
 // spaces holds each namespace's space.
-var spaces = service.NewStageState[space]()
+var spaces = service.NewState[space]()
 
 // settings are the report's settings of a service, which every
 // namespace's recorder follows, present and future.
@@ -52,7 +52,7 @@ type settings struct {
 }
 
 // settingsOf holds each service's settings.
-var settingsOf = service.NewServiceState(service.Registrar{}, func(*service.Service) *settings { return new(settings) })
+var settingsOf = service.NewServiceState(func(*service.Service) *settings { return new(settings) })
 
 // Existing returns sp's recorder, or nil when none was made (a
 // namespace nobody has created anything in has none).
@@ -131,14 +131,14 @@ func SaveContributorInsights(sp service.Space) {
 	set.saveMu.Lock()
 	defer set.saveMu.Unlock()
 	states := r.ContributorInsightsState()
-	const key = fxstate.MetaKeyContributorInsights
+	const key = stagestate.MetaKeyContributorInsights
 	if len(states) == 0 && sp.Meta(key) == nil {
 		return // nothing to keep, and nothing kept
 	}
 	var b []byte
 	if len(states) > 0 {
 		var err error
-		if b, err = json.Marshal(fxstate.ContributorInsights(states)); err != nil {
+		if b, err = json.Marshal(stagestate.ContributorInsights(states)); err != nil {
 			sp.Log().Warn("cannot save Contributor Insights: a restart forgets this change", "err", err)
 			return
 		}
@@ -148,15 +148,15 @@ func SaveContributorInsights(sp service.Space) {
 	}
 }
 
-// Loaded puts back the Contributor Insights configuration saved in sp's
-// DB, for the tables and GSIs that exist (service.Loader).
-func (Stage) Loaded(sp service.Space, _ time.Time) {
-	b := sp.Meta(fxstate.MetaKeyContributorInsights)
+// loaded puts back the Contributor Insights configuration saved in sp's
+// DB, for the tables and GSIs that exist (its Loaded hook).
+func loaded(sp service.Space, _ time.Time) {
+	b := sp.Meta(stagestate.MetaKeyContributorInsights)
 	if b == nil {
 		return
 	}
-	states, v, err := fxstate.DecodeContributorInsights(b)
-	if err != nil || v != fxstate.ContributorInsightsVersion {
+	states, v, err := stagestate.DecodeContributorInsights(b)
+	if err != nil || v != stagestate.ContributorInsightsVersion {
 		sp.Log().Warn("the saved Contributor Insights configuration is not readable: left out", "err", err, "version", v)
 		return
 	}
@@ -178,13 +178,13 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// Dropped forgets a deleted table's Contributor Insights and saves the
-// configuration without it (service.Dropper).
-func (Stage) Dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
+// dropped forgets a deleted table's Contributor Insights and saves the
+// configuration without it (its Dropped hook).
+func dropped(d service.Dropped) { forget(d.Table().Space(), d.Table().Info().Name, "") }
 
-// IndexDropped forgets a deleted GSI's Contributor Insights and saves
-// the configuration without it (service.IndexDropper).
-func (Stage) IndexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
+// indexDropped forgets a deleted GSI's Contributor Insights and saves
+// the configuration without it (its IndexDropped hook).
+func indexDropped(t service.Table, index string) { forget(t.Space(), t.Info().Name, index) }
 
 // forget drops the Contributor Insights of a table ("" index: and its
 // GSIs') or of one of its GSIs, and saves the configuration.

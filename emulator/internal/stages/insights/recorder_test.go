@@ -11,13 +11,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-func init() { service.UseStage(Stage{}) }
+var testStages = []service.Stage{Stage{}}
 
 // TestRecorderMadeOnNeed: a namespace's recorder is made on first need,
 // with the report's settings of the moment; a namespace nobody reports
 // on or watches keeps none, whatever its traffic.
 func TestRecorderMadeOnNeed(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Stages: testStages})
 	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",`+
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	e.Must("PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"}}}`)
@@ -57,7 +57,7 @@ func TestRecorderMadeOnNeed(t *testing.T) {
 // recorder that collects while the setting is off still has the uses of
 // its namespace recorded.
 func TestOnFindsRecorder(t *testing.T) {
-	e := servicetest.New(t, service.Config{})
+	e := servicetest.New(t, service.Config{Stages: testStages})
 	e.Must("CreateTable", `{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST",`+
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	e.Must("GetItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)

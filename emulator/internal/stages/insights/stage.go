@@ -8,8 +8,15 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// Stage is the report's stage (service.Stage and service.Switch).
+// Stage is the report's stage (service.Stage, service.Switch and
+// service.Hooker).
 type Stage struct{}
+
+// Hooks put back a namespace's Contributor Insights when it is loaded,
+// and forget a table's or a GSI's when it is deleted.
+func (Stage) Hooks() service.Hooks {
+	return service.Hooks{Loaded: loaded, Dropped: dropped, IndexDropped: indexDropped}
+}
 
 // Watches watches every table: whether a use is recorded is the
 // recorder's to say.

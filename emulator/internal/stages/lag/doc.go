@@ -9,7 +9,7 @@
 //
 // Each view of a table that may lag has a gate (internal/faults/lag) once
 // something asks for it (gates.go): its eventually consistent reads (kept
-// in the table's TableSlot; storage holds it while it lags and applies
+// in the table's TableState; storage holds it while it lags and applies
 // the shown commits to a shadow), each GSI (held by storage, which queues
 // the index's changes), its enabled stream (the stream's
 // service.StreamHold: GetRecords stops at the first record it does not
@@ -19,7 +19,7 @@
 // its gate's mode when the gate is made (settings.go). With -dbPath each
 // change of a gate handed out saves the namespace's lagging gates as one
 // DB metadata key, put back when the namespace is loaded (a
-// service.Loader); Lags lists them (persist.go).
+// its Loaded hook); Lags lists them (persist.go).
 //
 // # Consistency fuzzing
 //

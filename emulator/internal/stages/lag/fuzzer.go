@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -19,7 +19,7 @@ import (
 // consistent reads "usually within one second or less" (Developer Guide,
 // HowItWorks.ReadConsistency), streams "in near-real time"
 // (Streams.html, no figure; the same second here).
-var Bounds = gates.Fuzz{MaxReads: 3, MinDelay: 500 * time.Millisecond, MaxDelay: time.Second}
+var Bounds = lag.Fuzz{MaxReads: 3, MinDelay: 500 * time.Millisecond, MaxDelay: time.Second}
 
 // maxReports bounds the stale reads a Fuzzer keeps (the first ones).
 const maxReports = 10000
@@ -51,7 +51,7 @@ type Fuzzer struct {
 	seed uint64
 
 	mu      sync.Mutex // guards the fields below; a leaf but for the gates' locks
-	views   map[*gates.Gate]*view
+	views   map[*lag.Gate]*view
 	stale   []StaleRead
 	dropped int // stale reads past maxReports, not kept
 	watches map[*Watch]struct{}
@@ -88,7 +88,7 @@ func (f *Fuzzer) Unwatch(w *Watch) (stale []StaleRead, dropped int) {
 
 // NewFuzzer returns the fuzzing of a service with seed.
 func NewFuzzer(seed uint64) *Fuzzer {
-	return &Fuzzer{seed: seed, views: map[*gates.Gate]*view{}}
+	return &Fuzzer{seed: seed, views: map[*lag.Gate]*view{}}
 }
 
 // Seed is the fuzzer's seed.
@@ -128,7 +128,7 @@ type write struct {
 
 // gateFuzz is the fuzz mode of the gate of view kind/table/index: the
 // bounds, seeded by the fuzzer's seed and the view's name.
-func (f *Fuzzer) gateFuzz(kind, table, index string) gates.Fuzz {
+func (f *Fuzzer) gateFuzz(kind, table, index string) lag.Fuzz {
 	h := fnv.New64a()
 	h.Write([]byte(kind + "\x00" + table + "\x00" + index))
 	z := Bounds
@@ -138,7 +138,7 @@ func (f *Fuzzer) gateFuzz(kind, table, index string) gates.Fuzz {
 
 // install puts g, the gate of a view, in fuzz mode (once) and records
 // the view.
-func (f *Fuzzer) install(g *gates.Gate, v *view) {
+func (f *Fuzzer) install(g *lag.Gate, v *view) {
 	if !g.Fuzzing() {
 		g.SetFuzz(f.gateFuzz(v.kind, v.table, v.index))
 	}
@@ -152,7 +152,7 @@ func (f *Fuzzer) install(g *gates.Gate, v *view) {
 }
 
 // viewOf returns the view of gate g (nil: not one the fuzzer lags).
-func (f *Fuzzer) viewOf(g *gates.Gate) *view {
+func (f *Fuzzer) viewOf(g *lag.Gate) *view {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.views[g]

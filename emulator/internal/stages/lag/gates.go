@@ -6,15 +6,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The gates of a table's views (faults/lag, faults/WIRING.md §5): its
 // eventually consistent reads, each GSI, its enabled stream. Each is a
-// gates.Gate on the emulator's clock, made the first time a test, the
+// lag.Gate on the emulator's clock, made the first time a test, the
 // admin endpoint, a setting or fuzzing asks for it, lagging nothing
 // until SetDelay or Hold. A table or GSI made again (DeleteTable, a
 // restore, a GSI deleted and added) starts without one, as a stream
@@ -43,12 +43,12 @@ var ErrNoGSI = errors.New("the table has no global secondary index of that name"
 // ErrNoStream: the table has no enabled stream to lag.
 var ErrNoStream = errors.New("the table has no enabled stream")
 
-// LagSetting lags one view of the tables called Table (fxstate's).
-type LagSetting = fxstate.LagSetting
+// LagSetting lags one view of the tables called Table (stagestate's).
+type LagSetting = stagestate.LagSetting
 
 // LagState is one gate of a namespace: the view it lags, its mode and
-// the commits it holds back now (fxstate's).
-type LagState = fxstate.LagState
+// the commits it holds back now (stagestate's).
+type LagState = stagestate.LagState
 
 // tableGates is the stage's state on a table: the gate of its
 // eventually consistent reads (nil until asked for), guarded by mu,
@@ -56,7 +56,7 @@ type LagState = fxstate.LagState
 // gates fuzzing lags (fuzzed, set by Watches).
 type tableGates struct {
 	mu   sync.Mutex
-	read *gates.Gate
+	read *lag.Gate
 
 	fuzzed atomic.Pointer[fuzzedGates]
 }
@@ -68,13 +68,13 @@ type tableGates struct {
 // finding a gate (readGate, indexGate, streamGate) would take
 // tableGates.mu, storage's lock again or the core's table.mu.
 type fuzzedGates struct {
-	read   *gates.Gate
-	index  map[string]*gates.Gate // by GSI name
-	stream *gates.Gate            // nil: no enabled stream
+	read   *lag.Gate
+	index  map[string]*lag.Gate // by GSI name
+	stream *lag.Gate            // nil: no enabled stream
 }
 
 // tableSlot holds each table's tableGates.
-var tableSlot = service.NewTableSlot[tableGates]()
+var tableSlot = service.NewTableState[tableGates]()
 
 // gatesOf returns t's tableGates, making them if it has none.
 func gatesOf(t service.Table) *tableGates {
@@ -87,7 +87,7 @@ func gatesOf(t service.Table) *tableGates {
 // readGate returns the gate of t's eventually consistent reads, setting
 // one if it has none: in the mode a setting asks for (settings.go), else
 // lagging nothing (so not in storage yet).
-func readGate(t service.Table) *gates.Gate {
+func readGate(t service.Table) *lag.Gate {
 	tg := gatesOf(t)
 	tg.mu.Lock()
 	defer tg.mu.Unlock()
@@ -104,14 +104,14 @@ func readGate(t service.Table) *gates.Gate {
 // newGate returns a gate on t's clock for a view of t: in the mode of
 // the first lag setting of t's name that names the view (of), else one
 // that lags nothing.
-func newGate(t service.Table, of func(LagSetting) bool) *gates.Gate {
+func newGate(t service.Table, of func(LagSetting) bool) *lag.Gate {
 	clock := t.Space().Clock()
 	for _, l := range settingsOf(t.Space()) {
 		if l.Table == t.Info().Name && of(l) {
 			return l.Gate(clock)
 		}
 	}
-	return gates.NewGate(clock)
+	return lag.NewGate(clock)
 }
 
 // switchRead makes change, a change of the mode of g (t's read gate),
@@ -119,7 +119,7 @@ func newGate(t service.Table, of func(LagSetting) bool) *gates.Gate {
 // takes it back, as g's new mode says: a write committed once the gate
 // says it lags (Settings) is numbered on it and hidden from eventually
 // consistent reads; switched off, the shadow goes at that point too.
-func switchRead(t service.Table, tg *tableGates, g *gates.Gate, change func()) {
+func switchRead(t service.Table, tg *tableGates, g *lag.Gate, change func()) {
 	tg.mu.Lock()
 	defer tg.mu.Unlock()
 	st := t.Storage()
@@ -132,7 +132,7 @@ func switchRead(t service.Table, tg *tableGates, g *gates.Gate, change func()) {
 
 // syncRead gives storage t's read gate g while g lags, and takes it back
 // (dropping the shadow) while it lags nothing.
-func syncRead(t service.Table, g *gates.Gate) {
+func syncRead(t service.Table, g *lag.Gate) {
 	tg := gatesOf(t)
 	tg.mu.Lock()
 	defer tg.mu.Unlock()
@@ -158,7 +158,7 @@ func syncReadLocked(t service.Table, tg *tableGates) {
 
 // indexGate returns the gate of t's GSI index, setting one (newGate) if
 // it has none.
-func indexGate(t service.Table, index string) (*gates.Gate, error) {
+func indexGate(t service.Table, index string) (*lag.Gate, error) {
 	if _, ok := t.Definition().Indexes().GSI(index); !ok {
 		return nil, fmt.Errorf("%w: %q", ErrNoGSI, index)
 	}
@@ -169,7 +169,7 @@ func indexGate(t service.Table, index string) (*gates.Gate, error) {
 	tg := gatesOf(t)
 	tg.mu.Lock() // one gate per index, whoever asks first
 	defer tg.mu.Unlock()
-	if g, ok := st.IndexLag(index).(*gates.Gate); ok {
+	if g, ok := st.IndexLag(index).(*lag.Gate); ok {
 		return g, nil
 	}
 	g := newGate(t, func(l LagSetting) bool { return !l.Reads && !l.Stream && (l.Index == "*" || l.Index == index) })
@@ -186,8 +186,8 @@ func indexGate(t service.Table, index string) (*gates.Gate, error) {
 // streamGate returns the gate of t's enabled stream, setting one
 // (newGate) if it has none, and base: the gate's commit k is the record
 // numbered base + k. False when t has no enabled stream.
-func streamGate(t service.Table) (g *gates.Gate, base uint64, ok bool) {
-	var made *gates.Gate
+func streamGate(t service.Table) (g *lag.Gate, base uint64, ok bool) {
+	var made *lag.Gate
 	h, base, ok := t.HoldStream(func() service.StreamHold {
 		made = newGate(t, func(l LagSetting) bool { return l.Stream })
 		return made
@@ -195,11 +195,11 @@ func streamGate(t service.Table) (g *gates.Gate, base uint64, ok bool) {
 	if !ok {
 		return nil, 0, false
 	}
-	g, ok = h.(*gates.Gate)
+	g, ok = h.(*lag.Gate)
 	if ok && g == made {
 		registered(t.Space()).add(entry{t: t, state: LagState{Table: t.Info().Name, Stream: true}, gate: g, label: t.StreamLabel()})
 	}
 	return g, base, ok
 }
 
-var _ storage.Lag = (*gates.Gate)(nil)
+var _ storage.Lag = (*lag.Gate)(nil)

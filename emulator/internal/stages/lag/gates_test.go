@@ -16,14 +16,14 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-func init() { service.UseStage(lag.Stage{}) }
+var testStages = []service.Stage{lag.Stage{}}
 
 // newService starts a service on the real clock, closed when the test
 // ends, and returns a function that sends one operation to namespace
 // ak in us-east-1.
 func newService(t *testing.T, ak string) (*service.Service, func(op, body string) (string, error)) {
 	t.Helper()
-	s, err := service.New(service.Config{})
+	s, err := service.New(service.Config{Stages: testStages})
 	if err != nil {
 		t.Fatal(err)
 	}

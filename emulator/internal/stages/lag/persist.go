@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/fxstate"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -19,7 +19,7 @@ import (
 // mode of a gate handed out (IndexLag, TableReadLag, StreamLag: SetDelay,
 // Hold; the admin endpoint goes through them) saves the mode of every
 // gate of the namespace that lags (a delay, or held) as one DB metadata
-// key, fxstate.MetaKeyLags: a RecordMeta, logged and kept in snapshots.
+// key, stagestate.MetaKeyLags: a RecordMeta, logged and kept in snapshots.
 // A deleted table's gates, and a deleted GSI's, leave the record at the
 // next save (Dropped; Watches of a definition without the GSI). Loaded
 // puts the modes back on new gates of the tables, GSIs and enabled
@@ -33,7 +33,7 @@ import (
 type entry struct {
 	t     service.Table
 	state LagState
-	gate  *gates.Gate
+	gate  *lag.Gate
 	data  *storage.Table // a GSI's: the storage table that holds the gate
 	label string         // a stream's: the stream's label
 }
@@ -66,7 +66,7 @@ type spaceGates struct {
 }
 
 // spaces holds each namespace's spaceGates.
-var spaces = service.NewStageState[spaceGates]()
+var spaces = service.NewState[spaceGates]()
 
 // registered returns sp's spaceGates.
 func registered(sp service.Space) *spaceGates { return spaces.In(sp) }
@@ -174,32 +174,32 @@ func saveLags(sp service.Space) {
 			lags = append(lags, e.state)
 		}
 	}
-	if len(lags) == 0 && sp.Meta(fxstate.MetaKeyLags) == nil {
+	if len(lags) == 0 && sp.Meta(stagestate.MetaKeyLags) == nil {
 		return
 	}
 	var b []byte
 	if len(lags) > 0 {
 		var err error
-		if b, err = json.Marshal(fxstate.Lags(lags)); err != nil {
+		if b, err = json.Marshal(stagestate.Lags(lags)); err != nil {
 			sp.Log().Warn("cannot save the lags: a restart forgets this change", "err", err)
 			return
 		}
 	}
-	if err := sp.SetMeta(fxstate.MetaKeyLags, b); err != nil {
+	if err := sp.SetMeta(stagestate.MetaKeyLags, b); err != nil {
 		sp.Log().Warn("cannot save the lags: a restart forgets this change", "err", err)
 	}
 }
 
-// Loaded puts back the lags saved in the DB of sp, loaded again, on the
+// loaded puts back the lags saved in the DB of sp, loaded again, on the
 // tables, GSIs and enabled streams that exist, unless lags were given at
-// start (service.Loader).
-func (Stage) Loaded(sp service.Space, _ time.Time) {
-	b := sp.Meta(fxstate.MetaKeyLags)
+// start (its Loaded hook).
+func loaded(sp service.Space, _ time.Time) {
+	b := sp.Meta(stagestate.MetaKeyLags)
 	if b == nil || len(settingsOf(sp)) > 0 {
 		return // none saved, or the lags given at start replace them
 	}
-	lags, v, err := fxstate.DecodeLags(b)
-	if err != nil || v != fxstate.LagsVersion {
+	lags, v, err := stagestate.DecodeLags(b)
+	if err != nil || v != stagestate.LagsVersion {
 		sp.Log().Warn("the saved lags are not readable: left out", "err", err, "version", v)
 		return
 	}
@@ -208,7 +208,7 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 		if !ok {
 			continue
 		}
-		var g *gates.Gate
+		var g *lag.Gate
 		switch {
 		case l.Reads:
 			g = readGate(t)
@@ -232,9 +232,9 @@ func (Stage) Loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// Dropped forgets a deleted table's gates and saves the namespace's lags
-// without them (service.Dropper).
-func (Stage) Dropped(d service.Dropped) {
+// dropped forgets a deleted table's gates and saves the namespace's lags
+// without them (its Dropped hook).
+func dropped(d service.Dropped) {
 	registered(d.Table().Space()).gates()
 	saveLags(d.Table().Space())
 }
@@ -252,7 +252,7 @@ func lagTable(s *service.Service, accessKey, region, table string) (service.Tabl
 // IndexLag returns the gate that delays a GSI's view of its table's
 // writes, in the namespace an access key and region select, setting one
 // (lagging nothing) if it has none. Each change of its mode is saved.
-func IndexLag(s *service.Service, accessKey, region, table, index string) (*gates.Gate, error) {
+func IndexLag(s *service.Service, accessKey, region, table, index string) (*lag.Gate, error) {
 	t, err := lagTable(s, accessKey, region, table)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func IndexLag(s *service.Service, accessKey, region, table, index string) (*gate
 // on, until the gate shows them, such reads answer an item as it was
 // before the writes the gate holds back. Each change of its mode is
 // saved.
-func TableReadLag(s *service.Service, accessKey, region, table string) (*gates.Gate, error) {
+func TableReadLag(s *service.Service, accessKey, region, table string) (*lag.Gate, error) {
 	t, err := lagTable(s, accessKey, region, table)
 	if err != nil {
 		return nil, err
@@ -287,7 +287,7 @@ func TableReadLag(s *service.Service, accessKey, region, table string) (*gates.G
 // records it shows, stopping at the first it does not. A stream enabled
 // later (after a disable) starts without one. Each change of its mode is
 // saved.
-func StreamLag(s *service.Service, accessKey, region, table string) (*gates.Gate, error) {
+func StreamLag(s *service.Service, accessKey, region, table string) (*lag.Gate, error) {
 	t, err := lagTable(s, accessKey, region, table)
 	if err != nil {
 		return nil, err

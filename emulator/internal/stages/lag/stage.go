@@ -5,14 +5,21 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	gates "github.com/dynamoemu/dynamoemu/internal/faults/lag"
+	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// Stage is the lag stage (service.Stage, service.ReadViewer,
-// service.CallChecker, service.Loader and service.Dropper).
+// Stage is the lag stage (service.Stage, service.ReadViewer and
+// service.Hooker).
 type Stage struct{}
+
+// Hooks count a control-plane call that reads a stream or an index
+// (checkCall), put back a namespace's lags when it is loaded, and forget
+// a table's when it is deleted.
+func (Stage) Hooks() service.Hooks {
+	return service.Hooks{CheckCall: checkCall, Loaded: loaded, Dropped: dropped}
+}
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
 func fuzzerOf(sp service.Space) *Fuzzer {
@@ -36,7 +43,7 @@ func (Stage) Watches(t service.Table) bool {
 		return false
 	}
 	keys := tableKeys(t)
-	fg := &fuzzedGates{read: readGate(t), index: map[string]*gates.Gate{}}
+	fg := &fuzzedGates{read: readGate(t), index: map[string]*lag.Gate{}}
 	f.install(fg.read, &view{kind: ViewTable, table: t.Info().Name, keys: keys})
 	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
@@ -133,7 +140,7 @@ func partOf(it storage.Item, size int, name string) (v storage.Value, known bool
 
 // wrote records w with the view of gate g, numbered by g's last commit;
 // a transaction's writes share their commit.
-func (f *Fuzzer) wrote(g *gates.Gate, w write, tx bool) {
+func (f *Fuzzer) wrote(g *lag.Gate, w write, tx bool) {
 	seq, vis := g.Last(), g.Visible()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -170,7 +177,7 @@ func (Stage) ViewRead(u *service.TableUse) {
 	if f == nil {
 		return
 	}
-	var g *gates.Gate
+	var g *lag.Gate
 	if u.OwnIndex() {
 		var err error
 		if g, err = indexGate(t, u.Index()); err != nil {
@@ -242,10 +249,10 @@ func streamTable(c service.Call, arn string) (string, bool) {
 	return "", false
 }
 
-// CheckCall counts a GetRecords call on its stream's gate, which then
+// checkCall counts a GetRecords call on its stream's gate, which then
 // shows it what its reads made visible, and reports the call if it
 // misses records at or after its iterator's position. Other calls pass.
-func (Stage) CheckCall(c service.Call, op string, in any) error {
+func checkCall(c service.Call, op string, in any) error {
 	if op != "GetRecords" {
 		return nil
 	}

@@ -12,11 +12,11 @@
 // of a table (its billing mode, provisioned throughput, GSIs, vector
 // indexes and the tags throttle.Tag and throttle.VectorSearchTag) when
 // the seam asks Watches, once per definition, and kept on the table
-// (a service.TableSlot). Begin admits a use (the table or the GSI read,
+// (a service.TableState). Begin admits a use (the table or the GSI read,
 // and for a write every GSI of the table: AWS throttles a table's
 // writes when a GSI is out of write capacity); End charges what it
 // consumed, and each GSI the write updated. A deleted table's buckets
-// go with it (service.Dropper).
+// go with it (its Dropped hook).
 //
 // The stage's locks are the throttler's mutex, a leaf taken in Begin
 // and End (under storage's locks for a batch's items, which are charged

@@ -12,18 +12,30 @@ import (
 )
 
 // Stage is capacity throttling's stage (service.Stage and
-// service.Dropper).
+// service.Hooker).
 type Stage struct{}
+
+// Hooks drop a deleted table's buckets.
+func (Stage) Hooks() service.Hooks { return service.Hooks{Dropped: dropped} }
 
 var (
 	// spaces is each namespace's throttler.
-	spaces = service.NewStageState[space]()
+	spaces = service.NewState[space]()
 	// tables is what each table's throttling was last configured from.
-	tables = service.NewTableSlot[tableState]()
-	// admitted is 1 on a use the stage began on a throttled table;
-	// ahead the units a batch's item took at admission.
-	admitted, ahead = service.NewUseSlot(), service.NewUseSlot()
+	tables = service.NewTableState[tableState]()
 )
+
+// admission is what Begin keeps on a use it began on a throttled table
+// (service.TableUse.SetValue): one more than the half units a batch's
+// item took at once (so a use admitted is never zero). A byte, which the
+// use holds without allocating.
+type admission uint8
+
+// admittedAhead is the admission of a use that took units at once.
+func admittedAhead(units float64) admission { return admission(1 + 2*units) }
+
+// ahead is the units the use took at once.
+func (a admission) ahead() float64 { return float64(a-1) / 2 }
 
 // space is a namespace's throttler, made when a table of it is first
 // throttled: a namespace whose tables are not (a branch only read, say)
@@ -77,7 +89,7 @@ func (Stage) Begin(u *service.TableUse) error {
 	if !ts.on {
 		return nil
 	}
-	u.SetValue(admitted, 1)
+	u.SetValue(admittedAhead(0))
 	th := throttler(t.Space())
 	if err := admit(th, u, ts); err != nil {
 		return err
@@ -91,7 +103,7 @@ func (Stage) Begin(u *service.TableUse) error {
 		if u.Write() {
 			charged = 1
 		}
-		u.SetValue(ahead, charged)
+		u.SetValue(admittedAhead(charged))
 		th.Charge(useOf(u), charged)
 	}
 	return nil
@@ -100,7 +112,8 @@ func (Stage) Begin(u *service.TableUse) error {
 // End charges what the use consumed: the table (or the index read), and
 // each GSI a write updated.
 func (Stage) End(u *service.TableUse, o service.Outcome) {
-	if u.Value(admitted) == 0 || o.Refused != nil {
+	a, admitted := u.Value().(admission)
+	if !admitted || o.Refused != nil {
 		return
 	}
 	t := u.Table()
@@ -109,7 +122,7 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 		th.Charge(useOf(u), o.SearchBytes)
 		return
 	}
-	th.Charge(useOf(u), o.ReadUnits+o.WriteUnits-u.Value(ahead))
+	th.Charge(useOf(u), o.ReadUnits+o.WriteUnits-a.ahead())
 	for x, units := range u.IndexWriteUnits(o) {
 		if !x.Local {
 			th.Charge(throttle.Use{Table: t.Info().Name, Index: x.Name, Write: true}, units)
@@ -117,8 +130,8 @@ func (Stage) End(u *service.TableUse, o service.Outcome) {
 	}
 }
 
-// Dropped drops a deleted table's buckets.
-func (Stage) Dropped(d service.Dropped) { drop(d.Table().Space(), d.Table().Info().Name) }
+// dropped drops a deleted table's buckets.
+func dropped(d service.Dropped) { drop(d.Table().Space(), d.Table().Info().Name) }
 
 // admit asks the throttler for the use: the table (or the GSI read),
 // and for a write every GSI of the table.

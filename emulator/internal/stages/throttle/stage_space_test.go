@@ -5,7 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	lib "github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,7 +14,7 @@ import (
 // they are used, created again or deleted; its first throttled table
 // makes the throttler. Only a throttled table keeps the stage's state.
 func TestThrottlerMadeOnNeed(t *testing.T) {
-	env := servicetest.New(t, service.Config{})
+	env := servicetest.New(t, service.Config{Stages: []service.Stage{Stage{}}})
 	sp := env.Svc.Space("AKID1", "us-east-1")
 	create := func(name, tags string) {
 		env.Must("CreateTable", `{"TableName":"`+name+`","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},`+
@@ -33,7 +33,7 @@ func TestThrottlerMadeOnNeed(t *testing.T) {
 	require.True(t, ok)
 	require.Nil(t, tables.Load(tab), "a table not throttled keeps the stage's state")
 
-	create("throttled", `,"Tags":[{"Key":"`+lib.Tag+`","Value":"on"}]`)
+	create("throttled", `,"Tags":[{"Key":"`+throttle.Tag+`","Value":"on"}]`)
 	env.Must("PutItem", `{"TableName":"throttled","Item":{"pk":{"S":"k"}}}`)
 	require.NotNil(t, spaces.Made(sp), "a throttled table made no state")
 	require.NotNil(t, spaces.Made(sp).th.Load(), "a throttled table made no throttler")

@@ -1,4 +1,4 @@
-package throttle_test
+package throttle
 
 import (
 	"strings"
@@ -7,17 +7,13 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/throttle"
-	lib "github.com/dynamoemu/dynamoemu/internal/faults/throttle"
+	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
 	"github.com/stretchr/testify/require"
 )
 
-// The throttler is charged the units the capacity stage meters.
-func init() {
-	service.UseStage(capacity.Stage{})
-	service.UseStage(throttle.Stage{})
-}
+// The stage under test, as the emulator installs it: the throttler is
+// charged the units the core meters.
+var testStages = []service.Stage{Stage{}}
 
 // createTable makes table name, provisioned with one read and one write
 // unit, with tags (JSON, "" for none).
@@ -53,7 +49,7 @@ func drain(t *testing.T, env *servicetest.Env, name string) string {
 // table made again after DeleteTable with full buckets, and leaves a
 // table tagged off alone.
 func TestThrottleStage(t *testing.T) {
-	env := servicetest.New(t, service.Config{Settings: []any{lib.Settings{Provisioned: true, Burst: time.Second}}})
+	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []any{throttle.Settings{Provisioned: true, Burst: time.Second}}})
 	createTable(env, "tab", "")
 	body := drain(t, env, "tab")
 	require.Contains(t, body, "ProvisionedThroughputExceededException")
@@ -70,17 +66,17 @@ func TestThrottleStage(t *testing.T) {
 	status, body = put(env, "tab", "again")
 	require.Equal(t, 200, status, "a table made again started with the deleted one's buckets: %s", body)
 
-	createTable(env, "off", `[{"Key":"`+lib.Tag+`","Value":"off"}]`)
+	createTable(env, "off", `[{"Key":"`+throttle.Tag+`","Value":"off"}]`)
 	for i := range 8 {
 		status, body := put(env, "off", "k"+string(rune('a'+i)))
-		require.Equal(t, 200, status, "a table tagged %s=off was throttled: %s", lib.Tag, body)
+		require.Equal(t, 200, status, "a table tagged %s=off was throttled: %s", throttle.Tag, body)
 	}
 }
 
 // TestThrottleStageUnset: without throttle.Settings (the emulator's
 // default), no table is throttled.
 func TestThrottleStageUnset(t *testing.T) {
-	env := servicetest.New(t, service.Config{})
+	env := servicetest.New(t, service.Config{Stages: testStages})
 	createTable(env, "tab", "")
 	for i := range 8 {
 		status, body := put(env, "tab", "k"+string(rune('a'+i)))

@@ -1,4 +1,4 @@
-package fxstate
+package stagestate
 
 import (
 	"encoding/json"

@@ -5,51 +5,48 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/capacity"
 	"github.com/stretchr/testify/require"
 )
-
-func init() { service.UseStage(capacity.Stage{}) }
 
 // TestUnits: a read is one unit per 4 KB (at least one), half when
 // eventually consistent; a write one unit per 1 KB (at least one); a
 // transaction's read or write twice a consistent read's or a write's;
-// AddRead adds a read's units to a tally.
+// an LSI read's fetches are each a read of its own.
 func TestUnits(t *testing.T) {
-	var s capacity.Stage
 	for _, tc := range []struct {
 		size       int
 		consistent bool
 		want       float64
 	}{{0, true, 1}, {0, false, 0.5}, {4096, true, 1}, {4097, true, 2}, {4097, false, 1}, {12 << 10, false, 1.5}} {
-		require.Equal(t, tc.want, s.ReadUnits(tc.size, tc.consistent), "read of %d bytes, consistent %v", tc.size, tc.consistent)
+		require.Equal(t, tc.want, capacity.ReadUnits(tc.size, tc.consistent), "read of %d bytes, consistent %v", tc.size, tc.consistent)
 	}
 	for _, tc := range []struct {
 		size int
 		want float64
 	}{{0, 1}, {1, 1}, {1024, 1}, {1025, 2}, {3000, 3}} {
-		require.Equal(t, tc.want, s.WriteUnits(tc.size), "write of %d bytes", tc.size)
+		require.Equal(t, tc.want, capacity.WriteUnits(tc.size), "write of %d bytes", tc.size)
 	}
 	for _, tc := range []struct {
 		size        int
 		read, write float64
 	}{{0, 2, 2}, {1024, 2, 2}, {1025, 2, 4}, {4097, 4, 10}} {
-		require.Equal(t, tc.read, s.TxReadUnits(tc.size), "transactional read of %d bytes", tc.size)
-		require.Equal(t, tc.write, s.TxWriteUnits(tc.size), "transactional write of %d bytes", tc.size)
+		require.Equal(t, tc.read, capacity.TxReadUnits(tc.size), "transactional read of %d bytes", tc.size)
+		require.Equal(t, tc.write, capacity.TxWriteUnits(tc.size), "transactional write of %d bytes", tc.size)
 	}
 	// Three fetches of 5,000 bytes, each its own read, then a page of
 	// 100 bytes: 1 + 1 + 1 + 0.5, not one read of their 15,100 bytes (2).
 	units := 0.0
 	for range 3 {
-		units = s.AddRead(units, 5000, false)
+		units += capacity.ReadUnits(5000, false)
 	}
 	require.Equal(t, 3.0, units)
-	require.Equal(t, 3.5, s.AddRead(units, 100, false))
+	require.Equal(t, 3.5, units+capacity.ReadUnits(100, false))
 }
 
-// TestAnswers: the stage meters what the core's operations report into
+// TestAnswers: the core meters what its operations report into
 // each answer's ConsumedCapacity: per table and, in INDEXES mode, per
 // GSI and LSI; a transaction's units also as WriteCapacityUnits or
 // ReadCapacityUnits; nothing when the request asks for none.
