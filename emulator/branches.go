@@ -21,11 +21,11 @@ import (
 // from the base's storage snapshot as a snapshot's rewind fills a
 // namespace (service/ns_snapshot.go): the tables, items, indexes and
 // definitions are shared copy-on-write (storage/cow.go), so a fork costs
-// a few allocations per table whatever they hold, and each side copies
-// only what it changes. Without a DataDir the branch's namespace is made
-// at its first use other than a read (service.Service.Fork): until then a
-// branch is a map entry and the base's snapshot, which every fork of an
-// unchanged base shares, and its reads share one view of that snapshot. A request reaches a branch when its
+// a few allocations whatever the tables hold, and each side copies only
+// what it changes. Without a DataDir a branch holds the catalog every
+// branch of the same snapshot shares (one pointer: service.Service.Fork)
+// until its first use other than a read gives it its own; Drop drops
+// all it holds. A request reaches a branch when its
 // X-Dynamoemu-Branch header names it, whatever its access key and
 // region, or (without SharedDB) when its credential's access key id is
 // the branch's name, in the base's region.

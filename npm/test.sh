@@ -19,7 +19,8 @@
 # once and forked per test (npm/test/seed; again in consistency fuzzing);
 # then the engine in WebAssembly (@dynamoemu/wasm through
 # dynamoemu/wasm) in Node and in a page of headless Chromium, and its
-# cost against the native server (npm/test/wasm-bench.js).
+# cost against the native server (npm/test/wasm-bench.js); last, the JS
+# blocks of README.md and docs/ marked "<!-- doccheck: run -->".
 set -euo pipefail
 cd "$(dirname "$0")"
 version=0.0.0-ci
@@ -36,12 +37,17 @@ ls "$work"
 # to 5.15 MB before the cold packages' inlining cut (npm's gzip of the
 # uncompressed linux-x64 binary was 6.38 MB).
 max_platform=$((5300 * 1000))
+# @dynamoemu/wasm: the engine compressed with brotli as well (npm's gzip of
+# the 25.8 MB file was 6.08 MB packed), at most 5 MB.
+max_wasm=$((5000 * 1000))
 for f in "$work"/*.tgz; do
 	bytes=$(stat -c %s "$f")
 	echo "npm/test.sh: size $(basename "$f") $bytes bytes packed"
 	case $(basename "$f") in
 	dynamoemu-linux-* | dynamoemu-darwin-* | dynamoemu-win32-*)
 		((bytes <= max_platform)) || { echo "npm/test.sh: $(basename "$f") is $bytes bytes packed, want <= $max_platform" >&2; exit 1; } ;;
+	dynamoemu-wasm-*)
+		((bytes <= max_wasm)) || { echo "npm/test.sh: $(basename "$f") is $bytes bytes packed, want <= $max_wasm" >&2; exit 1; } ;;
 	esac
 done
 mkdir "$work/project"
@@ -161,4 +167,32 @@ cp "$src"/test/wasm.test.js "$src"/test/wasm.browser.test.js "$src"/test/wasm-pa
 node --test wasm.test.js wasm.browser.test.js
 node --no-warnings wasm-bench.js
 f=$src/dist/wasm/dynamoemu.wasm
-echo "wasm-bench: @dynamoemu/wasm's dynamoemu.wasm: $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+echo "wasm-bench: @dynamoemu/wasm's dynamoemu.wasm: $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped, $(wc -c <"$f.br") with brotli (the package's)"
+
+# The JS blocks of README.md and docs/ marked "<!-- doccheck: run [NAME=PATH ...]
+# -->" (internal/doccheck runs the sh blocks so marked): each in a folder of this
+# project with its fixtures (the repository's PATH copied as NAME), inside an async
+# function (the blocks await at their top level), with Node.
+jsdocs=$PWD/jsdocs
+rm -rf "$jsdocs"
+mkdir "$jsdocs"
+for doc in "$src/../README.md" "$src"/../docs/*.md; do
+	awk -v out="$jsdocs" -v doc="$(basename "$doc")" '
+		/^<!-- doccheck: run/ { fixtures = $0; sub(/^<!-- doccheck: run ?/, "", fixtures); sub(/ ?-->$/, "", fixtures); marked = NR; next }
+		marked == NR - 1 && /^```js$/ { n++; dir = out "/" doc "-" NR; system("mkdir -p " dir); printf "%s", fixtures > (dir "/.fixtures"); close(dir "/.fixtures"); file = dir "/snippet.js"; next }
+		file != "" && /^```$/ { close(file); file = ""; next }
+		file != "" { print > file }
+	' "$doc"
+done
+ran=0
+for dir in "$jsdocs"/*/; do
+	[[ -f $dir/snippet.js ]] || continue
+	for f in $(cat "$dir/.fixtures"); do
+		cp -r "$src/../${f#*=}" "$dir/${f%%=*}"
+	done
+	{ echo '(async () => {'; cat "$dir/snippet.js"; echo '})().catch((err) => { console.error(err); process.exit(1) })'; } >"$dir/run.js"
+	(cd "$dir" && timeout 120 node run.js) || { echo "npm/test.sh: the JS block $(basename "$dir") failed:" >&2; cat "$dir/snippet.js" >&2; exit 1; }
+	echo "npm/test.sh: ran the JS block $(basename "$dir")"
+	ran=$((ran + 1))
+done
+((ran >= 2)) || { echo "npm/test.sh: ran $ran marked JS blocks of README.md and docs/; the markers were lost?" >&2; exit 1; }

@@ -5,8 +5,8 @@
 // its own so that testcontainers-go and the Docker client stay out of
 // dynamoemu's go.mod.
 //
-//	DYNAMOEMU_IMAGE=localhost/dynamoemu:ci DOCKER_HOST=unix://... \
-//	    TESTCONTAINERS_RYUK_DISABLED=true go test -count=1 ./
+//	DYNAMOEMU_IMAGE=localhost/dynamoemu:ci DYNAMOEMU_DDBLOCAL_IMAGE=localhost/dynamoemu:ci-ddblocal \
+//	    DOCKER_HOST=unix://... TESTCONTAINERS_RYUK_DISABLED=true go test -count=1 ./
 package testcontainers
 
 import (
@@ -34,11 +34,18 @@ const ddbLocalPort = "8000/tcp"
 // which Rust's testcontainers-modules (dynamodb_local) waits for on stdout.
 const startupLine = "Initializing DynamoDB Local with the following configuration:"
 
-// image is the image under test; the tests skip without one.
+// image is the image under test, dynamoemu's own; the tests skip without
+// one.
 func image(t *testing.T) string {
-	img := os.Getenv("DYNAMOEMU_IMAGE")
+	return imageFrom(t, "DYNAMOEMU_IMAGE")
+}
+
+// imageFrom is the image the variable env names; the tests skip without
+// one.
+func imageFrom(t *testing.T, env string) string {
+	img := os.Getenv(env)
 	if img == "" {
-		t.Skip("DYNAMOEMU_IMAGE is not set (.ci/testcontainers sets it and DOCKER_HOST)")
+		t.Skip(env + " is not set (.ci/testcontainers sets it and DOCKER_HOST)")
 	}
 	return img
 }
@@ -46,9 +53,16 @@ func image(t *testing.T) string {
 // run starts the image with opts and removes the container when the test ends.
 func run(t *testing.T, opts ...testcontainers.ContainerCustomizer) testcontainers.Container {
 	t.Helper()
+	return runImage(t, image(t), opts...)
+}
+
+// runImage starts img with opts and removes the container when the test
+// ends.
+func runImage(t *testing.T, img string, opts ...testcontainers.ContainerCustomizer) testcontainers.Container {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	ctr, err := testcontainers.Run(ctx, image(t), opts...)
+	ctr, err := testcontainers.Run(ctx, img, opts...)
 	testcontainers.CleanupContainer(t, ctr)
 	if err != nil && ctr != nil {
 		if logs, lerr := ctr.Logs(context.Background()); lerr == nil {
@@ -160,6 +174,42 @@ func TestRustWait(t *testing.T) {
 	b, err := io.ReadAll(logs)
 	require.NoError(t, err)
 	require.Contains(t, string(b), "\nInMemory:\ttrue\n", "the block's lines as DynamoDB Local prints them")
+	hostPort, err := ctr.PortEndpoint(t.Context(), ddbLocalPort, "")
+	require.NoError(t, err)
+	createWriteRead(t, client(hostPort))
+}
+
+// TestDotNetModuleNoCommand: Testcontainers for .NET's DynamoDbBuilder as
+// it is (src/Testcontainers.DynamoDb: port 8000, GET / answering 400, no
+// entrypoint or command of its own) with only the image name swapped: the
+// ddblocal image's own entrypoint (java) and command (-jar
+// DynamoDBLocal.jar -inMemory), as amazon/dynamodb-local's.
+func TestDotNetModuleNoCommand(t *testing.T) {
+	ctr := runImage(t, imageFrom(t, "DYNAMOEMU_DDBLOCAL_IMAGE"),
+		testcontainers.WithExposedPorts(ddbLocalPort),
+		testcontainers.WithWaitStrategy(wait.ForHTTP("/").WithPort(ddbLocalPort).
+			WithStatusCodeMatcher(func(status int) bool { return status == http.StatusBadRequest }).
+			WithStartupTimeout(2*time.Minute)),
+	)
+	hostPort, err := ctr.PortEndpoint(t.Context(), ddbLocalPort, "")
+	require.NoError(t, err)
+	createWriteRead(t, client(hostPort))
+}
+
+// TestRustModuleNoCommand: Rust's testcontainers-modules dynamodb_local as
+// it is (the start-up block's first line on stdout, then 3 s; no command
+// of its own) with only the image name swapped: the ddblocal image.
+func TestRustModuleNoCommand(t *testing.T) {
+	ctr := runImage(t, imageFrom(t, "DYNAMOEMU_DDBLOCAL_IMAGE"),
+		testcontainers.WithExposedPorts(ddbLocalPort),
+		testcontainers.WithWaitStrategy(wait.ForLog("Initializing DynamoDB Local with the following configuration").WithStartupTimeout(2*time.Minute)),
+	)
+	logs, err := ctr.Logs(t.Context())
+	require.NoError(t, err)
+	b, err := io.ReadAll(logs)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "\nInMemory:\ttrue\n", "the default command's -inMemory, as DynamoDB Local prints it")
+	time.Sleep(3 * time.Second) // the module's WaitFor::millis(3000)
 	hostPort, err := ctr.PortEndpoint(t.Context(), ddbLocalPort, "")
 	require.NoError(t, err)
 	createWriteRead(t, client(hostPort))

@@ -12,32 +12,13 @@ import (
 )
 
 // The conventions check of any endpoint (internal/conventionscheck) is a
-// subcommand of the server's binary: "dynamoemu check ...", also
-// "dynamoemu conventions check ..." (with the container image's "-host
-// 0.0.0.0" before it) and, by its old command name, "dynamoemu-conventions
-// check ..." (a link to the binary). The check talks to the endpoint with
-// a client of its own, not the AWS SDK, so it adds little to the binary.
-// Its output and exit status are the check's.
-
-// checkerCommand is the conventions check's old command name.
-const checkerCommand = "dynamoemu-conventions"
-
-// conventionsArgs returns the check's command line ("check ...") when
-// args ask for it: "check ...", "conventions check ...", or
-// "-host H conventions ..." as the container image's entrypoint (dynamoemu
-// -host 0.0.0.0) passes it.
-func conventionsArgs(args []string) ([]string, bool) {
-	if len(args) >= 3 && (args[0] == "-host" || args[0] == "--host") && (args[2] == "conventions" || args[2] == "check") {
-		args = args[2:]
-	}
-	if len(args) > 0 && args[0] == "conventions" {
-		return args[1:], true
-	}
-	if len(args) > 0 && args[0] == "check" {
-		return args, true
-	}
-	return nil, false
-}
+// command of the server's binary: "dynamoemu check ...", also "dynamoemu
+// conventions check ..." (main.go's table; with the container image's
+// "-host 0.0.0.0" before it) and, in the image, by its old command name
+// "dynamoemu-conventions check ..." (a link to the tools' binary, which
+// starts "dynamoemu conventions ..."). The check talks to the endpoint
+// with a client of its own, not the AWS SDK, so it adds little to the
+// binary. Its output and exit status are the check's.
 
 // checkerExit is the check's exit status when it is not 0 (it has said
 // why on stderr, or printed the violations).

@@ -49,11 +49,10 @@ func TestLoadConventions(t *testing.T) {
 	}
 }
 
-// TestConventionsCommand: the conventions check is a subcommand of the
+// TestConventionsCommand: the conventions check is a command of the
 // server's binary ("check", "conventions check", the container's "-host
-// 0.0.0.0 conventions check") and answers to its old command name
-// (dynamoemu-conventions, a link to the binary), with its output and exit
-// status.
+// 0.0.0.0 conventions check"), with its output and exit status. Its old
+// command name, dynamoemu-conventions, is the tools' (internal/tools).
 func TestConventionsCommand(t *testing.T) {
 	dir := t.TempDir()
 	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})
@@ -62,20 +61,16 @@ func TestConventionsCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"tables":[{"match":"*-command","role":"command"}]}`), 0o600))
 
 	check := []string{"check", "--endpoint", url, "--config", cfg}
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{
-		{"dynamoemu", check},
-		{"dynamoemu", append([]string{"conventions"}, check...)},
-		{"dynamoemu", append([]string{"-host", "0.0.0.0", "conventions"}, check...)},
-		{"dynamoemu", append([]string{"-host", "0.0.0.0"}, check...)},
-		{checkerCommand, check},
+	for _, args := range [][]string{
+		check,
+		append([]string{"conventions"}, check...),
+		append([]string{"-host", "0.0.0.0", "conventions"}, check...),
+		append([]string{"-host", "0.0.0.0"}, check...),
 	} {
 		var out, errOut bytes.Buffer
-		err := runNamed(tc.name, tc.args, &out, &errOut, nil)
+		err := run(args, &out, &errOut, nil)
 		var code checkerExit
-		require.ErrorAs(t, err, &code, "%s %v: stderr %s", tc.name, tc.args, errOut.String())
+		require.ErrorAs(t, err, &code, "%v: stderr %s", args, errOut.String())
 		require.Equal(t, checkerExit(conventionscheck.ExitViolations), code, "a violation of error severity")
 		require.Contains(t, out.String(), "A3\terror")
 		require.Contains(t, out.String(), "1 violations in 1 tables: 1 errors, 0 warnings")
@@ -83,7 +78,7 @@ func TestConventionsCommand(t *testing.T) {
 
 	// A check that cannot run: exit status 2, the reason on stderr.
 	var errOut bytes.Buffer
-	err := runNamed("dynamoemu", []string{"check", "--endpoint", "ftp://x", "--config", cfg}, io.Discard, &errOut, nil)
+	err := run([]string{"check", "--endpoint", "ftp://x", "--config", cfg}, io.Discard, &errOut, nil)
 	require.Equal(t, checkerExit(conventionscheck.ExitError), err)
 	require.Contains(t, errOut.String(), "want an http:// or https:// URL")
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
@@ -18,9 +16,9 @@ import (
 // DynamoDBLocal.jar [flags]" (testcontainers-go replaces the image's
 // entrypoint with java), wait for its start-up block on stdout (Rust's
 // testcontainers-modules) or for GET / to answer 400 (Testcontainers for
-// .NET), and probe /shell/ in compose health checks. Started that way, by
-// the name java (the image links /usr/bin/java to the binary) or with
-// "-jar FILE.jar" among its arguments, the server:
+// .NET), and probe /shell/ in compose health checks. Started that way,
+// with "-jar FILE.jar" among its arguments (the image's java, a link to
+// the tools' binary, starts the server so: internal/tools), the server:
 //   - takes DynamoDB Local's flags with their meaning: without -inMemory or
 //     -dbPath, DynamoDB Local keeps its database in the working directory,
 //     and so does this server (-dbPath .); it listens on every interface
@@ -31,32 +29,6 @@ import (
 //     MissingAuthenticationToken, but /shell/, which answers 200 as the
 //     JavaScript shell of older DynamoDB Local images did.
 // The data plane (every POST) is the emulator's, as AWS answers it.
-
-// ddbLocalMode reports whether the binary was started through DynamoDB
-// Local's command line: by the name java, or with its Java arguments.
-func ddbLocalMode(name string, java []string) bool {
-	return name == "java" || len(java) > 0
-}
-
-// commandName is the name the binary was started by (argv[0]'s base),
-// without a Windows ".exe".
-func commandName(argv0 string) string {
-	return strings.TrimSuffix(filepath.Base(argv0), ".exe")
-}
-
-// dropJVMOptions removes the JVM options (-D..., -X...) of a command line
-// started as java without "-jar FILE.jar" (splitJavaArgs takes those
-// before a -jar). No dynamoemu flag starts with -D or -X.
-func dropJVMOptions(args []string) (java, flags []string) {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "-X") {
-			java = append(java, a)
-		} else {
-			flags = append(flags, a)
-		}
-	}
-	return java, flags
-}
 
 // ddbLocalDefaults gives c DynamoDB Local's defaults where its flags are
 // silent: every interface, and the working directory for the data unless

@@ -24,11 +24,15 @@
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break
 // them are refused or reported, and GET /dynamoemu/conventions lists what
-// was seen. The check of the tables of any endpoint is a subcommand,
-// "dynamoemu check ..." (also "dynamoemu conventions check ...", and by
-// its old name dynamoemu-conventions, a link to the binary;
+// was seen. The check of the tables of any endpoint is a command,
+// "dynamoemu check ..." (also "dynamoemu conventions check ...";
 // internal/conventionscheck), with its output and exit status. The binary
 // links no AWS SDK: the check has a client of its own.
+//
+// The first argument names a command of main.go's table (serve, check,
+// conventions, mcp, healthcheck, import-ddblocal), also after the
+// container image's entrypoint flags "-host 0.0.0.0"; without one the
+// arguments are the server's flags ("dynamoemu -port 8001" serves).
 //
 // "dynamoemu import-ddblocal ..." runs the optional command
 // dynamoemu-import-ddblocal (next to the binary or on PATH), which the
@@ -37,14 +41,16 @@
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" (or
 // "dynamoemu healthcheck [URL]") asks the server at -host and -port for
-// ListTables, or GETs URL, and exits 0 if it answers, 1 if not. Started by
-// the name java or with DynamoDB Local's Java arguments ("-jar
-// DynamoDBLocal.jar" and the -D/-X options before it), the server takes
-// DynamoDB Local's command line with its meaning and answers its
-// harnesses' probes as DynamoDB Local 3.3 does (ddblocal_mode.go); with
-// -localstack or LocalStack's environment it takes LocalStack's shape
-// (localstack.go). Started by the name curl, wget or sh, the binary is the
-// subset of that tool that health checks use (fetch.go, shell.go). -load
-// also reads CloudFormation, SAM, cdk synth and serverless.yml templates
-// (package iac).
+// ListTables, or GETs URL, and exits 0 if it answers, 1 if not. With
+// DynamoDB Local's Java arguments ("-jar DynamoDBLocal.jar" and the -D/-X
+// options before it, as an image's command written for
+// amazon/dynamodb-local gives them, or as the image's java starts the
+// server), it takes DynamoDB Local's command line with its meaning and
+// answers its harnesses' probes as DynamoDB Local 3.3 does
+// (ddblocal_mode.go); with -localstack or LocalStack's environment it
+// takes LocalStack's shape (localstack.go). The name the process was
+// started by changes nothing: the image's sh, bash, curl, wget, awslocal,
+// java and dynamoemu-conventions are another binary
+// (../dynamoemu-tools, internal/tools). -load also reads CloudFormation,
+// SAM, cdk synth and serverless.yml templates (package iac).
 package main

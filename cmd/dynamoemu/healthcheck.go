@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +101,79 @@ func roundTrip(req *http.Request) (*http.Response, error) {
 	return roundTripTo(req, req.URL.Host, healthcheckTimeout)
 }
 
-// roundTripTo is roundTrip dialling addr, within timeout (fetch.go).
+// runHealthcheck is "dynamoemu healthcheck [-host H] [-port N] [URL]":
+// with a URL, a GET of it, healthy below 400; without, the ListTables
+// probe of -healthcheck.
+func runHealthcheck(args []string, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dynamoemu healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	port := 8000
+	var ls localstackFlags
+	if ls.fromEnv(os.Getenv) == nil && ls.on {
+		port = 4566 // the LocalStack shape's port, as the server started with this environment listens
+	}
+	fs.IntVar(&c.port, "port", port, "the server's port (without URL; 4566 with LocalStack's environment)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "the server's address (without URL)")
+	timeout := fs.Duration("timeout", healthcheckTimeout, "how long the probe may take")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: dynamoemu healthcheck [-host H] [-port N] [-timeout D] [URL]\n\nWithout URL, ask the server for ListTables; with URL, GET it. Exit 0 if it answers (below 400 for a URL), 1 if not.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch fs.NArg() {
+	case 0:
+		return healthcheck(c)
+	case 1:
+	default:
+		return fmt.Errorf("healthcheck: one URL, not %q", fs.Args())
+	}
+	status, body, err := getURL(fs.Arg(0), *timeout)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUnhealthy, err)
+	}
+	if status >= 400 {
+		return fmt.Errorf("%w: GET %s answered %d: %.200s", errUnhealthy, fs.Arg(0), status, body)
+	}
+	return nil
+}
+
+// getURL GETs rawURL (http only; "localhost" is dialled as 127.0.0.1,
+// which needs no /etc/hosts) within timeout: its status and body.
+func getURL(rawURL string, timeout time.Duration) (int, []byte, error) {
+	if !strings.Contains(rawURL, "://") {
+		rawURL = "http://" + rawURL
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return 0, nil, err
+	}
+	if u.Scheme != "http" {
+		return 0, nil, fmt.Errorf("%s: only http:// URLs are probed", rawURL)
+	}
+	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = "80"
+	}
+	if strings.EqualFold(host, "localhost") {
+		host = "127.0.0.1"
+	}
+	res, err := roundTripTo(req, net.JoinHostPort(host, port), timeout)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	return res.StatusCode, body, err
+}
+
+// roundTripTo is roundTrip dialling addr, within timeout.
 func roundTripTo(req *http.Request, addr string, timeout time.Duration) (*http.Response, error) {
 	conn, err := net.DialTimeout("tcp", addr, timeout)
 	if err != nil {

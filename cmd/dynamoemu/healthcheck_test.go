@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 )
@@ -113,4 +116,25 @@ func TestRunHealthcheck(t *testing.T) {
 	if err := run(args, io.Discard, io.Discard, nil); !errors.Is(err, errUnhealthy) {
 		t.Fatalf("server down: got %v, want errUnhealthy", err)
 	}
+}
+
+// TestHealthcheckSubcommand: "dynamoemu healthcheck" with a URL (healthy
+// below 400) and without (ListTables).
+func TestHealthcheckSubcommand(t *testing.T) {
+	probe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ok" {
+			w.WriteHeader(http.StatusBadRequest)
+		}
+	}))
+	t.Cleanup(probe.Close)
+	require.NoError(t, run([]string{"healthcheck", probe.URL + "/ok"}, io.Discard, io.Discard, nil))
+	require.ErrorIs(t, run([]string{"healthcheck", probe.URL + "/bad"}, io.Discard, io.Discard, nil), errUnhealthy)
+	require.ErrorIs(t, run([]string{"healthcheck", "https://127.0.0.1:1/"}, io.Discard, io.Discard, nil), errUnhealthy)
+
+	addr, _ := startServer(t)
+	_, port, _ := strings.Cut(addr, ":")
+	require.NoError(t, run([]string{"healthcheck", "-port", port}, io.Discard, io.Discard, nil))
+	require.NoError(t, run([]string{"healthcheck", "http://localhost:" + port + "/"}, io.Discard, io.Discard, nil))
+	require.NoError(t, run([]string{"-host", "0.0.0.0", "healthcheck", "-port", port}, io.Discard, io.Discard, nil), "after the image's entrypoint flags")
+	require.ErrorIs(t, run([]string{"healthcheck", "-port", "1"}, io.Discard, io.Discard, nil), errUnhealthy)
 }

@@ -30,8 +30,9 @@ const exitImportMissing = 127
 // import is nowhere to be found, saying how to get it.
 var errImportMissing = errors.New("the DynamoDB Local import is the optional command " + importExe() +
 	", not found next to dynamoemu nor on PATH (it is left out of the image and the npm package: its SQLite reader is 3.7 MB); " +
-	"install it with: go install github.com/dynamoemu/dynamoemu/cmd/dynamoemu-import-ddblocal@latest " +
-	"(docs/containers.md, \"DynamoDB Local's data\", runs it in a container)")
+	"build it in the checkout dynamoemu was built from: go install ./cmd/dynamoemu-import-ddblocal (into $(go env GOPATH)/bin, " +
+	"where go install ./cmd/dynamoemu puts dynamoemu), or go build -o DIR ./cmd/dynamoemu-import-ddblocal with DIR dynamoemu's folder; " +
+	"for the image's data, docs/persistence.md (\"Coming from DynamoDB Local\") runs it on the host or in a Go container")
 
 // importExit is the import's exit status when it is not 0 (it said why).
 type importExit int

@@ -50,7 +50,7 @@ func TestDynamoDBLocalCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("got %v, want the flags to parse", err)
 	}
-	if want := (config{port: 0, portSet: true, ddbLocal: true, ddbLocalCwd: true, dbPath: ".", host: "127.0.0.1", hostSet: true, inMemory: true, console: true, sharedDB: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "own", mcp: defaultMCPFlags()}); !reflect.DeepEqual(c, want) {
+	if want := (config{port: 0, portSet: true, ddbLocal: true, ddbLocalCwd: true, dbPath: ".", host: "127.0.0.1", hostSet: true, inMemory: true, console: true, sharedDB: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "own", mcp: defaultMCPFlags(), localstack: localstackFlags{initTimeout: localstackDefaultInitTimeout}}); !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
 }

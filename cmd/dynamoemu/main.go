@@ -22,43 +22,118 @@ import (
 )
 
 func main() {
-	name := commandName(os.Args[0])
-	if isFetchTool(name) { // curl, wget or sh in the image (fetch.go)
-		os.Exit(runFetchTool(name, os.Args[1:], os.Stdout, os.Stderr))
+	err := run(os.Args[1:], os.Stdout, os.Stderr, nil)
+	os.Exit(exitStatus(err, os.Stderr))
+}
+
+// exitStatus is the process's exit status for run's error, which it
+// writes to stderr when no one has said it yet.
+func exitStatus(err error, stderr io.Writer) int {
+	var checker checkerExit
+	var imp importExit
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &checker):
+		return int(checker) // the conventions check's status; it said why
+	case errors.As(err, &imp):
+		return int(imp) // the import's status; it said why
 	}
-	if err := runNamed(name, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		if errors.Is(err, errUnhealthy) {
-			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
-			os.Exit(1)
-		}
-		if code := checkerExit(0); errors.As(err, &code) {
-			os.Exit(int(code)) // the conventions check's status; it said why
-		}
-		if code := importExit(0); errors.As(err, &code) {
-			os.Exit(int(code)) // the import's status; it said why
-		}
-		if errors.Is(err, errImportMissing) {
-			fmt.Fprintln(os.Stderr, "dynamoemu:", err)
-			os.Exit(exitImportMissing)
-		}
-		fmt.Fprintln(os.Stderr, "dynamoemu:", err)
-		os.Exit(2)
+	fmt.Fprintln(stderr, "dynamoemu:", err)
+	switch {
+	case errors.Is(err, errUnhealthy):
+		return 1
+	case errors.Is(err, errImportMissing):
+		return exitImportMissing
+	}
+	return 2
+}
+
+// command is one of the binary's commands: its first argument names it.
+type command struct {
+	name  string
+	usage string // its line of -help, after "dynamoemu NAME"
+	run   func(args []string, std stdio) error
+}
+
+// stdio is what a command reads and writes; ready, if not nil, receives
+// the server's address once it listens (serve only).
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+	ready    chan<- string
+}
+
+// commands is the binary's table of commands. Without one of their names
+// first, the arguments are the server's flags ("dynamoemu -port 8001" is
+// "dynamoemu serve -port 8001").
+func commands() []command {
+	return []command{
+		{"serve", "[flags]                  (the server; the default: dynamoemu -help)", func(a []string, s stdio) error {
+			return serve(a, s.out, s.err, s.ready)
+		}},
+		{"check", "--endpoint URL --config FILE  (the conventions check of any endpoint: dynamoemu check -h)", func(a []string, s stdio) error {
+			return runConventions(append([]string{"check"}, a...), s.out, s.err)
+		}},
+		{"conventions", "check ...          (the same, by its older name)", func(a []string, s stdio) error {
+			return runConventions(a, s.out, s.err)
+		}},
+		{"mcp", "[flags]                    (an MCP server on stdin and stdout: dynamoemu mcp -help)", func(a []string, s stdio) error {
+			return runMCP(a, s.in, s.out, s.err)
+		}},
+		{"healthcheck", "[URL]              (ask a running server; exit 0 if it answers: dynamoemu healthcheck -h)", func(a []string, s stdio) error {
+			return runHealthcheck(a, s.out, s.err)
+		}},
+		{"import-ddblocal", "-from DIR -dbPath DIR  (DynamoDB Local's data: runs the optional dynamoemu-import-ddblocal)", func(a []string, s stdio) error {
+			return runImport(a, s.out, s.err)
+		}},
 	}
 }
 
-// usageHead is -help's first lines: the server and its subcommands.
-const usageHead = `Usage: dynamoemu [flags]
-       dynamoemu check --endpoint URL --config FILE  (the conventions check of any endpoint: dynamoemu check -h)
-       dynamoemu mcp [flags]          (an MCP server on stdin and stdout: dynamoemu mcp -help)
-       dynamoemu healthcheck [URL]    (ask a running server; exit 0 if it answers: dynamoemu healthcheck -h)
-       dynamoemu import-ddblocal -from DIR -dbPath DIR  (DynamoDB Local's data: runs the optional dynamoemu-import-ddblocal)
+// run runs the command args name (the server without one) with the
+// process's stdin. ready, if not nil, receives the server's listening
+// address. Only -version, DynamoDB Local's start-up block and LocalStack's
+// "Ready." write to stdout; -help and the logs go to stderr.
+func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
+	std := stdio{in: os.Stdin, out: stdout, err: stderr, ready: ready}
+	cmds := commands()
+	find := func(name string) *command {
+		for i := range cmds {
+			if cmds[i].name == name {
+				return &cmds[i]
+			}
+		}
+		return nil
+	}
+	// The container image's entrypoint is "dynamoemu -host 0.0.0.0":
+	// "docker run IMAGE check ..." comes as "-host 0.0.0.0 check ...",
+	// and the other commands do not listen.
+	if len(args) >= 3 && (args[0] == "-host" || args[0] == "--host") {
+		if c := find(args[2]); c != nil && c.name != "serve" {
+			args = args[2:]
+		}
+	}
+	if len(args) > 0 {
+		if c := find(args[0]); c != nil {
+			return c.run(args[1:], std)
+		}
+	}
+	return find("serve").run(args, std)
+}
 
-An in-memory DynamoDB-compatible server.
-
-`
+// usageHead is -help's first lines: the commands.
+func usageHead() string {
+	var b strings.Builder
+	for i, c := range commands() {
+		lead := "       "
+		if i == 0 {
+			lead = "Usage: "
+		}
+		fmt.Fprintf(&b, "%sdynamoemu %s %s\n", lead, c.name, c.usage)
+	}
+	b.WriteString("\nAn in-memory DynamoDB-compatible server.\n\n")
+	return b.String()
+}
 
 // config is the command line.
 type config struct {
@@ -95,6 +170,7 @@ type config struct {
 	credentials             string          // -credentials: the keys whose signatures are verified (credentials.go)
 	iamPolicies             string          // -iamPolicies: the IAM policy mode's identities (credentials.go)
 	portSet                 bool            // -port given
+	mcpSet                  bool            // -mcp given: its being off is worth a warning
 	ddbLocal                bool            // started through DynamoDB Local's command line (ddblocal_mode.go)
 	ddbLocalCwd             bool            // ddbLocal, and the data is in the working directory for want of -inMemory or -dbPath
 	localstack              localstackFlags // -localstack and LocalStack's environment (localstack.go)
@@ -164,7 +240,7 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 		if ddbLocal {
 			fmt.Fprint(fs.Output(), ddbLocalUsage)
 		}
-		fmt.Fprint(fs.Output(), usageHead)
+		fmt.Fprint(fs.Output(), usageHead())
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -174,12 +250,16 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 		c.hostSet = c.hostSet || f.Name == "host"
 		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
 		c.portSet = c.portSet || f.Name == "port"
+		c.mcpSet = c.mcpSet || f.Name == "mcp"
 	})
 	if err := c.localstack.fromEnv(getenv); err != nil {
 		return c, err
 	}
 	if c.localstack.on {
 		c.localstackDefaults()
+	}
+	if c.localstack.initTimeout <= 0 {
+		return c, fmt.Errorf("-localstackInitTimeout %v: want a positive duration", c.localstack.initTimeout)
 	}
 	if ddbLocal {
 		c.ddbLocalDefaults()
@@ -253,38 +333,15 @@ func (c config) options(log *slog.Logger) emulator.Options {
 	return opts
 }
 
-// run serves until a signal arrives. ready, if not nil, receives the
-// listening address. Only -version, DynamoDB Local's start-up block and
-// LocalStack's "Ready." write to stdout; -help and the logs go to stderr.
-func run(args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	return runNamed("dynamoemu", args, stdout, stderr, ready)
-}
-
-// runNamed is run for the binary started by the name name: "java" is
-// DynamoDB Local's command line (ddblocal_mode.go). LocalStack's
-// environment is read from the process's.
-func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<- string) error {
-	if name == checkerCommand {
-		return runConventions(args, stdout, stderr)
-	}
-	if check, ok := conventionsArgs(args); ok {
-		return runConventions(check, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "import-ddblocal" {
-		return runImport(args[1:], stdout, stderr) // import.go
-	}
-	if len(args) > 0 && args[0] == "mcp" {
-		return runMCP(args[1:], os.Stdin, stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "healthcheck" {
-		return runHealthcheck(args[1:], stdout, stderr) // fetch.go
-	}
+// serve serves until a signal arrives. ready, if not nil, receives the
+// listening address. A command line with DynamoDB Local's Java arguments
+// ("-jar DynamoDBLocal.jar ...", as an image's command written for
+// amazon/dynamodb-local passes them) takes its flags with DynamoDB Local's
+// meaning (ddblocal_mode.go). LocalStack's environment is read from the
+// process's.
+func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	java, args := splitJavaArgs(args)
-	if name == "java" {
-		more, rest := dropJVMOptions(args)
-		java, args = append(java, more...), rest
-	}
-	c, err := parseFlagsAs(args, stderr, ddbLocalMode(name, java), os.Getenv)
+	c, err := parseFlagsAs(args, stderr, len(java) > 0, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -327,6 +384,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 		opts.MCP = mount
 	}
 	setMatcher := mountDesignMatch(&opts) // the console's query builder asks it (mcp.go)
+	// -load, made in a scratch emulator first: nothing is made if it fails (load.go).
+	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts)
+	if err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -335,10 +397,11 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}
-	if err := loadModel(context.Background(), c.mcp, emu, log); err != nil {
+	if err := load.run(context.Background(), emu, log); err != nil {
 		emu.Close()
 		return err
 	}
+	logScopes(c, log) // which namespaces -conventions, -design and -serverless apply to (load.go)
 	if c.eventSourceMappings != "" {
 		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
 			emu.Close()
@@ -407,6 +470,7 @@ func runNamed(name string, args []string, stdout, stderr io.Writer, ready chan<-
 	}
 	if c.localstack.on {
 		c.localstack.start(ctx, lns[0].Addr(), stdout, log) // init scripts, then "Ready." (localstack.go)
+		defer c.localstack.stop(log)
 	}
 	if ready != nil {
 		ready <- addr

@@ -60,7 +60,7 @@ func TestParseFlags(t *testing.T) {
 			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, httpLoop: "std"}, false},
 		{"unknown loop", []string{"-httpLoop", "fast"}, config{}, true},
 		{"mcp flags", []string{"-mcp=false", "-mcpToken", "0123456789abcdefgh", "-mcpReadOnly", "-mcpMaxItems", "5", "-mcpMaxBytes", "4096", "-mcpSnapshotDeletes", "-1", "-mcpNamespace", "k/eu-west-1", "-load", "m.json"},
-			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute,
+			config{port: 8000, host: "127.0.0.1", inMemory: true, console: true, logLevel: "info", shutdownGrace: 5 * time.Second, limits: defaultLimits(), store: defaultStoreFlags(), ttlSweepInterval: time.Minute, mcpSet: true,
 				mcp: mcpFlags{token: "0123456789abcdefgh", readOnly: true, maxItems: 5, maxBytes: 4096, snapshotDeletes: -1, namespace: "k/eu-west-1", load: "m.json"}}, false},
 		{"a short mcp token", []string{"-mcpToken", "short"}, config{}, true},
 		{"an mcp namespace without region", []string{"-mcpNamespace", "local"}, config{}, true},
@@ -74,6 +74,7 @@ func TestParseFlags(t *testing.T) {
 			if tt.want.mcp == (mcpFlags{}) {
 				tt.want.mcp = defaultMCPFlags()
 			}
+			tt.want.localstack.initTimeout = localstackDefaultInitTimeout
 			got, err := parseFlags(tt.args, io.Discard)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("got error %v, want error %v", err, tt.wantErr)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -44,6 +43,7 @@ type mcpFlags struct {
 	snapshotDeletes int
 	namespace       string // ACCESSKEY/REGION of the tools
 	load            string // -load: a Workbench model or MCP data model to create and fill at start
+	loadNamespace   string // -loadNamespace (the server's): where -load's tables go (load.go)
 	tools           string // tool groups listed besides the core group
 }
 
@@ -61,9 +61,19 @@ func addMCPFlags(fs *flag.FlagSet, f *mcpFlags, prefix string) {
 	fs.IntVar(&f.maxItems, prefix+flagName(prefix, "maxItems"), mcp.DefaultMaxItems, "MCP reads return at most this many items a call (a larger Limit is lowered; the answer says how to page on)")
 	fs.IntVar(&f.maxBytes, prefix+flagName(prefix, "maxBytes"), mcp.DefaultMaxBytes, "MCP results are at most this many bytes (items past it are left out, with the key to page on from)")
 	fs.IntVar(&f.snapshotDeletes, prefix+flagName(prefix, "snapshotDeletes"), mcp.DefaultSnapshotDeletes, "an MCP call that deletes more items than this (a batch, a transaction, a TTL sweep), and every DeleteTable, takes a snapshot first (-1: never)")
-	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) the MCP tools and -load use; every namespace is the same with -sharedDb")
+	nsUse := "the MCP tools and -load use"
+	if prefix != "" {
+		nsUse = "the MCP tools use (and -load, unless -loadNamespace or -localstack says another)"
+	}
+	fs.StringVar(&f.namespace, prefix+flagName(prefix, "namespace"), "local/us-east-1", "the namespace (ACCESSKEY/REGION) "+nsUse+"; every namespace is the same with -sharedDb")
 	fs.StringVar(&f.tools, prefix+flagName(prefix, "tools"), "", "MCP tool groups to list besides core, comma-separated ("+strings.Join(mcp.ToolGroupNames()[1:], ", ")+"), or all (or $"+toolsEnv+"); the core group alone keeps the tool list small in an agent's context")
-	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model or AWS's DynamoDB MCP data model (dynamodb_data_model.json): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created, in the -"+prefix+flagName(prefix, "namespace")+" namespace (a table that exists is left as it is)")
+	where := "in the -namespace namespace, where the MCP tools look"
+	if prefix != "" {
+		where = "where the clients look: with -sharedDb in the one database; else in -loadNamespace's namespace (default: " + localstackNamespace +
+			" with -localstack, LocalStack's keys; else -mcpNamespace's, in the region a serverless.yml names); the log says which and how other keys see them"
+		fs.StringVar(&f.loadNamespace, "loadNamespace", "", "the namespace (ACCESSKEY/REGION) -load makes its tables in: the access key and region of the clients that are to see them (not with -sharedDb, where every key sees them)")
+	}
+	fs.StringVar(&f.load, "load", "", "a NoSQL Workbench data model or AWS's DynamoDB MCP data model (dynamodb_data_model.json): create its tables and put their sample data at start; or infrastructure code: a CloudFormation/SAM template (YAML or JSON), cdk.out (cdk synth) or a serverless.yml, whose DynamoDB tables are created; "+where+". All or nothing: a table or item refused makes none (a table that exists is left as it is)")
 }
 
 // flagName is a flag's name after prefix: "readOnly" or, after "mcp",
@@ -80,6 +90,11 @@ func (f *mcpFlags) validate(prefix string) error {
 	ak, region, ok := strings.Cut(f.namespace, "/")
 	if !ok || ak == "" || region == "" {
 		return fmt.Errorf("-%s %q: want ACCESSKEY/REGION, such as local/us-east-1", prefix+flagName(prefix, "namespace"), f.namespace)
+	}
+	if f.loadNamespace != "" {
+		if ak, region, ok := strings.Cut(f.loadNamespace, "/"); !ok || ak == "" || region == "" || strings.Contains(region, "/") {
+			return fmt.Errorf("-loadNamespace %q: want ACCESSKEY/REGION, such as test/us-east-1", f.loadNamespace)
+		}
 	}
 	if f.token == "" {
 		f.token = os.Getenv(tokenEnv)
@@ -135,7 +150,13 @@ func mcpMount(c config, log *slog.Logger) (*mcp.Mount, string) {
 	token := c.mcp.token
 	if token == "" {
 		if !c.isLoopbackHost() {
-			log.Warn("the MCP endpoint is off: on -host " + c.host + " it needs -mcpToken (or $" + tokenEnv + ")")
+			// In a container (-host 0.0.0.0) that is the default: worth a
+			// warning only to whoever asked for -mcp.
+			level := slog.LevelDebug
+			if c.mcpSet {
+				level = slog.LevelWarn
+			}
+			log.Log(context.Background(), level, "the MCP endpoint is off: on -host "+c.host+" it needs -mcpToken (or $"+tokenEnv+")")
 			return nil, ""
 		}
 		path, err := mcp.TokenPath()
@@ -183,81 +204,6 @@ func mountDesignMatch(opts *emulator.Options) func(*emulator.Emulator) {
 	m := &mcp.Mount{}
 	opts.DesignMatch = m
 	return func(emu *emulator.Emulator) { m.Set(mcp.MatchHandler(emu)) }
-}
-
-// loadModel runs -load.
-func loadModel(ctx context.Context, f mcpFlags, emu *emulator.Emulator, log *slog.Logger) error {
-	if f.load == "" {
-		return nil
-	}
-	ak, region, _ := strings.Cut(f.namespace, "/")
-	files, err := loadFiles(f.load)
-	if err != nil {
-		return err
-	}
-	if len(files) > 1 || mcp.IsTemplate(files[0].src) {
-		return loadTemplates(ctx, files, emu, ak, region, log)
-	}
-	src := files[0].src
-	loaded, err := mcp.LoadModel(ctx, emu, ak, region, src)
-	if err != nil {
-		return fmt.Errorf("-load %s: %w", f.load, err)
-	}
-	for _, t := range loaded {
-		log.Info("loaded "+f.load, "table", t.Table, "created", t.Created, "items", t.Items, "note", t.Note)
-	}
-	return nil
-}
-
-// loadFile is a file -load names.
-type loadFile struct {
-	path string
-	src  []byte
-}
-
-// loadFiles reads -load's file, or, for a directory (cdk.out), its
-// *.template.json files.
-func loadFiles(path string) ([]loadFile, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("-load: %w", err)
-	}
-	paths := []string{path}
-	if st.IsDir() {
-		if paths, err = filepath.Glob(filepath.Join(path, "*.template.json")); err != nil || len(paths) == 0 {
-			return nil, fmt.Errorf("-load %s: a directory without *.template.json files (cdk synth writes them in cdk.out)", path)
-		}
-	}
-	var out []loadFile
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("-load: %w", err)
-		}
-		out = append(out, loadFile{p, src})
-	}
-	return out, nil
-}
-
-// loadTemplates loads infrastructure code: CloudFormation or SAM
-// templates, cdk synth's output, serverless.yml (package iac).
-func loadTemplates(ctx context.Context, files []loadFile, emu *emulator.Emulator, ak, region string, log *slog.Logger) error {
-	for _, f := range files {
-		got, err := mcp.LoadTemplate(ctx, emu, ak, region, f.src, os.Getenv)
-		if err != nil {
-			return fmt.Errorf("-load %s: %w", f.path, err)
-		}
-		for _, t := range got.Tables {
-			log.Info("loaded "+f.path, "table", t.Table, "created", t.Created, "note", t.Note)
-		}
-		if len(got.Skipped) > 0 {
-			log.Info("skipped in "+f.path+": not DynamoDB tables", "resources", strings.Join(got.Skipped, ", "))
-		}
-		for name, v := range got.Outputs {
-			log.Info("output of "+f.path, "name", name, "value", v)
-		}
-	}
-	return nil
 }
 
 // mcpConfig is "dynamoemu mcp"'s command line.
@@ -332,6 +278,12 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 		}
 	}
 	opts.Faults.Report = c.report
+	ak, region, _ := strings.Cut(c.mcp.namespace, "/")
+	target := loadTarget{accessKey: ak, region: region, shared: c.sharedDB, why: "-namespace", flag: "-namespace"}
+	load, err := planLoad(context.Background(), c.mcp.load, target, opts) // all checked before anything is made (load.go)
+	if err != nil {
+		return err
+	}
 	emu, err := emulator.New(opts)
 	if err != nil {
 		return explainStoreError(err)
@@ -339,7 +291,7 @@ func runMCP(args []string, in io.Reader, out, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = func() error {
-		if err := loadModel(ctx, c.mcp, emu, log); err != nil {
+		if err := load.run(ctx, emu, log); err != nil {
 			return err
 		}
 		mo := c.mcp.options()

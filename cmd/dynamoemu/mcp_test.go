@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -119,6 +121,17 @@ func startServer(t *testing.T, args ...string) (string, *syncBuffer) {
 // printed on its standard output (LocalStack's "Ready.").
 func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *syncBuffer) {
 	t.Helper()
+	addr, stdout, logs, stop := startServerStop(t, args...)
+	t.Cleanup(stop)
+	return addr, stdout, logs
+}
+
+// startServerStop is startServerOut with the server's stop (as on
+// SIGTERM; it waits until the server has returned, and fails the test if
+// it returned an error), for a test that looks at what the server left
+// once stopped.
+func startServerStop(t *testing.T, args ...string) (addr string, stdout, logs *syncBuffer, stop func()) {
+	t.Helper()
 	stdout, logs = &syncBuffer{}, &syncBuffer{}
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
@@ -130,16 +143,18 @@ func startServerOut(t *testing.T, args ...string) (addr string, stdout, logs *sy
 	case <-time.After(hangBound):
 		t.Fatal("server did not start")
 	}
-	t.Cleanup(func() {
-		require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
-		select {
-		case err := <-done:
-			require.NoError(t, err)
-		case <-time.After(hangBound):
-			t.Fatal("server did not stop")
-		}
-	})
-	return addr, stdout, logs
+	var once sync.Once
+	return addr, stdout, logs, func() {
+		once.Do(func() {
+			require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(hangBound):
+				t.Fatal("server did not stop")
+			}
+		})
+	}
 }
 
 // TestMCPOverServer: the server serves MCP at /dynamoemu/mcp with the token given,
@@ -243,4 +258,23 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPOffQuietInContainer: on -host 0.0.0.0 without a token (every
+// container's start) the MCP endpoint is off with a debug line only; a
+// warning is for whoever asked for -mcp.
+func TestMCPOffQuietInContainer(t *testing.T) {
+	t.Setenv(tokenEnv, "")
+	for _, asked := range []bool{false, true} {
+		var logs bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		c := config{host: "0.0.0.0", hostSet: true, mcp: defaultMCPFlags(), mcpSet: asked}
+		mount, _ := mcpMount(c, log)
+		require.Nil(t, mount, "no token on 0.0.0.0: off")
+		if asked {
+			require.Contains(t, logs.String(), "level=WARN msg=\"the MCP endpoint is off: on -host 0.0.0.0 it needs -mcpToken")
+		} else {
+			require.Empty(t, logs.String(), "not asked for: nothing at info")
+		}
+	}
 }

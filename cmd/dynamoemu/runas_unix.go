@@ -104,6 +104,10 @@ func adoptDataOwner(dbPath string, log *slog.Logger) error {
 	if err := syscall.Setuid(to.uid); err != nil {
 		return fmt.Errorf("dropping root: uid %d: %w", to.uid, err)
 	}
+	if dbPath == "" { // the image's user, for a server that keeps nothing on disk
+		log.Debug("running as the image's user", "uid", to.uid, "gid", to.gid)
+		return nil
+	}
 	log.Info("running as the data directory's owner", "uid", to.uid, "gid", to.gid, "dbPath", dbPath)
 	return nil
 }

@@ -89,6 +89,12 @@ func TestRunAsDataOwner(t *testing.T) {
 			}
 		})
 	}
+	// No -dbPath (every container without one): the image's user, and
+	// nothing said about it at info, the level the image logs at.
+	c := startChild(t, "-jar", "DynamoDBLocal.jar", "-inMemory")
+	defer c.stop(t)
+	require.Equal(t, imageUser, processUID(t, c.cmd.Process.Pid), c.logs.String())
+	require.NotContains(t, c.logs.String(), "running as", "a line about the user nobody asked about")
 }
 
 var uidRE = regexp.MustCompile(`(?m)^Uid:\s+(\d+)`)

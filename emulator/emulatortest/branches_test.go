@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -405,4 +407,94 @@ func TestForkAdminEndpoint(t *testing.T) {
 	require.Empty(t, e.Branches().List())
 	status, _ = do(http.MethodDelete, adminpath.Branches+"/web1", "")
 	require.Equal(t, http.StatusBadRequest, status)
+}
+
+// TestForkDataDir: with a DataDir a branch is kept on disk as any
+// namespace is: after a restart its tables and its writes are back under
+// its access key, and a branch dropped before the restart comes back
+// empty; the base is as it was.
+func TestForkDataDir(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	e, err := emulator.New(emulator.Options{DataDir: dir})
+	require.NoError(t, err)
+	base := emulatortest.Client(t, e, "AKIDdataDirBase")
+	seedOrders(t, base, 5)
+	ns := baseNamespace(t, base)
+	for _, name := range []string{"kept", "gone"} {
+		_, err := e.Branches().Fork(ns, name)
+		require.NoError(t, err)
+		b := dynamodb.New(base.Options(), emulatortest.BranchHeader(name))
+		require.Equal(t, int32(5), countItems(t, b))
+		_, err = b.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: avs{"pk": str(name), "sk": str("1"), "status": str("PAID")}})
+		require.NoError(t, err)
+		require.Equal(t, int32(6), countItems(t, b))
+		require.Equal(t, int32(1), countStatus(t, b, "PAID"))
+	}
+	require.NoError(t, e.Branches().Drop("gone"))
+	require.Equal(t, int32(5), countItems(t, base))
+	require.NoError(t, e.Close())
+
+	e2, err := emulator.New(emulator.Options{DataDir: dir})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e2.Close() })
+	require.Equal(t, int32(5), countItems(t, emulatortest.Client(t, e2, "AKIDdataDirBase")))
+	kept := emulatortest.Client(t, e2, "kept")
+	require.Equal(t, int32(6), countItems(t, kept))
+	require.Equal(t, int32(1), countStatus(t, kept, "PAID"))
+	out, err := emulatortest.Client(t, e2, "gone").ListTables(ctx, &dynamodb.ListTablesInput{})
+	require.NoError(t, err)
+	require.Empty(t, out.TableNames, "a branch dropped before the restart")
+}
+
+// TestForkTTL: a TTL sweep deletes the expired items of the base and of
+// a written branch, each in its own copy; a branch nobody has written
+// shares its tables with the other branches of its base and is swept
+// from its first write on (TTL deletes within days on AWS: an expired
+// item may be read until then).
+func TestForkTTL(t *testing.T) {
+	ctx := context.Background()
+	e, base := emulatortest.NewWith(t, emulator.Options{})
+	_, err := base.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("sessions"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	require.NoError(t, err)
+	_, err = base.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("sessions"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}})
+	require.NoError(t, err)
+	put := func(c *dynamodb.Client, pk string, exp int64) {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("sessions"), Item: avs{"pk": str(pk), "exp": &types.AttributeValueMemberN{Value: fmt.Sprint(exp)}}})
+		require.NoError(t, err)
+	}
+	past, future := time.Now().Add(-time.Hour).Unix(), time.Now().Add(time.Hour).Unix()
+	put(base, "old", past)
+	put(base, "live", future)
+	ns := baseNamespace(t, base)
+	for _, name := range []string{"unwritten", "written"} {
+		_, err := e.Branches().Fork(ns, name)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = e.Branches().Drop(name) })
+	}
+	unwritten := dynamodb.New(base.Options(), emulatortest.BranchHeader("unwritten"))
+	written := dynamodb.New(base.Options(), emulatortest.BranchHeader("written"))
+	put(written, "mine", past)
+
+	require.Equal(t, 3, e.Clock().SweepTTL(), "the base's expired item, and the written branch's two")
+	keys := func(c *dynamodb.Client) []string {
+		out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("sessions")})
+		require.NoError(t, err)
+		var ks []string
+		for _, it := range out.Items {
+			ks = append(ks, it["pk"].(*types.AttributeValueMemberS).Value)
+		}
+		slices.Sort(ks)
+		return ks
+	}
+	require.Equal(t, []string{"live"}, keys(base))
+	require.Equal(t, []string{"live"}, keys(written))
+	require.Equal(t, []string{"live", "old"}, keys(unwritten))
+	put(unwritten, "other", future)
+	require.Equal(t, 1, e.Clock().SweepTTL())
+	require.Equal(t, []string{"live", "other"}, keys(unwritten))
 }

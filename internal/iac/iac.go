@@ -16,8 +16,11 @@
 // Fn::ImportValue, a Ref to something unknown) is an error naming it, as
 // is a table property the emulator cannot take exactly. serverless.yml's
 // ${env:...}, ${self:...}, ${opt:stage|region}, ${sls:stage} and
-// ${aws:region|accountId} variables are resolved first; ${file(...)},
-// ${ssm:...} and the other sources are errors naming them.
+// ${aws:region|accountId} variables are resolved first, where the tables
+// are read and nowhere else (readServerless), with .env files under
+// useDotenv (DotenvFile, ReadDotenv); ${file(...)}, ${ssm:...} and the other sources
+// there are errors naming them. YAML is read with line and column in its
+// errors, and aliases bounded (yaml.go).
 //
 // The property names and shapes followed are AWS's CloudFormation
 // reference for AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable and
@@ -28,9 +31,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // AccountID is the account the pseudo parameter AWS::AccountId and the
@@ -39,8 +39,8 @@ const AccountID = "000000000000"
 
 // Options are what a template is read with.
 type Options struct {
-	// Region is AWS::Region (and serverless' default region); "" means
-	// us-east-1.
+	// Region is AWS::Region; "" means a serverless.yml's provider.region,
+	// else us-east-1.
 	Region string
 	// StackName is AWS::StackName; "" means "local".
 	StackName string
@@ -48,6 +48,10 @@ type Options struct {
 	Getenv func(string) string
 	// Parameters override parameters' Defaults by name.
 	Parameters map[string]string
+	// Dir is the directory the template is in: a serverless.yml with
+	// useDotenv: true reads .env.STAGE there, or .env (DotenvFile), for
+	// the ${env:...} that Getenv leaves unset. "": none is read.
+	Dir string
 }
 
 // Table is one table of a template.
@@ -73,19 +77,23 @@ type Template struct {
 	Format  string // "cloudformation" or "serverless"
 	Tables  []Table
 	Skipped []string // "LogicalId (Type)" of the resources not read
-	outputs map[string]any
-	ctx     *resolver
+	// Region is the region the template was read for: Options.Region, a
+	// serverless.yml's provider.region, or us-east-1.
+	Region string
+	// Dotenv is the .env file a serverless.yml's useDotenv read, or "".
+	Dotenv string
+	// Unresolved are the outputs left out, each "Outputs.NAME: why".
+	Unresolved []string
+	outputs    map[string]any
+	ctx        *resolver
 }
 
 // Sniff reports which kind of template src is, without reading it all:
 // "cloudformation", "serverless" or "" (neither: for instance a NoSQL
 // Workbench model).
 func Sniff(src []byte) string {
-	var top map[string]any
-	if err := yaml.Unmarshal(src, &top); err != nil {
-		return ""
-	}
-	return kindOf(top)
+	k, _ := Kind(src)
+	return k
 }
 
 func kindOf(top map[string]any) string {
@@ -100,23 +108,20 @@ func kindOf(top map[string]any) string {
 
 // Read reads the tables of src.
 func Read(src []byte, o Options) (*Template, error) {
-	if o.Region == "" {
-		o.Region = "us-east-1"
-	}
 	if o.StackName == "" {
 		o.StackName = "local"
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, fmt.Errorf("not YAML or JSON: %w", err)
+	doc, err := parseYAML(src)
+	if err != nil {
+		return nil, err
 	}
 	if len(doc.Content) == 0 {
 		return nil, errors.New("empty template")
 	}
-	v, err := fromNode(doc.Content[0], 0)
+	v, err := newBuilder(src).value(doc.Content[0], 0)
 	if err != nil {
 		return nil, err
 	}
@@ -127,27 +132,20 @@ func Read(src []byte, o Options) (*Template, error) {
 	t := &Template{Format: kindOf(top)}
 	switch t.Format {
 	case "serverless":
-		resolved, err := resolveServerless(top, o)
+		sls, err := readServerless(top, o)
 		if err != nil {
 			return nil, err
 		}
-		top = map[string]any{}
-		res, _ := resolved.(map[string]any)["resources"].(map[string]any)
-		for k, v := range res {
-			top[k] = v
-		}
-		if top["Resources"] == nil {
-			return nil, errors.New("serverless: resources: has no Resources")
-		}
-		if p, ok := resolved.(map[string]any)["provider"].(map[string]any); ok {
-			if r, ok := p["region"].(string); ok && r != "" && o.Region == "us-east-1" {
-				o.Region = r
-			}
-		}
+		top, o = sls.cfn, sls.opts
+		t.Dotenv, t.Unresolved = sls.dotenv, sls.dropped
 	case "cloudformation":
 	default:
 		return nil, errors.New("neither a CloudFormation template (no Resources) nor a serverless.yml (no service and resources)")
 	}
+	if o.Region == "" {
+		o.Region = "us-east-1"
+	}
+	t.Region = o.Region
 	resources, ok := top["Resources"].(map[string]any)
 	if !ok {
 		return nil, errors.New("the template's Resources is not a mapping")
@@ -210,13 +208,21 @@ func Read(src []byte, o Options) (*Template, error) {
 
 // Outputs resolves the template's Outputs once its tables exist: attr
 // answers Fn::GetAtt of a table (its logical id and the attribute, Arn or
-// StreamArn). Each output's Value, by name.
-func (t *Template) Outputs(attr func(logicalID, name string) (string, error)) (map[string]string, error) {
-	out := map[string]string{}
+// StreamArn). Each output's Value, by name; an output that cannot be
+// resolved is left out, and why is in unresolved ("Outputs.NAME...: why"),
+// after those Read left out.
+func (t *Template) Outputs(attr func(logicalID, name string) (string, error)) (out map[string]string, unresolved []string) {
+	out = map[string]string{}
+	unresolved = append(unresolved, t.Unresolved...)
 	t.ctx.attr = attr
 	defer func() { t.ctx.attr = nil }()
-	for name, o := range t.outputs {
-		om, ok := o.(map[string]any)
+	names := make([]string, 0, len(t.outputs))
+	for name := range t.outputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		om, ok := t.outputs[name].(map[string]any)
 		if !ok {
 			continue
 		}
@@ -225,91 +231,10 @@ func (t *Template) Outputs(attr func(logicalID, name string) (string, error)) (m
 		}
 		v, err := t.ctx.resolve(om["Value"], "Outputs."+name+".Value")
 		if err != nil {
-			return nil, err
+			unresolved = append(unresolved, err.Error())
+			continue
 		}
 		out[name] = fmt.Sprint(v)
 	}
-	return out, nil
-}
-
-// fromNode turns a YAML node into plain values (map[string]any, []any,
-// string, bool, int64 and float64 as yaml decodes them), rewriting
-// CloudFormation's short tags (!Ref X, !GetAtt A.B, !Sub ...) into their
-// long forms ({"Ref": X}, {"Fn::GetAtt": [A, B]}, {"Fn::Sub": ...}).
-func fromNode(n *yaml.Node, depth int) (any, error) {
-	if depth > 100 {
-		return nil, errors.New("the template nests too deep")
-	}
-	var v any
-	switch n.Kind {
-	case yaml.AliasNode:
-		return fromNode(n.Alias, depth+1)
-	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: a key that is not a scalar", k.Line)
-			}
-			if k.Value == "<<" { // a YAML merge key
-				mv, err := fromNode(n.Content[i+1], depth+1)
-				if err != nil {
-					return nil, err
-				}
-				if mm, ok := mv.(map[string]any); ok {
-					for kk, vv := range mm {
-						if _, set := m[kk]; !set {
-							m[kk] = vv
-						}
-					}
-				}
-				continue
-			}
-			val, err := fromNode(n.Content[i+1], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			m[k.Value] = val
-		}
-		v = m
-	case yaml.SequenceNode:
-		s := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			val, err := fromNode(c, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			s = append(s, val)
-		}
-		v = s
-	case yaml.ScalarNode:
-		if strings.HasPrefix(n.Tag, "!!") || n.Tag == "" {
-			if err := n.Decode(&v); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n.Line, err)
-			}
-			return v, nil
-		}
-		v = n.Value
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		return fromNode(n.Content[0], depth+1)
-	default:
-		return nil, fmt.Errorf("line %d: unexpected YAML node", n.Line)
-	}
-	if !strings.HasPrefix(n.Tag, "!") || strings.HasPrefix(n.Tag, "!!") {
-		return v, nil
-	}
-	fn := strings.TrimPrefix(n.Tag, "!")
-	switch fn {
-	case "Ref", "Condition":
-		return map[string]any{fn: v}, nil
-	case "GetAtt":
-		if s, ok := v.(string); ok {
-			a, b, _ := strings.Cut(s, ".")
-			v = []any{a, b}
-		}
-	}
-	return map[string]any{"Fn::" + fn: v}, nil
+	return out, unresolved
 }

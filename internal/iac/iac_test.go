@@ -1,9 +1,14 @@
 package iac
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -52,8 +57,8 @@ func TestReadCDKSynth(t *testing.T) {
 	require.JSONEq(t, `{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`, asJSON(t, sessions.Create["ProvisionedThroughput"]))
 	require.NotNil(t, sessions.PITR)
 
-	out, err := tpl.Outputs(func(id, attr string) (string, error) { return "stream-of-" + id, nil })
-	require.NoError(t, err)
+	out, unresolved := tpl.Outputs(func(id, attr string) (string, error) { return "stream-of-" + id, nil })
+	require.Empty(t, unresolved)
 	require.Equal(t, map[string]string{"OrdersStreamArn": "stream-of-OrdersTable3D0A4D91", "OrdersTableName": "orders"}, out)
 }
 
@@ -78,10 +83,12 @@ func TestReadSAM(t *testing.T) {
 		"Tags": [{"Key":"team","Value":"identity"}]
 	}`, asJSON(t, users.Create))
 
-	_, err := tpl.Outputs(nil)
-	require.Error(t, err)
-	out, err := tpl.Outputs(func(id, attr string) (string, error) { return id + "/" + attr, nil })
-	require.NoError(t, err)
+	out, unresolved := tpl.Outputs(nil)
+	require.NotContains(t, out, "OrdersStream", "a stream ARN is known once the table exists")
+	require.Len(t, unresolved, 1)
+	require.Contains(t, unresolved[0], "Outputs.OrdersStream")
+	out, unresolved = tpl.Outputs(func(id, attr string) (string, error) { return id + "/" + attr, nil })
+	require.Empty(t, unresolved)
 	require.Equal(t, "OrdersTable/StreamArn", out["OrdersStream"])
 	require.Equal(t, "arn:aws:dynamodb:eu-west-1:"+AccountID+":table/orders-dev-eu-west-1", out["OrdersArn"])
 	require.Equal(t, "users-dev", out["UsersName"])
@@ -104,8 +111,8 @@ func TestReadServerless(t *testing.T) {
 	require.Len(t, tpl.Tables, 1)
 	require.Equal(t, "orders-dev-orders", tpl.Tables[0].Name)
 	require.Equal(t, map[string]any{"AttributeName": "ttl", "Enabled": true}, tpl.Tables[0].TTL, "${env:...} set")
-	out, err := tpl.Outputs(nil)
-	require.NoError(t, err)
+	out, unresolved := tpl.Outputs(nil)
+	require.Empty(t, unresolved)
 	require.Equal(t, "orders-dev-orders", out["OrdersTableName"])
 
 	tpl, err = Read(src, Options{})
@@ -199,7 +206,128 @@ func TestReadRealCDKSynth(t *testing.T) {
 	require.JSONEq(t, `[{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]`,
 		asJSON(t, orders.Create["LocalSecondaryIndexes"]))
 	require.Equal(t, "expiresAt", orders.TTL["AttributeName"])
-	out, err := tpl.Outputs(func(id, attr string) (string, error) { return id + "." + attr, nil })
-	require.NoError(t, err)
+	out, unresolved := tpl.Outputs(func(id, attr string) (string, error) { return id + "." + attr, nil })
+	require.Empty(t, unresolved)
 	require.Equal(t, map[string]string{"OrdersStream": "OrdersA9B65338.StreamArn"}, out)
+}
+
+// TestReadServerlessReadsOnlyResources: -load reads a serverless.yml's
+// tables; a variable with no value elsewhere (a function's stream ARN
+// kept in .env, a plugin's SSM parameter, a queue's name) is no error.
+// With useDotenv, .env.STAGE (else .env) beside the file fills what the
+// environment leaves unset, and provider.region is the tables' region.
+func TestReadServerlessReadsOnlyResources(t *testing.T) {
+	src := []byte(`service: shop
+useDotenv: true
+provider:
+  name: aws
+  stage: ${opt:stage, 'dev'}
+  region: ${env:SHOP_REGION, 'ap-northeast-1'}
+  environment:
+    SECRET: ${ssm:/shop/secret}
+custom:
+  tablePrefix: ${env:TABLE_PREFIX}
+  plugin: ${ssm:/shop/plugin}
+functions:
+  main:
+    handler: main.handler
+    events:
+      - stream:
+          type: dynamodb
+          arn: ${env:LOCAL_DDB_STREAM}
+resources:
+  Resources:
+    Queue:
+      Type: AWS::SQS::Queue
+      Properties:
+        QueueName: ${ssm:/shop/queue}
+    Orders:
+      Type: AWS::DynamoDB::Table
+      Properties:
+        TableName: ${self:custom.tablePrefix}-${sls:stage}-orders
+        BillingMode: PAY_PER_REQUEST
+        AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+        KeySchema: [{AttributeName: pk, KeyType: HASH}]
+  Outputs:
+    QueueName:
+      Value: ${ssm:/shop/queue-output}
+    OrdersName:
+      Value: !Ref Orders
+`)
+	dir := t.TempDir()
+	_, err := Read(src, Options{Dir: dir})
+	require.ErrorContains(t, err, "${env:TABLE_PREFIX} has no value", "a table's own variable must resolve")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TABLE_PREFIX=from-dotenv\nLOCAL_DDB_STREAM=\n"), 0o600))
+	tpl, err := Read(src, Options{Dir: dir})
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(dir, ".env"), tpl.Dotenv)
+	require.Len(t, tpl.Tables, 1)
+	require.Equal(t, "from-dotenv-dev-orders", tpl.Tables[0].Name)
+	require.Equal(t, []string{"Queue (AWS::SQS::Queue)"}, tpl.Skipped)
+	require.Equal(t, "ap-northeast-1", tpl.Region, "provider.region")
+	out, unresolved := tpl.Outputs(nil)
+	require.Equal(t, map[string]string{"OrdersName": "from-dotenv-dev-orders"}, out)
+	require.Len(t, unresolved, 1)
+	require.Contains(t, unresolved[0], "ssm:/shop/queue-output")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env.dev"), []byte("TABLE_PREFIX=from-stage-file\n"), 0o600))
+	tpl, err = Read(src, Options{Dir: dir, Getenv: func(k string) string { return map[string]string{"SHOP_REGION": "eu-west-1"}[k] }})
+	require.NoError(t, err)
+	require.Equal(t, "from-stage-file-dev-orders", tpl.Tables[0].Name, ".env.dev wins over .env")
+	require.Equal(t, "eu-west-1", tpl.Region)
+
+	tpl, err = Read(src, Options{Dir: dir, Getenv: func(k string) string { return map[string]string{"TABLE_PREFIX": "from-env"}[k] }})
+	require.NoError(t, err)
+	require.Equal(t, "from-env-dev-orders", tpl.Tables[0].Name, "the environment wins over .env")
+
+	tpl, err = Read(src, Options{Dir: dir, Region: "us-west-2"})
+	require.NoError(t, err)
+	require.Equal(t, "us-west-2", tpl.Region, "a region given wins over provider.region")
+
+	noDotenv := bytes.Replace(src, []byte("useDotenv: true"), []byte("useDotenv: false"), 1)
+	_, err = Read(noDotenv, Options{Dir: dir})
+	require.ErrorContains(t, err, "${env:TABLE_PREFIX} has no value", "without useDotenv no .env is read")
+}
+
+// TestReadYAMLErrors: a document that is not YAML is named with its line
+// and column, an alias bomb refused at once, and Kind says so too.
+func TestReadYAMLErrors(t *testing.T) {
+	tabbed := "Resources:\n  T:\n\tType: AWS::DynamoDB::Table\n"
+	_, err := Read([]byte(tabbed), Options{})
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, 3, se.Line)
+	require.Equal(t, 1, se.Column)
+	require.ErrorContains(t, err, "line 3, column 1")
+	_, err = Kind([]byte(tabbed))
+	require.ErrorAs(t, err, &se)
+
+	_, err = Read([]byte("Resources: {T: [1, 2}\n"), Options{})
+	require.ErrorContains(t, err, "line 1, column ")
+
+	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := range 8 {
+		prev, cur := string(rune('a'+i)), string(rune('b'+i))
+		bomb += cur + ": &" + cur + " [" + strings.Repeat("*"+prev+", ", 9) + "*" + prev + "]\n"
+	}
+	bomb += "Resources: *i\n"
+	start := time.Now()
+	_, err = Read([]byte(bomb), Options{})
+	require.ErrorContains(t, err, "aliases expand")
+	_, err = Kind([]byte(bomb))
+	require.ErrorContains(t, err, "aliases expand")
+	require.Less(t, time.Since(start), 10*time.Second*scale(), "refused as it expands, not after")
+
+	kind, err := Kind([]byte("ModelName: x\nDataModel: []\n"))
+	require.NoError(t, err)
+	require.Empty(t, kind, "YAML, not a template")
+}
+
+// scale is DYNAMOEMU_TEST_TIMEOUT_SCALE (1 when unset).
+func scale() time.Duration {
+	if n, err := strconv.Atoi(os.Getenv("DYNAMOEMU_TEST_TIMEOUT_SCALE")); err == nil && n > 0 {
+		return time.Duration(n)
+	}
+	return 1
 }

@@ -1,7 +1,10 @@
 package iac
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -26,9 +29,113 @@ type slsResolver struct {
 	depth int
 }
 
-func resolveServerless(top map[string]any, o Options) (any, error) {
+// slsRead is a serverless.yml's resources: section as a CloudFormation
+// document, and what reading it took.
+type slsRead struct {
+	cfn     map[string]any
+	opts    Options  // Region and Getenv as the file sets them
+	dotenv  string   // the .env file read, or ""
+	dropped []string // outputs left out: "resources.Outputs.NAME...: why"
+}
+
+// readServerless resolves the variables of what -load reads of a
+// serverless.yml, and only those, as the Serverless Framework would:
+// the DynamoDB tables of resources.Resources (and what they refer to
+// with ${self:...}), the other resources' Type, resources' Parameters,
+// Mappings and Conditions, provider.stage and provider.region. A
+// variable elsewhere (a function's stream ARN from .env, a plugin's
+// settings) is never read, so one without a value is no error; an
+// output that does not resolve is left out. With useDotenv: true and
+// Options.Dir, .env.STAGE or .env there (DotenvFile, ReadDotenv) fills
+// what the environment leaves unset.
+func readServerless(top map[string]any, o Options) (*slsRead, error) {
+	out := &slsRead{opts: o}
 	s := &slsResolver{top: top, opts: o}
-	return s.walk(top, "")
+	if use, _ := top["useDotenv"].(bool); use && o.Dir != "" {
+		st, err := s.stage("")
+		if err != nil {
+			return nil, err
+		}
+		file := DotenvFile(o.Dir, scalarString(st))
+		vars, err := ReadDotenv(file, o.Getenv)
+		if err != nil {
+			return nil, fmt.Errorf("serverless: useDotenv: %w", err)
+		}
+		if _, err := os.Stat(file); err == nil {
+			env := o.Getenv
+			s.opts.Getenv = func(k string) string {
+				if v := env(k); v != "" {
+					return v
+				}
+				return vars[k]
+			}
+			out.dotenv = file
+		}
+	}
+	if o.Region == "" {
+		r, err := s.region("")
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := r.(string); ok {
+			out.opts.Region = r
+		}
+		s.opts.Region = out.opts.Region
+	}
+	res, ok := top["resources"].(map[string]any)
+	if !ok || res["Resources"] == nil {
+		return nil, errors.New("serverless: resources: has no Resources")
+	}
+	out.cfn = map[string]any{}
+	for k, v := range res {
+		at := "resources." + k
+		switch k {
+		case "Resources":
+			rs, ok := v.(map[string]any)
+			if !ok {
+				return nil, errors.New("the template's Resources is not a mapping")
+			}
+			cfn := make(map[string]any, len(rs))
+			for id, r := range rs {
+				rm, ok := r.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("resource %s: not a mapping", id)
+				}
+				typ, err := s.walk(rm["Type"], at+"."+id+".Type")
+				if err != nil {
+					return nil, err
+				}
+				if t, _ := typ.(string); !isTableType(t) {
+					cfn[id] = map[string]any{"Type": typ}
+					continue
+				}
+				if cfn[id], err = s.walk(rm, at+"."+id); err != nil {
+					return nil, err
+				}
+			}
+			out.cfn[k] = cfn
+		case "Outputs":
+			os, _ := v.(map[string]any)
+			cfn := make(map[string]any, len(os))
+			for name, o := range os {
+				rv, err := s.walk(o, at+"."+name)
+				if err != nil {
+					out.dropped = append(out.dropped, err.Error())
+					continue
+				}
+				cfn[name] = rv
+			}
+			out.cfn[k] = cfn
+		default:
+			rv, err := s.walk(v, at)
+			if err != nil {
+				return nil, err
+			}
+			out.cfn[k] = rv
+		}
+	}
+	sort.Strings(out.dropped)
+	return out, nil
 }
 
 func (s *slsResolver) walk(v any, at string) (any, error) {

@@ -140,6 +140,10 @@ var layers = []layer{
 	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck", "internal/adminpath"}, tests: true},
 	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage", "internal/shapes"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
+	// The image's sh, curl, wget, awslocal and java: nothing of ours, and
+	// never linked by the server (TestServerWithoutTools).
+	{pkg: "internal/tools", tests: true},
+	{pkg: "cmd/dynamoemu-tools", may: []string{"internal/tools"}},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
@@ -273,6 +277,35 @@ func TestServerWithoutAWSSDK(t *testing.T) {
 	}
 	if len(sdk) > 0 {
 		t.Errorf("cmd/dynamoemu depends on %d AWS SDK packages (go list -deps ./cmd/dynamoemu), such as %s", len(sdk), sdk[0])
+	}
+}
+
+// TestServerWithoutTools: the server links none of the image's tools
+// (internal/tools: sh, curl, wget, awslocal, DynamoDB Local's java command
+// line); they are a binary of their own, linked under those names in the
+// image only.
+func TestServerWithoutTools(t *testing.T) {
+	for _, p := range goList(t, "-deps", "./cmd/dynamoemu") {
+		if p.ImportPath == module+"/internal/tools" {
+			t.Errorf("cmd/dynamoemu depends on %s (go list -deps ./cmd/dynamoemu): the tools are cmd/dynamoemu-tools'", p.ImportPath)
+		}
+	}
+}
+
+// TestToolsStaySmall: the tools' binary, part of the image's size, links
+// the standard library's networking and process packages but not net/http
+// (its TLS, HTTP/2 and server: about 2 MB) nor encoding/json (0.37 MB):
+// internal/tools has an HTTP/1.1 client and a JSON reader of its own.
+func TestToolsStaySmall(t *testing.T) {
+	for _, p := range goList(t, "-deps", "./cmd/dynamoemu-tools") {
+		switch {
+		case p.ImportPath == "net/http" || p.ImportPath == "encoding/json" || p.ImportPath == "crypto/tls":
+			t.Errorf("cmd/dynamoemu-tools depends on %s (go list -deps ./cmd/dynamoemu-tools)", p.ImportPath)
+		case strings.HasPrefix(p.ImportPath, module+"/") && p.ImportPath != module+"/internal/tools" && p.ImportPath != module+"/cmd/dynamoemu-tools":
+			t.Errorf("cmd/dynamoemu-tools depends on %s: the tools link nothing of the emulator", p.ImportPath)
+		case !strings.HasPrefix(p.ImportPath, module+"/") && strings.Contains(strings.SplitN(p.ImportPath, "/", 2)[0], "."):
+			t.Errorf("cmd/dynamoemu-tools depends on the module package %s: the standard library only", p.ImportPath)
+		}
 	}
 }
 

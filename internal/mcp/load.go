@@ -83,7 +83,7 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 	undo := func(err error) ([]LoadedTable, error) {
 		for _, lt := range out {
 			if lt.Created {
-				if _, derr := eng.callJSON(ctx, apiDynamoDB, "DeleteTable", map[string]string{"TableName": lt.Table}, nil); derr != nil {
+				if derr := deleteMade(ctx, eng, lt.Table); derr != nil {
 					return nil, fmt.Errorf("%w (and deleting table %s again: %v)", err, lt.Table, derr)
 				}
 			}

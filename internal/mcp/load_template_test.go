@@ -57,7 +57,7 @@ func TestLoadTemplate(t *testing.T) {
 		src, err := os.ReadFile("../iac/testdata/" + name)
 		require.NoError(t, err)
 		require.True(t, IsTemplate(src))
-		got, err := LoadTemplate(ctx, emu, "", "", src, func(string) string { return "" })
+		got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
 		require.NoError(t, err)
 		return got
 	}
@@ -125,8 +125,30 @@ func TestLoadTemplate(t *testing.T) {
 	require.False(t, again.Tables[0].Created)
 	require.Contains(t, again.Tables[0].Note, "exists")
 
-	_, err = LoadTemplate(ctx, emu, "", "", []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared\n"), nil)
+	_, err = LoadTemplate(ctx, emu, "", "", []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared\n"), TemplateOptions{})
 	require.ErrorContains(t, err, "Fn::ImportValue")
+}
+
+// TestLoadTemplateAllOrNothing: a table DynamoDB refuses (a name of one
+// character) after one it made leaves no table: the load deletes what it
+// made and says nothing was created.
+func TestLoadTemplateAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	emu, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = emu.Close() })
+	table := func(id, name string) string {
+		return "  " + id + ":\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: " + name +
+			"\n      BillingMode: PAY_PER_REQUEST\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n"
+	}
+	src := "Resources:\n" + table("A", "alpha") + table("B", "x")
+	_, err = LoadTemplate(ctx, emu, "", "", []byte(src), TemplateOptions{})
+	require.ErrorContains(t, err, "creating table x (B)")
+	require.ErrorContains(t, err, "nothing was created")
+	var list struct{ TableNames []string }
+	_, err = newEngine(emu, "local", "us-east-1").callJSON(ctx, apiDynamoDB, "ListTables", map[string]any{}, &list)
+	require.NoError(t, err)
+	require.Empty(t, list.TableNames)
 }
 
 // TestLoadRealCDKSynth: aws-cdk-lib's own synth output (../iac/testdata/
@@ -138,7 +160,7 @@ func TestLoadRealCDKSynth(t *testing.T) {
 	t.Cleanup(func() { _ = emu.Close() })
 	src, err := os.ReadFile("../iac/testdata/cdk-synth/OrdersStack.template.json")
 	require.NoError(t, err)
-	got, err := LoadTemplate(ctx, emu, "", "", src, nil)
+	got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
 	require.NoError(t, err)
 	require.Equal(t, []LoadedTable{{Table: "CartsEE95721F", Created: true}, {Table: "orders", Created: true}}, got.Tables)
 	eng := newEngine(emu, "local", "us-east-1")

@@ -133,7 +133,7 @@ func (s *Server) insightTools() []*tool {
 				}
 				var res any
 				if IsTemplate([]byte(in.Model)) {
-					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), func(string) string { return "" })
+					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), TemplateOptions{})
 					if err != nil {
 						return nil, inputErrorf("%v", err)
 					}

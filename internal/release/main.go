@@ -5,6 +5,7 @@
 //
 //	go run ./internal/release check -platform linux/arm64 -version v1.2.3 FILE
 //	go run ./internal/release sbom -version v1.2.3 FILE > FILE.spdx.json
+//	go run ./internal/release version DIR
 //
 // check exits 1 unless FILE is an executable of the platform's format and
 // machine (ELF, Mach-O or PE), its build information names the same
@@ -12,13 +13,17 @@
 // to -version (so that FILE -version prints it). sbom prints an SPDX 2.3
 // JSON document of what FILE links, derived from its build information
 // (debug/buildinfo): the binary, the Go standard library and every module,
-// each with its purl.
+// each with its purl. version prints the version of the checkout in DIR
+// (a tag on its commit, else devel- and the commit), read from its .git
+// without git: the Dockerfile's default for VERSION; "devel" (and why, on
+// stderr) when DIR has no .git to read.
 //
 // # Files
 //
 //   - main.go: the command line.
 //   - binary.go: a binary's format, machine and build information; the check.
 //   - spdx.go: the SPDX document.
+//   - gitversion.go: a checkout's version from its .git.
 package main
 
 import (
@@ -37,8 +42,21 @@ func main() {
 // run is the command with its arguments; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: release check|sbom [flags] FILE")
+		fmt.Fprintln(stderr, "usage: release check|sbom [flags] FILE, or release version DIR")
 		return 2
+	}
+	if args[0] == "version" {
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "usage: release version DIR")
+			return 2
+		}
+		v, err := checkoutVersion(args[1])
+		if err != nil {
+			fmt.Fprintf(stderr, "release version: %v: the version is \"devel\" (give the build --build-arg VERSION=...)\n", err)
+			v = "devel"
+		}
+		fmt.Fprintln(stdout, v)
+		return 0
 	}
 	fs := flag.NewFlagSet("release "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -264,3 +264,49 @@ func FuzzReadHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckoutVersion: the version of a checkout read from its .git alone,
+// against git's own answer for the same repository (a tag on the commit,
+// packed or loose, lightweight or annotated; else devel and the commit).
+func TestCheckoutVersion(t *testing.T) {
+	_, err := exec.LookPath("git")
+	require.NoError(t, err, "git makes the repository the test reads")
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", "-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	first := git("rev-parse", "HEAD")
+	got, err := checkoutVersion(dir)
+	require.NoError(t, err)
+	require.Equal(t, "devel-"+first[:12], got)
+
+	git("tag", "v1.0.0") // lightweight, loose
+	got, err = checkoutVersion(dir)
+	require.NoError(t, err)
+	require.Equal(t, "v1.0.0", got)
+
+	git("commit", "-q", "--allow-empty", "-m", "two")
+	git("tag", "-a", "-m", "rel", "v1.1.0") // annotated
+	git("pack-refs", "--all")               // as a clone has them: packed, peeled
+	got, err = checkoutVersion(dir)
+	require.NoError(t, err)
+	require.Equal(t, "v1.1.0", got)
+	git("checkout", "-q", "--detach", "v1.0.0") // HEAD a commit, not a ref
+	got, err = checkoutVersion(dir)
+	require.NoError(t, err)
+	require.Equal(t, "v1.0.0", got)
+
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"version", dir}, &out, &errb))
+	require.Equal(t, "v1.0.0\n", out.String())
+	out.Reset()
+	require.Equal(t, 0, run([]string{"version", t.TempDir()}, &out, &errb))
+	require.Equal(t, "devel\n", out.String(), "no .git: devel, and why")
+	require.Contains(t, errb.String(), "--build-arg VERSION")
+}

@@ -12,7 +12,8 @@
 // read-only node_modules), into the user's cache (DYNAMOEMU_CACHE, else
 // the platform's); a file of another size is written again. Writers that race each write a file of
 // their own and rename it into place, so a reader never sees half a
-// binary.
+// binary. @dynamoemu/wasm's engine (dynamoemu.wasm.br) is unpacked the
+// same way (wasm-node.js).
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -53,56 +54,59 @@ function binaryPath() {
     throw new Error(`dynamoemu: the package ${pkg} in ${dir} does not name its binary (it is older than this dynamoemu): ` +
       'reinstall dynamoemu, which installs the platform package of its own version')
   }
-  return unpacked(dir, path.basename(meta.binary ?? exe), meta)
+  return unpacked(dir, path.join('bin', path.basename(meta.binary ?? exe)), meta)
 }
 
-// unpacked returns the path of the binary that meta ({size, sha256})
-// names, written from dir/bin/EXE.br if it is not there yet.
-function unpacked(dir, exe, meta) {
-  const places = [path.join(dir, 'bin', exe), path.join(cacheDir(), meta.sha256.slice(0, 16), exe)]
+// unpacked returns the path of the file that meta ({size, sha256})
+// names, dir/REL, written from dir/REL.br if it is not there yet: the
+// server's binary (executable), or @dynamoemu/wasm's engine (what =
+// "engine", not executable).
+function unpacked(dir, rel, meta, what = "server's binary") {
+  const executable = what === "server's binary"
+  const places = [path.join(dir, rel), path.join(cacheDir(), meta.sha256.slice(0, 16), path.basename(rel))]
   for (const bin of places) {
-    if (isBinary(bin, meta)) return bin
+    if (isBinary(bin, meta, executable)) return bin
   }
   let data
   try {
-    data = zlib.brotliDecompressSync(fs.readFileSync(path.join(dir, 'bin', `${exe}.br`)))
+    data = zlib.brotliDecompressSync(fs.readFileSync(path.join(dir, `${rel}.br`)))
   } catch (err) {
-    throw new Error(`dynamoemu: cannot read the server's binary in ${dir}: ${err.message}; reinstall the package`)
+    throw new Error(`dynamoemu: cannot read the ${what} in ${dir}: ${err.message}; reinstall the package`)
   }
   if (data.length !== meta.size || sha256(data) !== meta.sha256) {
-    throw new Error(`dynamoemu: the server's binary in ${dir} is damaged (its SHA-256 is not the package's); reinstall the package`)
+    throw new Error(`dynamoemu: the ${what} in ${dir} is damaged (its SHA-256 is not the package's); reinstall the package`)
   }
   const failures = []
   for (const bin of places) {
     try {
       fs.mkdirSync(path.dirname(bin), { recursive: true })
       const tmp = `${bin}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`
-      fs.writeFileSync(tmp, data, { mode: 0o755 })
+      fs.writeFileSync(tmp, data, { mode: executable ? 0o755 : 0o644 })
       try {
         fs.renameSync(tmp, bin)
       } catch (err) {
         fs.rmSync(tmp, { force: true })
         // Windows refuses to replace a binary that runs: a racing writer
         // put the same one there first.
-        if (!isBinary(bin, meta)) throw err
+        if (!isBinary(bin, meta, executable)) throw err
       }
       return bin
     } catch (err) {
       failures.push(`${bin}: ${err.message}`)
     }
   }
-  throw new Error(`dynamoemu: cannot write the server's binary (set DYNAMOEMU_CACHE to a folder you can write): ${failures.join('; ')}`)
+  throw new Error(`dynamoemu: cannot write the ${what} (set DYNAMOEMU_CACHE to a folder you can write): ${failures.join('; ')}`)
 }
 
-// isBinary reports whether bin is the binary meta names: a file of its
-// size that may be run. A binary is only ever renamed into place whole
-// and after its digest was checked, and the cache's folder is named by
-// the digest, so the size tells a finished file from a stranger's
-// without reading 17 MB at every start.
-function isBinary(bin, meta) {
+// isBinary reports whether bin is the file meta names: a file of its
+// size (that may be run, when executable). A file is only ever renamed
+// into place whole and after its digest was checked, and the cache's
+// folder is named by the digest, so the size tells a finished file from
+// a stranger's without reading 17 MB at every start.
+function isBinary(bin, meta, executable = true) {
   try {
     if (fs.statSync(bin).size !== meta.size) return false
-    fs.accessSync(bin, fs.constants.X_OK)
+    if (executable) fs.accessSync(bin, fs.constants.X_OK)
     return true
   } catch {
     return false
@@ -122,4 +126,4 @@ function cacheDir() {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'dynamoemu')
 }
 
-module.exports = { binaryPath, packages, dir: path.dirname(__filename) }
+module.exports = { binaryPath, unpacked, packages, dir: path.dirname(__filename) }

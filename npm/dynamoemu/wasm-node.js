@@ -1,20 +1,31 @@
 'use strict'
 // 'dynamoemu/wasm' in Node: wasm.js with the engine's file as the
 // default, the dynamoemu.wasm of the @dynamoemu/wasm package (or the file
-// DYNAMOEMU_WASM names), compiled once a process.
+// DYNAMOEMU_WASM names), compiled once a process. The package holds it
+// compressed with brotli (dynamoemu.wasm.br: 4.3 MB to download, npm's
+// gzip of the file was 6.1 MB); its first use writes it out beside the
+// compressed copy, or into DYNAMOEMU_CACHE (else the user's cache), as
+// platform.js does the server's binary.
 const fs = require('node:fs')
+const path = require('node:path')
 const { webcrypto } = require('node:crypto')
 const core = require('./wasm.js')
+const { unpacked } = require('./platform.js')
 const { version } = require('./package.json')
 
 // wasmPath is the engine's file: DYNAMOEMU_WASM, or @dynamoemu/wasm's.
 function wasmPath() {
   if (process.env.DYNAMOEMU_WASM) return process.env.DYNAMOEMU_WASM
+  let manifest
   try {
-    return require.resolve('@dynamoemu/wasm/dynamoemu.wasm')
+    manifest = require.resolve('@dynamoemu/wasm/package.json')
   } catch {
     throw new Error(`dynamoemu/wasm: the engine is in the package @dynamoemu/wasm, which is not installed: npm install --save-dev @dynamoemu/wasm@${version}`)
   }
+  const dir = path.dirname(manifest)
+  const meta = JSON.parse(fs.readFileSync(manifest, 'utf8')).dynamoemu
+  if (!meta) return path.join(dir, 'dynamoemu.wasm') // a package of before the compression
+  return unpacked(dir, meta.file, meta, 'engine')
 }
 
 const compiled = new Map() // file -> a promise of its module

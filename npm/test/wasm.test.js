@@ -27,8 +27,13 @@ for (const fn of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFil
   childProcess[fn] = () => { throw new Error(`child_process.${fn}: dynamoemu/wasm must start no process`) }
 }
 
-test('the engine is the WebAssembly file', () => {
+test('the engine is the WebAssembly file, written out of the package\'s brotli copy', () => {
   assert.match(wasmPath(), /dynamoemu\.wasm$/)
+  const manifest = require.resolve('@dynamoemu/wasm/package.json')
+  const meta = require(manifest).dynamoemu
+  assert.strictEqual(require('node:fs').statSync(wasmPath()).size, meta.size)
+  assert.deepStrictEqual(require(manifest).files, ['dynamoemu.wasm.br'], 'the package carries the compressed engine alone')
+  assert.strictEqual(wasmPath(), wasmPath(), 'written once')
 })
 
 test('CreateTable, PutItem and Query through the SDK, in this process', async () => {

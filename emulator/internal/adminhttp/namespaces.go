@@ -28,7 +28,7 @@ func NamespaceViews(svc *service.Service, sharedDB bool) []NamespaceView {
 	out := []NamespaceView{}
 	for _, id := range svc.NamespaceIDs() {
 		var tables []interface{ ItemCount() int }
-		if sp := svc.Forked(id); sp != nil { // a branch not used yet is not made
+		if sp := svc.Forked(id); sp != nil { // a branch not changed yet: read from its snapshot, left sharing its catalog
 			for _, t := range sp.Tables() {
 				tables = append(tables, t)
 			}

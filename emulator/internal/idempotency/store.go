@@ -229,6 +229,34 @@ func (s *Store[N, A]) dropHeadLocked() {
 	}
 }
 
+// Forget forgets the completed tokens of namespace ns, which is gone (a
+// branch dropped), so that nothing keeps it till their window ends. A
+// token whose request is still running is its request's.
+func (s *Store[N, A]) Forget(ns N) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.head
+	for _, r := range s.queue[s.head:] {
+		if r.key.ns != ns {
+			s.queue[n] = r
+			n++
+			continue
+		}
+		if s.entries[r.key] == r.use {
+			delete(s.entries, r.key)
+			if r.use.saved != nil {
+				s.dead = append(s.dead, deadToken[N]{r.key, r.use.saved})
+			}
+		}
+		s.bytes -= r.use.size
+	}
+	clear(s.queue[n:])
+	s.queue = s.queue[:n]
+	if s.head == len(s.queue) {
+		s.queue, s.head = s.queue[:0], 0
+	}
+}
+
 // startJanitorLocked starts the janitor if tokens are kept, the clock is
 // the real one and none is running.
 func (s *Store[N, A]) startJanitorLocked() {

@@ -149,6 +149,42 @@ func TestStoreExpire(t *testing.T) {
 	require.False(t, s.running, "a janitor runs without Config.Clock")
 }
 
+// TestStoreForget: Forget forgets a namespace's completed tokens, and
+// only its: they run again, the others replay; the bytes kept are the
+// others'.
+func TestStoreForget(t *testing.T) {
+	s := newStore(Config{})
+	gone, kept, now := &space{"gone"}, &space{"kept"}, time.Unix(1_800_000_000, 0)
+	var c countingRun
+	for i := range 3 {
+		for _, ns := range []*space{gone, kept} {
+			_, _, err := s.Do(ns, nil, now, fmt.Sprint("tok", i), Fingerprint("req"), c.run)
+			require.NoError(t, err)
+		}
+	}
+	n, b := s.Stats()
+	require.Equal(t, 6, n)
+	s.Forget(gone)
+	got, left := s.Stats()
+	require.Equal(t, 3, got)
+	require.Equal(t, b/2, left)
+	s.mu.Lock()
+	for _, r := range s.queue[s.head:] {
+		require.Same(t, kept, r.key.ns, "a reference to the namespace forgotten")
+	}
+	s.mu.Unlock()
+	_, replayed, err := s.Do(kept, nil, now, "tok1", Fingerprint("req"), c.run)
+	require.NoError(t, err)
+	require.True(t, replayed)
+	_, replayed, err = s.Do(gone, nil, now, "tok1", Fingerprint("req"), c.run)
+	require.NoError(t, err)
+	require.False(t, replayed)
+	s.Expire(now.Add(Window))
+	got, left = s.Stats()
+	require.Zero(t, got)
+	require.Zero(t, left)
+}
+
 // TestStoreJanitor: with the real clock, tokens are forgotten as their
 // window ends with no request and no clock move; the janitor stops when
 // none is left and on Close.

@@ -22,7 +22,7 @@
 //	api.go      Lambda's REST API for the mappings, each call decided by a Guard (IAM)
 //	targets.go  what a mapping may reach: loopback endpoints, files in the operator's directory
 //	file.go     the mappings file
-//	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v3), variables resolved
+//	serverless.go  serverless.yml's stream events (go.yaml.in/yaml/v4), variables resolved
 //	window.go   tumbling windows: the state, the window's final invocation
 //	persist.go  the mappings and their checkpoints across restarts (-dbPath)
 //

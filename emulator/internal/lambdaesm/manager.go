@@ -406,7 +406,7 @@ func (m *Manager) streams(now time.Time) []service.Stream {
 	var out []service.Stream
 	for _, id := range m.svc.NamespaceIDs() {
 		if m.svc.Forked(id) != nil {
-			continue // a fork not used yet (a branch) has no records: left unmade
+			continue // a fork not changed yet (a branch) has no records: left sharing its catalog
 		}
 		if ns := m.svc.Namespace(id); ns != nil {
 			out = append(out, ns.Space().Streams(now)...)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/dynamoemu/dynamoemu/internal/iac"
 )

@@ -1,23 +1,20 @@
 package service
 
-import (
-	"maps"
-	"slices"
-)
+import "slices"
 
 // Read-only views for the emulator's admin endpoints (the console's
 // namespace list): which namespaces exist. Nothing here changes one.
 
-// NamespaceIDs returns the IDs of the namespaces created so far (a table
-// was added to each at some point; reads create none) and of the forks
-// not used yet (Service.Fork), sorted.
+// NamespaceIDs returns the IDs of the namespaces kept so far (something
+// was made in each at some point; reads make nothing) and of the forks
+// (Service.Fork), sorted.
 func (s *Service) NamespaceIDs() []string {
-	ids := slices.Collect(maps.Keys(s.dbs.forked()))
+	var ids []string
 	for _, ns := range s.dbs.all() {
 		ids = append(ids, ns.key)
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids) // a fork made meanwhile is in both
+	return ids
 }
 
 // TableDescriptions returns the descriptions, as DescribeTable gives

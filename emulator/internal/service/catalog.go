@@ -18,38 +18,41 @@ import (
 
 // The table catalog of a Namespace: its storage.DB holds the tables
 // (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and ns.tables holds the emulator's tables in name
-// order, each wrapping its storage table. ns.mu guards only that list (a
-// leaf of the lock order in doc.go: nothing is locked while it is held);
-// each table keeps its own definition (an immutable snapshot, changed
-// under table.mu through changeMeta, the one funnel that records it) and
-// storage.Table guards its items, so a long Scan never blocks
-// CreateTable.
+// catalog_record.go), and its tables list the emulator's tables in name
+// order, each wrapping its storage table. catalog.mu guards only that
+// list (a leaf of the lock order in doc.go); each table keeps its own
+// definition (an immutable snapshot, changed under table.mu through
+// changeMeta, the one funnel that records it) and storage.Table guards
+// its items, so a long Scan never blocks CreateTable. A namespace holds
+// its catalog under one pointer (Namespace.cat), so that forks share one
+// as go-memdb's snapshots share a root, until a fork's first change gives
+// it its own (Namespace.own, ns_snapshot.go).
+type catalog struct {
+	db       *storage.DB
+	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
+	tables   []*table          // in name order (findLocked)
+	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
+	frozen   bool              // shared: its DB refuses every change
+	snap     *storage.Snapshot // a shared one's, its forks' (nil: namespaces.empty)
+	forks    int               // the namespaces holding a shared one; guarded by namespaces.mu
+	reader   *Namespace        // a shared one's tables', which no request reaches (Table.Space)
+}
 
-// getTable returns the table called name, or nil.
+// getTable returns the namespace's table called name, or nil.
 func (ns *Namespace) getTable(name string) *table {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	if i, ok := ns.findLocked(name); ok {
-		return ns.tables[i]
+	c := ns.cat.Load()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if i, ok := c.findLocked(name); ok {
+		return c.tables[i]
 	}
 	return nil
 }
 
 // findLocked returns where the table called name is, or would go, in
-// ns.tables (a slice in name order: a map's least is 200 B); ns.mu held.
-func (ns *Namespace) findLocked(name string) (int, bool) {
-	return slices.BinarySearchFunc(ns.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
-}
-
-// registered returns ns, or for a namespace nobody has created anything
-// in (see Namespace.home) the registered namespace of its key, which it
-// registers now.
-func (ns *Namespace) registered() *Namespace {
-	if ns.home != nil {
-		return ns.home.get(ns.homeKey)
-	}
-	return ns
+// c.tables (a slice in name order: a map's least is 200 B); c.mu held.
+func (c *catalog) findLocked(name string) (int, bool) {
+	return slices.BinarySearchFunc(c.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
 }
 
 // createTable creates t in the namespace's DB with its definition m and
@@ -58,8 +61,8 @@ func (ns *Namespace) registered() *Namespace {
 // when a table of that name exists, and with the hook's error when the
 // record is refused (nothing is created then).
 func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) error {
-	ns = ns.registered()
-	st, err := ns.db.CreateTable(storage.TableDef{
+	c := ns.own()
+	st, err := c.db.CreateTable(storage.TableDef{
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
@@ -74,45 +77,47 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) err
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		return err
 	}
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(c, t, st, m, s)
 	return err
 }
 
 // publishTable attaches t to its storage table st (item collection
-// tracking for LSIs, stream s as the observer; zero: none) and puts it in the
-// catalog, replacing a table of that name still being deleted: st's DB
-// has just accepted the name, so no other live table has it.
-func (ns *Namespace) publishTable(t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
+// tracking for LSIs, stream s as the observer; zero: none) and puts it in
+// c (ns's catalog, or its new one), replacing a table of that name still
+// being deleted: st's DB has just accepted it, so no live table has it.
+func (ns *Namespace) publishTable(c *catalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)
 	if !s.IsZero() {
 		t.attachStreamLocked(s)
 	}
-	ns.mu.Lock()
-	defer ns.mu.Unlock()
-	if i, ok := ns.findLocked(t.name); ok {
-		ns.tables[i] = t
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.findLocked(t.name); ok {
+		c.tables[i] = t
 	} else {
-		ns.tables = slices.Insert(ns.tables, i, t)
+		c.tables = slices.Insert(c.tables, i, t)
 	}
 }
 
 // removeTable deletes t from the catalog if it is still there (a
 // concurrent DeleteTable + CreateTable must not remove the new table).
 func (ns *Namespace) removeTable(t *table) {
-	ns.mu.Lock()
-	defer ns.mu.Unlock()
-	if i, ok := ns.findLocked(t.name); ok && ns.tables[i] == t {
-		ns.tables = slices.Delete(ns.tables, i, i+1)
+	c := ns.cat.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
+		c.tables = slices.Delete(c.tables, i, i+1)
 	}
 }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
 func (ns *Namespace) tableNames() []string {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	names := make([]string, len(ns.tables))
-	for i, t := range ns.tables {
+	c := ns.cat.Load()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	names := make([]string, len(c.tables))
+	for i, t := range c.tables {
 		names[i] = t.name
 	}
 	return names
@@ -141,7 +146,7 @@ type table struct {
 	id        string // TableId, a UUID
 	created   time.Time
 	clock     func() time.Time // the emulator's clock, for transient states
-	ns        *Namespace       // the registered namespace whose DB holds data
+	ns        *Namespace       // the namespace whose catalog holds it (a shared catalog's reader)
 
 	// meta is the table's definition; never nil once the table is
 	// published. A *tableMeta, once stored, is never modified: load it
@@ -261,10 +266,10 @@ func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error
 // table that belongs to no DB (tests make some) records nothing.
 func (t *table) recordLocked(old, m *tableMeta) error {
 	switch {
-	case t.ns == nil || t.ns.db == nil || old.status == statusDeleting:
+	case t.ns == nil || old.status == statusDeleting:
 		return nil
 	case m.status == statusDeleting:
-		return t.ns.db.DropTable(t.name)
+		return t.ns.cat.Load().db.DropTable(t.name)
 	}
 	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
 }
@@ -313,8 +318,8 @@ func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
 		name = n
 	}
 	t := c.ns.getTable(name)
-	if t != nil && c.ns.home != nil && t.watchers() != nil { // a fork's view, which a stage watches: the fork is made
-		c.ns = c.ns.registered()
+	if t != nil && t.ns != c.ns && t.watchers() != nil { // a fork's shared table, which a stage watches: the fork gets its own
+		c.ns.own()
 		t = c.ns.getTable(name)
 	}
 	if t == nil {

@@ -20,42 +20,42 @@ import (
 // namespace's or another's: a log being loaded, a backup being
 // restored), to ns. Like every change of ns's DB it reaches ns's own
 // hook too: a hook that is the log being loaded must skip the records it
-// is handed back. A namespace nobody has created anything in is
-// registered first.
+// is handed back. A namespace that does not own its catalog gets its own
+// first.
 func (ns *Namespace) Apply(r *storage.Record) error {
-	ns = ns.registered()
-	return ns.db.Apply(r, ns.applied)
+	c := ns.own()
+	return c.db.Apply(r, func(r *storage.Record) error { return ns.applied(c, r) })
 }
 
-// applied rebuilds the emulator's state after storage applied r.
-func (ns *Namespace) applied(r *storage.Record) error {
+// applied rebuilds the emulator's state after storage applied r to c's DB.
+func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 	switch r.Kind {
 	case storage.RecordCreateTable, storage.RecordRestoreTable:
-		st := ns.db.TableByID(r.Table)
+		st := c.db.TableByID(r.Table)
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
-		return ns.publishStored(st)
+		return ns.publishStored(c, st)
 	case storage.RecordMeta:
 		if r.Table == "" || r.Key != metaKeyTable {
 			return nil
 		}
-		t := ns.tableByID(r.Table)
+		t := c.tableByID(r.Table)
 		if t == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
 		return t.restoreMeta(r.Value)
 	case storage.RecordDropTable:
-		if t := ns.tableByID(r.Table); t != nil {
+		if t := c.tableByID(r.Table); t != nil {
 			t.restoreDrop()
 		}
 	}
 	return nil
 }
 
-// publishStored rebuilds the emulator's table of st, a storage table of
-// ns's DB, from its definition record, and publishes it.
-func (ns *Namespace) publishStored(st *storage.Table) error {
+// publishStored rebuilds the emulator's table of st (of c's DB: ns's, or
+// the one made for it) from its definition record, and publishes it.
+func (ns *Namespace) publishStored(c *catalog, st *storage.Table) error {
 	t, m, err := ns.svc.decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {
 		return err
@@ -67,16 +67,16 @@ func (ns *Namespace) publishStored(st *storage.Table) error {
 	if m.streamOn() {
 		s = ns.restoreStream(t, m)
 	}
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(c, t, st, m, s)
 	ns.defined(t, nil, m, true) // feature_lifecycle.go
 	return nil
 }
 
 // tableByID returns the table of the catalog whose TableId is id, or nil.
-func (ns *Namespace) tableByID(id string) *table {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	for _, t := range ns.tables {
+func (c *catalog) tableByID(id string) *table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, t := range c.tables {
 		if t.id == id {
 			return t
 		}
@@ -92,7 +92,7 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 		return s // rebuilt by persistence, already in the streamSet
 	}
 	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)
-	ns.streamSet().Add(s)
+	ns.streams.Add(s)
 	return s
 }
 
@@ -129,11 +129,11 @@ func (t *table) restoreDrop() {
 	t.meta.Store(&m)
 }
 
-// Namespace returns the registered namespace of ID id ("<access key
-// id>/<region>", "shared", or with SharedDB "shared/NAME" for a branch),
-// creating it, with its DB and its hook: the namespace persistence loads
-// records into. It is nil when id names no namespace this emulator could
-// serve (a shared ID without SharedDB, or the other way round).
+// Namespace returns the namespace of ID id ("<access key id>/<region>",
+// "shared", or with SharedDB "shared/NAME" for a branch), owning its
+// catalog (the one persistence loads records into), or nil when id
+// names no namespace this emulator could serve (a shared ID without
+// SharedDB, or the other way round).
 func (s *Service) Namespace(id string) *Namespace {
 	k, ok := s.keyOf(id)
 	if !ok {

@@ -30,13 +30,14 @@ type deletingTable struct {
 // retireTable takes t out of the catalog (removeTable) and keeps it
 // DELETING until goneAt; tables whose goneAt has passed are forgotten.
 func (ns *Namespace) retireTable(t *table, now, goneAt time.Time) {
-	ns.mu.Lock()
-	defer ns.mu.Unlock()
-	if i, ok := ns.findLocked(t.name); ok && ns.tables[i] == t {
-		ns.tables = slices.Delete(ns.tables, i, i+1)
+	c := ns.cat.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
+		c.tables = slices.Delete(c.tables, i, i+1)
 	}
-	ns.deleting = slices.DeleteFunc(ns.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
-	ns.deleting = append(ns.deleting, deletingTable{t: t, goneAt: goneAt})
+	c.deleting = slices.DeleteFunc(c.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
+	c.deleting = append(c.deleting, deletingTable{t: t, goneAt: goneAt})
 }
 
 // deletingAt returns the table called name (or of a table ARN of the
@@ -49,10 +50,10 @@ func (c *call) deletingAt(name string, now time.Time) *table {
 		}
 		name = n
 	}
-	ns := c.ns
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	for _, d := range slices.Backward(ns.deleting) {
+	cat := c.ns.cat.Load()
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	for _, d := range slices.Backward(cat.deleting) {
 		if d.t.name == name && now.Before(d.goneAt) {
 			return d.t
 		}
@@ -64,13 +65,13 @@ func (c *call) deletingAt(name string, now time.Time) *table {
 // namespace's tables, and those DELETING now that no live table has
 // taken since.
 func (c Call) ListedTables() []string {
-	ns, now := c.c.ns, c.c.Now()
-	names := ns.tableNames()
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
+	cat, now := c.c.ns.cat.Load(), c.c.Now()
+	names := c.c.ns.tableNames()
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	n := len(names)
-	for _, d := range ns.deleting {
-		if _, live := ns.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names[n:], d.t.name) {
+	for _, d := range cat.deleting {
+		if _, live := cat.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names[n:], d.t.name) {
 			names = append(names, d.t.name)
 		}
 	}

@@ -137,7 +137,7 @@
 //     the namespace's hook chain hears of), admin_views.go (read-only
 //     views for the admin endpoints), keep.go the files beside a
 //     namespace (Config.Keep, Space.Keep), ns_snapshot.go (snapshots
-//     and rewinds of every namespace, and forks made at first use).
+//     and rewinds of every namespace, and forks sharing one catalog).
 //   - The statement seam: feature_statements.go runs the statements
 //     package partiqlops (ExecuteStatement, BatchExecuteStatement,
 //     ExecuteTransaction) lowers, as the item operations they stand
@@ -218,8 +218,8 @@
 // above (TestLockOrder runs every schema change against every write path
 // to hold the service to it):
 //
-//	fork.once         making a fork at its first use (ns_snapshot.go):
-//	                  taken with no lock held; the namespace's making inside
+//	Namespace.ownMu   giving a namespace its own catalog (Namespace.own):
+//	                  taken with no lock held; the catalog's making inside
 //	replicator.globalMu  a change of a global table's membership (the
 //	                  globaltables feature's): it may take the table.mu
 //	                  of every member, one after the other
@@ -267,7 +267,7 @@
 //	                  deleted (Dropped, IndexDropped); the stage's own
 //	                  leaves, or storage's locks (one at a time), then
 //	                  the DB's SetMeta, inside it
-//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, Namespace.mu, the token store's (idempotency.Store),
+//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, catalog.mu, the token store's (idempotency.Store),
 //	                  a stage's own locks (each stage's package doc
 //	                  names them: a leaf, or one that takes only leaves
 //	                  inside it, one at a time; Begin and End may run

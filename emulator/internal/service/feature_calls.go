@@ -40,15 +40,9 @@ func (c Call) Detached() Call {
 
 // CreateTable creates a table as CreateTable does, ACTIVE at once (the
 // feature's own job, an import, is what stays in progress for the
-// transient delay). Afterwards the call's namespace is the registered
-// one (a first table registers it).
+// transient delay).
 func (c Call) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
-	out, err := createTableFor(c.c, in, 0)
-	if err != nil {
-		return nil, err
-	}
-	c.c.ns = c.c.ns.registered()
-	return out, nil
+	return createTableFor(c.c, in, 0)
 }
 
 // PutItem writes an item as PutItem does (its checks, condition, indexes

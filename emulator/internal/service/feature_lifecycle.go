@@ -55,8 +55,8 @@ type Hooks struct {
 	// Loaded puts back state kept on disk when its namespace is loaded
 	// (-dbPath): it runs once the namespace's tables are back, at now.
 	Loaded func(sp Space, now time.Time)
-	// Closed is told when the service closes, once per namespace: its
-	// files made durable and closed.
+	// Closed is told when a namespace is gone (the service closed, a
+	// branch dropped, a shared catalog let go): its files made durable.
 	Closed func(sp Space)
 
 	// CheckDefinition checks t's definition in change, with its tags

@@ -27,15 +27,17 @@ type key struct{ _ byte }
 // package variable.
 func NewState[T any]() State[T] { return State[T]{k: new(key)} }
 
-// Of returns the state in the request's namespace. A namespace nobody
-// has created anything in keeps nothing: it gets a zero T that nothing
-// keeps (use Kept to keep what the request adds).
+// Of returns the state in the request's namespace. One that does not own
+// its catalog (Namespace.own) keeps nothing: it gets a zero T that
+// nothing keeps (use Kept to keep what the request adds).
 func (s State[T]) Of(c Call) *T { return s.in(c.c.ns) }
 
-// Kept returns the state in the request's namespace, registering the
-// namespace first if nobody has created anything in it yet (as adding a
-// table does).
-func (s State[T]) Kept(c Call) *T { return s.in(c.c.ns.registered()) }
+// Kept returns the state in the request's namespace, which gets its own
+// catalog first if it has none yet (as adding a table does).
+func (s State[T]) Kept(c Call) *T {
+	c.c.ns.own()
+	return s.in(c.c.ns)
+}
 
 // In returns the state in the namespace s.
 func (s State[T]) In(sp Space) *T { return s.in(sp.ns) }
@@ -54,17 +56,13 @@ func (s State[T]) in(ns *Namespace) *T {
 	return sl.loadOrStore(s.k, new(T)).(*T) // the first maker wins
 }
 
-// slots returns the states of ns, or of the registered namespace of its
-// key (Namespace.home): while none, empty ones nothing keeps.
+// slots returns the states of ns: until it owns its catalog
+// (Namespace.own), empty ones nothing keeps.
 func (s State[T]) slots(ns *Namespace) *slots {
-	if ns.home != nil {
-		ns.home.mu.RLock()
-		defer ns.home.mu.RUnlock()
-		if ns = ns.home.byKey[ns.homeKey]; ns == nil {
-			return new(slots)
-		}
+	if sl := ns.states.Load(); sl != nil {
+		return sl
 	}
-	return &ns.states
+	return new(slots)
 }
 
 // slots are the values of a namespace's, a service's or a table's
@@ -142,14 +140,14 @@ func (c Call) Space() Space { return Space{ns: c.c.ns} }
 func (s Space) Persisted() bool { return s.ns.persisted() }
 
 // MetaKeys returns the keys of the namespace's DB metadata.
-func (s Space) MetaKeys() []string { return s.ns.registered().db.MetaKeys() }
+func (s Space) MetaKeys() []string { return s.ns.cat.Load().db.MetaKeys() }
 
 // Meta returns the DB metadata under key (nil: none).
-func (s Space) Meta(key string) []byte { return s.ns.registered().db.Meta(key) }
+func (s Space) Meta(key string) []byte { return s.ns.cat.Load().db.Meta(key) }
 
-// SetMeta sets the DB metadata under key (nil: deletes it), registering
-// the namespace first if nobody has created anything in it yet.
-func (s Space) SetMeta(key string, v []byte) error { return s.ns.registered().db.SetMeta(key, v) }
+// SetMeta sets the DB metadata under key (nil: deletes it), in the
+// namespace's own catalog (made first if it has none yet).
+func (s Space) SetMeta(key string, v []byte) error { return s.ns.own().db.SetMeta(key, v) }
 
 // Log is the service's logger.
 func (s Space) Log() *slog.Logger { return s.ns.svc.log }

@@ -32,4 +32,4 @@ func (ns *Namespace) Space() Space { return Space{ns: ns} }
 
 // Region is the region whose requests select the namespace; "" for the
 // shared namespace (Config.SharedDB), which holds every region's tables.
-func (s Space) Region() string { return s.ns.region }
+func (s Space) Region() string { return s.ns.Region() }

@@ -89,8 +89,8 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		cc.forgetStream(s)
 		return Table{}, err
 	}
-	ns := cc.ns.registered()
-	st, err := ns.db.RestoreTable(name, t.id, snap)
+	ns, cat := cc.ns, cc.ns.own()
+	st, err := cat.db.RestoreTable(name, t.id, snap)
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		cc.forgetStream(s)
 		if errors.Is(err, storage.ErrTableExists) {
@@ -99,7 +99,7 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		return Table{}, err
 	}
 	ns.loadedDefinition(t, nil)
-	ns.publishTable(t, st, m, s)
+	ns.publishTable(cat, t, st, m, s)
 	return Table{t: t}, err
 }
 

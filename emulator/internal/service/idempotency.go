@@ -43,7 +43,7 @@ func (ns *Namespace) tokensKept() idempotency.Meta {
 	if !ns.persisted() {
 		return nil
 	}
-	return ns.registered().db
+	return ns.own().db
 }
 
 // txReplay is what a replay of a transaction answers

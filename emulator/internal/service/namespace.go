@@ -2,9 +2,12 @@ package service
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -15,21 +18,16 @@ import (
 // (arn:aws:dynamodb:REGION:000000000000:table/NAME).
 const defaultAccountID = "000000000000"
 
-// Namespace is one isolated database: its storage.DB (the tables, their
-// items and their definitions, and the one commit hook through which every
-// change of them leaves it) and the emulator's catalog of those tables.
-// DynamoDB Local keeps one per access key id + region; with SharedDB there
-// is one for everyone. The control-plane operations (op_tables.go) own the
-// catalog and may extend this struct and table.
+// Namespace is one isolated database: DynamoDB Local keeps one per access
+// key id + region; with SharedDB there is one for everyone. Its tables
+// hang off one pointer, its catalog (catalog.go). The control-plane
+// operations (op_tables.go) own the catalog and may extend this struct.
 type Namespace struct {
-	key    string // "AKID/region", or "shared": the namespace's ID
-	region string // region that created it; "" for the shared namespace
-	svc    *Service
-	db     *storage.DB // nil while home is set
-
-	mu       sync.RWMutex    // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   []*table        // in name order (catalog.go, findLocked)
-	deleting []deletingTable // tables DELETING for a while (catalog_deleting.go)
+	key   string // "AKID/region", or "shared": the namespace's ID
+	nk    nsKey  // the key that selects it
+	svc   *Service
+	cat   atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
+	ownMu sync.Mutex              // serializes own (first in the lock order: doc.go)
 
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
@@ -38,44 +36,33 @@ type Namespace struct {
 	// (streamrec.Sidecar); nil otherwise.
 	loadedStreams map[string]streamrec.Stream
 
-	states slots // the features' and stages' per-namespace states, each made at its first use (feature_state.go)
-
-	// home is set for a namespace nobody has created anything in yet: it
-	// has no tables and is registered in home only when a table is added
-	// (addTable), so reads with ever new access keys keep nothing.
-	home    *namespaces
-	homeKey nsKey
+	states atomic.Pointer[slots] // the features' and stages' (feature_state.go); nil, keeping none, until own
 }
 
-// newNamespace returns the namespace of ID key, with its DB: a new one
-// (with the hook n.hooks gives), or the one n.dbs opens (persistence,
-// which may load tables into it). It returns false when n.dbs failed:
-// the namespace is then not to be registered; its DB refuses every
-// change with the cause (persistence.go).
-func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
-	ns := &Namespace{key: key, region: region, svc: n.svc}
+// newCatalog makes ns's own catalog, empty, with its DB: a new one (with
+// the hook n.hooks gives), or the one n.dbs opens (persistence), with the
+// features' hooks in front. false: n.dbs failed, and the DB refuses
+// every change with the cause (persistence.go); ns is not to keep it.
+func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	var db *storage.DB
 	switch {
 	case n.dbs != nil:
 		var err error
-		if db, err = n.dbs(key); err != nil {
-			n.svc.log.Error("cannot open the namespace's data", "namespace", key, "err", err)
-			ns.db = storage.NewDB(failingHook{err})
-			return ns, false
+		if db, err = n.dbs(ns.key); err != nil {
+			n.svc.log.Error("cannot open the namespace's data", "namespace", ns.key, "err", err)
+			return &catalog{db: storage.NewDB(failingHook{err})}, false
 		}
 	case n.hooks != nil:
-		db = storage.NewDB(n.hooks(key))
+		db = storage.NewDB(n.hooks(ns.key))
 	default:
 		db = storage.NewDB(nil)
 	}
-	// Point-in-time recovery sees every record, in front of whatever
-	// hook the DB has (the store's log, a test's recorder).
 	// Tables made or loaded from now on build their vector indexes with
 	// these options (HNSW graphs at once when approximate); a store built
 	// those it loaded so already (persist.Options.VectorIndexes), which
 	// this keeps.
 	db.SetVectorIndexer(vector.Options{Approximate: n.svc.cfg.ApproximateVectors})
-	ns.db = db
+	ns.states.CompareAndSwap(nil, new(slots))
 	for _, h := range n.svc.seams.hooks {
 		if h.WrapDB != nil {
 			h.WrapDB(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
@@ -86,10 +73,10 @@ func (n *namespaces) newNamespace(key, region string) (*Namespace, bool) {
 			h.Opened(Space{ns: ns}) // the features' files (feature_lifecycle.go)
 		}
 	}
-	if sc := n.svc.sidecars.Lookup(key); sc != nil {
+	if sc := n.svc.sidecars.Lookup(ns.key); sc != nil {
 		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go
 	}
-	return ns, true
+	return &catalog{db: db}, true
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
@@ -129,13 +116,14 @@ func (s *Service) keyOf(id string) (nsKey, bool) {
 
 // DB returns the namespace's storage.DB (its tables, their items and
 // definitions, and its commit hook): for persistence and backups, which
-// read and snapshot it, and for tests. A namespace nobody has created
-// anything in is registered first.
-func (ns *Namespace) DB() *storage.DB { return ns.registered().db }
+// read and snapshot it, and for tests. A namespace that does not own its
+// catalog yet (a fork, or one nobody has created anything in) gets its
+// own first.
+func (ns *Namespace) DB() *storage.DB { return ns.own().db }
 
 // Region is the region whose requests select this namespace; for a shared
 // namespace it is empty: use the request's region (call.region) for ARNs.
-func (ns *Namespace) Region() string { return ns.region }
+func (ns *Namespace) Region() string { return ns.nk.region }
 
 // AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
 func (ns *Namespace) AccountID() string { return defaultAccountID }
@@ -151,13 +139,12 @@ type namespaces struct {
 	// instead (persistence.go). Immutable after New.
 	dbs func(id string) (*storage.DB, error)
 
-	mu sync.RWMutex // guards byKey and forks; a leaf of the lock order (doc.go)
-	// byKey maps access key id + region (or shared) to its namespace.
-	byKey map[nsKey]*Namespace
-	// forks are the namespaces forked and not used yet, made at their
-	// first use (Service.Fork, ns_snapshot.go).
-	forks map[nsKey]*fork
-	views map[*storage.Snapshot]*view // the forks' views, by snapshot
+	empty *catalog // of the namespaces nobody made anything in: no table. Immutable after New.
+
+	mu     sync.RWMutex                      // guards these and catalog.forks; a leaf of the lock order (doc.go)
+	byKey  map[nsKey]*Namespace              // the namespaces that hold something, and the forks
+	idle   map[nsKey]weak.Pointer[Namespace] // the others in use (lookup)
+	shared map[*storage.Snapshot]*catalog    // the catalogs forks share, by snapshot (ns_snapshot.go)
 }
 
 // nsKey selects a namespace: the shared one, or one access key id +
@@ -169,66 +156,61 @@ type nsKey struct {
 	accessKey, region string
 }
 
-// lookup returns the namespace for k: the registered one, or else an
-// empty, unregistered one that registers itself when a table is added to
-// it (see Namespace.home). Reads never create a namespace; a read (an
-// operation in sharedReads) of a fork not made reads its view.
+// lookup returns the namespace of k: kept, in use, or new and held weakly
+// (idle) until something is made in it (own), so that keys that make
+// nothing keep nothing. Unless read (readOnly), a fork gets its own.
 func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 	n.mu.RLock()
-	ns, f := n.byKey[k], n.forks[k]
+	ns := n.inUseLocked(k)
 	n.mu.RUnlock()
-	if f != nil && read {
-		return f.view.reader(n, k, f.snap)
-	} else if f != nil {
-		return n.made(k, f)
-	}
-	if ns != nil {
-		return ns
-	}
-	ns = &Namespace{key: k.keyString(), region: k.region, svc: n.svc, home: n}
-	ns.homeKey = k
-	return ns
-}
-
-// get returns the namespace for k, creating it on first use. The access
-// key and region are copied, so the namespace does not keep the request
-// header they were cut from.
-func (n *namespaces) get(k nsKey) *Namespace {
-	if ns := n.lookup(k, false); ns.home == nil {
-		return ns
-	}
-	n.mu.Lock()
-	if f := n.forks[k]; f != nil { // forked meanwhile
-		n.mu.Unlock()
-		return n.made(k, f)
-	}
-	defer n.mu.Unlock()
-	ns := n.byKey[k]
 	if ns == nil {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-		id, region := k.keyString(), k.region
-		if k.shared {
-			region = ""
+		n.mu.Lock()
+		if ns = n.inUseLocked(k); ns == nil {
+			ns = n.newNamespace(k, n.empty)
+			w := weak.Make(ns)
+			n.idle[ns.nk] = w
+			runtime.AddCleanup(ns, func(k nsKey) {
+				n.mu.Lock()
+				defer n.mu.Unlock()
+				if n.idle[k] == w {
+					delete(n.idle, k)
+				}
+			}, ns.nk)
 		}
-		var ok bool
-		if ns, ok = n.newNamespace(id, region); !ok {
-			return ns // not registered: the next use tries again
-		}
-		n.byKey[k] = ns
+		n.mu.Unlock()
+	}
+	if c := ns.cat.Load(); !read && c.snap != nil && c.frozen {
+		ns.own()
 	}
 	return ns
 }
 
-// all returns every namespace created so far.
+// inUseLocked returns the namespace of k, kept or idle, or nil; n.mu held.
+func (n *namespaces) inUseLocked(k nsKey) *Namespace {
+	if ns := n.byKey[k]; ns != nil {
+		return ns
+	}
+	return n.idle[k].Value()
+}
+
+// newNamespace returns a namespace of k (copied) holding catalog c.
+func (n *namespaces) newNamespace(k nsKey, c *catalog) *Namespace {
+	k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
+	ns := &Namespace{key: k.keyString(), nk: k, svc: n.svc}
+	ns.cat.Store(c)
+	return ns
+}
+
+// get returns the namespace of k, owning its catalog.
+func (n *namespaces) get(k nsKey) *Namespace {
+	ns := n.lookup(k, true)
+	ns.own()
+	return ns
+}
+
+// all returns every namespace kept (forks included).
 func (n *namespaces) all() []*Namespace {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	return slices.Collect(maps.Values(n.byKey))
-}
-
-// allTables returns the namespace's tables.
-func (ns *Namespace) allTables() []*table {
-	ns.mu.RLock()
-	defer ns.mu.RUnlock()
-	return slices.Clone(ns.tables)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Forks made at their first use (ns_snapshot.go): what a request sees in
-// one is the base as it was at the fork, and what it writes stays in it.
+// Forks (ns_snapshot.go): what a request sees in one is the base as it
+// was at the fork, and what it writes stays in it.
 
 // forkServe runs operation op in the namespace of access key key
 // (us-east-1) and returns its answer.
@@ -39,7 +39,7 @@ func forkGet(t testing.TB, s *Service, key, pk string) string {
 	return forkServe(t, s, key, "GetItem", `{"TableName":"tbl","ConsistentRead":true,"Key":{"pk":{"S":"`+pk+`"}}}`)
 }
 
-func TestForkMadeAtFirstUse(t *testing.T) {
+func TestForkOwnsItsCatalogAtFirstWrite(t *testing.T) {
 	s := forkBase(t)
 	base := s.Namespace("base/us-east-1")
 	require.NoError(t, s.Fork("b1/us-east-1", base.DB().Snapshot(nil)))
@@ -47,26 +47,26 @@ func TestForkMadeAtFirstUse(t *testing.T) {
 	require.Same(t, s.Forked("b1/us-east-1"), s.Forked("b2/us-east-1"), "forks of an unchanged base share its snapshot")
 	require.Equal(t, []string{"b1/us-east-1", "b2/us-east-1", "base/us-east-1"}, s.NamespaceIDs())
 	require.Equal(t, 3, s.NamespaceCount())
-	require.Len(t, s.dbs.all(), 1, "the forks are not made")
+	require.Len(t, s.Spaces(), 1, "the forks share their catalog")
 
-	// The base changes after the fork: a fork made later does not see it.
+	// The base changes after the fork: a fork does not see it.
 	forkServe(t, s, "base", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"},"note":{"S":"changed"}}}`)
 	forkServe(t, s, "base", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"late"}}}`)
 	require.NotNil(t, s.Forked("b1/us-east-1"))
 
-	// A read reads the forks' shared view: it makes nothing and sees the
-	// base as it was at the fork. A write makes b1.
+	// A read reads the forks' shared catalog: it makes nothing and sees
+	// the base as it was at the fork. A write gives b1 its own.
 	require.Contains(t, forkGet(t, s, "b1", "a"), `"base"`)
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
-	require.NotNil(t, s.Forked("b1/us-east-1"), "a read does not make b1")
-	require.Len(t, s.dbs.all(), 1)
+	require.NotNil(t, s.Forked("b1/us-east-1"), "a read does not give b1 its own catalog")
+	require.Len(t, s.Spaces(), 1)
 	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"other"}}}`)
-	require.Nil(t, s.Forked("b1/us-east-1"), "b1 is made")
+	require.Nil(t, s.Forked("b1/us-east-1"), "b1 owns its catalog")
 	require.NotNil(t, s.Forked("b2/us-east-1"), "b2 is not")
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "late"))
-	require.Len(t, s.dbs.all(), 2)
+	require.Len(t, s.Spaces(), 2)
 
-	// A write in b1 is seen neither by the base nor by b2, made after it.
+	// A write in b1 is seen neither by the base nor by b2.
 	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"a"},"note":{"S":"b1"}}}`)
 	require.Contains(t, forkGet(t, s, "b1", "a"), `"b1"`)
 	require.Contains(t, forkGet(t, s, "base", "a"), `"changed"`)
@@ -102,8 +102,9 @@ func streamRecordCount(t testing.TB, ns *Namespace) int {
 	return int(next - first)
 }
 
-// TestForkSnapshotAndRewind: an emulator's snapshot holds a fork not used
-// yet as it is, and a rewind puts it back as a fork, not made.
+// TestForkSnapshotAndRewind: an emulator's snapshot holds a fork not
+// changed yet as it is, and a rewind puts it back as a fork sharing its
+// snapshot's catalog.
 func TestForkSnapshotAndRewind(t *testing.T) {
 	s := forkBase(t)
 	require.NoError(t, s.Fork("b1/us-east-1", s.Namespace("base/us-east-1").DB().Snapshot(nil)))
@@ -116,16 +117,16 @@ func TestForkSnapshotAndRewind(t *testing.T) {
 	forkServe(t, s, "base", "DeleteItem", `{"TableName":"tbl","Key":{"pk":{"S":"a"}}}`)
 	require.NoError(t, s.RewindAll(spaces))
 	require.NotNil(t, s.Forked("b1/us-east-1"), "put back as a fork")
-	require.Nil(t, s.Forked("b9/us-east-1"), "made since the snapshot: gone")
+	require.Nil(t, s.Forked("b9/us-east-1"), "forked since the snapshot: gone")
 	require.Equal(t, []string{"b1/us-east-1", "base/us-east-1"}, s.NamespaceIDs())
 	require.Contains(t, forkGet(t, s, "b1", "a"), `"base"`)
 	require.Contains(t, forkGet(t, s, "base", "a"), `"base"`)
 }
 
 // TestForkConcurrentFirstWrites: many requests are the first of a fork at
-// once, each writing its own item of the same table: the fork is made
-// once, holds every write, and neither the base nor a sibling sees any.
-// Run under -race.
+// once, each writing its own item of the same table: the fork gets its
+// own catalog once, holds every write, and neither the base nor a
+// sibling sees any. Run under -race.
 func TestForkConcurrentFirstWrites(t *testing.T) {
 	s := forkBase(t)
 	snap := s.Namespace("base/us-east-1").DB().Snapshot(nil)
@@ -148,5 +149,5 @@ func TestForkConcurrentFirstWrites(t *testing.T) {
 		require.Contains(t, forkGet(t, s, "b1", fmt.Sprintf("w%d", i)), `"pk"`)
 		require.Equal(t, `{}`, forkGet(t, s, "b2", fmt.Sprintf("w%d", i)))
 	}
-	require.Len(t, s.dbs.all(), 3)
+	require.Len(t, s.Spaces(), 3)
 }

@@ -3,8 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
+	"slices"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -20,31 +19,34 @@ import (
 // docs/backups.md, "Snapshots" and "Branches". Not atomic against
 // requests to the same namespace running meanwhile.
 
+var errShared = errors.New("service: a change of a catalog forks share") // a bug caught
+
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
 // emulator's snapshots keep them: emulator/snapshots.go). A fork not
-// used yet gives its own.
+// changed yet gives the snapshot it was forked from.
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
-	spaces := s.dbs.forked()
+	spaces := map[string]*storage.Snapshot{}
 	for _, ns := range s.dbs.all() {
-		spaces[ns.key] = ns.db.Snapshot(nil)
+		if spaces[ns.key] = ns.cat.Load().snap; spaces[ns.key] == nil { // not a fork sharing its catalog
+			spaces[ns.key] = ns.cat.Load().db.Snapshot(nil)
+		}
 	}
 	return spaces
 }
 
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
-// has none (made since) is emptied. A namespace not made yet is forked
-// from its snapshot (Fork), not made.
+// has none (made since) is emptied, and a fork not changed yet is forked
+// again (Fork), or dropped.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
-	for key := range s.dbs.forked() {
-		if err := s.Fork(key, spaces[key]); err != nil {
-			return err
-		}
-	}
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
-		if err := ns.rewind(spaces[ns.key]); err != nil {
+		rewind := ns.rewind
+		if ns.cat.Load().frozen {
+			rewind = func(sp *storage.Snapshot) error { return s.Fork(ns.key, sp) }
+		}
+		if err := rewind(spaces[ns.key]); err != nil {
 			return err
 		}
 	}
@@ -58,114 +60,137 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 	return nil
 }
 
-// fork is a namespace forked (Fork) and not used yet: a map entry and
-// its snapshot, which its base's DB gives every fork while the base does
-// not change. Its reads read its view; its first other use makes it as
-// a rewind fills an empty namespace, and callers meanwhile wait
-// (docs/backups.md, "Branches").
-type fork struct {
-	snap *storage.Snapshot
-	once sync.Once
-	ns   *Namespace // made by once
-	view *view      // what its reads share with the other forks of snap
-}
-
-// view is a namespace filled from snapshot at a fork's first read, read by its forks till made.
-type view struct {
-	once  sync.Once
-	ns    *Namespace
-	forks int // guarded by namespaces.mu
-}
-
-// reader returns for fork k an unregistered namespace (Namespace.home) holding v's tables.
-func (v *view) reader(n *namespaces, k nsKey, snap *storage.Snapshot) *Namespace {
-	v.once.Do(func() {
-		v.ns, _ = n.newNamespace("view", k.region)
-		_ = v.ns.rewind(snap) // no persistence: never refused
-	})
-	return &Namespace{key: k.keyString(), region: k.region, svc: n.svc, db: v.ns.db, tables: v.ns.tables, home: n, homeKey: k}
-}
-
-// unfork drops fork k, and its view with its last fork; n.mu held.
-func (n *namespaces) unfork(k nsKey) {
-	if f := n.forks[k]; f != nil {
-		delete(n.forks, k)
-		if f.view.forks--; f.view.forks == 0 {
-			delete(n.views, f.snap)
-		}
-	}
-}
-
-// Fork makes namespace id hold exactly the tables of snap (nil: none),
-// as a rewind does, for the emulator's branches: at the namespace's first
-// use, unless it is made already or its records are due now (persistence,
-// Config.Hooks).
+// Fork makes namespace id hold exactly the tables of snap, for the
+// emulator's branches: a new namespace of id holding snap's shared
+// catalog replaces the one id had, dropped with all it holds (nil snap:
+// only that). When records are due now (persistence, Config.Hooks), the
+// namespace owns its catalog at once and is rewound to snap instead.
 func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	k, ok := s.keyOf(id)
 	if !ok {
 		return fmt.Errorf("no namespace %q", id)
 	}
 	n := &s.dbs
-	n.mu.Lock()
-	if n.byKey[k] != nil || n.dbs != nil || n.hooks != nil {
-		n.mu.Unlock()
+	if n.dbs != nil || n.hooks != nil {
 		return n.get(k).rewind(snap)
 	}
-	defer n.mu.Unlock()
-	n.unfork(k)
+	var c *catalog
 	if snap != nil {
-		v := n.views[snap]
-		if v == nil {
-			v = &view{}
-			n.views[snap] = v
+		c = n.sharedOf(snap, k.region)
+	}
+	n.mu.Lock()
+	old := n.inUseLocked(k)
+	delete(n.byKey, k)
+	delete(n.idle, k)
+	if c != nil {
+		ns := n.newNamespace(k, c)
+		n.byKey[ns.nk] = ns
+	}
+	var gone *Namespace // to close: old if it owns its catalog, else perhaps its shared one's reader
+	if old != nil {
+		if gone = n.releaseLocked(old.cat.Load()); !old.cat.Load().frozen {
+			gone = old
 		}
-		v.forks++
-		n.forks[k] = &fork{snap: snap, view: v}
+	}
+	n.mu.Unlock()
+	if gone != nil {
+		gone.closed()
+		s.tokens.Forget(gone) // its ClientRequestTokens (idempotency.go)
 	}
 	return nil
 }
 
-// Forked returns the snapshot of namespace id when it is a fork not used
-// yet, else nil: what it holds, read without making it.
+// closed tells the Closed hooks that ns is gone (feature_lifecycle.go).
+func (ns *Namespace) closed() {
+	for _, h := range ns.svc.seams.hooks {
+		if h.Closed != nil {
+			h.Closed(Space{ns: ns})
+		}
+	}
+}
+
+// sharedOf returns snap's shared catalog, held by one more fork: made,
+// with no lock held, if none is (its tables restored in a frozen DB).
+func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
+	n.mu.Lock()
+	c := n.shared[snap]
+	if c == nil {
+		n.mu.Unlock()
+		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{nk: nsKey{region: region}, svc: n.svc}}
+		c.reader.cat.Store(c)
+		if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
+			n.svc.log.Error("cannot fill a shared catalog", "err", err)
+		}
+		c.db.WrapHook(func(storage.Hook) storage.Hook { return failingHook{errShared} })
+		n.mu.Lock()
+		if made := n.shared[snap]; made != nil { // by another fork meanwhile
+			c = made
+		}
+		n.shared[snap] = c
+	}
+	c.forks++
+	n.mu.Unlock()
+	return c
+}
+
+// releaseLocked lets go of c, a namespace's catalog as it is dropped or
+// owns one; it returns c's reader to close when no fork holds c. n.mu held.
+func (n *namespaces) releaseLocked(c *catalog) *Namespace {
+	if c.snap == nil || !c.frozen {
+		return nil // the empty catalog, or a namespace's own
+	}
+	if c.forks--; c.forks > 0 {
+		return nil
+	}
+	delete(n.shared, c.snap)
+	return c.reader
+}
+
+// own returns ns's own catalog, made at the first call if it holds a
+// shared one (copy-on-write: filled as a rewind fills an empty namespace),
+// kept from then on; readers meanwhile read the shared one.
+func (ns *Namespace) own() *catalog {
+	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
+		return c // its own, or a shared catalog's reader, which changes nothing
+	}
+	ns.ownMu.Lock()
+	defer ns.ownMu.Unlock()
+	n, old := &ns.svc.dbs, ns.cat.Load()
+	if !old.frozen {
+		return old
+	}
+	c, ok := n.newCatalog(ns)
+	if !ok {
+		return c // refusing every change; the next use tries again
+	}
+	if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
+		ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
+	}
+	n.mu.Lock()
+	ns.cat.Store(c)
+	var gone *Namespace
+	if n.inUseLocked(ns.nk) == ns { // not dropped (Fork) meanwhile
+		gone = n.releaseLocked(old)
+		n.byKey[ns.nk] = ns
+		delete(n.idle, ns.nk)
+	}
+	n.mu.Unlock()
+	if gone != nil {
+		gone.closed()
+	}
+	return c
+}
+
+// Forked returns the snapshot of namespace id when it is a fork not
+// changed yet (sharing its catalog), else nil.
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
 	s.dbs.mu.RLock()
 	defer s.dbs.mu.RUnlock()
-	if f := s.dbs.forks[k]; f != nil {
-		return f.snap
+	if ns := s.dbs.byKey[k]; ns != nil {
+		return ns.cat.Load().snap // nil unless frozen: only a shared catalog has one
 	}
 	return nil
-}
-
-// forked returns the snapshots of the forks not used yet, by namespace ID.
-func (n *namespaces) forked() map[string]*storage.Snapshot {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	out := make(map[string]*storage.Snapshot, len(n.forks))
-	for k, f := range n.forks {
-		out[k.keyString()] = f.snap
-	}
-	return out
-}
-
-// made returns the namespace of fork f of key k (copied), made at the
-// first call and registered in f's place unless f was forked again since.
-func (n *namespaces) made(k nsKey, f *fork) *Namespace {
-	f.once.Do(func() {
-		k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-		ns, _ := n.newNamespace(k.keyString(), k.region) // no persistence: never refused
-		if err := ns.rewind(f.snap); err != nil {
-			n.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
-		}
-		n.mu.Lock()
-		if n.forks[k] == f {
-			n.unfork(k)
-			n.byKey[k] = ns
-		}
-		n.mu.Unlock()
-		f.ns = ns
-	})
-	return f.ns
 }
 
 // rewind makes ns hold exactly the tables of snap (nil: none). A table
@@ -174,10 +199,13 @@ func (n *namespaces) made(k nsKey, f *fork) *Namespace {
 // as it is, with its stream's records and its point-in-time history;
 // the others are dropped and restored.
 func (ns *Namespace) rewind(snap *storage.Snapshot) error {
-	ns = ns.registered()
+	c := ns.own()
 	now := ns.svc.clock()
 	kept := map[string]bool{}
-	for _, t := range ns.allTables() {
+	c.mu.RLock()
+	tables := slices.Clone(c.tables)
+	c.mu.RUnlock()
+	for _, t := range tables {
 		if snap != nil {
 			if ts := snap.Table(t.name); ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive {
 				kept[t.name] = true
@@ -200,15 +228,21 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	}
 	// Tables of the DB outside the catalog (none, unless a change
 	// failed half way): dropped too.
-	for _, st := range ns.db.Tables() {
+	for _, st := range c.db.Tables() {
 		if kept[st.Name()] {
 			continue
 		}
-		if err := ns.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
+		if err := c.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
 			return err
 		}
 	}
-	ns.streamSet().Retain(kept)
+	ns.streams.Retain(kept)
+	return ns.restore(c, snap, kept)
+}
+
+// restore restores the tables of snap (nil: none) but those in kept into
+// c (ns's catalog, or its new one), sharing what they hold; publishes each.
+func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string]bool) error {
 	if snap == nil {
 		return nil
 	}
@@ -216,11 +250,11 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 		if kept[ts.Name()] {
 			continue
 		}
-		st, err := ns.db.RestoreTable(ts.Name(), ts.ID(), ts)
+		st, err := c.db.RestoreTable(ts.Name(), ts.ID(), ts)
 		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return err
 		}
-		if err := ns.publishStored(st); err != nil {
+		if err := ns.publishStored(c, st); err != nil {
 			return err
 		}
 	}

@@ -30,18 +30,18 @@ func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.
 // tracking. A restart ends every transient state (endTransient).
 // It returns the number of tables.
 func (ns *Namespace) RebuildCatalog() (int, error) {
-	ns = ns.registered()
+	c := ns.own()
 	now := ns.svc.clock()
 	// Streams persistence rebuilt (streamrec.Sidecar) come back with
 	// their records; others with none.
 	rebuilt := ns.loadedStreams != nil
 	defer func() { ns.loadedStreams = nil }()
-	tables := ns.db.Tables()
+	tables := c.db.Tables()
 	for _, st := range tables {
-		if err := ns.applied(&storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
+		if err := ns.applied(c, &storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
 			return 0, fmt.Errorf("table %s: %w", st.Name(), err)
 		}
-		if t := ns.tableByID(st.ID()); t != nil {
+		if t := c.tableByID(st.ID()); t != nil {
 			t.endTransient(now)
 			if !rebuilt {
 				t.restartStream()
@@ -51,7 +51,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.svc.tokens.Restore(ns, ns.db, now) // ClientRequestTokens (idempotency.go)
+	ns.svc.tokens.Restore(ns, c.db, now) // ClientRequestTokens (idempotency.go)
 	for _, h := range ns.svc.seams.hooks {
 		if h.Loaded != nil {
 			h.Loaded(Space{ns: ns}, now) // the features' and stages' state (feature_lifecycle.go)

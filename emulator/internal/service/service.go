@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
@@ -99,7 +100,8 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, itemCollectionBytes: maxItemCollectionBytes}
 	s.seams.plug(cfg.Features, cfg.Stages)
 	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.byKey, s.dbs.forks, s.dbs.views = make(map[nsKey]*Namespace), make(map[nsKey]*fork), make(map[*storage.Snapshot]*view)
+	s.dbs.byKey, s.dbs.idle, s.dbs.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
+	s.dbs.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -120,11 +122,7 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Close() {
 	s.tokens.Close()
 	for _, ns := range s.dbs.all() {
-		for _, h := range s.seams.hooks {
-			if h.Closed != nil {
-				h.Closed(Space{ns: ns}) // the features' files made durable and closed (feature_lifecycle.go)
-			}
-		}
+		ns.closed()
 	}
 }
 
@@ -137,7 +135,7 @@ func (s *Service) ClockMoved(now time.Time) { s.tokens.Expire(now) }
 type Operation struct {
 	Name string // "PutItem", or the Streams API's "GetRecords"
 	h    *opHandler
-	read bool // a fork not made answers it from its view (ns_snapshot.go)
+	read bool // a fork not changed yet answers it from its shared catalog (ns_snapshot.go)
 }
 
 // Lookup returns the operation an X-Amz-Target names, or
@@ -150,7 +148,7 @@ func (s *Service) Lookup(target string) (Operation, error) {
 	return Operation{Name: name, h: h, read: readOnly(name)}, nil
 }
 
-// readOnly: what a fork not made answers from its view (ns_snapshot.go).
+// readOnly: what a fork not changed yet answers from its shared catalog.
 // A switch, not a string search: every request asks
 // (BenchmarkOps/GetItem/handler).
 func readOnly(name string) bool {
@@ -211,7 +209,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 }
 
 // namespaceFor returns the database an access key and region select. One
-// that does not exist yet is created only when a table is added to it.
+// that does not exist yet is kept only once a table is added to it.
 func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
 		return s.dbs.lookup(nsKey{shared: true}, read)
@@ -227,13 +225,14 @@ func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	return s.dbs.lookup(k, read)
 }
 
-// Spaces are the registered namespaces, for a stage's report over all
-// of them.
+// Spaces are the namespaces that own their catalog (a fork's shared
+// tables never change), for a stage's report or sweep over them.
 func (s *Service) Spaces() []Space {
-	all := s.dbs.all()
-	out := make([]Space, len(all))
-	for i, ns := range all {
-		out[i] = Space{ns: ns}
+	var out []Space
+	for _, ns := range s.dbs.all() {
+		if !ns.cat.Load().frozen {
+			out = append(out, Space{ns: ns})
+		}
 	}
 	return out
 }
@@ -242,5 +241,5 @@ func (s *Service) Spaces() []Space {
 func (s *Service) NamespaceCount() int {
 	s.dbs.mu.RLock()
 	defer s.dbs.mu.RUnlock()
-	return len(s.dbs.byKey) + len(s.dbs.forks)
+	return len(s.dbs.byKey)
 }

@@ -38,7 +38,7 @@ func benchBackupService(b *testing.B, n int) (*Service, *Namespace) {
 		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"status","AttributeType":"S"}],`+
 		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],`+
 		`"GlobalSecondaryIndexes":[{"IndexName":"byStatus","KeySchema":[{"AttributeName":"status","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
-	ns := s.namespaceFor("AKIDBENCH", "us-east-1", false).registered()
+	ns := s.Namespace("AKIDBENCH/us-east-1")
 	t := ns.getTable("bench")
 	for i := range n {
 		pk := storage.S(fmt.Sprintf("TENANT#acme#ORDER#%08d", i/10))
@@ -122,32 +122,46 @@ func BenchmarkNamespaceRewind(b *testing.B) {
 
 // BenchmarkNamespaceFork forks a namespace (Service.Fork, as the
 // emulator's branches fork: emulator/branches.go) and drops the fork
-// again. With use=none the fork is never used: a map entry, the base's
-// snapshot shared. With use=read a lookup of its table makes it between
-// the fork and the drop; the namespace stays made from the first round
-// on, so each later fork fills it at once, as a rewind does. The tables
-// are shared either way, so the cost should not grow with them.
+// again. With use=none the fork is never used; with use=read a lookup of
+// its table reads the catalog it shares between the fork and the drop;
+// with use=own the fork gets its own catalog (Service.Namespace), as its
+// first write does.
+// With held=yes another fork of the same snapshot holds the shared
+// catalog throughout, so a fork is a new namespace holding the same
+// pointer (the branches of a test suite's parallel tests); with held=no
+// the fork is the only one, so each round makes the shared catalog (its
+// tables restored, O(1) each) and drops it. The tables are shared either
+// way, so the cost should not grow with them.
 //
 //	go test ./emulator/internal/service -run '^$' -bench NamespaceFork -benchmem
 func BenchmarkNamespaceFork(b *testing.B) {
 	for _, n := range benchBackupSizes() {
-		for _, use := range []string{"none", "read"} {
-			b.Run(fmt.Sprintf("items=%d/use=%s", n, use), func(b *testing.B) {
-				s, ns := benchBackupService(b, n)
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
-						b.Fatal(err)
+		for _, held := range []string{"yes", "no"} {
+			for _, use := range []string{"none", "read", "own"} {
+				b.Run(fmt.Sprintf("items=%d/held=%s/use=%s", n, held, use), func(b *testing.B) {
+					s, ns := benchBackupService(b, n)
+					if held == "yes" {
+						if err := s.Fork("sibling/us-east-1", ns.DB().Snapshot(nil)); err != nil {
+							b.Fatal(err)
+						}
 					}
-					if use == "read" && s.Namespace("branch/us-east-1").getTable("bench") == nil {
-						b.Fatal("the branch has no table")
+					b.ReportAllocs()
+					b.ResetTimer()
+					for b.Loop() {
+						if err := s.Fork("branch/us-east-1", ns.DB().Snapshot(nil)); err != nil {
+							b.Fatal(err)
+						}
+						switch {
+						case use == "read" && s.dbs.lookup(nsKey{accessKey: "branch", region: "us-east-1"}, true).getTable("bench") == nil,
+							use == "own" && s.Namespace("branch/us-east-1").getTable("bench") == nil:
+							b.Fatal("the branch has no table")
+						}
+						if err := s.Fork("branch/us-east-1", nil); err != nil {
+							b.Fatal(err)
+						}
 					}
-					if err := s.Fork("branch/us-east-1", nil); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

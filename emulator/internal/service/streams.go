@@ -81,7 +81,7 @@ func streamIDOf(m *tableMeta) streamrec.ID {
 // forgotten again (forgetStream).
 func (t *table) registerStream(c *call, m *tableMeta, view, prev string) streamrec.Stream {
 	now := c.Now()
-	s := c.ns.streamSet().Register(t.name, prev, now, func(label string) streamrec.Stream {
+	s := c.ns.streams.Register(t.name, prev, now, func(label string) streamrec.Stream {
 		return c.svc.newStream(t, streamrec.ID{Label: label, Shard: tablespec.NewShardID(now), Region: c.region, Created: now}, view, c.svc.clock)
 	})
 	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.Label(), s.ShardID(), s.Region(), s.Created()
@@ -128,14 +128,4 @@ func (t *table) syncStreamLocked(old, m *tableMeta, s streamrec.Stream, now time
 	case old.streamOn() && !m.streamOn():
 		t.stopStreamLocked(now)
 	}
-}
-
-// streamSet returns the namespace's streams (the registered namespace's,
-// when ns is a namespace nobody had created anything in: see
-// Namespace.home; it is registered now).
-func (ns *Namespace) streamSet() *streamrec.Set {
-	if ns.home != nil {
-		ns = ns.home.get(ns.homeKey)
-	}
-	return &ns.streams
 }

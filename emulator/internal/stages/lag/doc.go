@@ -32,7 +32,11 @@
 // (Bounds): a read right after a write never sees it, a reader that
 // retries does. Every eventually consistent read (GetItem, BatchGetItem,
 // Query, Scan, PartiQL SELECT; a GSI's always) is put to ViewRead, which
-// counts it on the gate; GetRecords is counted in CheckCall. Strongly
+// counts it on the gate; GetRecords is counted in CheckCall, on the gate
+// of the stream its iterator names only while that stream is its
+// table's (a deleted table's stream, or one disabled, is not the stream
+// of the table made again under its name, nor of the one enabled since:
+// its reads count on no gate and report nothing). Strongly
 // consistent reads and transactions read the table itself and are never
 // stale.
 //

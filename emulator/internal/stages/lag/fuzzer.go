@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -104,6 +105,7 @@ const (
 // view is one lagged view: what it is, and the writes its gate has
 // numbered and not shown yet, oldest first.
 type view struct {
+	of           service.Table // the table it is a view of, till forget
 	kind         string
 	table, index string
 	keys         [2]string // the view's key attributes (partition, sort; "": none)
@@ -149,6 +151,18 @@ func (f *Fuzzer) install(g *lag.Gate, v *view) {
 		return
 	}
 	f.views[g] = v
+}
+
+// forget forgets the views of the tables of, so that nothing keeps
+// them: a table deleted, or every table of a namespace gone.
+func (f *Fuzzer) forget(of func(service.Table) bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for g, v := range f.views {
+		if of(v.of) {
+			delete(f.views, g)
+		}
+	}
 }
 
 // viewOf returns the view of gate g (nil: not one the fuzzer lags).

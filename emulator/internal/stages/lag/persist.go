@@ -232,11 +232,23 @@ func loaded(sp service.Space, _ time.Time) {
 	}
 }
 
-// dropped forgets a deleted table's gates and saves the namespace's lags
-// without them (its Dropped hook).
+// dropped forgets a deleted table's gates, and fuzzing its views, and
+// saves the namespace's lags without them (its Dropped hook).
 func dropped(d service.Dropped) {
 	registered(d.Table().Space()).gates()
 	saveLags(d.Table().Space())
+	if f := fuzzerOf(d.Table().Space()); f != nil {
+		f.forget(func(t service.Table) bool { return t == d.Table() })
+	}
+}
+
+// closed forgets the views fuzzing keeps of the namespace's tables (its
+// Closed hook): the namespace is gone (a branch dropped, or the catalog
+// the forks of a snapshot shared), or the service closes.
+func closed(sp service.Space) {
+	if f := fuzzerOf(sp); f != nil {
+		f.forget(func(t service.Table) bool { return t.Space() == sp })
+	}
 }
 
 // lagTable finds a table to lag in the namespace an access key and

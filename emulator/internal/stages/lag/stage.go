@@ -16,9 +16,10 @@ type Stage struct{}
 
 // Hooks count a control-plane call that reads a stream or an index
 // (checkCall), put back a namespace's lags when it is loaded, and forget
-// a table's when it is deleted.
+// a table's when it is deleted and fuzzing's views of a namespace's
+// tables when it is gone.
 func (Stage) Hooks() service.Hooks {
-	return service.Hooks{CheckCall: checkCall, Loaded: loaded, Dropped: dropped}
+	return service.Hooks{CheckCall: checkCall, Loaded: loaded, Dropped: dropped, Closed: closed}
 }
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
@@ -44,16 +45,16 @@ func (Stage) Watches(t service.Table) bool {
 	}
 	keys := tableKeys(t)
 	fg := &fuzzedGates{read: readGate(t), index: map[string]*lag.Gate{}}
-	f.install(fg.read, &view{kind: ViewTable, table: t.Info().Name, keys: keys})
+	f.install(fg.read, &view{of: t, kind: ViewTable, table: t.Info().Name, keys: keys})
 	for _, x := range t.Definition().Indexes().GSIList() {
 		if g, err := indexGate(t, x.Name()); err == nil {
 			pk, sk := x.Keys()
-			f.install(g, &view{kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
+			f.install(g, &view{of: t, kind: ViewIndex, table: t.Info().Name, index: x.Name(), keys: [2]string{pk, sk}})
 			fg.index[x.Name()] = g
 		}
 	}
 	if g, base, ok := streamGate(t); ok {
-		f.install(g, &view{kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
+		f.install(g, &view{of: t, kind: ViewStream, table: t.Info().Name, keys: keys, base: base})
 		fg.stream = g
 	}
 	gatesOf(t).fuzzed.Store(fg)
@@ -238,15 +239,23 @@ func (w *write) missed(base uint64) MissedWrite {
 		Event: w.event, At: w.at}
 }
 
-// streamTable is the name of the table whose stream of the request's
-// namespace has ARN arn, or false (none, or forgotten).
-func streamTable(c service.Call, arn string) (string, bool) {
+// streamTable returns the table of the request's namespace whose
+// enabled stream has ARN arn, or false: none, or the stream is no longer
+// its table's (the table was deleted and made again under its name, or
+// its stream disabled and enabled again), and the gate of the stream the
+// table has now is not the one this stream's reads count on.
+func streamTable(c service.Call, arn string) (service.Table, bool) {
 	for _, s := range c.Space().Streams(c.Now()) {
-		if s.ARN() == arn {
-			return s.TableName(), true
+		if s.ARN() != arn {
+			continue
 		}
+		t, ok := c.Table(s.TableName())
+		if !ok || t.StreamLabel() != s.Label() {
+			return service.Table{}, false
+		}
+		return t, true
 	}
-	return "", false
+	return service.Table{}, false
 }
 
 // checkCall counts a GetRecords call on its stream's gate, which then
@@ -264,11 +273,7 @@ func checkCall(c service.Call, op string, in any) error {
 	if !ok {
 		return nil // GetRecords refuses it
 	}
-	name, ok := streamTable(c, it.ARN)
-	if !ok {
-		return nil
-	}
-	t, ok := c.Table(name)
+	t, ok := streamTable(c, it.ARN)
 	if !ok {
 		return nil
 	}

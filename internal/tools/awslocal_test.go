@@ -1,16 +1,17 @@
-package main
+package tools
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
 func TestParseAWSCLI(t *testing.T) {
@@ -53,6 +54,7 @@ func TestParseAWSCLI(t *testing.T) {
 		{"bad shorthand", "dynamodb create-table --key-schema AttributeName=id,KeyType", "", "", "want key=value"},
 		{"missing file", "dynamodb create-table --cli-input-json file://nope.json", "", "", "file does not exist"},
 		{"bad number", "dynamodb scan --limit ten", "", "", "not a number"},
+		{"bad JSON", `dynamodb get-item --key {"id":}`, "", "", "not JSON"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,15 +65,13 @@ func TestParseAWSCLI(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Equal(t, tt.op, r.op)
-			got, err := json.Marshal(r.input)
-			require.NoError(t, err)
-			require.JSONEq(t, tt.want, string(got))
+			require.JSONEq(t, tt.want, string(appendJSON(nil, r.input, "", 0)))
 		})
 	}
 }
 
 // FuzzAWSCLIValue reads any option value as the native awslocal does: a
-// value or an error, never a panic.
+// value that writes as JSON, or an error, never a panic.
 func FuzzAWSCLIValue(f *testing.F) {
 	for _, s := range []string{"AttributeName=id,AttributeType=S", "Create={IndexName=x,KeySchema=[{AttributeName=h,KeyType=HASH}]}",
 		`{"a":1}`, "[1,2]", "K=[a,b,'c,d']", "K=\"x", "a=b=c", "K={", "=", "K=-1.5"} {
@@ -80,87 +80,49 @@ func FuzzAWSCLIValue(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := awsCLIValue(s, func(string) ([]byte, error) { return nil, os.ErrNotExist }, false)
 		if err == nil {
-			_, err = json.Marshal(v)
-			require.NoError(t, err)
+			_, perr := parseJSON(string(appendJSON(nil, v, "", 0)))
+			require.NoError(t, perr)
 		} else {
 			require.True(t, errors.Is(err, errAWSCLIUsage) || errors.Is(err, os.ErrNotExist), "%v", err)
 		}
 	})
 }
 
-// TestLocalstackScriptWithoutAWSCLI runs a ready.d script written for
+// TestReadyScriptAgainstEmulator runs a ready.d script written for
 // LocalStack ("#!/bin/bash", "awslocal dynamodb create-table" over
-// continued lines) as the image runs it: sh, bash and awslocal are the
-// binary (here the test binary, a server child by its environment), and no
-// AWS CLI is on PATH.
-func TestLocalstackScriptWithoutAWSCLI(t *testing.T) {
-	bin := t.TempDir()
-	self, err := os.Executable()
-	require.NoError(t, err)
-	for _, n := range []string{"sh", "bash", "awslocal"} {
-		require.NoError(t, os.Symlink(self, filepath.Join(bin, n)))
-	}
-	t.Setenv("PATH", bin)
-	t.Setenv(childEnv, "server")
-	for _, k := range []string{"AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_DEFAULT_REGION", "AWS_REGION"} {
-		t.Setenv(k, "")
-	}
-	dir := t.TempDir()
-	script := `#!/bin/bash
+// continued lines) as the image runs it: sh and awslocal are this binary
+// (links to the test binary, no AWS CLI on PATH), the endpoint and keys
+// those the server's -localstack gives its scripts: the table is made and
+// listed, and awslocal's output, errors and exit statuses are the CLI's.
+func TestReadyScriptAgainstEmulator(t *testing.T) {
+	url, _, _ := emulatortest.NewServerWith(t, emulator.Options{})
+	t.Setenv("PATH", linkTools(t, "sh", "bash", "awslocal"))
+	t.Setenv("AWS_ENDPOINT_URL", url)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_DEFAULT_REGION", "us-east-1")
+	script := filepath.Join(t.TempDir(), "01-tables.sh")
+	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/bash
 # made by LocalStack users' init scripts
 awslocal dynamodb create-table \
     --table-name orders \
     --attribute-definitions AttributeName=pk,AttributeType=S AttributeName=sk,AttributeType=S \
     --key-schema AttributeName=pk,KeyType=HASH AttributeName=sk,KeyType=RANGE \
-    --billing-mode PAY_PER_REQUEST
+    --billing-mode PAY_PER_REQUEST > /dev/null
 awslocal dynamodb put-item --table-name orders --item '{"pk":{"S":"o#1"},"sk":{"S":"v1"}}'
+awslocal dynamodb list-tables
 echo "tables made"
-`
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "01-tables.sh"), []byte(script), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "02-bad.sh"), []byte("awslocal dynamodb describe-table --table-name nope\n"), 0o644))
+`), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, runShell([]string{script}, &out, &errb), errb.String())
+	require.Equal(t, "{\n    \"TableNames\": [\n        \"orders\"\n    ]\n}\ntables made\n", out.String(), "put-item's {} prints nothing")
 
-	addr, stdout, _ := startServerOut(t, "-localstack", "-localstackInit", dir)
-	deadline := time.Now().Add(hangBound)
-	for !strings.Contains(stdout.String(), "Ready.") {
-		require.True(t, time.Now().Before(deadline), "no Ready.")
-		time.Sleep(10 * time.Millisecond)
-	}
-	res, err := http.Get("http://" + addr + "/_localstack/init/ready")
-	require.NoError(t, err)
-	var st struct{ Scripts []initScript }
-	require.NoError(t, json.NewDecoder(res.Body).Decode(&st))
-	res.Body.Close()
-	require.Equal(t, []initScript{{"READY", "01-tables.sh", "SUCCESSFUL"}, {"READY", "02-bad.sh", "ERROR"}}, st.Scripts)
-
-	// The table, seen as the AWS CLI on 4566 sees it (LocalStack's test key).
-	var out struct {
-		Table struct {
-			TableStatus string
-			KeySchema   []struct{ AttributeName, KeyType string }
-			ItemCount   int
-		}
-	}
-	status := callJSON(t, "http://"+addr, "test", "DescribeTable", `{"TableName":"orders"}`, &out)
-	require.Equal(t, http.StatusOK, status)
-	require.Equal(t, "ACTIVE", out.Table.TableStatus)
-	require.Len(t, out.Table.KeySchema, 2)
-	var scan struct{ Count int }
-	require.Equal(t, http.StatusOK, callJSON(t, "http://"+addr, "test", "Scan", `{"TableName":"orders"}`, &scan))
-	require.Equal(t, 1, scan.Count)
-}
-
-// callJSON sends op with body under accessKey (region us-east-1) and
-// decodes the answer into out; it returns the status.
-func callJSON(t *testing.T, url, accessKey, op, body string, out any) int {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url+"/", strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+accessKey+"/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	require.NoError(t, json.NewDecoder(res.Body).Decode(out))
-	return res.StatusCode
+	out.Reset()
+	require.Equal(t, 0, runAwslocal([]string{"dynamodb", "scan", "--table-name", "orders", "--select", "COUNT"}, &out, &errb))
+	require.Contains(t, out.String(), "\"Count\": 1,")
+	errb.Reset()
+	require.Equal(t, 254, runAwslocal([]string{"dynamodb", "describe-table", "--table-name", "nope"}, &out, &errb))
+	require.Equal(t, "\nAn error occurred (ResourceNotFoundException) when calling the DescribeTable operation: Requested resource not found: Table: nope not found\n", errb.String())
+	require.Equal(t, 252, runAwslocal([]string{"s3", "ls"}, &out, &errb))
+	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
+	require.Equal(t, 255, runAwslocal([]string{"dynamodb", "list-tables"}, &out, &errb))
 }

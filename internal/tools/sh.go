@@ -1,4 +1,4 @@
-package main
+package tools
 
 import (
 	"errors"
@@ -10,8 +10,9 @@ import (
 	"strings"
 )
 
-// The image's sh: enough of a POSIX shell for the health checks of
-// compose files ("CMD-SHELL" and "sh -c" forms) and one-line scripts:
+// sh and bash: enough of a POSIX shell for the health checks of compose
+// files ("CMD-SHELL" and "sh -c" forms), Docker's --health-cmd and the
+// ready.d scripts LocalStack users write:
 // simple commands joined by ||, && and ;, words in single or double
 // quotes, $VAR, ${VAR} and ${VAR:-default}, output redirected to a file
 // or /dev/null (>, >>, 2>, 2>&1, &>), and the builtins exit, true, false,
@@ -322,8 +323,11 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		fmt.Fprintln(out, strings.Join(words[1:], " "))
 		return 0, false, nil
 	}
-	if tool := commandName(words[0]); tool == "curl" || tool == "wget" {
-		return runFetchTool(tool, words[1:], out, errw), false, nil
+	switch commandName(words[0]) {
+	case "curl":
+		return runCurl(words[1:], out, errw), false, nil
+	case "wget":
+		return runWget(words[1:], out, errw), false, nil
 	}
 	path, err := exec.LookPath(words[0])
 	if err != nil {

@@ -1,22 +1,21 @@
-package main
+package tools
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// awslocal without the AWS CLI. LocalStack's ready.d scripts create their
-// tables with "awslocal dynamodb create-table ..." (the AWS CLI pointed at
-// LocalStack), and the image has no AWS CLI: when none is on PATH, the
-// binary answers "awslocal dynamodb COMMAND [options]" itself. The
+// awslocal: LocalStack's wrapper of the AWS CLI. LocalStack's ready.d
+// scripts create their tables with "awslocal dynamodb create-table ..."
+// (the AWS CLI pointed at LocalStack), and the image has no AWS CLI: when
+// none is on PATH, awslocal answers "awslocal dynamodb COMMAND [options]"
+// itself. The
 // command's options become the operation's JSON input the way the AWS CLI
 // reads them (its "Shorthand syntax" and JSON parameter values, file://
 // values, --cli-input-json), the request goes to AWS_ENDPOINT_URL (else
@@ -48,7 +47,7 @@ var errAWSCLIUsage = errors.New("awslocal")
 // command line "dynamodb COMMAND [options]"; endpoint is --endpoint-url's.
 type awsCLIRequest struct {
 	op       string
-	input    map[string]any
+	input    jsonObject
 	endpoint string
 	region   string
 }
@@ -89,7 +88,7 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 	if r.op == "Wait" {
 		return r, fmt.Errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
 	}
-	r.input = map[string]any{}
+	r.input = jsonObject{}
 	opts := rest[2:]
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
@@ -110,21 +109,21 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 			if err != nil {
 				return r, fmt.Errorf("--cli-input-json: %w", err)
 			}
-			m, ok := v.(map[string]any)
+			m, ok := v.(jsonObject)
 			if !ok {
 				return r, fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
 			}
-			for k, x := range m {
-				r.input[k] = x
+			for _, x := range m {
+				r.input.set(x.key, x.val)
 			}
 			continue
 		}
 		param := pascal(name)
 		if len(vals) == 0 { // a switch: --consistent-read, --no-consistent-read
 			if neg, ok := strings.CutPrefix(name, "no-"); ok {
-				r.input[pascal(neg)] = false
+				r.input.set(pascal(neg), false)
 			} else {
-				r.input[param] = true
+				r.input.set(param, true)
 			}
 			continue
 		}
@@ -145,15 +144,15 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		}
 		switch {
 		case len(list) > 1:
-			r.input[param] = list
+			r.input.set(param, list)
 		case awsCLIListParam(param):
 			if l, ok := list[0].([]any); ok {
-				r.input[param] = l
+				r.input.set(param, l)
 			} else {
-				r.input[param] = list
+				r.input.set(param, list)
 			}
 		default:
-			r.input[param] = list[0]
+			r.input.set(param, list[0])
 		}
 	}
 	return r, nil
@@ -184,14 +183,9 @@ func awsCLIValue(s string, readFile func(string) ([]byte, error), jsonOnly bool)
 	}
 	t := strings.TrimSpace(s)
 	if jsonOnly || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		d := json.NewDecoder(strings.NewReader(t))
-		d.UseNumber()
-		var v any
-		if err := d.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%w: not JSON: %v", errAWSCLIUsage, err)
-		}
-		if d.More() {
-			return nil, fmt.Errorf("%w: not JSON: more after the value", errAWSCLIUsage)
+		v, err := parseJSON(t)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errAWSCLIUsage, err)
 		}
 		return v, nil
 	}
@@ -247,11 +241,11 @@ func (p *shorthand) errorf(format string, a ...any) error {
 	return fmt.Errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, fmt.Sprintf(format, a...))
 }
 
-func (p *shorthand) members(depth int) (map[string]any, error) {
+func (p *shorthand) members(depth int) (jsonObject, error) {
 	if depth > shorthandDepth {
 		return nil, p.errorf("nested too deep")
 	}
-	m := map[string]any{}
+	m := jsonObject{}
 	for {
 		start := p.pos
 		for p.pos < len(p.src) && p.src[p.pos] != '=' && p.src[p.pos] != ',' && p.src[p.pos] != '}' {
@@ -266,7 +260,7 @@ func (p *shorthand) members(depth int) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		m[key] = v
+		m.set(key, v)
 		if p.pos < len(p.src) && p.src[p.pos] == ',' {
 			p.pos++
 			continue
@@ -357,10 +351,40 @@ func scalar(s string) any {
 	case "false":
 		return false
 	}
-	if s != "" && strings.Trim(s, "-0123456789.eE+") == "" && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') && json.Valid([]byte(s)) {
-		return json.Number(s) // a JSON number: 5, -1.5, 1e3
+	if s != "" && numberLen(s) == len(s) {
+		return jsonNumber(s) // a JSON number: 5, -1.5, 1e3
 	}
 	return s
+}
+
+// runAwslocal is LocalStack's awslocal: the AWS CLI (aws, on PATH) with
+// --endpoint-url from AWS_ENDPOINT_URL (the LocalStack shape's init
+// scripts get it), else http://localhost:4566; without the AWS CLI (the
+// image has none) its own "awslocal dynamodb ...".
+func runAwslocal(args []string, stdout, stderr io.Writer) int {
+	aws, err := exec.LookPath("aws")
+	if err != nil {
+		return runAWSCLINative(args, stdout, stderr)
+	}
+	cmd := exec.Command(aws, append([]string{"--endpoint-url", awslocalEndpoint()}, args...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		fmt.Fprintln(stderr, "awslocal:", err)
+		return 127
+	}
+	return 0
+}
+
+// awslocalEndpoint is AWS_ENDPOINT_URL, else LocalStack's port on localhost.
+func awslocalEndpoint() string {
+	if e := os.Getenv("AWS_ENDPOINT_URL"); e != "" {
+		return e
+	}
+	return "http://localhost:4566"
 }
 
 // runAWSCLINative sends the request of args to the endpoint and prints
@@ -373,17 +397,13 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	}
 	endpoint := r.endpoint
 	if endpoint == "" {
-		endpoint = os.Getenv("AWS_ENDPOINT_URL")
-	}
-	if endpoint == "" {
-		endpoint = "http://localhost:4566"
+		endpoint = awslocalEndpoint()
 	}
 	region := r.region
-	if region == "" {
-		region = os.Getenv("AWS_DEFAULT_REGION")
-	}
-	if region == "" {
-		region = os.Getenv("AWS_REGION")
+	for _, k := range []string{"AWS_DEFAULT_REGION", "AWS_REGION"} {
+		if region == "" {
+			region = os.Getenv(k)
+		}
 	}
 	if region == "" {
 		region = "us-east-1"
@@ -392,39 +412,39 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	if key == "" {
 		key = "test"
 	}
-	body, err := json.Marshal(r.input)
-	if err != nil {
-		fmt.Fprintln(stderr, "awslocal:", err)
-		return 252
+	header := []string{
+		"Content-Type: application/x-amz-json-1.0",
+		"X-Amz-Target: DynamoDB_20120810." + r.op,
+		"Authorization: AWS4-HMAC-SHA256 Credential=" + key + "/" + time.Now().UTC().Format("20060102") + "/" + region +
+			"/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0",
 	}
-	hdr := http.Header{}
-	hdr.Set("Content-Type", "application/x-amz-json-1.0")
-	hdr.Set("X-Amz-Target", "DynamoDB_20120810."+r.op)
-	hdr.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+key+"/"+time.Now().UTC().Format("20060102")+"/"+region+
-		"/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0")
-	res, err := post(endpoint, hdr, body, time.Minute)
+	res, err := fetch("POST", endpoint, header, appendJSON(nil, r.input, "", 0), time.Minute)
 	if err != nil {
 		fmt.Fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
 		return 255
 	}
-	if res.status != http.StatusOK {
-		var e struct {
-			Type    string `json:"__type"`
-			Message string `json:"message"`
-			Msg     string `json:"Message"`
+	answer, perr := parseJSON(string(res.body))
+	if res.status != 200 {
+		typ, msg := "", ""
+		if obj, ok := answer.(jsonObject); ok {
+			typ, msg = memberString(obj, "__type"), memberString(obj, "message")+memberString(obj, "Message")
 		}
-		_ = json.Unmarshal(res.body, &e)
-		typ := e.Type[strings.LastIndexByte(e.Type, '#')+1:]
-		fmt.Fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, e.Message+e.Msg)
+		typ = typ[strings.LastIndexByte(typ, '#')+1:]
+		fmt.Fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, msg)
 		return 254
 	}
-	var out bytes.Buffer
-	if len(bytes.TrimSpace(res.body)) > 2 { // {} prints nothing, as the CLI
-		if json.Indent(&out, res.body, "", "    ") != nil {
-			out.Write(res.body)
-		}
-		out.WriteByte('\n')
+	switch obj, ok := answer.(jsonObject); {
+	case perr != nil:
+		_, _ = stdout.Write(append(res.body, '\n'))
+	case !ok || len(obj) > 0: // {} prints nothing, as the CLI
+		_, _ = stdout.Write(append(appendJSON(nil, answer, "    ", 0), '\n'))
 	}
-	_, _ = stdout.Write(out.Bytes())
 	return 0
+}
+
+// memberString is obj's member key when it is a string, else "".
+func memberString(obj jsonObject, key string) string {
+	v, _ := obj.get(key)
+	s, _ := v.(string)
+	return s
 }
