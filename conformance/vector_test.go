@@ -13,7 +13,7 @@ import (
 
 // Vector indexes and SearchVectors. DynamoDB Local 3.3.0 does
 // not have them, so every test follows AWS and is marked AWSDiffers with
-// the page its expectation comes from; storage/VECTOR_SPEC.md gathers the
+// the page its expectation comes from; vector/VECTOR_SPEC.md gathers the
 // sources. Where AWS's wording is not documented, the emulator's is
 // checked here and apierr/messages_vectors.go says so.
 const (

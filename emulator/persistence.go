@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/internal/vector"
 )
 
 // Persistence (Options.DataDir, cmd/dynamoemu's -dbPath): the
@@ -70,9 +71,7 @@ func (e *Emulator) openStore(o Options, log *slog.Logger) (*persist.Store, error
 		log.Info("loading namespace", "namespace", p.Namespace, "phase", p.Phase, "file", p.File,
 			"bytes", p.Bytes, "total", p.Total, "items", p.Items, "records", p.Records, "done", p.Done)
 	}
-	if o.ApproximateVectors {
-		po.VectorIndexes = storage.VectorIndexOptions{Approximate: true}
-	}
+	po.VectorIndexes = vector.Options{Approximate: o.ApproximateVectors}
 	st, err := persist.Open(o.DataDir, po)
 	if err != nil {
 		return nil, fmt.Errorf("-dbPath %s: %w", o.DataDir, err)

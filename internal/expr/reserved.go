@@ -96,7 +96,7 @@ func IsReserved(name string) bool {
 		}
 	}
 	// ASCII: upper-cased on the stack, without allocating.
-	var buf [32]byte
+	var buf [32]byte //gcassert:noescape
 	if len(name) > maxReservedLen || len(name) > len(buf) {
 		return false
 	}

@@ -146,6 +146,8 @@ func (in *Injector) changed() {
 
 // Active reports whether there are rules: when it is false, Decide
 // returns the zero Fault and a caller need not build its Call.
+//
+//gcassert:inline
 func (in *Injector) Active() bool { return in != nil && in.set.Load() != nil }
 
 // Rules returns a copy of the rule list (names filled in) and its seed.

@@ -99,6 +99,8 @@ func New(o Options) *Recorder {
 // On reports whether Record would keep anything: reporting is on or some
 // table or index has Contributor Insights enabled. The hook is "if
 // r.On() { r.Record(&Request{...}) }", one inlined atomic load when off.
+//
+//gcassert:inline
 func (r *Recorder) On() bool { return r != nil && r.watchers.Load() > 0 }
 
 // SetReporting starts or stops the access-pattern report's collection

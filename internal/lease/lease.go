@@ -34,10 +34,10 @@ func NewPool[T any](c Config[T]) *Pool[T] { return &Pool[T]{c: c} }
 // Get lends a value: a given-back one when there is one (never in the
 // checked mode), else a new one. The Config must have New.
 //
-// Get, TryGet and Put keep the checked mode out of line so that their
-// unchecked paths are small enough to inline at the call: a GetItem
-// through the handler ran about 300 instructions fewer (callgrind,
-// BenchmarkOps/GetItem/handler, seven Gets and Puts a request).
+// Get, TryGet and Put keep the checked mode out of line (putChecked), so
+// that a call runs the unchecked path alone (BenchmarkOps/GetItem/handler
+// makes seven Gets and Puts a request). They are too big to be inlined
+// (go build -gcflags=-m=2 gives the compiler's cost against its budget).
 func (p *Pool[T]) Get() T {
 	if !checked {
 		if v, ok := p.p.Get().(T); ok {

@@ -15,10 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// maxPackageLines is the most lines of non-test Go a package of ours may
-// hold. A package past it has become a monolith again: split it by
-// subject (docs/architecture.md, "Features"), as the service core was.
-const maxPackageLines = 13000
+// maxPackageLines is the most lines of non-test Go a package of ours
+// other than the service core may hold. A package past it has become a
+// monolith again: split it by subject (docs/architecture.md, "Features"),
+// as the service core was. It may only fall; the core is held to its own
+// bound, maxCoreLines.
+const maxPackageLines = 11500
 
 // maxCoreLines is the most lines of non-test Go the service core
 // (emulator/internal/service) may hold. It may only fall: what grows the

@@ -154,7 +154,7 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	deferIdx := deferIndexes(dir, segs, snaps)
 	newDB := func() *storage.DB {
 		db := storage.NewDB(w)
-		db.SetVectorIndexOptions(opts.VectorIndexes)
+		db.SetVectorIndexer(opts.VectorIndexes)
 		if deferIdx {
 			db.DeferIndexes()
 		}
@@ -237,11 +237,10 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 // least restartLogBytes and at least the snapshot's size. Replaying a
 // log inserts each write's entries into the index trees one at a time;
 // rebuilding them at the end walks every item and sorts every entry,
-// throwing away the order a format-4 snapshot loads them in. Loading
-// the 1M-item states BenchmarkRestart leaves at kill -9 took 14,566M
-// instructions deferring against 11,547M keeping the entries (a 117 MB
-// log after a 134 MB snapshot), and 13,759M against 10,249M (66 MB
-// after 178 MB): callgrind, GOMAXPROCS=1, the collector on. With no
+// throwing away the order a format-4 snapshot loads them in: loading
+// the 1M-item states BenchmarkRestart leaves at kill -9 (a 117 MB log
+// after a 134 MB snapshot, and 66 MB after 178 MB) took more work
+// deferring than keeping the entries. With no
 // snapshot, or a log longer than it, most entries come from the log and
 // there is little order to keep: those loads still defer.
 func deferIndexes(dir string, segs []segFile, snaps []snapFile) bool {

@@ -93,10 +93,12 @@ type Options struct {
 	// aside, logged and said in Recovery.Lost. Without it such a
 	// namespace is refused (ErrIncomplete).
 	AcceptLoss bool
-	// VectorIndexes are the options every namespace's DB builds vector
-	// indexes with (storage.DB.SetVectorIndexOptions), set before its
-	// tables load so that each index is built once.
-	VectorIndexes storage.VectorIndexOptions
+	// VectorIndexes builds every namespace's DB's vector indexes
+	// (storage.DB.SetVectorIndexer), set before its tables load so that
+	// each index is built once (internal/vector's Options). Nil: the
+	// tables load their vector indexes' definitions only, and build their
+	// entries once given an indexer.
+	VectorIndexes storage.VectorIndexer
 
 	// ReserveBytes is the free space compaction leaves to writes: it
 	// does not start a snapshot that would leave less, and stops one

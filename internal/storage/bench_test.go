@@ -39,7 +39,7 @@ func benchItem(tb testing.TB, ks KeySchema, p, s int) Item {
 
 // fillTable stores n bench items, perPartition to a partition.
 func fillTable(tb testing.TB, ks KeySchema, n, perPartition int) *Table {
-	tbl := NewTable(ks)
+	tbl := newTable(tb, ks)
 	for i := range n {
 		put(tb, tbl, benchItem(tb, ks, i/perPartition, i%perPartition))
 	}
@@ -69,7 +69,7 @@ func BenchmarkMemory(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				tbl := NewTable(bc.ks)
+				tbl := newTable(b, bc.ks)
 				for _, it := range items {
 					put(b, tbl, it)
 				}

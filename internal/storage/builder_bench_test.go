@@ -11,7 +11,7 @@ import (
 func BenchmarkTableBuilder(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("partitions=%d", n), func(b *testing.B) {
-			src := NewTable(schemaSN)
+			src := newTable(b, schemaSN)
 			for p := range n {
 				for s := range 10 {
 					it := Item{"pk": S(fmt.Sprintf("user#%07d", p)), "sk": N(Number(fmt.Sprint(s))), "v": S("x")}

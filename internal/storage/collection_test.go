@@ -16,18 +16,6 @@ func lsiExtra(it Item) int64 {
 	return int64(ItemSize(it)) + 100
 }
 
-func checkCollections(t testing.TB, tbl *Table) {
-	t.Helper()
-	tbl.mu.RLock()
-	defer tbl.mu.RUnlock()
-	if err := tbl.checkCollectionsLocked(); err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.checkLocked(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCollectionSizes(t *testing.T) {
 	a1 := Item{"pk": S("a"), "sk": N("1")}                    // 2+1 + 2+2 = 7
 	a1big := Item{"pk": S("a"), "sk": N("1"), "x": S("0123")} // 7 + 1+4 = 12
@@ -53,7 +41,7 @@ func TestCollectionSizes(t *testing.T) {
 		{name: "delete last of partition", key: b1, want: 0, wantPK: map[string]int64{"a": 7, "b": 0}},
 		{name: "delete in empty partition", key: Item{"pk": S("c"), "sk": N("1")}, want: 0, wantPK: map[string]int64{"a": 7, "c": 0}},
 	}
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	tbl.TrackCollections(lsiExtra, 0)
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
@@ -74,7 +62,6 @@ func TestCollectionSizes(t *testing.T) {
 					t.Errorf("CollectionSize(%q) = %d, want %d", pk, got, want)
 				}
 			}
-			checkCollections(t, tbl)
 		})
 	}
 }
@@ -100,7 +87,7 @@ func TestCollectionLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tbl := NewTable(schemaSN)
+			tbl := newTable(t, schemaSN)
 			for _, it := range tt.before {
 				put(t, tbl, it)
 			}
@@ -115,7 +102,6 @@ func TestCollectionLimit(t *testing.T) {
 			if got := tbl.CollectionSize(S("a")); got != tt.want {
 				t.Errorf("CollectionSize = %d, want %d", got, tt.want)
 			}
-			checkCollections(t, tbl)
 		})
 	}
 }
@@ -124,7 +110,7 @@ func TestCollectionLimit(t *testing.T) {
 // limit was lowered) refuses growth but allows writes that shrink it or
 // keep its size.
 func TestCollectionOverLimitShrinks(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	big := Item{"pk": S("a"), "sk": N("1"), "x": S("0123456789")} // 18
 	put(t, tbl, big)
 	put(t, tbl, Item{"pk": S("a"), "sk": N("2")}) // 7
@@ -148,11 +134,10 @@ func TestCollectionOverLimitShrinks(t *testing.T) {
 	if got := tbl.CollectionSize(S("a")); got != 7 {
 		t.Errorf("CollectionSize = %d, want 7", got)
 	}
-	checkCollections(t, tbl)
 }
 
 func TestCollectionSizeUntracked(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	ch := put(t, tbl, Item{"pk": S("a"), "sk": N("1")})
 	if ch.CollectionSize != 0 || tbl.CollectionSize(S("a")) != 0 {
 		t.Fatalf("untracked table reports %d / %d", ch.CollectionSize, tbl.CollectionSize(S("a")))
@@ -166,7 +151,7 @@ func TestCollectionRandom(t *testing.T) {
 		t.Run(ks.Partition.Kind.String()+"_"+ks.Sort.Name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			g := gen{r: r, ks: ks}
-			tbl := NewTable(ks)
+			tbl := newTable(t, ks)
 			for range 50 { // some items before tracking starts
 				k := g.key()
 				put(t, tbl, g.item(k))
@@ -197,13 +182,12 @@ func TestCollectionRandom(t *testing.T) {
 					t.Fatalf("write grew a collection from %d to %d, past the limit", before, after)
 				}
 				if step%100 == 0 {
-					checkCollections(t, tbl)
+					check(t, tbl)
 				}
 			}
 			if ks.HasSort() && refused == 0 {
 				t.Error("no write reached the limit")
 			}
-			checkCollections(t, tbl)
 		})
 	}
 }
@@ -214,7 +198,7 @@ func TestCollectionRandom(t *testing.T) {
 func TestCollectionSizesThroughPut(t *testing.T) {
 	withIndex := Item{"pk": S("a"), "sk": N("1"), "lsk": S("q")} // 11 + 111 extra = 122
 	plain := Item{"pk": S("a"), "sk": N("1")}                    // 7
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	tbl.TrackCollections(lsiExtra, 0)
 	for i, s := range []struct {
 		item Item
@@ -227,6 +211,6 @@ func TestCollectionSizesThroughPut(t *testing.T) {
 		if ch.CollectionSize != s.want || tbl.CollectionSize(S("a")) != s.want {
 			t.Errorf("put %d: Change.CollectionSize %d, CollectionSize %d, want %d", i, ch.CollectionSize, tbl.CollectionSize(S("a")), s.want)
 		}
-		checkCollections(t, tbl)
+		check(t, tbl)
 	}
 }

@@ -51,7 +51,7 @@ func TestCopyOnWriteRandom(t *testing.T) {
 }
 
 func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	gsi := IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{Name: "g", Kind: KindS}}}, Projection: Projection{All: true}}
 	src, err := db.CreateTable(TableDef{Name: "src", ID: "src", Schema: ks, Indexes: []IndexDef{gsi}})
 	if err != nil {
@@ -149,7 +149,7 @@ func runCopyOnWrite(t *testing.T, r *rand.Rand, ks KeySchema, parts, steps int) 
 		if step%250 == 0 || step == steps-1 {
 			checkSnaps()
 			for _, ct := range tables {
-				checkTable(t, ct.t)
+				check(t, ct.t)
 				if err := checkSnapshot(ct.t.Snapshot(), ct.model); err != nil {
 					t.Fatalf("step %d: table %s: %v", step, ct.t.Name(), err)
 				}

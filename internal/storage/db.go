@@ -83,9 +83,9 @@ type DB struct {
 	tables []*Table
 	// byID holds the tables by ID once they are more than byIDFrom;
 	// until then it is nil and tableByIDLocked looks through tables.
-	byID  map[string]*Table
-	meta  map[string][]byte   // nil until set
-	vopts *VectorIndexOptions // new tables' vector index options (vector_options.go); nil: the defaults
+	byID map[string]*Table
+	meta map[string][]byte // nil until set
+	vix  VectorIndexer     // what builds new tables' vector indexes (SetVectorIndexer); nil: nothing
 	// deferIdx: tables made now defer their indexes' entries
 	// (DeferIndexes).
 	deferIdx bool
@@ -147,7 +147,7 @@ func (db *DB) CreateTable(def TableDef) (*Table, error) {
 		return nil, err
 	}
 	t := NewTable(def.Schema)
-	t.vopts = db.vectorOptions()
+	t.vix = db.vectorIndexer()
 	for _, x := range def.Indexes {
 		if err := t.AddIndex(x); err != nil { // no hook yet: not recorded apart
 			return nil, err

@@ -7,7 +7,7 @@ import (
 )
 
 func TestDBCatalog(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	a, err := db.CreateTable(TableDef{Name: "a", ID: "1", Schema: schemaS, Indexes: testIndexes[:1], Meta: map[string][]byte{"m": []byte("x")}})
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestApplyErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			db := NewDB(nil)
+			db := newDB(t, nil)
 			for _, r := range tc.setup {
 				if err := db.Apply(r, nil); err != nil {
 					t.Fatal(err)
@@ -163,7 +163,7 @@ func TestApplyCallback(t *testing.T) {
 	h := &recHook{}
 	_, tb := newHookedTable(t, h)
 	tb.Put(sKey("a"), numItem("a", 1))
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	var seen []string
 	errStop := errors.New("stop")
 	for _, r := range h.recs {

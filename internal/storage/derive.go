@@ -31,9 +31,9 @@ type Derivation struct {
 	// snapshot's.
 	Indexes []IndexDef
 	// VectorIndexes, if not nil, are the vector indexes of the result,
-	// in order: the snapshot's are left out unless named here, and all
-	// are built from the items (vector indexes are not shared, see
-	// vspec). Nil keeps the snapshot's.
+	// in order: the snapshot's are left out unless named here. Nil keeps
+	// the snapshot's. A snapshot keeps their definitions only (a table
+	// made of it builds their entries).
 	VectorIndexes []VectorIndexDef
 	// Meta, if not nil, replaces the snapshot's metadata.
 	Meta map[string][]byte
@@ -51,23 +51,17 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 		meta = cloneMeta(d.Meta)
 	}
 	keep, build := s.indexPlan(d.Indexes)
-	vectors, same := s.vectors, true
+	vectors := s.vectors
 	if d.VectorIndexes != nil {
 		vectors = nil
 		for _, def := range d.VectorIndexes {
 			if err := def.Validate(); err != nil {
 				return nil, err
 			}
-			i := slices.IndexFunc(s.vectors, func(v vspec) bool { return sameVectorDef(v.def, def) })
-			if i < 0 {
-				same = false
-				vectors = append(vectors, vspec{def: def.clone()})
-				continue
-			}
-			vectors = append(vectors, s.vectors[i])
+			vectors = append(vectors, def.clone())
 		}
 	}
-	if len(d.Writes) == 0 && len(build) == 0 && same {
+	if len(d.Writes) == 0 && len(build) == 0 {
 		out := *s
 		out.meta, out.indexes, out.vectors, out.stamp = meta, keep, vectors, 0
 		out.reads = readsOf(keep)
@@ -90,10 +84,9 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 			return nil, err
 		}
 	}
-	// After the writes, which replay does not give them. Exact: what a
-	// snapshot keeps of them is the definition and statistics, and a table
-	// made of it builds them anew with its DB's options (RestoreTable).
-	t.buildVectorIndexes(vectors, &VectorIndexOptions{})
+	// Their definitions only, after the writes (t has no indexer): a
+	// table made of the result builds their entries (RestoreTable).
+	t.buildVectorIndexes(vectors)
 	if d.Indexes != nil {
 		order := make(map[string]int, len(d.Indexes))
 		for i, x := range d.Indexes {
@@ -105,7 +98,7 @@ func (s *TableSnapshot) Derive(d Derivation) (*TableSnapshot, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := t.snapshotLocked()
-	out.name, out.id = s.name, s.id
+	out.name, out.id, out.vix = s.name, s.id, s.vix
 	return out, nil
 }
 
@@ -124,13 +117,6 @@ func (s *TableSnapshot) indexPlan(defs []IndexDef) (keep []*index, build []Index
 		keep = append(keep, s.indexes[i])
 	}
 	return keep, build
-}
-
-// sameVectorDef reports whether two vector index definitions are the same.
-func sameVectorDef(a, b VectorIndexDef) bool {
-	return a.Name == b.Name && a.Attribute == b.Attribute && a.Dimensions == b.Dimensions && a.Distance == b.Distance &&
-		a.Hash == b.Hash && slices.Equal(a.Filters, b.Filters) && a.Projection.All == b.Projection.All &&
-		slices.Equal(a.Projection.NonKey, b.Projection.NonKey)
 }
 
 // sameIndexDef reports whether two index definitions are the same.

@@ -30,7 +30,7 @@ func (h *logHook) Wait(uint64) error { return nil }
 // included, and the snapshot it came from does not change.
 func TestDeriveWrites(t *testing.T) {
 	h := &logHook{}
-	db := NewDB(h)
+	db := newDB(t, h)
 	src := restoreFixture(t, db)
 	s0 := src.Snapshot()
 	var before strings.Builder
@@ -81,7 +81,7 @@ func TestDeriveWrites(t *testing.T) {
 // TestDeriveIndexesAndMeta: Derive keeps, drops and builds indexes and
 // replaces metadata as a table would have them.
 func TestDeriveIndexesAndMeta(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	src := restoreFixture(t, db)
 	s0 := src.Snapshot()
 	byStatus := IndexDef{Name: "byStatus", Schema: IndexSchema{Partition: []KeyAttr{{"status", KindS}}}, Projection: Projection{All: true}}
@@ -133,7 +133,7 @@ func mustNo(t *testing.T, err error) {
 // storing the same item, an index, metadata); a derived snapshot is
 // nobody's.
 func TestUnchanged(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	src := restoreFixture(t, db)
 	it := benchItem(t, schemaSN, 0, 0)
 	byStatus := IndexDef{Name: "byStatus", Schema: IndexSchema{Partition: []KeyAttr{{"status", KindS}}}, Projection: Projection{All: true}}

@@ -47,19 +47,13 @@
 //     Transactions below.
 //   - AddIndex and DropIndex keep secondary indexes (index.go), read with
 //     QueryIndex and ScanIndex (index_read.go).
-//   - AddVectorIndex and DropVectorIndex keep vector indexes (vector.go;
-//     VECTOR_SPEC.md is their written spec): each item whose vector
-//     attribute is a list of Dimensions numbers is held as float32 in flat
-//     slabs, per value of an optional HASH attribute, with optional inline
-//     filter attributes beside it. SearchVectors returns the TopK nearest
-//     by COSINE, EUCLIDEAN or DOT_PRODUCT, exactly (every vector scored, in
-//     AVX2/FMA assembly on amd64), ties in scan order; an index added with
-//     VectorIndexOptions{Approximate: true} also keeps an HNSW graph per
-//     partition and searches it instead, for large data sets. A DB's
-//     options (DB.SetVectorIndexOptions) reach every table it makes, so
-//     a created, restored or loaded table builds each index once.
-//     CheckVectorItem is the check AWS makes of a write to a table with
-//     vector indexes, for the emulator to word.
+//   - AddVectorIndex and DropVectorIndex keep vector indexes (vector.go):
+//     their definitions in the table's catalog, their entries made by a
+//     VectorIndexer (package internal/vector: the vectors, their search
+//     and its spec) and kept in step inside every write. A DB's indexer
+//     (DB.SetVectorIndexer) reaches every table it makes, so a created,
+//     restored or loaded table builds each index once; ReadVectorIndex and
+//     ItemAt are the search's way in.
 //   - GetEncoded, QueryEncoded and ScanEncoded are Get, Query and Scan
 //     without the decoding: they hand out EncodedItems, views of the stored
 //     records. An ItemReader walks one (attributes in name order, key
@@ -300,13 +294,9 @@
 //     shadow that eventually consistent reads read, commits applied late).
 //     lag_switch.go (SwitchLag, SwitchReadLag: a lag's change of mode
 //     between two commits; an index lag that lags nothing passes writes).
-//   - Vector indexes: vector.go (AddVectorIndex, DropVectorIndex),
-//     vector_index.go (entries), vector_parse.go and vector_check.go
-//     (vectors in, CheckVectorItem), vector_search.go and vector_topk.go
-//     (the exact search), vector_hnsw.go (the approximate one),
-//     vector_kernel.go, vector_kernel_amd64.go and vector_kernel_other.go
-//     (distance loops, in assembly on amd64), vector_options.go (exact
-//     or approximate search, the emulator's choice).
+//   - Vector indexes: vector.go (definitions, the VectorIndexer seam,
+//     ItemRef), vector_index.go (AddVectorIndex, DropVectorIndex,
+//     SetVectorIndexer, ReadVectorIndex: a table's vector indexes).
 //   - The DB and its hook: db.go (DB, CreateTable, DropTable), meta.go
 //     (opaque metadata), hook.go (Hook, Record, the contract), apply.go
 //     (DB.Apply), replay_load.go (DB.Replay and ParseRecordInto: a

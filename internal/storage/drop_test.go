@@ -14,7 +14,7 @@ func TestDropTableFreesMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills 100k items")
 	}
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -10,7 +10,7 @@ func TestEncodedNumberSortKey(t *testing.T) {
 	nums := []string{"0", "1", "-1", "10", "100", "0.5", "-0.5", "123.456", "-123.456",
 		"0.000001", "1E+125", "-1E+125", "1E-130", "-1E-130",
 		"12345678901234567890123456789012345678", "-0.00000000000000000000000000000000000012345678901234567890123456789012345678"}
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	want := map[string]bool{}
 	for _, s := range nums {
 		n, err := ParseNumber(s)

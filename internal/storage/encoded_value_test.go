@@ -18,7 +18,7 @@ func randomEncodedItems(t *testing.T, r *rand.Rand, n int) ([]EncodedItem, []Ite
 	var encs []EncodedItem
 	var items []Item
 	for _, ks := range []KeySchema{schemaS, schemaSN, schemaNS, schemaBB} {
-		tbl := NewTable(ks)
+		tbl := newTable(t, ks)
 		g := gen{r: r, ks: ks}
 		for range n {
 			k := g.key()

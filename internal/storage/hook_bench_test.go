@@ -40,10 +40,10 @@ func BenchmarkPutHook(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			const n = 10000
-			tbl := NewTable(schemaSN)
+			tbl := newTable(b, schemaSN)
 			if bc.db {
 				var err error
-				if tbl, err = NewDB(bc.hook).CreateTable(TableDef{Name: "t", ID: "t", Schema: schemaSN}); err != nil {
+				if tbl, err = newDB(b, bc.hook).CreateTable(TableDef{Name: "t", ID: "t", Schema: schemaSN}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -84,7 +84,7 @@ func BenchmarkWriteTxHook(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			const size, n = 10_000, 10
-			db := NewDB(bc.hook)
+			db := newDB(b, bc.hook)
 			var tables []*Table
 			for i := range 2 {
 				tb, err := db.CreateTable(TableDef{Name: fmt.Sprint(i), ID: fmt.Sprint(i), Schema: schemaSN})

@@ -46,7 +46,7 @@ func (h *selHook) writesOf(i int) []string {
 // everything again.
 func TestCommitSelector(t *testing.T) {
 	h := &selHook{want: map[string]bool{}}
-	db := NewDB(h)
+	db := newDB(t, h)
 	a, err := db.CreateTable(TableDef{Name: "a", ID: "id-a", Schema: schemaS})
 	if err != nil {
 		t.Fatal(err)

@@ -150,9 +150,8 @@ func isCanonicalNumber(s string) bool {
 // checkNumber is isCanonicalNumber and, when s is canonical, its
 // number.Size, from one reading of s: an image's numbers were read three
 // times to check and size them (the split, then Number.digits twice), a
-// seventh of replaying the log of the Restart benchmark's 100k items
-// (cmd/dynamoemu) after kill -9, 95M instructions of 623M, where one
-// reading takes 20M (callgrind).
+// large part of replaying the log of the Restart benchmark's 100k items
+// (cmd/dynamoemu) after kill -9 (BenchmarkReplayLog).
 func checkNumber(s string) (size int, ok bool) {
 	if s == "0" {
 		return 1, true

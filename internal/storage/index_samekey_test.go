@@ -57,7 +57,7 @@ func TestIndexSameKeyWrites(t *testing.T) {
 	}
 	for _, w := range writes {
 		t.Run(w.name, func(t *testing.T) {
-			tbl := NewTable(schemaSN)
+			tbl := newTable(t, schemaSN)
 			if err := tbl.AddIndex(def); err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestIndexSameKeyWrites(t *testing.T) {
 
 			w.write(t, tbl, item("new")) // same index key, another record
 			w.write(t, tbl, item("new")) // the same record again
-			checkTable(t, tbl)
+			check(t, tbl)
 			if got, want := indexV(t, tbl), "new"; got != want {
 				t.Errorf("table's index: got v=%q, want %q", got, want)
 			}
@@ -79,6 +79,7 @@ func TestIndexSameKeyWrites(t *testing.T) {
 			}
 
 			old := snap.newTable()
+			checkAtEnd(t, old.Check)
 			if got, want := indexV(t, old), "old"; got != want {
 				t.Errorf("snapshot's index: got v=%q, want %q", got, want)
 			}
@@ -95,7 +96,6 @@ func TestIndexSameKeyWrites(t *testing.T) {
 				}
 			}
 			tx.Abort()
-			checkTable(t, tbl)
 			if got, want := indexV(t, tbl), "new"; got != want {
 				t.Errorf("after an abort: got v=%q in the index, want %q", got, want)
 			}

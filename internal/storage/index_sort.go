@@ -19,8 +19,7 @@ import (
 // from the entry, not the key), then sorts those with an equal word by
 // the next one, so a byte the entries of a run share is compared once
 // for the run, not once a comparison. Filling the GSI of the Restart
-// benchmark's 100k items (cmd/dynamoemu) after kill -9, the sort took
-// 158M instructions, not 203M (callgrind), and the fill a median of
+// benchmark's 100k items (cmd/dynamoemu) after kill -9 took a median of
 // 113 ms of CPU, not 136 (BenchmarkReplayLog).
 
 // sortIentries sorts ents in ientryCmp order.

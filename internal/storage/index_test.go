@@ -206,7 +206,7 @@ func TestIndexRandom(t *testing.T) {
 }
 
 func runIndexModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) {
-	tbl := NewTable(ks)
+	tbl := newTable(t, ks)
 	m := &model{ks: ks}
 	g := gen{r: r, ks: ks}
 	fail := func(step int, op string, err error) {
@@ -355,7 +355,7 @@ func runIndexModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps 
 		// was most of the test's 63-86 s under -race on a busy 2-core
 		// machine.
 		if heavyTests() || op < 4 || step%4 == 0 || step == steps-1 {
-			checkTable(t, tbl)
+			check(t, tbl)
 		}
 	}
 }
@@ -366,7 +366,7 @@ func indexDefNamed(name string) IndexDef {
 }
 
 func TestIndexSizes(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	for _, def := range testIndexes[:3] {
 		if err := tbl.AddIndex(def); err != nil {
 			t.Fatal(err)
@@ -401,7 +401,6 @@ func TestIndexSizes(t *testing.T) {
 			t.Errorf("%s after the keys left: %d entries of %d bytes", def.Name, count, size)
 		}
 	}
-	checkTable(t, tbl)
 }
 
 func TestTupleKeyOrder(t *testing.T) {
@@ -477,7 +476,7 @@ func BenchmarkIndexMemory(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				tbl := NewTable(schemaSN)
+				tbl := newTable(b, schemaSN)
 				if withIndex {
 					if err := tbl.AddIndex(c.def); err != nil {
 						b.Fatal(err)
@@ -506,7 +505,7 @@ func BenchmarkIndexMemory(b *testing.B) {
 // struct whose entries it hands to visit, which made every caller's
 // visitor (a Query's page reader) a heap allocation.
 func TestQueryIndexVisitDoesNotEscape(t *testing.T) {
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	def := IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}}, Projection: Projection{All: true}}
 	if err := tbl.AddIndex(def); err != nil {
 		t.Fatal(err)
@@ -535,7 +534,7 @@ func TestQueryIndexVisitDoesNotEscape(t *testing.T) {
 // writes, deletes, restores and new indexes without them, and
 // FillIndexes leaves every index as writes would have kept it.
 func TestDeferIndexes(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	db.DeferIndexes()
 	ks := KeySchema{Partition: KeyAttr{Name: "pk", Kind: KindS}}
 	byCity := IndexDef{Name: "byCity", Schema: IndexSchema{Partition: []KeyAttr{{Name: "city", Kind: KindS}}}, Projection: Projection{All: true}}
@@ -556,9 +555,7 @@ func TestDeferIndexes(t *testing.T) {
 	require.NoError(t, err)
 	db.FillIndexes()
 	for _, x := range []*Table{tab, copied} {
-		x.mu.Lock()
-		require.NoError(t, x.checkIndexesLocked())
-		x.mu.Unlock()
+		check(t, x)
 		n, _, err := x.IndexStats("byAge")
 		require.NoError(t, err)
 		require.Equal(t, 800, n)
@@ -566,8 +563,5 @@ func TestDeferIndexes(t *testing.T) {
 	// Kept from then on.
 	it := Item{"pk": S("new"), "city": S("c1"), "age": N(MustNumber("1"))}
 	_, err = tab.Put(ks.KeyOf(it), it)
-	require.NoError(t, err)
-	tab.mu.Lock()
-	require.NoError(t, tab.checkIndexesLocked())
-	tab.mu.Unlock()
+	require.NoError(t, err) // checked at the end
 }

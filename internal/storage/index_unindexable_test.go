@@ -11,7 +11,7 @@ import (
 // wrong kind) are left out of an index, by a backfill and by a write alike.
 func TestIndexLeavesOutUnindexable(t *testing.T) {
 	t.Parallel()
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	items := map[string]Item{
 		"ok":       {"x": S("x"), "y": S("y")},
 		"empty":    {"x": S(""), "y": S("y")},

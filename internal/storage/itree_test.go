@@ -426,7 +426,7 @@ func TestIentryCmp(t *testing.T) {
 func BenchmarkIndexBackfill(b *testing.B) {
 	const n = 200_000
 	ks := KeySchema{Partition: KeyAttr{Name: "pk", Kind: KindS}}
-	tab := NewTable(ks)
+	tab := newTable(b, ks)
 	for i := range n {
 		it := Item{"pk": S(fmt.Sprintf("user#%09d", i)), "city": S(fmt.Sprintf("city-%03d", i%500)), "v": S("some value of an attribute")}
 		if _, err := tab.Put(ks.KeyOf(it), it); err != nil {

@@ -8,7 +8,7 @@ import "github.com/dynamoemu/dynamoemu/internal/number"
 // table with a numeric sort key makes it twice (BenchmarkPreload).
 func sortKeyBytes(v Value) string {
 	if v.kind == KindN {
-		var buf [24]byte
+		var buf [24]byte //gcassert:noescape
 		return string(number.AppendKey(buf[:0], Number(v.str)))
 	}
 	return v.str

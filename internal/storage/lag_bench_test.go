@@ -12,7 +12,7 @@ import (
 func BenchmarkLagPut(b *testing.B) {
 	for _, mode := range []string{"off", "index", "idle", "reads"} {
 		b.Run(mode, func(b *testing.B) {
-			tbl := NewTable(KeySchema{Partition: KeyAttr{"pk", KindS}})
+			tbl := newTable(b, KeySchema{Partition: KeyAttr{"pk", KindS}})
 			if err := tbl.AddIndex(IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}}, Projection: Projection{All: true}}); err != nil {
 				b.Fatal(err)
 			}

@@ -21,13 +21,6 @@ func (l *idleLag) Visible() uint64 {
 	return l.shown.Load()
 }
 
-// checked runs checkLocked on tbl.
-func checked(tbl *Table) error {
-	tbl.mu.Lock()
-	defer tbl.mu.Unlock()
-	return tbl.checkLocked()
-}
-
 // TestIndexLagIdlePasses: a GSI whose lag lags nothing takes writes
 // straight into its tree: nothing queued, nothing numbered, and a Put
 // allocates what it does on a GSI without a lag. Switched to lag
@@ -35,7 +28,7 @@ func checked(tbl *Table) error {
 // back, the next write applies what was queued, then passes.
 func TestIndexLagIdlePasses(t *testing.T) {
 	newTbl := func(l Lag) *Table {
-		tbl := NewTable(KeySchema{Partition: KeyAttr{"pk", KindS}})
+		tbl := newTable(t, KeySchema{Partition: KeyAttr{"pk", KindS}})
 		if err := tbl.AddIndex(IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}}, Projection: Projection{All: true}}); err != nil {
 			t.Fatal(err)
 		}
@@ -68,9 +61,7 @@ func TestIndexLagIdlePasses(t *testing.T) {
 	if n := lagged.IndexLagPending("byG"); n != 0 || l.last.Load() != 0 {
 		t.Errorf("idle: got %d queued, %d numbered; want none", n, l.last.Load())
 	}
-	if err := checked(lagged); err != nil {
-		t.Fatal(err)
-	}
+	check(t, lagged)
 
 	lagged.SwitchLag(func() { l.busy.Store(true) })
 	put := func(pk, g, v string) {
@@ -88,9 +79,6 @@ func TestIndexLagIdlePasses(t *testing.T) {
 	if got, want := fmt.Sprint(gsiKeys(t, lagged, "x")), "[new=1 new2=2]"; got != want || lagged.IndexLagPending("byG") != 0 {
 		t.Fatalf("idle again: got %v, %d queued; want %v, none", got, lagged.IndexLagPending("byG"), want)
 	}
-	if err := checked(lagged); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestIndexLagOneChoicePerCommit: a lag that starts lagging in the middle
@@ -98,7 +86,7 @@ func TestIndexLagIdlePasses(t *testing.T) {
 // writes all pass, and an abort undoes them all in the tree.
 func TestIndexLagOneChoicePerCommit(t *testing.T) {
 	for _, commit := range []bool{true, false} {
-		tbl := NewTable(KeySchema{Partition: KeyAttr{"pk", KindS}})
+		tbl := newTable(t, KeySchema{Partition: KeyAttr{"pk", KindS}})
 		if err := tbl.AddIndex(IndexDef{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{"g", KindS}}}, Projection: Projection{All: true}}); err != nil {
 			t.Fatal(err)
 		}
@@ -126,9 +114,7 @@ func TestIndexLagOneChoicePerCommit(t *testing.T) {
 		if got := fmt.Sprint(gsiKeys(t, tbl, "x")); got != want || tbl.IndexLagPending("byG") != 0 {
 			t.Errorf("commit %v: got %v, %d queued; want %v, none", commit, got, tbl.IndexLagPending("byG"), want)
 		}
-		if err := checked(tbl); err != nil {
-			t.Errorf("commit %v: %v", commit, err)
-		}
+		check(t, tbl)
 		// The next commit chooses afresh: queued.
 		if _, err := tbl.Put(Key{Partition: S("c")}, lagItem("c", "x", "1")); err != nil {
 			t.Fatal(err)
@@ -143,7 +129,7 @@ func TestIndexLagOneChoicePerCommit(t *testing.T) {
 // switch, and switched off drops it; a write after the switch on is
 // hidden from Eventual until shown.
 func TestSwitchReadLag(t *testing.T) {
-	tbl := NewTable(KeySchema{Partition: KeyAttr{"pk", KindS}})
+	tbl := newTable(t, KeySchema{Partition: KeyAttr{"pk", KindS}})
 	l := &idleLag{}
 	on := func() bool { return l.busy.Load() }
 	if _, err := tbl.Put(Key{Partition: S("a")}, Item{"pk": S("a")}); err != nil {

@@ -233,7 +233,7 @@ func TestModelRandom(t *testing.T) {
 }
 
 func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) {
-	tbl := NewTable(ks)
+	tbl := newTable(t, ks)
 	m := &model{ks: ks}
 	g := gen{r: r, ks: ks}
 	fail := func(step int, op string, err error) {
@@ -370,10 +370,7 @@ func runModel(t *testing.T, seed uint64, r *rand.Rand, ks KeySchema, steps int) 
 		if got, want := tbl.SizeBytes(), m.size(); got != want {
 			fail(step, "invariant", fmt.Errorf("SizeBytes = %d, model %d", got, want))
 		}
-		tbl.mu.RLock()
-		err := tbl.checkLocked()
-		tbl.mu.RUnlock()
-		if err != nil {
+		if err := tbl.Check(); err != nil {
 			fail(step, "invariant", err)
 		}
 	}

@@ -60,7 +60,7 @@ func TestObserver(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tb := NewTable(schemaS)
+			tb := newTable(t, schemaS)
 			r := &recorder{t: t}
 			tb.SetObserver(r)
 			tc.run(tb)
@@ -72,7 +72,7 @@ func TestObserver(t *testing.T) {
 }
 
 func TestObserverSeesTransactionOnlyAtCommit(t *testing.T) {
-	tb := NewTable(schemaS)
+	tb := newTable(t, schemaS)
 	r := &recorder{t: t}
 	tb.SetObserver(r)
 	tx := Begin(tb)

@@ -125,7 +125,7 @@ func (t *Table) patchItemLocked(k Key, names []string, fn func(EncodedItem, bool
 		t.updateIndexesLocked(oldE, oldIdx, ch.OldSize, e, t.indexAttrsLocked(1, t.encodedOf(k, e)), int(e.size))
 	}
 	if len(t.vindexes) > 0 {
-		t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))
+		t.updateVectorIndexesLocked(ItemRef{pk: e.pk(), e: e}, newItem)
 	}
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)

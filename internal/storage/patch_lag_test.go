@@ -20,7 +20,7 @@ func TestWritePatchLags(t *testing.T) {
 	}
 
 	t.Run("read lag", func(t *testing.T) {
-		tbl := NewTable(KeySchema{Partition: KeyAttr{"pk", KindS}})
+		tbl := newTable(t, KeySchema{Partition: KeyAttr{"pk", KindS}})
 		put(t, tbl, Item{"pk": S("a"), "v": S("1")})
 		l := &testLag{}
 		tbl.SetReadLag(l)

@@ -69,7 +69,7 @@ func TestWritePatchRandom(t *testing.T) {
 	for _, variant := range []string{"plain", "indexes", "collections"} {
 		t.Run(variant, func(t *testing.T) {
 			ks := schemaSN
-			want, got := NewTable(ks), NewTable(ks)
+			want, got := newTable(t, ks), newTable(t, ks)
 			var wantObs, gotObs recordingObserver
 			for _, tbl := range []*Table{want, got} {
 				switch variant {
@@ -124,8 +124,6 @@ func TestWritePatchRandom(t *testing.T) {
 					t.Fatalf("write %d: WritePatch stored %q (%d bytes), Write %q (%d bytes)", i, ge.body, ge.size, we.body, we.size)
 				}
 			}
-			checkTable(t, want)
-			checkTable(t, got)
 			if want.ItemCount() != got.ItemCount() || want.SizeBytes() != got.SizeBytes() {
 				t.Fatalf("WritePatch table %d items %d bytes, Write table %d items %d bytes",
 					got.ItemCount(), got.SizeBytes(), want.ItemCount(), want.SizeBytes())
@@ -157,7 +155,7 @@ func TestWritePatchNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tbl := NewTable(schemaSN)
+			tbl := newTable(t, schemaSN)
 			k := Key{Partition: S("p"), Sort: N("1")}
 			_, err := tbl.WritePatch(k, tt.names, func(EncodedItem, bool) (Item, error) { return Item{"a": S("v")}, nil })
 			if got := err != nil; got != tt.wantErr {
@@ -172,7 +170,7 @@ func TestWritePatchNames(t *testing.T) {
 
 // TestWritePatchManyAttributes crosses the one-byte attribute count.
 func TestWritePatchManyAttributes(t *testing.T) {
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	k := Key{Partition: S("p")}
 	for round := range 3 {
 		var names []string
@@ -191,7 +189,6 @@ func TestWritePatchManyAttributes(t *testing.T) {
 	if got, want := len(it), 1+3*150; got != want {
 		t.Fatalf("got %d attributes, want %d", got, want)
 	}
-	checkTable(t, tbl)
 }
 
 // BenchmarkUpdateOneAttribute changes one attribute of a 10-attribute
@@ -205,7 +202,7 @@ func BenchmarkUpdateOneAttribute(b *testing.B) {
 	names := []string{"count"}
 	for _, mode := range []string{"Write", "WritePatch"} {
 		b.Run(mode, func(b *testing.B) {
-			tbl := NewTable(schemaSN)
+			tbl := newTable(b, schemaSN)
 			put(b, tbl, item)
 			n := 0
 			b.ReportAllocs()

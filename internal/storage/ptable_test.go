@@ -170,7 +170,7 @@ func TestPartitionHashCollision(t *testing.T) {
 	a, b := keys[0], keys[1]
 	for _, ks := range []KeySchema{schemaS, {Partition: KeyAttr{"pk", KindS}, Sort: KeyAttr{"sk", KindS}}} {
 		t.Run(fmt.Sprint("sort=", ks.HasSort()), func(t *testing.T) {
-			tbl := NewTable(ks)
+			tbl := newTable(t, ks)
 			item := func(pk, sk, v string) Item {
 				it := Item{"pk": S(pk), "v": S(v)}
 				if ks.HasSort() {
@@ -220,7 +220,7 @@ func TestPartitionHashCollision(t *testing.T) {
 				expect(r.name+" query b", fmt.Sprint(query(r.tb, b)), "[]")
 			}
 			put(t, tbl, item(b, "1", "b1"))
-			checkTable(t, tbl)
+			check(t, tbl)
 			expect("get b", get(tbl, b, "1"), "b1")
 			expect("get a", get(tbl, a, "1"), "a1")
 			expect("query b", fmt.Sprint(query(tbl, b)), "[b1]")
@@ -228,13 +228,12 @@ func TestPartitionHashCollision(t *testing.T) {
 			if _, err := tbl.Put(key(a, "1"), nil); err != nil {
 				t.Fatal(err)
 			}
-			checkTable(t, tbl)
+			check(t, tbl)
 			expect("get a after delete", get(tbl, a, "1"), "none")
 			expect("get b after a's delete", get(tbl, b, "1"), "b1")
 			if _, err := tbl.Put(key(b, "1"), nil); err != nil {
 				t.Fatal(err)
 			}
-			checkTable(t, tbl)
 			expect("get b after delete", get(tbl, b, "1"), "none")
 			if ks.HasSort() {
 				expect("query a", fmt.Sprint(query(tbl, a)), "[a2]")

@@ -63,9 +63,10 @@ func (t *Table) setReadLagLocked(lag Lag) {
 	shadow := snap.newTable()
 	shadow.name, shadow.uid = t.name, t.uid
 	// The vector indexes too, built from the shadow's items (O(items) once
-	// per lag set): a search reads the eventual view (SearchVectors). An
-	// index added or dropped later is not the shadow's.
-	shadow.buildVectorIndexes(snap.vectors, nil)
+	// per lag set): a search reads the eventual view. An index added or
+	// dropped later is not the shadow's.
+	shadow.vix = t.vix
+	shadow.buildVectorIndexes(snap.vectors)
 	t.rlag.Store(&readLag{lag: lag, shadow: shadow})
 	t.recountLagLocked()
 }

@@ -20,7 +20,7 @@ func BenchmarkReplayLog(b *testing.B) {
 		Schema:     IndexSchema{Partition: []KeyAttr{{Name: "city", Kind: KindS}}, Sort: []KeyAttr{{Name: "pk", Kind: KindS}}},
 		Projection: Projection{All: true}}}}
 	h := &recHook{}
-	src := NewDB(h)
+	src := newDB(b, h)
 	tb, err := src.CreateTable(def)
 	if err != nil {
 		b.Fatal(err)
@@ -43,7 +43,7 @@ func BenchmarkReplayLog(b *testing.B) {
 	}
 	var replay, fill int64
 	for b.Loop() {
-		db := NewDB(nil)
+		db := newDB(b, nil)
 		db.DeferIndexes()
 		c0 := cpuTime()
 		var r Record

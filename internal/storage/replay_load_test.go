@@ -36,7 +36,7 @@ func TestDBReplay(t *testing.T) {
 			h.failNext = func(*Record) bool { return hr.IntN(20) == 0 }
 			h.failWait = func(*Record) bool { return hr.IntN(20) == 0 }
 		}
-		w := &replayWorld{db: NewDB(h), hook: h, collLimit: 300, observed: map[string][]string{}}
+		w := &replayWorld{db: newDB(t, h), hook: h, collLimit: 300, observed: map[string][]string{}}
 		r := rand.New(rand.NewPCG(seed, uint64(i)<<8))
 		for range 3000 {
 			w.step(t, r)
@@ -59,7 +59,7 @@ func TestDBReplay(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				h2 := &recHook{}
-				rw := &replayWorld{db: NewDB(h2), hook: h2, collLimit: 300, observed: map[string][]string{}}
+				rw := &replayWorld{db: newDB(t, h2), hook: h2, collLimit: 300, observed: map[string][]string{}}
 				if tc.deferIx {
 					rw.db.DeferIndexes()
 				}
@@ -67,7 +67,6 @@ func TestDBReplay(t *testing.T) {
 				if tc.deferIx {
 					rw.db.FillIndexes()
 				}
-				checkDB(t, rw.db)
 				require.Equal(t, want, dumpDB(rw.db))
 				if tc.observe {
 					for _, tb := range w.db.Tables() {
@@ -86,7 +85,7 @@ func TestDBReplay(t *testing.T) {
 // sizes takes one).
 func TestDBReplayFailingCommit(t *testing.T) {
 	h := &recHook{}
-	src := NewDB(h)
+	src := newDB(t, h)
 	def := TableDef{Name: "t", ID: "id-t", Schema: schemaSN, Indexes: testIndexes[:2]}
 	tb, err := src.CreateTable(def)
 	require.NoError(t, err)
@@ -133,7 +132,7 @@ func TestDBReplayFailingCommit(t *testing.T) {
 				name += ", transaction"
 			}
 			t.Run(name, func(t *testing.T) {
-				db := NewDB(nil)
+				db := newDB(t, nil)
 				var r Record
 				for _, b := range h.log[:len(h.log)-1] {
 					require.NoError(t, ParseRecordInto(b, &r))
@@ -207,7 +206,6 @@ func FuzzReplayRecord(f *testing.F) {
 		if err == nil {
 			err = db.Replay(&into)
 		}
-		checkDB(t, db)
 		want := fuzzDB(t, nil)
 		rec, werr := ParseRecord(b)
 		if werr == nil {
@@ -247,7 +245,6 @@ func FuzzReplayView(f *testing.F) {
 				err = db.Replay(&r)
 			}
 		}
-		checkDB(t, db)
 		want := fuzzDB(t, nil)
 		rec, werr := ParseRecord(b)
 		if werr == nil {

@@ -329,7 +329,7 @@ func TestReplay(t *testing.T) {
 			if tc.workers == 1 {
 				limit = 300
 			}
-			w := &replayWorld{db: NewDB(h), hook: h, collLimit: limit, observed: map[string][]string{}}
+			w := &replayWorld{db: newDB(t, h), hook: h, collLimit: limit, observed: map[string][]string{}}
 			var wg sync.WaitGroup
 			for wk := range tc.workers {
 				wg.Go(func() {
@@ -343,7 +343,6 @@ func TestReplay(t *testing.T) {
 			if t.Failed() {
 				return
 			}
-			checkDB(t, w.db)
 			want := dumpDB(w.db)
 			if len(h.recs) < tc.steps/2 {
 				t.Fatalf("only %d records of %d steps", len(h.recs), tc.steps*tc.workers)
@@ -363,7 +362,7 @@ func TestReplay(t *testing.T) {
 			for _, via := range []string{"records", "binary form", "binary form, no observers"} {
 				t.Run(via, func(t *testing.T) {
 					h2 := &recHook{}
-					rw := &replayWorld{db: NewDB(h2), hook: h2, collLimit: limit, observed: map[string][]string{}}
+					rw := &replayWorld{db: newDB(t, h2), hook: h2, collLimit: limit, observed: map[string][]string{}}
 					observe := via != "binary form, no observers"
 					applied := func(r *Record) error {
 						rw.reinstall(r, observe)
@@ -380,7 +379,6 @@ func TestReplay(t *testing.T) {
 							t.Fatalf("record %d (%s): %v", n, rec.Kind, err)
 						}
 					}
-					checkDB(t, rw.db)
 					if got := dumpDB(rw.db); got != want {
 						t.Errorf("replayed DB differs:\n%s\nwant\n%s", got, want)
 					}
@@ -406,18 +404,10 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-// checkDB checks every table's invariants.
+// checkDB fails t if a table of db breaks its invariants (DB.Check).
 func checkDB(t testing.TB, db *DB) {
 	t.Helper()
-	for _, tb := range db.Tables() {
-		tb.mu.RLock()
-		err := tb.checkLocked()
-		if err == nil {
-			err = tb.checkCollectionsLocked()
-		}
-		tb.mu.RUnlock()
-		if err != nil {
-			t.Errorf("table %s: %v", tb.Name(), err)
-		}
+	if err := db.Check(); err != nil {
+		t.Error(err)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // vector indexes and metadata. The items and index entries are shared
 // with src, not copied: the partition table and the B-trees in O(1), so a
 // restore costs nothing per item or partition until the new table writes;
-// vector indexes alone are rebuilt from the items (see vspec). The new
+// vector indexes alone are rebuilt from the items, by db's
+// VectorIndexer (a snapshot keeps their definitions only). The new
 // table copies what it writes, as a snapshotted table does; src
 // stays as it is. It records a RecordRestoreTable (Def and From: src) and
 // fails as CreateTable does (ErrTableExists, ErrInvalidSchema for an
@@ -28,8 +29,8 @@ func (db *DB) RestoreTable(name, id string, src *TableSnapshot) (*Table, error) 
 		return nil, err
 	}
 	t := src.newTable()
-	t.vopts = db.vectorOptions()
-	t.buildVectorIndexes(src.vectors, t.vectorOptions())
+	t.vix = db.vectorIndexer()
+	t.buildVectorIndexes(src.vectors)
 	t.name, t.uid = cloneUnless(name, src.name), cloneUnless(id, src.id)
 	t, res, err := db.createLocking(t, &Record{Kind: RecordRestoreTable, Table: t.uid, Def: &def, From: src})
 	if err != nil {
@@ -81,21 +82,6 @@ func (t *Table) ownIndexesLocked() {
 		own[i] = &index{def: x.def, tree: x.tree.copyShared(), count: x.count, size: x.size, sized: x.sized}
 	}
 	t.indexes, t.idxShared = own, false
-}
-
-// buildVectorIndexes adds to t, a table of no DB not yet shared, the
-// vector indexes specs describe, each filled from t's items and built
-// with opts (nil: the options the spec's index had).
-func (t *Table) buildVectorIndexes(specs []vspec, opts *VectorIndexOptions) {
-	for _, v := range specs {
-		o := v.opts
-		if opts != nil {
-			o = *opts
-		}
-		x := newVindex(t.ks, v.def.clone(), o)
-		t.backfillLocked(x) // t is not shared yet: no lock needed
-		t.vindexes = append(t.vindexes, x)
-	}
 }
 
 // TableBuilder builds a TableSnapshot from item images as a table stores

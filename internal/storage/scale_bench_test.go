@@ -103,7 +103,7 @@ var scaleCases = []scaleCase{
 
 // fillScale stores n scale items in a new table of shape c, through Put.
 func fillScale(tb testing.TB, c scaleCase, n int) *Table {
-	tbl := NewTable(c.ks)
+	tbl := newTable(tb, c.ks)
 	if c.gsi {
 		if err := tbl.AddIndex(scaleGSI); err != nil {
 			tb.Fatal(err)
@@ -204,7 +204,7 @@ func scaleOpsItem(p, s int) Item {
 func BenchmarkScaleOps(b *testing.B) {
 	const per = 10
 	for _, n := range scaleSizes(true) {
-		tbl := NewTable(schemaSN)
+		tbl := newTable(b, schemaSN)
 		if err := tbl.AddIndex(scaleOpsGSI); err != nil {
 			b.Fatal(err)
 		}

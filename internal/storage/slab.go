@@ -309,8 +309,10 @@ func (t *Table) relocateLocked(rec string) {
 		}
 		clear(attrs) // its values view rec, in the chunk being left
 	}
-	for _, x := range t.vindexes {
-		x.repointRow(pk, sk, moved)
+	for _, s := range t.vindexes {
+		if s.x != nil {
+			s.x.Moved(ItemRef{pk: moved.pk(), e: moved})
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ func TestSlabChurn(t *testing.T) {
 	r := rand.New(rand.NewPCG(seedFromEnv(t), 9))
 	for _, ks := range []KeySchema{schemaS, schemaSN} {
 		t.Run(fmt.Sprint(ks.HasSort()), func(t *testing.T) {
-			tbl := NewTable(ks)
+			tbl := newTable(t, ks)
 			for _, def := range []IndexDef{
 				{Name: "byG", Schema: IndexSchema{Partition: []KeyAttr{{Name: "g", Kind: KindS}}}, Projection: Projection{All: true}},
 				{Name: "byH", Schema: IndexSchema{Partition: []KeyAttr{{Name: "h", Kind: KindN}}, Sort: []KeyAttr{{Name: "g", Kind: KindS}}}},
@@ -50,10 +50,9 @@ func TestSlabChurn(t *testing.T) {
 					model[k] = it
 				}
 				if step%200 == 0 {
-					checkTable(t, tbl)
+					check(t, tbl)
 				}
 			}
-			checkTable(t, tbl)
 			for k, want := range model {
 				if got, ok := tbl.Get(k); !ok || !ItemsEqual(got, want) {
 					t.Fatalf("Get(%v) = %v, want %v", k, got, want)
@@ -69,7 +68,7 @@ func TestSlabChurn(t *testing.T) {
 
 // TestSlabSmallTable: a table of one small item takes one small chunk.
 func TestSlabSmallTable(t *testing.T) {
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	put(t, tbl, Item{"pk": S("a"), "v": S("x")})
 	if n := len(slabOf(tbl).chunks); n != 1 || cap(slabOf(tbl).chunks[0].buf) != slabFirstChunk {
 		t.Fatalf("got %d chunks, the first of %d bytes; want one of %d", n, cap(slabOf(tbl).chunks[0].buf), slabFirstChunk)
@@ -80,11 +79,10 @@ func TestSlabSmallTable(t *testing.T) {
 // two, whatever the number of writes (a chunk filled with dead copies is
 // compacted when the next one starts).
 func TestSlabOverwriteOne(t *testing.T) {
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	for i := range 50_000 {
 		put(t, tbl, Item{"pk": S("a"), "v": S(fmt.Sprint(strings.Repeat("x", 200), i))})
 	}
-	checkTable(t, tbl)
 	total := 0
 	for _, c := range slabOf(tbl).chunks {
 		total += cap(c.buf)
@@ -101,7 +99,7 @@ func TestSlabOverwriteOne(t *testing.T) {
 // went without a record looked up.
 func TestSlabDeadBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(seedFromEnv(t), 10))
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	for step := range 30_000 {
 		k := Key{Partition: S(fmt.Sprint("p", r.IntN(3000)))}
 		var it Item
@@ -123,10 +121,9 @@ func TestSlabDeadBound(t *testing.T) {
 			t.Fatalf("step %d: chunks hold %d bytes for %d live (limit %d)", step, held, live, limit)
 		}
 		if step%1000 == 0 {
-			checkTable(t, tbl)
+			check(t, tbl)
 		}
 	}
-	checkTable(t, tbl)
 	if slabOf(tbl).compactions == 0 {
 		t.Fatal("no chunk was compacted: the test tests nothing")
 	}

@@ -48,21 +48,15 @@ type TableSnapshot struct {
 	size     int64
 	indexes  []*index // frozen copies
 	reads    []string // the indexes' reads (readsOf), for the tables restored from it
-	vectors  []vspec  // vector index definitions; rebuilt by a table made of it
-	meta     map[string][]byte
-	stamp    uint64 // what it holds (Table.stamp); 0: no table is known to hold it
-}
-
-// vspec is a vector index as a snapshot keeps it: its definition, the
-// options it was built with and its statistics. A snapshot does not share
-// a vector index's slabs (they are not copy-on-write): a table made of the
-// snapshot (DB.RestoreTable, Derive) rebuilds the index from the items, a
-// pass over them that costs what AddVectorIndex's backfill costs.
-type vspec struct {
-	def   VectorIndexDef
-	opts  VectorIndexOptions
-	count int
-	size  int64
+	// vectors are the vector indexes' definitions: a snapshot does not
+	// share their entries (they are not copy-on-write), so a table made
+	// of it (DB.RestoreTable, the read lag's shadow) builds them anew from
+	// the items, a pass over them that costs what AddVectorIndex's
+	// backfill costs. vix is the indexer of the table it is of.
+	vectors []VectorIndexDef
+	vix     VectorIndexer
+	meta    map[string][]byte
+	stamp   uint64 // what it holds (Table.stamp); 0: no table is known to hold it
 }
 
 // Snapshot is every table of a DB and the DB's metadata at one instant:
@@ -95,9 +89,7 @@ func (t *Table) snapshotLocked() *TableSnapshot {
 		}
 	}
 	s.reads = t.indexReads
-	for _, x := range t.vindexes {
-		s.vectors = append(s.vectors, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})
-	}
+	s.vectors, s.vix = t.vectorDefsLocked(), t.vix
 	t.metaMu.Lock()
 	s.meta, t.metaShared = t.meta, true // copied at t's next change (setMetaLocking)
 	t.metaMu.Unlock()
@@ -255,20 +247,10 @@ func (s *TableSnapshot) Indexes() []IndexDef {
 // the order they were added.
 func (s *TableSnapshot) VectorIndexes() []VectorIndexDef {
 	defs := make([]VectorIndexDef, len(s.vectors))
-	for i, v := range s.vectors {
-		defs[i] = v.def.clone()
+	for i, d := range s.vectors {
+		defs[i] = d.clone()
 	}
 	return defs
-}
-
-// VectorIndexStats is Table.VectorIndexStats of the snapshot.
-func (s *TableSnapshot) VectorIndexStats(name string) (count int, size int64, err error) {
-	for _, v := range s.vectors {
-		if v.def.Name == name {
-			return v.count, v.size, nil
-		}
-	}
-	return 0, 0, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
 }
 
 // IndexStats is Table.IndexStats of the snapshot.

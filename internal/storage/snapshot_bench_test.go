@@ -49,7 +49,7 @@ func BenchmarkRestoreTable(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				db := NewDB(nil)
+				db := newDB(b, nil)
 				if _, err := db.RestoreTable("r", fmt.Sprint(i), snap); err != nil {
 					b.Fatal(err)
 				}

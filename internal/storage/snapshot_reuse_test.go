@@ -12,7 +12,7 @@ import (
 // DB metadata, a table created or dropped) makes the next one new, and
 // every snapshot still holds what the DB held when it was taken.
 func TestSnapshotGivenAgain(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	src := restoreFixture(t, db)
 	first := db.Snapshot(nil)
 	want := dumpSnap(first)

@@ -71,14 +71,11 @@ type Table struct {
 	rlag   atomic.Pointer[readLag]
 
 	// vindexes are the vector indexes (vector_index.go), replaced (never
-	// changed in place) by AddVectorIndex and DropVectorIndex. They read
-	// nothing of the replaced item: a row is found by its table key.
-	vindexes []*vindex
-	// vopts are the options AddVectorIndex builds with
-	// (vector_options.go); nil: the defaults (exact). Never changed
-	// through: SetVectorIndexOptions replaces it, and a DB's tables
-	// share the DB's.
-	vopts *VectorIndexOptions
+	// changed in place) by AddVectorIndex, DropVectorIndex and
+	// SetVectorIndexer. They read nothing of the replaced item: an entry
+	// is found by its table key. vix builds their entries (nil: none).
+	vindexes []vslot
+	vix      VectorIndexer
 
 	// obs is told of every committed write (observe.go).
 	obs Observer
@@ -317,7 +314,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 				t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, entry{}, nil, 0)
 			}
 			if len(t.vindexes) > 0 {
-				t.updateVectorIndexesLocked(pk, sk, entry{}, nil, 0)
+				t.updateVectorIndexesLocked(ItemRef{pk: pk, e: oldE}, nil)
 			}
 			t.releaseLocked(oldE.rec)
 		}
@@ -354,7 +351,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 			t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, e, newItem, int(e.size))
 		}
 		if len(t.vindexes) > 0 {
-			t.updateVectorIndexesLocked(e.pk(), sk, e, newItem, int(e.size))
+			t.updateVectorIndexesLocked(ItemRef{pk: e.pk(), e: e}, newItem)
 		}
 	}
 	if t.coll != nil {
@@ -540,6 +537,39 @@ func encodedIn(ks *KeySchema, e entry) EncodedItem {
 
 // itemOf decodes entry e, whose key is k, into a new Item.
 func (t *Table) itemOf(k Key, e entry) Item { return t.encodedOf(k, e).Item() }
+
+// Check verifies the table's invariants, for tests (as bbolt's Tx.Check):
+// its partition table, every record and its size, the count and size,
+// the slab, the secondary indexes, the vector indexes' entries and the
+// item collection sizes against the stored items, and the same of its
+// read lag's shadow. It holds the table's write lock (a lagging index is
+// checked with its queued changes), then the shadow's.
+func (t *Table) Check() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.checkLocked(); err != nil {
+		return err
+	}
+	if err := t.checkCollectionsLocked(); err != nil {
+		return err
+	}
+	if rl := t.rlag.Load(); rl != nil {
+		if err := rl.shadow.Check(); err != nil {
+			return fmt.Errorf("read lag's shadow: %w", err)
+		}
+	}
+	return nil
+}
+
+// Check is Table.Check of every table of db.
+func (db *DB) Check() error {
+	for _, t := range db.Tables() {
+		if err := t.Check(); err != nil {
+			return fmt.Errorf("table %q: %w", t.Name(), err)
+		}
+	}
+	return nil
+}
 
 // checkLocked verifies the table's invariants, for tests.
 func (t *Table) checkLocked() error {

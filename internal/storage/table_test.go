@@ -25,15 +25,6 @@ func put(t testing.TB, tbl *Table, item Item) Change {
 	return ch
 }
 
-func checkTable(t testing.TB, tbl *Table) {
-	t.Helper()
-	tbl.mu.RLock()
-	defer tbl.mu.RUnlock()
-	if err := tbl.checkLocked(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestKeySchemaValidate(t *testing.T) {
 	tests := []struct {
 		name string
@@ -73,7 +64,7 @@ func TestKeyOfAndKeyItem(t *testing.T) {
 }
 
 func TestWrite(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	k := Key{S("a"), N("1")}
 	item := Item{"pk": S("a"), "sk": N("1"), "v": S("one")}
 
@@ -120,13 +111,12 @@ func TestWrite(t *testing.T) {
 	if _, ok := tbl.Get(k); ok || tbl.ItemCount() != 0 || tbl.SizeBytes() != 0 {
 		t.Fatalf("after delete: count %d size %d", tbl.ItemCount(), tbl.SizeBytes())
 	}
-	checkTable(t, tbl)
 }
 
 func TestGetReturnsKeyAttributes(t *testing.T) {
 	for _, ks := range []KeySchema{schemaS, schemaSN, schemaNS, schemaBB} {
 		t.Run(fmt.Sprint(ks), func(t *testing.T) {
-			tbl := NewTable(ks)
+			tbl := newTable(t, ks)
 			item := Item{"v": S("x")}
 			for _, a := range []KeyAttr{ks.Partition, ks.Sort} {
 				switch a.Kind {
@@ -158,7 +148,7 @@ func queryKeys(tbl *Table, r QueryRange) []string {
 }
 
 func TestQueryConditions(t *testing.T) {
-	tbl := NewTable(schemaNS)
+	tbl := newTable(t, schemaNS)
 	sks := []string{"", "a", "ab", "abc", "abd", "b", "b\xff", "b\xff\xff", "c", "é"}
 	for _, sk := range sks {
 		put(t, tbl, Item{"pk": N("7"), "sk": S(sk)})
@@ -223,7 +213,7 @@ func TestQueryConditions(t *testing.T) {
 }
 
 func TestQueryNumberSortKeys(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	nums := []string{"-100", "-1.5", "-1", "0", "0.001", "1", "1.5", "2", "10", "100"}
 	for _, n := range slices.Backward(nums) {
 		put(t, tbl, Item{"pk": S("p"), "sk": N(MustNumber(n))})
@@ -243,7 +233,7 @@ func TestQueryNumberSortKeys(t *testing.T) {
 }
 
 func TestHashOnlyTable(t *testing.T) {
-	tbl := NewTable(schemaS)
+	tbl := newTable(t, schemaS)
 	for i := range 50 {
 		put(t, tbl, Item{"pk": S(fmt.Sprint(i)), "v": N(Number(fmt.Sprint(i)))})
 	}
@@ -264,11 +254,10 @@ func TestHashOnlyTable(t *testing.T) {
 	if n != 50 {
 		t.Fatalf("scan got %d items", n)
 	}
-	checkTable(t, tbl)
 }
 
 func TestVisitStops(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	for i := range 100 {
 		put(t, tbl, Item{"pk": S(fmt.Sprint(i % 10)), "sk": N(Number(fmt.Sprint(i)))})
 	}
@@ -287,7 +276,7 @@ func TestVisitStops(t *testing.T) {
 }
 
 func TestConcurrentAccess(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -310,7 +299,6 @@ func TestConcurrentAccess(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	checkTable(t, tbl)
 	if got, want := tbl.ItemCount(), 4*200; got != want {
 		t.Fatalf("ItemCount = %d, want %d", got, want)
 	}

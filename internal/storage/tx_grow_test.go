@@ -21,7 +21,7 @@ func TestWriteTxGrow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tbl := NewTable(schemaS)
+			tbl := newTable(t, schemaS)
 			tx := Begin(tbl)
 			put := func(i int) {
 				pk := fmt.Sprint("k", i)

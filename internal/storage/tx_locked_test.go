@@ -9,7 +9,7 @@ import (
 // TestSiblingAndLocked: a table finds another of its DB by name, and a
 // transaction finds the tables it locked by name, none other.
 func TestSiblingAndLocked(t *testing.T) {
-	db := NewDB(nil)
+	db := newDB(t, nil)
 	data, err := db.CreateTable(TableDef{Name: "app-order-data", ID: "1", Schema: schemaS})
 	require.NoError(t, err)
 	command, err := db.CreateTable(TableDef{Name: "app-order-command", ID: "2", Schema: schemaS})
@@ -23,7 +23,7 @@ func TestSiblingAndLocked(t *testing.T) {
 	require.Same(t, command, tx.Locked("app-order-command"))
 	require.Same(t, data, tx.Locked("app-order-data"))
 	require.Nil(t, tx.Locked("app-user-command"))
-	solo := Begin(mustTable(t, NewDB(nil), "app-order-data"))
+	solo := Begin(mustTable(t, newDB(t, nil), "app-order-data"))
 	defer solo.Abort()
 	require.Nil(t, solo.Locked("app-order-command"), "a table of another DB is not locked by this transaction")
 }

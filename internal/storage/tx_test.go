@@ -87,7 +87,7 @@ func TestWriteTxCommitAndAbort(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, b := NewTable(schemaS), NewTable(schemaS)
+			a, b := newTable(t, schemaS), newTable(t, schemaS)
 			put(t, a, numItem("x", 1))
 			put(t, a, numItem("z", 3))
 			put(t, b, numItem("y", 2))
@@ -109,7 +109,6 @@ func TestWriteTxCommitAndAbort(t *testing.T) {
 				tbl  *Table
 				want map[string]int
 			}{{a, tc.wantA}, {b, tc.wantB}} {
-				checkTable(t, c.tbl)
 				if got := contents(t, c.tbl); fmt.Sprint(got) != fmt.Sprint(c.want) {
 					t.Errorf("got %v, want %v", got, c.want)
 				}
@@ -133,7 +132,7 @@ func mustTx(t *testing.T) func(Change, error) {
 // TestWriteTxAbortCollections checks that undo keeps item collection sizes
 // right, even when a limit lowered since would refuse the restored state.
 func TestWriteTxAbortCollections(t *testing.T) {
-	tbl := NewTable(schemaSN)
+	tbl := newTable(t, schemaSN)
 	tbl.TrackCollections(func(Item) int64 { return 10 }, 0)
 	put(t, tbl, Item{"pk": S("p"), "sk": N(MustNumber("1")), "d": S("0123456789")})
 	put(t, tbl, Item{"pk": S("p"), "sk": N(MustNumber("2")), "d": S("0123456789")})
@@ -150,9 +149,6 @@ func TestWriteTxAbortCollections(t *testing.T) {
 	}
 	tbl.mu.RLock()
 	defer tbl.mu.RUnlock()
-	if err := tbl.checkCollectionsLocked(); err != nil {
-		t.Fatal(err)
-	}
 	if tbl.coll.limit != before-1 {
 		t.Errorf("limit after abort = %d, want %d", tbl.coll.limit, before-1)
 	}
@@ -173,7 +169,7 @@ func TestTxRandomized(t *testing.T) {
 		rounds   = 250
 		initial  = 100
 	)
-	tables := []*Table{NewTable(schemaS), NewTable(schemaS), NewTable(schemaS)}
+	tables := []*Table{newTable(t, schemaS), newTable(t, schemaS), newTable(t, schemaS)}
 	where := func(i int) (*Table, Key) { return tables[i%len(tables)], sKey(fmt.Sprint("acct", i)) }
 	for i := range accounts {
 		tbl, k := where(i)
@@ -289,9 +285,6 @@ func TestTxRandomized(t *testing.T) {
 		if got := itemV(t, it); got != model[i] {
 			t.Errorf("seed %d: account %d = %d, want %d", seed, i, got, model[i])
 		}
-	}
-	for _, tbl := range tables {
-		checkTable(t, tbl)
 	}
 	t.Logf("%d transfers committed", len(committed))
 }

@@ -42,19 +42,9 @@ func vectorize(r *rand.Rand, it Item) Item {
 	return it
 }
 
-// dumpVectors renders vector index definitions and statistics.
-func dumpVectors(b *strings.Builder, specs []vspec) {
-	for _, v := range specs {
-		fmt.Fprintf(b, "  vector index %+v: %d vectors, %d bytes\n", v.def, v.count, v.size)
+// dumpVectors renders vector index definitions.
+func dumpVectors(b *strings.Builder, defs []VectorIndexDef) {
+	for _, d := range defs {
+		fmt.Fprintf(b, "  vector index %+v\n", d)
 	}
-}
-
-// vspecsLocked returns t's vector indexes as a snapshot keeps them; t.mu
-// is held.
-func (t *Table) vspecsLocked() []vspec {
-	var out []vspec
-	for _, x := range t.vindexes {
-		out = append(out, vspec{def: x.def, opts: x.opts, count: x.count, size: x.stats()})
-	}
-	return out
 }

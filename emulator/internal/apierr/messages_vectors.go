@@ -1,7 +1,7 @@
 package apierr
 
 // Error message text of vector indexes and SearchVectors.
-// storage/VECTOR_SPEC.md has the sources: AWS's API reference
+// vector/VECTOR_SPEC.md has the sources: AWS's API reference
 // (API_SearchVectors, API_VectorIndex), the developer guide's
 // "Troubleshooting vector indexes" page, and AWS's agent skill for
 // DynamoDB, which quotes the service's errors verbatim. DynamoDB Local

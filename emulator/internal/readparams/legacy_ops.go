@@ -26,9 +26,8 @@ const EnumComparisonOp = "IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL,
 // are taken in name order, so one answer is the same every time.
 //
 // No conditions (every write without Expected) returns before the
-// iterator is made: its closure escapes to the heap, which cost PutItem
-// about 1,000 instructions a call (benchmarks/instructions.sh PutItem:
-// 46,893 -> 45,819).
+// iterator is made: its closure escapes to the heap, an allocation every
+// PutItem would pay (BenchmarkOps/PutItem/handler's allocs/op).
 func ComparisonOpViolation[C any](param string, conds map[string]C, op func(C) string) string {
 	if len(conds) == 0 {
 		return ""

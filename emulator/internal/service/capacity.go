@@ -31,7 +31,7 @@ type (
 // item's size for GetItem, 0 when absent; the total of the items read for
 // Query and Scan), or nil when mode asks for none.
 func readCapacity(t *table, mode string, sizeBytes int, consistent bool) *ConsumedCapacity {
-	if !asked(mode) { // inlined: a request asking for none makes no call
+	if !asked(mode) { //gcassert:inline
 		return nil
 	}
 	return meteredRead(t, mode, sizeBytes, consistent)
@@ -63,7 +63,7 @@ func readIndexCapacity(t *table, x *tablespec.IndexDef, mode string, sizeBytes i
 // t whose Change is ch, its index writes included; ch.Old must be decoded
 // when t has indexes (see needOld).
 func writeChangeCapacity(t *table, mode string, sizeBytes int, ch storage.Change) *ConsumedCapacity {
-	if !asked(mode) { // inlined: a request asking for none makes no call
+	if !asked(mode) { //gcassert:inline
 		return nil
 	}
 	return meteredWrite(t, mode, sizeBytes, ch)

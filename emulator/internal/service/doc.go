@@ -65,7 +65,7 @@
 //     definition the core keeps that features read and change: a
 //     table's tags, checked by tablespec; the tagging operations are a
 //     feature, emulator/internal/tagging).
-//   - Vector indexes (storage/VECTOR_SPEC.md): emulator/internal/tablespec
+//   - Vector indexes (vector/VECTOR_SPEC.md): emulator/internal/tablespec
 //     (wire shapes, definitions, CreateTable's checks, UpdateTable's
 //     VectorIndexUpdates, the write-side check checkIndexKeys calls, the
 //     write capacity's figures), vector_defs.go (DescribeTable),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/internal/vector"
 )
 
 // defaultAccountID is the account id in ARNs, as DynamoDB Local uses it
@@ -56,12 +57,11 @@ func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	default:
 		db = storage.NewDB(nil)
 	}
-	if n.svc.cfg.ApproximateVectors {
-		// Tables made or loaded from now on build their vector indexes
-		// as HNSW graphs at once; a store built those it loaded so
-		// already (persist.Options.VectorIndexes), which this keeps.
-		db.SetVectorIndexOptions(storage.VectorIndexOptions{Approximate: true})
-	}
+	// Tables made or loaded from now on build their vector indexes with
+	// these options (HNSW graphs at once when approximate); a store built
+	// those it loaded so already (persist.Options.VectorIndexes), which
+	// this keeps.
+	db.SetVectorIndexer(vector.Options{Approximate: n.svc.cfg.ApproximateVectors})
 	ns.states.CompareAndSwap(nil, new(slots))
 	for _, h := range n.svc.seams.hooks {
 		if h.WrapDB != nil {

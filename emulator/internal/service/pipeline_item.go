@@ -75,8 +75,7 @@ func (c *call) beginGuarded(t *table, key storage.Key, acc access.Access) error 
 // openPipe starts the call's pipeline context afresh with use u of t
 // (key: the item's, zero for a read of several). It is zeroed in place,
 // then set: a composite literal assigned to c.pipe was built in a
-// temporary and copied, about 100 instructions a GetItem (callgrind,
-// BenchmarkOps/GetItem/handler).
+// temporary and copied (BenchmarkOps/GetItem/handler).
 func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
 	p := &c.pipe
 	*p = pipe{}

@@ -30,7 +30,7 @@ type VectorIndexDef struct {
 	Backfill   bool            // added by UpdateTable: Backfilling while CREATING
 	GoneAt     time.Time       // a deleted index is DELETING until then
 	Def        storage.VectorIndexDef
-	Defs       []storage.VectorIndexDef // {def}, for storage.CheckVectorItem
+	Defs       []storage.VectorIndexDef // {def}, for vector.CheckItem
 }
 
 // SearchElem is one SearchSchema element with its attribute's kind.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/internal/vector"
 )
 
 // Writes to a table with vector indexes: AWS refuses an item whose vector
@@ -15,31 +16,31 @@ import (
 // TransactWriteItems, PartiQL), calls checkVectorItem; storage itself
 // only leaves items that do not fit out of the index.
 
-// CheckVectorItem words storage.CheckVectorItem's report for item, about
+// CheckVectorItem words vector.CheckItem's report for item, about
 // to be written to a table with vector indexes xs. updated selects
 // UpdateItem's wording for an empty HASH value, as for GSI keys.
 func CheckVectorItem(xs []*VectorIndexDef, item storage.Item, updated bool) error {
 	for _, x := range xs {
-		err := storage.CheckVectorItem(x.Defs, item)
+		err := vector.CheckItem(x.Defs, item)
 		if err == nil {
 			continue
 		}
-		var ve *storage.VectorItemError
+		var ve *vector.ItemError
 		if !errors.As(err, &ve) {
 			return err
 		}
 		switch ve.Problem {
-		case storage.VectorNotList:
+		case vector.NotList:
 			return apierr.Validationf(apierr.MsgVectorType, ve.Attribute, ve.Kind, ve.Index)
-		case storage.VectorDimension:
+		case vector.Dimension:
 			return apierr.Validationf(apierr.MsgVectorSize, ve.Attribute, ve.Expected, ve.Actual, ve.Index)
-		case storage.VectorElementNotNumber:
+		case vector.ElementNotNumber:
 			return apierr.Validationf(apierr.MsgVectorElementType, ve.Attribute, ve.Element, ve.Kind, ve.Index)
-		case storage.VectorElementRange:
+		case vector.ElementRange:
 			return apierr.Validationf(apierr.MsgVectorElementFP32, ve.Attribute, ve.Element, ve.Index)
-		case storage.VectorSchemaKind:
+		case vector.SchemaKind:
 			return apierr.Validationf(apierr.MsgIndexKeyTypeMismatch, ve.Attribute, ve.Want, ve.Kind, ve.Index)
-		default: // VectorHashEmpty
+		default: // HashEmpty
 			what := "string"
 			if item[ve.Attribute].Kind() == storage.KindB {
 				what = "binary"

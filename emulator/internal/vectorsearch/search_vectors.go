@@ -14,9 +14,10 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/dynamoemu/dynamoemu/internal/vector"
 )
 
-// SearchVectors (storage/VECTOR_SPEC.md is the spec): the TopK
+// SearchVectors (vector/VECTOR_SPEC.md is the spec): the TopK
 // items of a vector index nearest a search vector, best first, with their
 // scores. The search is exact (storage scores every vector of the
 // partition searched: the true nearest neighbours, where AWS's search is
@@ -76,7 +77,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	); err != nil {
 		return nil, err
 	}
-	if k := *in.TopK; k < 1 || k > storage.MaxTopK {
+	if k := *in.TopK; k < 1 || k > vector.MaxTopK {
 		return nil, apierr.Validationf(apierr.MsgTopKRange, k)
 	}
 	t, err := c.LookupDataTable(*in.TableName)
@@ -90,7 +91,7 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if x.StatusAt(c.Now()) == tablespec.IndexCreating {
 		return nil, apierr.Validationf(apierr.MsgSearchBackfilling, x.Name)
 	}
-	q := storage.VectorQuery{TopK: int(*in.TopK), Vector: make([]float32, len(in.SearchVector))}
+	q := vector.Query{TopK: int(*in.TopK), Vector: make([]float32, len(in.SearchVector))}
 	for i, v := range in.SearchVector {
 		f, ok := float32Of(v.Value)
 		if !ok {
@@ -159,7 +160,7 @@ func float32Of(v storage.Value) (float32, bool) {
 	if v.Kind() != storage.KindN {
 		return 0, false
 	}
-	return storage.Float32OfNumber(storage.Number(v.Str()))
+	return vector.Float32OfNumber(storage.Number(v.Str()))
 }
 
 // searchTerm is one attr = :value term of a SearchConditionExpression,
@@ -238,7 +239,7 @@ func flattenAnd(x expr.Expr, out *[]*expr.BinaryExpr) bool {
 
 // bindTerms checks a condition's terms against x's search schema and
 // puts them in q: the HASH element's value, the inline filters.
-func bindTerms(x service.VectorIndexView, terms []searchTerm, q *storage.VectorQuery) error {
+func bindTerms(x service.VectorIndexView, terms []searchTerm, q *vector.Query) error {
 	seen := make([]string, 0, len(terms))
 	for _, tm := range terms {
 		e := x.SchemaElem(tm.name)
@@ -252,7 +253,7 @@ func bindTerms(x service.VectorIndexView, terms []searchTerm, q *storage.VectorQ
 		if e.Type == tablespec.SearchHash {
 			q.Hash = tm.value
 		} else {
-			q.Filters = append(q.Filters, storage.VectorFilter{Name: tm.name, Value: tm.value})
+			q.Filters = append(q.Filters, vector.Filter{Name: tm.name, Value: tm.value})
 		}
 	}
 	if x.Def.HasHash() && !q.Hash.IsValid() {
@@ -350,16 +351,16 @@ func (o *SearchVectorsOutput) AppendJSON(b []byte) []byte {
 }
 
 // searchIndex returns the q.TopK items of data's vector index called name
-// nearest q's vector (storage's exact search; storage.ErrNoVectorIndex
+// nearest q's vector (vector.Search; storage.ErrNoVectorIndex
 // once the index is deleted). It reads the table's eventual view: a
 // vector index is kept asynchronously on AWS, so a table's read lag
 // holds a search back from a write as it holds an eventually consistent
 // read (the pipeline's lag stage). An index added since the lag was set
 // is not the eventual view's: it is searched in the table itself.
-func searchIndex(data *storage.Table, name string, q storage.VectorQuery) ([]storage.VectorResult, error) {
-	res, err := data.Eventual().SearchVectors(name, q)
+func searchIndex(data *storage.Table, name string, q vector.Query) ([]vector.Result, error) {
+	res, err := vector.Search(data.Eventual(), name, q)
 	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return data.SearchVectors(name, q)
+		return vector.Search(data, name, q)
 	}
 	return res, err
 }

@@ -150,6 +150,8 @@ func New(o Options) *Throttler {
 
 // Active reports whether any table is throttled: when it is false, a
 // caller need not build its Use (one inlined nil check and atomic load).
+//
+//gcassert:inline
 func (t *Throttler) Active() bool { return t != nil && t.nTables.Load() > 0 }
 
 // validThroughput reports whether v is capacity units per second.

@@ -1,24 +1,26 @@
-package storage
+package vector
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // recallAt returns the share of the exact answer's items that the
 // approximate answer holds, over queries.
-func recallAt(t testing.TB, tbl *Table, name string, queries []VectorQuery) float64 {
+func recallAt(t testing.TB, tbl *storage.Table, name string, queries []Query) float64 {
 	t.Helper()
 	found, total := 0, 0
 	for _, q := range queries {
 		q.Exact = true
-		exact, err := tbl.SearchVectors(name, q)
+		exact, err := Search(tbl, name, q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		q.Exact = false
-		approx, err := tbl.SearchVectors(name, q)
+		approx, err := Search(tbl, name, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +32,7 @@ func recallAt(t testing.TB, tbl *Table, name string, queries []VectorQuery) floa
 			if want[r.Item.Key().Partition.Str()] {
 				found++
 			}
-			if i > 0 && approx[i-1].Score != r.Score && (approx[i-1].Score < r.Score) != (tblDistance(tbl, name) != DotProduct) {
+			if i > 0 && approx[i-1].Score != r.Score && (approx[i-1].Score < r.Score) != (tblDistance(tbl, name) != storage.DotProduct) {
 				t.Fatalf("approximate answer out of order: %v then %v", approx[i-1].Score, r.Score)
 			}
 		}
@@ -39,7 +41,7 @@ func recallAt(t testing.TB, tbl *Table, name string, queries []VectorQuery) floa
 	return float64(found) / float64(total)
 }
 
-func tblDistance(tbl *Table, name string) DistanceFunction {
+func tblDistance(tbl *storage.Table, name string) storage.DistanceFunction {
 	for _, d := range tbl.VectorIndexes() {
 		if d.Name == name {
 			return d.Distance
@@ -59,21 +61,21 @@ func TestVectorApproximateRecall(t *testing.T) {
 	if heavyTests() {
 		n = 3000
 	}
-	for _, dist := range []DistanceFunction{Cosine, Euclidean, DotProduct} {
+	for _, dist := range []storage.DistanceFunction{storage.Cosine, storage.Euclidean, storage.DotProduct} {
 		t.Run(dist.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(11, uint64(dist)))
-			tbl := NewTable(schemaS)
-			def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: dist, Projection: Projection{All: true}}
-			if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true}); err != nil {
+			tbl := newTable(t, schemaS, Options{Approximate: true})
+			def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: dist, Projection: storage.Projection{All: true}}
+			if err := tbl.AddVectorIndex(def); err != nil {
 				t.Fatal(err)
 			}
 			for i := range n {
 				it := benchVectorItem(r, fmt.Sprint("k", i), dims)
 				put(t, tbl, it)
 			}
-			queries := make([]VectorQuery, 50)
+			queries := make([]Query, 50)
 			for i := range queries {
-				queries[i] = VectorQuery{Vector: benchVectorQuery(r, dims), TopK: 10}
+				queries[i] = Query{Vector: benchVectorQuery(r, dims), TopK: 10}
 			}
 			if got := recallAt(t, tbl, "vx", queries); got < 0.9 {
 				t.Errorf("recall@10 %.3f, want at least 0.9", got)
@@ -83,12 +85,12 @@ func TestVectorApproximateRecall(t *testing.T) {
 				case 0:
 					put(t, tbl, benchVectorItem(r, fmt.Sprint("k", i), dims))
 				case 1:
-					if _, err := tbl.Put(Key{Partition: S(fmt.Sprint("k", i))}, nil); err != nil {
+					if _, err := tbl.Put(storage.Key{Partition: storage.S(fmt.Sprint("k", i))}, nil); err != nil {
 						t.Fatal(err)
 					}
 				}
 			}
-			checkTable(t, tbl)
+			check(t, tbl)
 			if got := recallAt(t, tbl, "vx", queries); got < 0.9 {
 				t.Errorf("after updates and deletes: recall@10 %.3f, want at least 0.9", got)
 			}
@@ -100,16 +102,16 @@ func TestVectorApproximateRecall(t *testing.T) {
 // answers exactly below approxMinRows and with filters that leave too few.
 func TestVectorApproximateSmallPartitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 13))
-	tbl := NewTable(schemaS)
-	def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: 8, Distance: Euclidean,
-		Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
-	if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true, EfSearch: 10}); err != nil {
+	tbl := newTable(t, schemaS, Options{Approximate: true, EfSearch: 10})
+	def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: 8, Distance: storage.Euclidean,
+		Filters: []storage.KeyAttr{{Name: "tenant", Kind: storage.KindS}}, Projection: storage.Projection{All: true}}
+	if err := tbl.AddVectorIndex(def); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 200 {
 		put(t, tbl, benchVectorItem(r, fmt.Sprint("k", i), 8))
 	}
-	queries := []VectorQuery{{Vector: benchVectorQuery(r, 8), TopK: 10}}
+	queries := []Query{{Vector: benchVectorQuery(r, 8), TopK: 10}}
 	if got := recallAt(t, tbl, "vx", queries); got != 1 {
 		t.Errorf("below approxMinRows: recall %.3f, want 1", got)
 	}
@@ -117,9 +119,8 @@ func TestVectorApproximateSmallPartitions(t *testing.T) {
 	approxMinRows = 1
 	// One tenant in ten: the graph's ten candidates hold about one of them,
 	// so the search falls back to exact.
-	queries[0].Filters = []VectorFilter{{"tenant", S("t3")}}
+	queries[0].Filters = []Filter{{"tenant", storage.S("t3")}}
 	if got := recallAt(t, tbl, "vx", queries); got != 1 {
 		t.Errorf("filtered: recall %.3f, want 1", got)
 	}
-	checkTable(t, tbl)
 }

@@ -1,4 +1,4 @@
-package storage
+package vector
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Vector index benchmarks: the search (TopK 10, exact) over 10k and 100k
@@ -21,17 +23,17 @@ import (
 // benchVectorItem returns an item with key pk and a dims-dimensional
 // vector of random values in (-1, 1) written with float32's shortest
 // decimal form, as an embedding serialised by an SDK looks.
-func benchVectorItem(r *rand.Rand, pk string, dims int) Item {
-	elems := make([]Value, dims)
+func benchVectorItem(r *rand.Rand, pk string, dims int) storage.Item {
+	elems := make([]storage.Value, dims)
 	for i := range elems {
 		f := float32(r.Float64()*2 - 1)
 		text := strconv.FormatFloat(float64(f), 'f', -1, 32) // canonical but for "-0"
 		if f == 0 {
 			text = "0"
 		}
-		elems[i] = N(Number(text))
+		elems[i] = storage.N(storage.Number(text))
 	}
-	return Item{"pk": S(pk), "v": L(elems), "title": S("a title of some length"), "tenant": S(fmt.Sprint("t", r.IntN(10)))}
+	return storage.Item{"pk": storage.S(pk), "v": storage.L(elems), "title": storage.S("a title of some length"), "tenant": storage.S(fmt.Sprint("t", r.IntN(10)))}
 }
 
 // benchClusters returns k centres in dims dimensions, uniform in (-1, 1).
@@ -53,16 +55,16 @@ func benchNear(r *rand.Rand, centres [][]float32) []float32 {
 	return v
 }
 
-func benchVectorValue(v []float32) Value {
-	elems := make([]Value, len(v))
+func benchVectorValue(v []float32) storage.Value {
+	elems := make([]storage.Value, len(v))
 	for i, f := range v {
 		text := strconv.FormatFloat(float64(f), 'f', -1, 32)
 		if f == 0 {
 			text = "0"
 		}
-		elems[i] = N(Number(text))
+		elems[i] = storage.N(storage.Number(text))
 	}
-	return L(elems)
+	return storage.L(elems)
 }
 
 func benchVectorQuery(r *rand.Rand, dims int) []float32 {
@@ -75,17 +77,17 @@ func benchVectorQuery(r *rand.Rand, dims int) []float32 {
 
 // benchVectorTable stores n items of dims dimensions and adds one vector
 // index per distance function (named after it).
-func benchVectorTable(b *testing.B, n, dims int, dists []DistanceFunction) *Table {
+func benchVectorTable(b *testing.B, n, dims int, dists []storage.DistanceFunction) *storage.Table {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(dims)))
-	tbl := NewTable(schemaS)
+	tbl := newTable(b, schemaS, Options{})
 	for i := range n {
 		it := benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
-		if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+		if _, err := tbl.Put(storage.Key{Partition: it["pk"]}, it); err != nil {
 			b.Fatal(err)
 		}
 	}
 	for _, d := range dists {
-		def := VectorIndexDef{Name: d.String(), Attribute: "v", Dimensions: dims, Distance: d, Projection: Projection{All: true}}
+		def := storage.VectorIndexDef{Name: d.String(), Attribute: "v", Dimensions: dims, Distance: d, Projection: storage.Projection{All: true}}
 		if err := tbl.AddVectorIndex(def); err != nil {
 			b.Fatal(err)
 		}
@@ -100,11 +102,11 @@ func BenchmarkVectorSearch(b *testing.B) {
 	}
 	for _, n := range sizes {
 		for _, dims := range []int{128, 768} {
-			dists := []DistanceFunction{Cosine, Euclidean, DotProduct}
+			dists := []storage.DistanceFunction{storage.Cosine, storage.Euclidean, storage.DotProduct}
 			if n >= 1_000_000 {
 				dists = dists[:1]
 			}
-			var tbl *Table
+			var tbl *storage.Table
 			procsList := []int{1}
 			if p := runtime.GOMAXPROCS(0); p > 1 {
 				procsList = append(procsList, p) // the search splits a large partition among them
@@ -117,11 +119,11 @@ func BenchmarkVectorSearch(b *testing.B) {
 						}
 						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 						r := rand.New(rand.NewPCG(1, 2))
-						q := VectorQuery{Vector: benchVectorQuery(r, dims), TopK: 10}
+						q := Query{Vector: benchVectorQuery(r, dims), TopK: 10}
 						var times []time.Duration
 						for b.Loop() {
 							start := time.Now()
-							res, err := tbl.SearchVectors(d.String(), q)
+							res, err := Search(tbl, d.String(), q)
 							times = append(times, time.Since(start))
 							if err != nil || len(res) != 10 {
 								b.Fatalf("%d results, %v", len(res), err)
@@ -143,22 +145,22 @@ func BenchmarkVectorPut(b *testing.B) {
 	const keys = 10_000
 	for _, dims := range []int{128, 768} {
 		r := rand.New(rand.NewPCG(5, uint64(dims)))
-		items := make([]Item, keys)
+		items := make([]storage.Item, keys)
 		for i := range items {
 			items[i] = benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
 		}
 		for _, indexes := range []int{0, 1} {
 			b.Run(fmt.Sprintf("dims=%d/vector-indexes=%d", dims, indexes), func(b *testing.B) {
-				tbl := NewTable(schemaS)
+				tbl := newTable(b, schemaS, Options{})
 				if indexes == 1 {
-					def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine,
-						Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
+					def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: storage.Cosine,
+						Filters: []storage.KeyAttr{{Name: "tenant", Kind: storage.KindS}}, Projection: storage.Projection{All: true}}
 					if err := tbl.AddVectorIndex(def); err != nil {
 						b.Fatal(err)
 					}
 				}
 				for _, it := range items {
-					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+					if _, err := tbl.Put(storage.Key{Partition: it["pk"]}, it); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -166,7 +168,7 @@ func BenchmarkVectorPut(b *testing.B) {
 				for b.Loop() {
 					it := items[i%keys]
 					i++
-					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+					if _, err := tbl.Put(storage.Key{Partition: it["pk"]}, it); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -185,7 +187,7 @@ func BenchmarkVectorMemory(b *testing.B) {
 			for b.Loop() {
 				tbl := benchVectorTable(b, n, dims, nil)
 				before := liveHeap()
-				def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine, Projection: Projection{All: true}}
+				def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: storage.Cosine, Projection: storage.Projection{All: true}}
 				if err := tbl.AddVectorIndex(def); err != nil {
 					b.Fatal(err)
 				}
@@ -240,28 +242,28 @@ func BenchmarkVectorSearchApprox(b *testing.B) {
 					if data == "uniform" {
 						near = func() []float32 { return benchVectorQuery(r, dims) }
 					}
-					tbl := NewTable(schemaS)
+					tbl := newTable(b, schemaS, Options{Approximate: true})
 					for i := range n {
 						it := benchVectorItem(r, fmt.Sprintf("item#%08d", i), 0)
 						it["v"] = benchVectorValue(near())
-						if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+						if _, err := tbl.Put(storage.Key{Partition: it["pk"]}, it); err != nil {
 							b.Fatal(err)
 						}
 					}
-					def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine, Projection: Projection{All: true}}
+					def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: storage.Cosine, Projection: storage.Projection{All: true}}
 					start := time.Now()
-					if err := tbl.AddVectorIndexWith(def, VectorIndexOptions{Approximate: true}); err != nil {
+					if err := tbl.AddVectorIndex(def); err != nil {
 						b.Fatal(err)
 					}
 					build := time.Since(start)
-					queries := make([]VectorQuery, 50)
+					queries := make([]Query, 50)
 					for i := range queries {
-						queries[i] = VectorQuery{Vector: near(), TopK: 10}
+						queries[i] = Query{Vector: near(), TopK: 10}
 					}
 					recall := recallAt(b, tbl, "vx", queries)
 					i := 0
 					for b.Loop() {
-						if _, err := tbl.SearchVectors("vx", queries[i%len(queries)]); err != nil {
+						if _, err := Search(tbl, "vx", queries[i%len(queries)]); err != nil {
 							b.Fatal(err)
 						}
 						i++
@@ -287,7 +289,7 @@ func BenchmarkFloat32OfNumber(b *testing.B) {
 	b.Run("Float32OfNumber", func(b *testing.B) {
 		for b.Loop() {
 			for _, s := range texts {
-				f, _ := Float32OfNumber(Number(s))
+				f, _ := Float32OfNumber(storage.Number(s))
 				sink += f
 			}
 		}
@@ -312,23 +314,23 @@ func BenchmarkVectorPutRatio(b *testing.B) {
 	for _, dims := range []int{128, 768} {
 		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(5, uint64(dims)))
-			items := make([]Item, keys)
+			items := make([]storage.Item, keys)
 			for i := range items {
 				items[i] = benchVectorItem(r, fmt.Sprintf("item#%08d", i), dims)
 			}
-			plain, indexed := NewTable(schemaS), NewTable(schemaS)
-			def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Cosine,
-				Filters: []KeyAttr{{"tenant", KindS}}, Projection: Projection{All: true}}
+			plain, indexed := newTable(b, schemaS, Options{}), newTable(b, schemaS, Options{})
+			def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: storage.Cosine,
+				Filters: []storage.KeyAttr{{Name: "tenant", Kind: storage.KindS}}, Projection: storage.Projection{All: true}}
 			if err := indexed.AddVectorIndex(def); err != nil {
 				b.Fatal(err)
 			}
 			next := 0
-			puts := func(tbl *Table) time.Duration {
+			puts := func(tbl *storage.Table) time.Duration {
 				start := time.Now()
 				for range round {
 					it := items[next%keys]
 					next++
-					if _, err := tbl.Put(Key{Partition: it["pk"]}, it); err != nil {
+					if _, err := tbl.Put(storage.Key{Partition: it["pk"]}, it); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -340,7 +342,7 @@ func BenchmarkVectorPutRatio(b *testing.B) {
 			}
 			best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
 			for b.Loop() {
-				for j, tbl := range []*Table{plain, indexed} {
+				for j, tbl := range []*storage.Table{plain, indexed} {
 					best[j] = min(best[j], puts(tbl))
 				}
 			}
@@ -359,11 +361,10 @@ func BenchmarkVectorPutRatio(b *testing.B) {
 func BenchmarkRestoreApproximate(b *testing.B) {
 	const n, dims = 5000, 32
 	r := rand.New(rand.NewPCG(1, 2))
-	approx := VectorIndexOptions{Approximate: true}
-	src := NewDB(nil)
-	src.SetVectorIndexOptions(approx)
-	tbl, err := src.CreateTable(TableDef{Name: "src", ID: "id-src", Schema: schemaS,
-		VectorIndexes: []VectorIndexDef{{Name: "vx", Attribute: "v", Dimensions: dims, Distance: Euclidean, Projection: Projection{All: true}}}})
+	approx := Options{Approximate: true}
+	src := newDB(b, nil, approx)
+	tbl, err := src.CreateTable(storage.TableDef{Name: "src", ID: "id-src", Schema: schemaS,
+		VectorIndexes: []storage.VectorIndexDef{{Name: "vx", Attribute: "v", Dimensions: dims, Distance: storage.Euclidean, Projection: storage.Projection{All: true}}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -373,12 +374,11 @@ func BenchmarkRestoreApproximate(b *testing.B) {
 	snap := tbl.Snapshot()
 	b.ResetTimer()
 	for i := range b.N {
-		db := NewDB(nil)
-		db.SetVectorIndexOptions(approx)
+		db := newDB(b, nil, approx)
 		t, err := db.RestoreTable("r", fmt.Sprint("id-", i), snap)
 		if err != nil {
 			b.Fatal(err)
 		}
-		t.SetVectorIndexOptions(approx)
+		t.SetVectorIndexer(approx)
 	}
 }

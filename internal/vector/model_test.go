@@ -1,7 +1,8 @@
-package storage
+package vector
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -9,13 +10,15 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The randomized test of vector indexes: random puts, updates, deletes,
 // TTL deletions, transactions committed and aborted, and a second index
-// added and dropped, against the model of model_test.go; after each step
-// some searches compare SearchVectors with a brute-force search of the
-// model in float64, and the table's invariants (checkLocked, which
+// added and dropped, against a model (the items by key); after each step
+// some searches compare Search with a brute-force search of the
+// model in float64, and the table's invariants (storage's Check, which
 // rebuilds every vector index from the items) are checked.
 //
 // In "exact" runs every vector holds small integers, so the float32 sums
@@ -25,10 +28,35 @@ import (
 // decimals: scores must match within a tolerance, ranks by score, and
 // equal scores must come in scan order.
 
-// vecRef is the reference search over the model.
-func vecRef(m *model, def VectorIndexDef, q VectorQuery) []vecHit {
+// model is the reference: the items, by keyString.
+type model struct {
+	ks    storage.KeySchema
+	items map[string]storage.Item
+}
+
+func newModel(ks storage.KeySchema) *model { return &model{ks: ks, items: map[string]storage.Item{}} }
+
+func (m *model) put(it storage.Item) { m.items[keyString(m.ks.KeyOf(it))] = it }
+
+func (m *model) delete(k storage.Key) { delete(m.items, keyString(k)) }
+
+// inScanOrder returns the model's items in the order ranks (scanRanks of
+// the table) gives their keys.
+func (m *model) inScanOrder(ranks map[string]int) []storage.Item {
+	keys := slices.Collect(maps.Keys(m.items))
+	slices.SortFunc(keys, func(a, b string) int { return ranks[a] - ranks[b] })
+	out := make([]storage.Item, len(keys))
+	for i, k := range keys {
+		out[i] = m.items[k]
+	}
+	return out
+}
+
+// vecRef is the reference search over the model, whose items' scan order
+// ranks gives.
+func vecRef(m *model, ranks map[string]int, def storage.VectorIndexDef, q Query) []vecHit {
 	var hits []vecHit
-	for _, it := range m.items { // scan order: a stable sort keeps it among ties
+	for _, it := range m.inScanOrder(ranks) { // scan order: a stable sort keeps it among ties
 		x, ok := refVector(it, def)
 		if !ok || !refInSearch(it, def, q) {
 			continue
@@ -38,7 +66,7 @@ func vecRef(m *model, def VectorIndexDef, q VectorQuery) []vecHit {
 	}
 	slices.SortStableFunc(hits, func(a, b vecHit) int {
 		sa, sb := a.score, b.score
-		if def.Distance == DotProduct {
+		if def.Distance == storage.DotProduct {
 			sa, sb = -sa, -sb
 		}
 		switch {
@@ -53,20 +81,20 @@ func vecRef(m *model, def VectorIndexDef, q VectorQuery) []vecHit {
 }
 
 type vecHit struct {
-	key   Key
+	key   storage.Key
 	score float64
 	mag   float64 // the scale of the score's rounding error (refScore)
 }
 
 // refVector is the item's vector by the rules, parsed with strconv.
-func refVector(it Item, def VectorIndexDef) ([]float32, bool) {
+func refVector(it storage.Item, def storage.VectorIndexDef) ([]float32, bool) {
 	v, ok := it[def.Attribute]
-	if !ok || v.Kind() != KindL || len(v.List()) != def.Dimensions {
+	if !ok || v.Kind() != storage.KindL || len(v.List()) != def.Dimensions {
 		return nil, false
 	}
 	out := make([]float32, def.Dimensions)
 	for i, e := range v.List() {
-		if e.Kind() != KindN {
+		if e.Kind() != storage.KindN {
 			return nil, false
 		}
 		f, err := strconv.ParseFloat(e.Str(), 32)
@@ -84,12 +112,12 @@ func refVector(it Item, def VectorIndexDef) ([]float32, bool) {
 }
 
 // refInSearch reports whether an indexed item passes q's HASH value and filters.
-func refInSearch(it Item, def VectorIndexDef, q VectorQuery) bool {
-	if def.HasHash() && !Equal(it[def.Hash.Name], q.Hash) {
+func refInSearch(it storage.Item, def storage.VectorIndexDef, q Query) bool {
+	if def.HasHash() && !storage.Equal(it[def.Hash.Name], q.Hash) {
 		return false
 	}
 	for _, f := range q.Filters {
-		if !Equal(it[f.Name], f.Value) {
+		if !storage.Equal(it[f.Name], f.Value) {
 			return false
 		}
 	}
@@ -99,7 +127,7 @@ func refInSearch(it Item, def VectorIndexDef, q VectorQuery) bool {
 // refScore is the documented score in float64, and the scale of the
 // rounding error a float32 sum of the same terms may make (the sum of the
 // terms' magnitudes, scaled as the score is).
-func refScore(d DistanceFunction, q, x []float32) (score, mag float64) {
+func refScore(d storage.DistanceFunction, q, x []float32) (score, mag float64) {
 	var dotp, abs, qq, xx, l2 float64
 	for i := range q {
 		a, b := float64(q[i]), float64(x[i])
@@ -110,9 +138,9 @@ func refScore(d DistanceFunction, q, x []float32) (score, mag float64) {
 		l2 += (a - b) * (a - b)
 	}
 	switch d {
-	case Euclidean:
+	case storage.Euclidean:
 		return math.Sqrt(l2), math.Sqrt(l2)
-	case DotProduct:
+	case storage.DotProduct:
 		return dotp, abs
 	}
 	var qinv, xinv float64
@@ -128,17 +156,17 @@ func refScore(d DistanceFunction, q, x []float32) (score, mag float64) {
 // vgen makes the random items and queries of one run.
 type vgen struct {
 	r     *rand.Rand
-	ks    KeySchema
+	ks    storage.KeySchema
 	dims  int
 	exact bool
 }
 
-func (g vgen) number() Value {
+func (g vgen) number() storage.Value {
 	if g.exact {
-		return N(MustNumber(strconv.Itoa(g.r.IntN(7) - 3)))
+		return storage.N(storage.MustNumber(strconv.Itoa(g.r.IntN(7) - 3)))
 	}
 	f := (g.r.Float64()*2 - 1) * math.Pow(10, float64(g.r.IntN(5)-2))
-	return N(MustNumber(strconv.FormatFloat(f, 'f', g.r.IntN(12)+1, 64)))
+	return storage.N(storage.MustNumber(strconv.FormatFloat(f, 'f', g.r.IntN(12)+1, 64)))
 }
 
 func (g vgen) floats() []float32 {
@@ -151,9 +179,9 @@ func (g vgen) floats() []float32 {
 }
 
 // vector returns a vector attribute, usually a fitting one.
-func (g vgen) vector() (Value, bool) {
-	elems := func(n int) []Value {
-		out := make([]Value, n)
+func (g vgen) vector() (storage.Value, bool) {
+	elems := func(n int) []storage.Value {
+		out := make([]storage.Value, n)
 		for i := range out {
 			out[i] = g.number()
 		}
@@ -161,38 +189,38 @@ func (g vgen) vector() (Value, bool) {
 	}
 	switch g.r.IntN(20) {
 	case 0:
-		return Value{}, false // missing
+		return storage.Value{}, false // missing
 	case 1:
-		return L(elems(g.dims + 1)), true // too long
+		return storage.L(elems(g.dims + 1)), true // too long
 	case 2:
-		return L(elems(max(g.dims-1, 0))), true // too short
+		return storage.L(elems(max(g.dims-1, 0))), true // too short
 	case 3:
-		return S("not a vector"), true
+		return storage.S("not a vector"), true
 	case 4:
-		return NS([]Number{"1", "2"}), true
+		return storage.NS([]storage.Number{"1", "2"}), true
 	case 5:
 		e := elems(g.dims)
-		e[g.r.IntN(len(e))] = S("x") // an element of another kind
-		return L(e), true
+		e[g.r.IntN(len(e))] = storage.S("x") // an element of another kind
+		return storage.L(e), true
 	case 6:
 		e := elems(g.dims)
-		e[g.r.IntN(len(e))] = N("10000000000000000000000000000000000000000") // 1e40: beyond float32
-		return L(e), true
+		e[g.r.IntN(len(e))] = storage.N("10000000000000000000000000000000000000000") // 1e40: beyond float32
+		return storage.L(e), true
 	case 7:
-		return L(make([]Value, 0)), true
+		return storage.L(make([]storage.Value, 0)), true
 	}
-	return L(elems(g.dims)), true
+	return storage.L(elems(g.dims)), true
 }
 
-func (g vgen) key() Key {
-	k := Key{Partition: S(fmt.Sprintf("p%d", g.r.IntN(6)))}
+func (g vgen) key() storage.Key {
+	k := storage.Key{Partition: storage.S(fmt.Sprintf("p%d", g.r.IntN(6)))}
 	if g.ks.HasSort() {
-		k.Sort = N(MustNumber(strconv.Itoa(g.r.IntN(6))))
+		k.Sort = storage.N(storage.MustNumber(strconv.Itoa(g.r.IntN(6))))
 	}
 	return k
 }
 
-func (g vgen) item(k Key) Item {
+func (g vgen) item(k storage.Key) storage.Item {
 	it := g.ks.KeyItem(k)
 	if v, ok := g.vector(); ok {
 		it["v"] = v
@@ -200,41 +228,41 @@ func (g vgen) item(k Key) Item {
 	switch g.r.IntN(8) {
 	case 0: // no HASH value: not indexed by the schema index
 	case 1:
-		it["h"] = N("1") // another kind
+		it["h"] = storage.N("1") // another kind
 	default:
-		it["h"] = S(fmt.Sprintf("h%d", g.r.IntN(3)))
+		it["h"] = storage.S(fmt.Sprintf("h%d", g.r.IntN(3)))
 	}
 	if g.r.IntN(4) > 0 {
-		it["f1"] = S(fmt.Sprintf("a%d", g.r.IntN(3)))
+		it["f1"] = storage.S(fmt.Sprintf("a%d", g.r.IntN(3)))
 	}
 	switch g.r.IntN(5) {
 	case 0:
 	case 1:
-		it["f2"] = S("wrong kind")
+		it["f2"] = storage.S("wrong kind")
 	default:
-		it["f2"] = N(MustNumber(strconv.Itoa(g.r.IntN(3))))
+		it["f2"] = storage.N(storage.MustNumber(strconv.Itoa(g.r.IntN(3))))
 	}
-	it["pad"] = S("x")
+	it["pad"] = storage.S("x")
 	return it
 }
 
-func (g vgen) query(def VectorIndexDef) VectorQuery {
-	q := VectorQuery{Vector: g.floats(), TopK: 1 + g.r.IntN(12)}
+func (g vgen) query(def storage.VectorIndexDef) Query {
+	q := Query{Vector: g.floats(), TopK: 1 + g.r.IntN(12)}
 	if g.r.IntN(10) == 0 {
 		q.TopK = MaxTopK
 	}
 	if def.HasHash() {
-		q.Hash = S(fmt.Sprintf("h%d", g.r.IntN(4)))
+		q.Hash = storage.S(fmt.Sprintf("h%d", g.r.IntN(4)))
 		if g.r.IntN(20) == 0 {
-			q.Hash = N("1") // another kind: nothing
+			q.Hash = storage.N("1") // another kind: nothing
 		}
 	}
 	if len(def.Filters) > 0 {
 		if g.r.IntN(2) == 0 {
-			q.Filters = append(q.Filters, VectorFilter{"f1", S(fmt.Sprintf("a%d", g.r.IntN(4)))})
+			q.Filters = append(q.Filters, Filter{"f1", storage.S(fmt.Sprintf("a%d", g.r.IntN(4)))})
 		}
 		if g.r.IntN(3) == 0 {
-			q.Filters = append(q.Filters, VectorFilter{"f2", N(MustNumber(strconv.Itoa(g.r.IntN(3))))})
+			q.Filters = append(q.Filters, Filter{"f2", storage.N(storage.MustNumber(strconv.Itoa(g.r.IntN(3))))})
 		}
 	}
 	return q
@@ -247,23 +275,23 @@ func TestVectorModelRandom(t *testing.T) {
 	}
 	t.Logf("seed %d (rerun with VECTOR_SEED=%d)", seed, seed)
 	n := uint64(0)
-	for _, dist := range []DistanceFunction{Cosine, Euclidean, DotProduct} {
+	for _, dist := range []storage.DistanceFunction{storage.Cosine, storage.Euclidean, storage.DotProduct} {
 		for _, schema := range []bool{false, true} {
 			for _, exact := range []bool{true, false} {
-				for _, ks := range []KeySchema{schemaS, schemaSN} {
+				for _, ks := range []storage.KeySchema{schemaS, schemaSN} {
 					n++
-					approx := n%3 == 0 // some runs keep an approximate index (VectorIndexOptions) in step too
+					approx := n%3 == 0 // some runs keep an approximate index (Options) in step too
 					name := fmt.Sprintf("%s/schema=%v/exact=%v/sort=%v/approx=%v", dist, schema, exact, ks.HasSort(), approx)
 					t.Run(name, func(t *testing.T) {
 						r := rand.New(rand.NewPCG(seed, n))
 						dims := []int{1, 3, 8, 13, 40}[r.IntN(5)]
-						def := VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: dist, Projection: Projection{All: true}}
+						def := storage.VectorIndexDef{Name: "vx", Attribute: "v", Dimensions: dims, Distance: dist, Projection: storage.Projection{All: true}}
 						if schema {
-							def.Hash = KeyAttr{"h", KindS}
-							def.Filters = []KeyAttr{{"f1", KindS}, {"f2", KindN}}
-							def.Projection = Projection{NonKey: []string{"pad"}}
+							def.Hash = storage.KeyAttr{Name: "h", Kind: storage.KindS}
+							def.Filters = []storage.KeyAttr{{Name: "f1", Kind: storage.KindS}, {Name: "f2", Kind: storage.KindN}}
+							def.Projection = storage.Projection{NonKey: []string{"pad"}}
 						}
-						runVectorModel(t, seed, vgen{r: r, ks: ks, dims: dims, exact: exact}, def, VectorIndexOptions{Approximate: approx, M: 4}, 400)
+						runVectorModel(t, seed, vgen{r: r, ks: ks, dims: dims, exact: exact}, def, Options{Approximate: approx, M: 4}, 400)
 					})
 				}
 			}
@@ -271,15 +299,15 @@ func TestVectorModelRandom(t *testing.T) {
 	}
 }
 
-func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts VectorIndexOptions, steps int) {
-	tbl := NewTable(g.ks)
-	m := &model{ks: g.ks}
-	if err := tbl.AddVectorIndexWith(def, opts); err != nil {
+func runVectorModel(t *testing.T, seed uint64, g vgen, def storage.VectorIndexDef, opts Options, steps int) {
+	tbl := newTable(t, g.ks, opts)
+	m := newModel(g.ks)
+	if err := tbl.AddVectorIndex(def); err != nil {
 		t.Fatal(err)
 	}
-	defs := []VectorIndexDef{def}
-	second := VectorIndexDef{Name: "second", Attribute: "v", Dimensions: def.Dimensions,
-		Distance: []DistanceFunction{Cosine, Euclidean, DotProduct}[g.r.IntN(3)], Projection: Projection{All: true}}
+	defs := []storage.VectorIndexDef{def}
+	second := storage.VectorIndexDef{Name: "second", Attribute: "v", Dimensions: def.Dimensions,
+		Distance: []storage.DistanceFunction{storage.Cosine, storage.Euclidean, storage.DotProduct}[g.r.IntN(3)], Projection: storage.Projection{All: true}}
 	results, searches := 0, 0
 	defer func() {
 		// Not vacuous: searches found half a result each at least.
@@ -306,7 +334,7 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts 
 			op = "update"
 			k := g.key()
 			nu := g.item(k)
-			if _, err := tbl.Write(k, func(old Item) (Item, error) {
+			if _, err := tbl.Write(k, func(old storage.Item) (storage.Item, error) {
 				if old != nil && g.r.IntN(2) == 0 {
 					nu["v"] = old["v"] // keep the vector, change the rest
 					if _, ok := old["v"]; !ok {
@@ -328,14 +356,14 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts 
 		case c < 14:
 			op = "ttl delete"
 			k := g.key()
-			if _, err := tbl.WriteFrom(OriginService, k, func(Item) (Item, error) { return nil, nil }); err != nil {
+			if _, err := tbl.WriteFrom(storage.OriginService, k, func(storage.Item) (storage.Item, error) { return nil, nil }); err != nil {
 				fail(step, op, err)
 			}
 			m.delete(k)
 		case c < 18:
 			commit := g.r.IntN(2) == 0
 			op = fmt.Sprintf("transaction (commit %v)", commit)
-			tx := Begin(tbl)
+			tx := storage.Begin(tbl)
 			var pending []func()
 			for range 1 + g.r.IntN(4) {
 				k := g.key()
@@ -347,7 +375,7 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts 
 					continue
 				}
 				it := g.item(k)
-				if _, err := tx.Write(tbl, k, func(Item) (Item, error) { return it, nil }); err != nil {
+				if _, err := tx.Write(tbl, k, func(storage.Item) (storage.Item, error) { return it, nil }); err != nil {
 					fail(step, op, err)
 				}
 				pending = append(pending, func() { m.put(it) })
@@ -376,10 +404,7 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts 
 			}
 		}
 		if step%10 == 0 || step == steps-1 {
-			tbl.mu.RLock()
-			err := tbl.checkLocked()
-			tbl.mu.RUnlock()
-			if err != nil {
+			if err := tbl.Check(); err != nil {
 				fail(step, op, err)
 			}
 		}
@@ -398,29 +423,30 @@ func runVectorModel(t *testing.T, seed uint64, g vgen, def VectorIndexDef, opts 
 }
 
 // compareSearch runs q on the table and on the model.
-func compareSearch(tbl *Table, m *model, def VectorIndexDef, q VectorQuery, exact bool) (int, error) {
-	got, err := tbl.SearchVectors(def.Name, q)
+func compareSearch(tbl *storage.Table, m *model, def storage.VectorIndexDef, q Query, exact bool) (int, error) {
+	got, err := Search(tbl, def.Name, q)
 	if err != nil {
 		return 0, err
 	}
-	want := vecRef(m, def, q)
+	ranks := scanRanks(tbl)
+	want := vecRef(m, ranks, def, q)
 	if len(got) != len(want) {
 		return 0, fmt.Errorf("%d results, want %d", len(got), len(want))
 	}
-	return len(got), compareHits(m, def, q, exact, got, want)
+	return len(got), compareHits(m, ranks, def, q, exact, got, want)
 }
 
-func compareHits(m *model, def VectorIndexDef, q VectorQuery, exact bool, got []VectorResult, want []vecHit) error {
+func compareHits(m *model, ranks map[string]int, def storage.VectorIndexDef, q Query, exact bool, got []Result, want []vecHit) error {
 	for i, g := range got {
 		k := g.Item.Key()
 		// The item is the stored one, whole.
-		mi, found := m.find(k)
-		if !found || !ItemsEqual(g.Item.Item(), m.items[mi]) {
+		mi, found := m.items[keyString(k)]
+		if !found || !storage.ItemsEqual(g.Item.Item(), mi) {
 			return fmt.Errorf("result %d: item %v is not the stored item", i, g.Item.Item())
 		}
-		own, mag := refScore(def.Distance, q.Vector, mustRefVector(m.items[mi], def))
+		own, mag := refScore(def.Distance, q.Vector, mustRefVector(mi, def))
 		if exact {
-			if g.Score != want[i].score || !Equal(k.Partition, want[i].key.Partition) || !Equal(k.Sort, want[i].key.Sort) {
+			if g.Score != want[i].score || !storage.Equal(k.Partition, want[i].key.Partition) || !storage.Equal(k.Sort, want[i].key.Sort) {
 				return fmt.Errorf("result %d: %v score %v, want %v score %v", i, k, g.Score, want[i].key, want[i].score)
 			}
 			continue
@@ -435,13 +461,13 @@ func compareHits(m *model, def VectorIndexDef, q VectorQuery, exact bool, got []
 		if i > 0 {
 			prev := got[i-1]
 			worse := g.Score < prev.Score
-			if def.Distance != DotProduct {
+			if def.Distance != storage.DotProduct {
 				worse = g.Score > prev.Score
 			}
 			if !worse && g.Score != prev.Score {
 				return fmt.Errorf("result %d: score %v ranked after %v", i, g.Score, prev.Score)
 			}
-			if g.Score == prev.Score && m.compareScan(prev.Item.Key(), k) >= 0 {
+			if g.Score == prev.Score && ranks[keyString(prev.Item.Key())] >= ranks[keyString(k)] {
 				return fmt.Errorf("result %d: equal scores not in scan order", i)
 			}
 		}
@@ -449,7 +475,7 @@ func compareHits(m *model, def VectorIndexDef, q VectorQuery, exact bool, got []
 	return nil
 }
 
-func mustRefVector(it Item, def VectorIndexDef) []float32 {
+func mustRefVector(it storage.Item, def storage.VectorIndexDef) []float32 {
 	x, ok := refVector(it, def)
 	if !ok {
 		panic("result not indexable")

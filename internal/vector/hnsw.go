@@ -1,12 +1,14 @@
-package storage
+package vector
 
 import (
 	"hash/fnv"
 	"math"
 	"slices"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The approximate index, an emulator option (VectorIndexOptions): a
+// The approximate index, an emulator option (Options.Approximate): a
 // hierarchical navigable small world graph (HNSW, Malkov and Yashunin,
 // 2016) per index partition, over the partition's rows in the slabs (the
 // graph keeps no vectors of its own). Node ids are stable while rows move:
@@ -18,43 +20,14 @@ import (
 // A node's level comes from a hash of its table key, so the same items
 // give the same levels whatever the order they came in.
 
-// VectorIndexOptions are the emulator's options for a vector index, beyond
-// AWS's definition.
-type VectorIndexOptions struct {
-	// Approximate makes SearchVectors walk an HNSW graph instead of scoring
-	// every row, in partitions of at least approxMinRows rows, unless the
-	// query asks for Exact. Writes then cost a graph insertion each.
-	Approximate bool
-	// M is the links a node keeps per level (twice that on level 0);
-	// 16 when 0.
-	M int
-	// EfConstruction is the candidate list of an insertion; 64 when 0.
-	EfConstruction int
-	// EfSearch is the candidate list of a search, at least TopK; 100 when 0.
-	EfSearch int
-}
-
-func (o VectorIndexOptions) withDefaults() VectorIndexOptions {
-	if o.M <= 1 {
-		o.M = 16
-	}
-	if o.EfConstruction <= 0 {
-		o.EfConstruction = 64
-	}
-	if o.EfSearch <= 0 {
-		o.EfSearch = 100
-	}
-	return o
-}
-
 // approxMinRows is the partition size below which an approximate index
 // searches exactly anyway: scoring every row is as fast. A variable for
 // tests.
 var approxMinRows = 1000
 
-// hnsw is one partition's graph, guarded by the table's mu.
+// hnsw is one partition's graph, guarded by the table's lock.
 type hnsw struct {
-	x     *vindex
+	x     *index
 	p     *vpart
 	nodes []hnode
 	live  int
@@ -69,13 +42,13 @@ type hnode struct {
 	links [][]int32
 }
 
-// hc is a node and its key (vindex.key) to the query at hand.
+// hc is a node and its key (index.key) to the query at hand.
 type hc struct {
 	key float64
 	id  int32
 }
 
-func newHNSW(x *vindex, p *vpart) *hnsw { return &hnsw{x: x, p: p, entry: -1} }
+func newHNSW(x *index, p *vpart) *hnsw { return &hnsw{x: x, p: p, entry: -1} }
 
 // rowOf returns node id's chunk and index.
 func (g *hnsw) rowOf(id int32) (*vchunk, int) { return g.p.at(int(g.nodes[id].row)) }
@@ -86,11 +59,11 @@ func (g *hnsw) keyTo(q []float32, qinv float64, id int32) float64 {
 }
 
 // levelOf draws a node's level from its table key: floor(-ln(u) / ln(M)).
-func (g *hnsw) levelOf(r vref) int {
+func (g *hnsw) levelOf(r storage.ItemRef) int {
 	h := fnv.New64a()
-	h.Write([]byte(r.pk))
+	h.Write([]byte(r.PartitionKey()))
 	h.Write([]byte{0})
-	h.Write([]byte(r.e.sortKey()))
+	h.Write([]byte(r.SortKey()))
 	u := (float64(h.Sum64()>>11) + 0.5) / (1 << 53)
 	return min(int(-math.Log(u)/math.Log(float64(g.x.opts.M))), 16)
 }

@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// The distance loops with AVX2 and FMA (vector_kernel_amd64.go): four
+// The distance loops with AVX2 and FMA (kernel_amd64.go): four
 // 8-lane accumulators over 32 floats a step, then 8 a step, then one. The
 // order of operations is fixed, so results are repeatable.
 

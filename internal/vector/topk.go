@@ -1,4 +1,4 @@
-package storage
+package vector
 
 // The TopK selection: a bounded max-heap of candidates whose root is the
 // worst kept, so a candidate no better than the root costs one float
@@ -20,11 +20,7 @@ func (a vcand) before(b vcand) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
-	ra, rb := a.c.refs[a.i], b.c.refs[b.i]
-	if ra.pk != rb.pk { // ties are rare: hashing the keys here costs nothing measurable
-		return scanLess(partitionHash(ra.pk), ra.pk, partitionHash(rb.pk), rb.pk)
-	}
-	return ra.e.sortKey() < rb.e.sortKey()
+	return a.c.refs[a.i].ScanBefore(b.c.refs[b.i])
 }
 
 // topK keeps the k best candidates offered.

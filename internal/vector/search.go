@@ -1,20 +1,32 @@
-package storage
+package vector
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// SearchVectors: an exact search. Every row of the partition searched is
-// scored (no approximation: the true nearest neighbours, which makes the
+// Search: an exact search. Every row of the partition searched is scored
+// (no approximation: the true nearest neighbours, which makes the
 // emulator a test oracle for an approximate service) with the loops of
-// vector_kernel.go, the TopK kept by a bounded heap (vector_topk.go).
+// kernel.go, the TopK kept by a bounded heap (topk.go).
 
-// VectorQuery is one search of a vector index.
-type VectorQuery struct {
+// MaxTopK bounds a query's TopK: 1..MaxTopK (VECTOR_SPEC.md).
+const MaxTopK = 100
+
+// ErrQuery: a Query does not fit its index (dimension, TopK, a missing or
+// extra HASH value, a filter on an attribute that is not an INLINE_FILTER
+// element). Like storage's sentinels it marks misuse of the API; the
+// emulator validates requests with AWS's wording first.
+var ErrQuery = errors.New("vector: query does not fit the index")
+
+// Query is one search of a vector index.
+type Query struct {
 	// Vector is the search vector: Dimensions finite float32 values.
 	Vector []float32
 	// TopK is how many results at most: 1..MaxTopK.
@@ -22,26 +34,26 @@ type VectorQuery struct {
 	// Hash is the value of the search schema's HASH element, which the
 	// search is restricted to: required when the index has one, else
 	// invalid (the zero Value). A value of another kind matches nothing.
-	Hash Value
+	Hash storage.Value
 	// Filters are equalities on INLINE_FILTER elements, all of which a
 	// result satisfies. An item lacking the attribute never satisfies one;
 	// a value of another kind matches nothing.
-	Filters []VectorFilter
-	// Exact asks an approximate index (VectorIndexOptions) for the exact
-	// answer. Exact indexes always give it.
+	Filters []Filter
+	// Exact asks an approximate index (Options) for the exact answer.
+	// Exact indexes always give it.
 	Exact bool
 }
 
-// VectorFilter is one equality on an inline filter attribute.
-type VectorFilter struct {
+// Filter is one equality on an inline filter attribute.
+type Filter struct {
 	Name  string
-	Value Value
+	Value storage.Value
 }
 
-// VectorResult is one search result: the table's item as stored, whole
-// (the index's projection is the reader's to apply), and its score.
-type VectorResult struct {
-	Item  EncodedItem
+// Result is one search result: the table's item as stored, whole (the
+// index's projection is the reader's to apply), and its score.
+type Result struct {
+	Item  storage.EncodedItem
 	Score float64
 }
 
@@ -50,31 +62,43 @@ type VectorResult struct {
 // that the goroutines cost more than they save).
 const parallelMinFloats = 1 << 21
 
-// SearchVectors returns the q.TopK items of the vector index called name
+// Search returns the q.TopK items of t's vector index called name
 // nearest q.Vector by the index's distance function, best first: COSINE
 // and EUCLIDEAN by smallest score, DOT_PRODUCT by largest; equal scores in
-// the table's scan order (vector_topk.go). Scores: COSINE 1 - cosine
+// the table's scan order (topk.go). Scores: COSINE 1 - cosine
 // similarity, clamped to [0, 2] (a zero vector, stored or searched, scores
 // 1 against everything); EUCLIDEAN the distance; DOT_PRODUCT the dot
 // product. Sums run in float32 as the vectors are stored; a score whose
 // float32 arithmetic overflows ranks last (±Inf, or +Inf for COSINE).
 //
-// It holds the table's read lock while searching; the EncodedItems stay
-// valid after. ErrNoVectorIndex if there is no such index; ErrVectorQuery
-// (wrapped, with the reason) if q does not fit it.
-func (t *Table) SearchVectors(name string, q VectorQuery) ([]VectorResult, error) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	x := t.vindexLocked(name)
-	if x == nil {
-		return nil, fmt.Errorf("%w: %q", ErrNoVectorIndex, name)
+// It holds the table's read lock while searching (storage's
+// ReadVectorIndex); the EncodedItems stay valid after.
+// storage.ErrNoVectorIndex if there is no such index; ErrQuery (wrapped,
+// with the reason) if q does not fit it.
+func Search(t *storage.Table, name string, q Query) ([]Result, error) {
+	var out []Result
+	var err error
+	if rerr := t.ReadVectorIndex(name, func(vi storage.VectorIndex) {
+		x, ok := vi.(*index)
+		if !ok {
+			err = fmt.Errorf("vector: index %q was not built by this package", name)
+			return
+		}
+		out, err = x.search(t, q)
+	}); rerr != nil {
+		return nil, rerr
 	}
+	return out, err
+}
+
+// search is Search over x, an index of t, under t's read lock.
+func (x *index) search(t *storage.Table, q Query) ([]Result, error) {
 	s, p, err := x.prepare(q)
 	if err != nil {
 		return nil, err
 	}
 	if p == nil {
-		return []VectorResult{}, nil
+		return []Result{}, nil
 	}
 	var cands []vcand
 	if p.graph != nil && !q.Exact && p.n >= approxMinRows {
@@ -83,21 +107,16 @@ func (t *Table) SearchVectors(name string, q VectorQuery) ([]VectorResult, error
 	if cands == nil {
 		cands = s.run(p, q.TopK)
 	}
-	out := make([]VectorResult, len(cands))
+	out := make([]Result, len(cands))
 	for i, c := range cands {
-		r := c.c.refs[c.i]
-		k := Key{Partition: Value{kind: t.ks.Partition.Kind, str: r.pk}}
-		if t.ks.HasSort() {
-			k.Sort = sortKeyValue(t.ks.Sort.Kind, r.e.sortKey())
-		}
-		out[i] = VectorResult{Item: t.encodedOf(k, r.e), Score: x.score(c.key)}
+		out[i] = Result{Item: t.ItemAt(c.c.refs[c.i]), Score: x.score(c.key)}
 	}
 	return out, nil
 }
 
 // vscan is one search's query, prepared.
 type vscan struct {
-	x    *vindex
+	x    *index
 	q    []float32
 	qinv float64  // COSINE: 1/|q| (0 for a zero vector)
 	want []uint32 // per inline filter, the code required (0: none)
@@ -106,9 +125,9 @@ type vscan struct {
 
 // prepare checks q against the index and returns the scan and the
 // partition to scan (nil when nothing can match).
-func (x *vindex) prepare(q VectorQuery) (*vscan, *vpart, error) {
+func (x *index) prepare(q Query) (*vscan, *vpart, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrVectorQuery, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", ErrQuery, fmt.Sprintf(format, args...))
 	}
 	if len(q.Vector) != x.dims {
 		return nil, nil, bad("search vector of %d dimensions, index of %d", len(q.Vector), x.dims)
@@ -127,13 +146,13 @@ func (x *vindex) prepare(q VectorQuery) (*vscan, *vpart, error) {
 	s := &vscan{x: x, q: q.Vector, want: make([]uint32, x.nf)}
 	none := false
 	for _, f := range q.Filters {
-		i := slices.IndexFunc(x.def.Filters, func(a KeyAttr) bool { return a.Name == f.Name })
+		i := slices.IndexFunc(x.def.Filters, func(a storage.KeyAttr) bool { return a.Name == f.Name })
 		if i < 0 {
 			return nil, nil, bad("%q is not an inline filter", f.Name)
 		}
-		code, ok := x.codes[i].ids[f.Value.str]
+		code, ok := x.codes[i].ids[f.Value.Str()]
 		switch {
-		case !ok || f.Value.kind != x.def.Filters[i].Kind:
+		case !ok || f.Value.Kind() != x.def.Filters[i].Kind:
 			none = true // no row holds that value
 		case s.want[i] != 0 && s.want[i] != code:
 			none = true // two different values required
@@ -145,12 +164,12 @@ func (x *vindex) prepare(q VectorQuery) (*vscan, *vpart, error) {
 	}
 	hash := ""
 	if x.def.HasHash() {
-		if q.Hash.kind != x.def.Hash.Kind {
+		if q.Hash.Kind() != x.def.Hash.Kind {
 			return nil, nil, nil
 		}
-		hash = q.Hash.str
+		hash = q.Hash.Str()
 	}
-	if x.def.Distance == Cosine {
+	if x.def.Distance == storage.Cosine {
 		if n := math.Sqrt(float64(dot(q.Vector, q.Vector))); n > 0 {
 			s.qinv = 1 / n
 		}
@@ -159,7 +178,7 @@ func (x *vindex) prepare(q VectorQuery) (*vscan, *vpart, error) {
 }
 
 // invOf returns row i of c's inverse norm (COSINE; else 0).
-func (x *vindex) invOf(c *vchunk, i int) float64 {
+func (x *index) invOf(c *vchunk, i int) float64 {
 	if c.inv == nil {
 		return 0
 	}
@@ -168,20 +187,20 @@ func (x *vindex) invOf(c *vchunk, i int) float64 {
 
 // key returns row i of c's key to q (qinv: 1/|q| for COSINE): the score,
 // or its negation for DOT_PRODUCT, so smaller is better.
-func (x *vindex) key(q []float32, qinv float64, c *vchunk, i int) float64 {
+func (x *index) key(q []float32, qinv float64, c *vchunk, i int) float64 {
 	vec := c.vecs[i*x.dims : (i+1)*x.dims]
 	var key float64
 	switch x.def.Distance {
-	case Cosine:
+	case storage.Cosine:
 		key = 1 - float64(dot(q, vec))*qinv*c.inv[i]
 		if key < 0 {
 			key = 0
 		} else if key > 2 {
 			key = 2
 		}
-	case Euclidean:
+	case storage.Euclidean:
 		key = float64(l2sq(q, vec))
-	case DotProduct:
+	case storage.DotProduct:
 		key = -float64(dot(q, vec))
 	}
 	if key != key { // NaN: float32 overflow (Inf*0, Inf-Inf)
@@ -191,11 +210,11 @@ func (x *vindex) key(q []float32, qinv float64, c *vchunk, i int) float64 {
 }
 
 // score turns a candidate's key back into the score reported.
-func (x *vindex) score(key float64) float64 {
+func (x *index) score(key float64) float64 {
 	switch x.def.Distance {
-	case Euclidean:
+	case storage.Euclidean:
 		return math.Sqrt(key)
-	case DotProduct:
+	case storage.DotProduct:
 		return -key
 	}
 	return key

@@ -1,22 +1,23 @@
-package storage
+package vector
 
 import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Vectors on the way in: numbers to float32, and the check of an item's
 // vector and search schema attributes that the emulator makes before a
-// write (AWS rejects such writes; storage itself only leaves the item out
-// of the index).
+// write (AWS rejects such writes; an index only leaves the item out).
 
 // Float32OfNumber rounds a number to the nearest float32 (ties to even, as
 // strconv.ParseFloat(s, 32) does): AWS stores vectors at 32-bit precision
 // and rounds higher-precision values on the way in. ok is false when the
 // number's magnitude rounds past the largest float32 (it would be
 // infinite); numbers too small for float32 round to zero or a subnormal.
-func Float32OfNumber(n Number) (f float32, ok bool) {
+func Float32OfNumber(n storage.Number) (f float32, ok bool) {
 	return parseFloat32(string(n))
 }
 
@@ -127,23 +128,23 @@ func fastFloat32(s string) (float32, bool) {
 // vectorInto stores v's elements in dst, rounded to float32, when v is a
 // list of exactly len(dst) numbers each finite as float32; false if not
 // (dst is then partly written).
-func vectorInto(dst []float32, v Value) bool {
-	if v.kind != KindL {
+func vectorInto(dst []float32, v storage.Value) bool {
+	if v.Kind() != storage.KindL {
 		return false
 	}
-	elems := v.c.list
+	elems := v.List()
 	if len(elems) != len(dst) {
 		return false
 	}
 	dst = dst[:len(elems)]
 	for i := range elems {
 		e := &elems[i]
-		if e.kind != KindN {
+		if e.Kind() != storage.KindN {
 			return false
 		}
-		f, ok := fastFloat32(e.str) // one call per element on the common path
+		f, ok := fastFloat32(e.Str()) // one call per element on the common path
 		if !ok {
-			if f, ok = parseFloat32(e.str); !ok {
+			if f, ok = parseFloat32(e.Str()); !ok {
 				return false
 			}
 		}
@@ -152,77 +153,77 @@ func vectorInto(dst []float32, v Value) bool {
 	return true
 }
 
-// VectorProblem says what is wrong with an item for a vector index.
-type VectorProblem uint8
+// Problem says what is wrong with an item for a vector index.
+type Problem uint8
 
-// Vector problems, in the order CheckVectorItem looks for them.
+// Vector problems, in the order CheckItem looks for them.
 const (
-	// VectorNotList: the vector attribute is not a list (L); Kind says what it is.
-	VectorNotList VectorProblem = iota + 1
-	// VectorDimension: the list's length (Actual) is not Dimensions (Expected).
-	VectorDimension
-	// VectorElementNotNumber: element Element is not a number; Kind says what it is.
-	VectorElementNotNumber
-	// VectorElementRange: element Element is a number beyond float32's range.
-	VectorElementRange
-	// VectorSchemaKind: a search schema attribute (Attribute) is not of
+	// NotList: the vector attribute is not a list (L); Kind says what it is.
+	NotList Problem = iota + 1
+	// Dimension: the list's length (Actual) is not Dimensions (Expected).
+	Dimension
+	// ElementNotNumber: element Element is not a number; Kind says what it is.
+	ElementNotNumber
+	// ElementRange: element Element is a number beyond float32's range.
+	ElementRange
+	// SchemaKind: a search schema attribute (Attribute) is not of
 	// the kind its attribute definition declares (Expected Kind, Actual Kind).
-	VectorSchemaKind
-	// VectorHashEmpty: the HASH element's value is an empty string or binary.
-	VectorHashEmpty
+	SchemaKind
+	// HashEmpty: the HASH element's value is an empty string or binary.
+	HashEmpty
 )
 
-// VectorItemError is CheckVectorItem's report: which index and attribute,
+// ItemError is CheckItem's report: which index and attribute,
 // and what is wrong, with the figures an error message needs. The emulator
 // words it (VECTOR_SPEC.md lists what is known of AWS's wording).
-type VectorItemError struct {
+type ItemError struct {
 	Index     string // the vector index's name
 	Attribute string // the offending attribute
-	Problem   VectorProblem
-	Expected  int  // VectorDimension: Dimensions
-	Actual    int  // VectorDimension: the list's length
-	Element   int  // VectorElementNotNumber, VectorElementRange: the element's index
-	Kind      Kind // VectorNotList, VectorElementNotNumber: the kind found; VectorSchemaKind: the kind found
-	Want      Kind // VectorSchemaKind: the kind declared
+	Problem   Problem
+	Expected  int          // Dimension: Dimensions
+	Actual    int          // Dimension: the list's length
+	Element   int          // ElementNotNumber, ElementRange: the element's index
+	Kind      storage.Kind // NotList, ElementNotNumber: the kind found; SchemaKind: the kind found
+	Want      storage.Kind // SchemaKind: the kind declared
 }
 
-func (e *VectorItemError) Error() string {
+func (e *ItemError) Error() string {
 	var what string
 	switch e.Problem {
-	case VectorNotList:
+	case NotList:
 		what = fmt.Sprintf("is %s, not a list of numbers", e.Kind)
-	case VectorDimension:
+	case Dimension:
 		what = fmt.Sprintf("has %d elements, want %d", e.Actual, e.Expected)
-	case VectorElementNotNumber:
+	case ElementNotNumber:
 		what = fmt.Sprintf("element %d is %s, not a number", e.Element, e.Kind)
-	case VectorElementRange:
+	case ElementRange:
 		what = fmt.Sprintf("element %d is beyond float32's range", e.Element)
-	case VectorSchemaKind:
+	case SchemaKind:
 		what = fmt.Sprintf("is %s, want %s", e.Kind, e.Want)
-	case VectorHashEmpty:
+	case HashEmpty:
 		what = "is empty"
 	}
-	return fmt.Sprintf("storage: vector index %q: attribute %q %s", e.Index, e.Attribute, what)
+	return fmt.Sprintf("vector: index %q: attribute %q %s", e.Index, e.Attribute, what)
 }
 
-// CheckVectorItem reports the first reason, over defs in order, why AWS
+// CheckItem reports the first reason, over defs in order, why AWS
 // would refuse to write item to a table with those vector indexes: a vector
 // attribute present but not a list of exactly Dimensions numbers each
 // finite as float32, a search schema attribute present with another kind,
 // or an empty HASH value. A missing attribute is no error (the item is
 // simply not indexed, or for an inline filter indexed without it). nil
-// when the item fits; otherwise a *VectorItemError.
-func CheckVectorItem(defs []VectorIndexDef, item Item) error {
+// when the item fits; otherwise a *ItemError.
+func CheckItem(defs []storage.VectorIndexDef, item storage.Item) error {
 	for _, d := range defs {
-		if err := d.checkItem(item); err != nil {
+		if err := checkItem(d, item); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (d VectorIndexDef) checkItem(item Item) error {
-	fail := func(e VectorItemError) error {
+func checkItem(d storage.VectorIndexDef, item storage.Item) error {
+	fail := func(e ItemError) error {
 		e.Index = d.Name
 		if e.Attribute == "" {
 			e.Attribute = d.Attribute
@@ -230,32 +231,32 @@ func (d VectorIndexDef) checkItem(item Item) error {
 		return &e
 	}
 	if v, ok := item[d.Attribute]; ok {
-		if v.kind != KindL {
-			return fail(VectorItemError{Problem: VectorNotList, Kind: v.kind})
+		if v.Kind() != storage.KindL {
+			return fail(ItemError{Problem: NotList, Kind: v.Kind()})
 		}
-		elems := v.c.list
+		elems := v.List()
 		if len(elems) != d.Dimensions {
-			return fail(VectorItemError{Problem: VectorDimension, Expected: d.Dimensions, Actual: len(elems)})
+			return fail(ItemError{Problem: Dimension, Expected: d.Dimensions, Actual: len(elems)})
 		}
 		for i, e := range elems {
-			if e.kind != KindN {
-				return fail(VectorItemError{Problem: VectorElementNotNumber, Element: i, Kind: e.kind})
+			if e.Kind() != storage.KindN {
+				return fail(ItemError{Problem: ElementNotNumber, Element: i, Kind: e.Kind()})
 			}
-			if _, ok := parseFloat32(e.str); !ok {
-				return fail(VectorItemError{Problem: VectorElementRange, Element: i})
+			if _, ok := parseFloat32(e.Str()); !ok {
+				return fail(ItemError{Problem: ElementRange, Element: i})
 			}
 		}
 	}
-	for _, a := range d.schemaAttrs() {
+	for _, a := range d.SchemaAttrs() {
 		v, ok := item[a.Name]
 		if !ok {
 			continue
 		}
-		if v.kind != a.Kind {
-			return fail(VectorItemError{Attribute: a.Name, Problem: VectorSchemaKind, Kind: v.kind, Want: a.Kind})
+		if v.Kind() != a.Kind {
+			return fail(ItemError{Attribute: a.Name, Problem: SchemaKind, Kind: v.Kind(), Want: a.Kind})
 		}
-		if a == d.Hash && v.str == "" && v.kind != KindN {
-			return fail(VectorItemError{Attribute: a.Name, Problem: VectorHashEmpty})
+		if a == d.Hash && v.Str() == "" && v.Kind() != storage.KindN {
+			return fail(ItemError{Attribute: a.Name, Problem: HashEmpty})
 		}
 	}
 	return nil

@@ -1,8 +1,8 @@
 //go:build !amd64
 
-package storage
+package vector
 
-// Without assembly loops (vector_kernel_amd64.go), the Go loops run.
+// Without assembly loops (kernel_amd64.go), the Go loops run.
 
 const useAVX2 = false
 

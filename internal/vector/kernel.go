@@ -1,9 +1,10 @@
-package storage
+package vector
 
 // The distance loops. Each works on float32 slices of equal length with
 // eight independent accumulators (so the adds pipeline instead of waiting
-// on one another) and slices re-cut to eight elements per step (so the
-// compiler drops the bounds checks). The order of the additions is fixed,
+// on one another) and slices re-cut to eight elements per step, so the
+// compiler drops the bounds checks of the eight (//gcassert:bce,
+// internal/lint's TestCompilerClaims). The order of the additions is fixed,
 // so a vector's score against a query is the same on every call, whatever
 // else is in the index: a search is deterministic.
 
@@ -16,14 +17,14 @@ func dot32(a, b []float32) float32 {
 	for ; i+8 <= n; i += 8 {
 		x := a[i : i+8 : i+8]
 		y := b[i : i+8 : i+8]
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
-		s4 += x[4] * y[4]
-		s5 += x[5] * y[5]
-		s6 += x[6] * y[6]
-		s7 += x[7] * y[7]
+		s0 += x[0] * y[0] //gcassert:bce
+		s1 += x[1] * y[1] //gcassert:bce
+		s2 += x[2] * y[2] //gcassert:bce
+		s3 += x[3] * y[3] //gcassert:bce
+		s4 += x[4] * y[4] //gcassert:bce
+		s5 += x[5] * y[5] //gcassert:bce
+		s6 += x[6] * y[6] //gcassert:bce
+		s7 += x[7] * y[7] //gcassert:bce
 	}
 	for ; i < n; i++ {
 		s0 += a[i] * b[i]
@@ -40,14 +41,14 @@ func l2sq32(a, b []float32) float32 {
 	for ; i+8 <= n; i += 8 {
 		x := a[i : i+8 : i+8]
 		y := b[i : i+8 : i+8]
-		d0 := x[0] - y[0]
-		d1 := x[1] - y[1]
-		d2 := x[2] - y[2]
-		d3 := x[3] - y[3]
-		d4 := x[4] - y[4]
-		d5 := x[5] - y[5]
-		d6 := x[6] - y[6]
-		d7 := x[7] - y[7]
+		d0 := x[0] - y[0] //gcassert:bce
+		d1 := x[1] - y[1] //gcassert:bce
+		d2 := x[2] - y[2] //gcassert:bce
+		d3 := x[3] - y[3] //gcassert:bce
+		d4 := x[4] - y[4] //gcassert:bce
+		d5 := x[5] - y[5] //gcassert:bce
+		d6 := x[6] - y[6] //gcassert:bce
+		d7 := x[7] - y[7] //gcassert:bce
 		s0 += d0 * d0
 		s1 += d1 * d1
 		s2 += d2 * d2

@@ -1,9 +1,9 @@
-package storage
+package vector
 
-// On amd64 the distance loops run in assembly (vector_kernel_amd64.s) with
+// On amd64 the distance loops run in assembly (kernel_amd64.s) with
 // AVX2 and FMA when the processor and the OS support them: about twice the
 // speed of the Go loops, which are memory-bound no longer. Otherwise, and
-// on other architectures (vector_kernel_other.go), the Go loops run.
+// on other architectures (kernel_other.go), the Go loops run.
 
 func dotAVX2(a, b *float32, n int) float32
 func l2sqAVX2(a, b *float32, n int) float32

@@ -1,30 +1,24 @@
-package storage
+package vector
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// checkVectorIndexesLocked verifies every vector index against the stored
-// items and its own bookkeeping, for tests: a fresh backfill must hold the
-// same rows (vector bit for bit, partition, filter values, projected size,
-// record), and loc, the partitions, the chunks and the filter codes must
-// agree with each other.
-func (t *Table) checkVectorIndexesLocked() error {
-	for _, x := range t.vindexes {
-		if err := t.checkVindexLocked(x); err != nil {
-			return fmt.Errorf("vector index %q: %w", x.def.Name, err)
-		}
-	}
-	return nil
-}
-
-func (t *Table) checkVindexLocked(x *vindex) error {
+// Check verifies x against its own bookkeeping and against a fresh
+// backfill of the stored items (refill fills the index it is given), for
+// tests: the fresh index, exact, must hold the same rows (vector bit for
+// bit, partition, filter values, projected size, record), and loc, the
+// partitions, the chunks, the filter codes and the graph must agree with
+// each other.
+func (x *index) Check(refill func(storage.VectorIndex)) error {
 	if err := x.checkShape(); err != nil {
 		return err
 	}
-	want := newVindex(t.ks, x.def, VectorIndexOptions{})
-	t.backfillLocked(want)
+	want := newIndex(x.ks, x.def, Options{})
+	refill(want)
 	if want.count != x.count || want.psize != x.psize || want.vsize != x.vsize || len(want.loc) != len(x.loc) {
 		return fmt.Errorf("%d rows of %d projected bytes (%d keys), items give %d of %d (%d keys)",
 			x.count, x.psize, len(x.loc), want.count, want.psize, len(want.loc))
@@ -55,7 +49,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 				return fmt.Errorf("key %q/%q: filter %d is %q, want %q", key.pk, key.sk, f, gs, ws)
 			}
 		}
-		if gc.psize[gi] != wc.psize[wi] || gc.vsz[gi] != wc.vsz[wi] || !sameString(gc.refs[gi].e.rec, wc.refs[wi].e.rec) || gc.refs[gi].pk != wc.refs[wi].pk {
+		if gc.psize[gi] != wc.psize[wi] || gc.vsz[gi] != wc.vsz[wi] || !gc.refs[gi].Same(wc.refs[wi]) {
 			return fmt.Errorf("key %q/%q: row's size or record differs from the item's", key.pk, key.sk)
 		}
 	}
@@ -63,7 +57,7 @@ func (t *Table) checkVindexLocked(x *vindex) error {
 }
 
 // checkShape verifies x's own bookkeeping.
-func (x *vindex) checkShape() error {
+func (x *index) checkShape() error {
 	rows := 0
 	used := make([][]int32, x.nf)
 	for f := range used {
@@ -85,7 +79,7 @@ func (x *vindex) checkShape() error {
 				return fmt.Errorf("partition %q: row %d beyond its chunk's %d", hash, r, c.n)
 			}
 			ref := c.refs[i]
-			key := vkey{ref.pk, ref.e.sortKey()}
+			key := vkey{ref.PartitionKey(), ref.SortKey()}
 			if at := x.loc[key]; at.p != p || at.row != r {
 				return fmt.Errorf("partition %q: row %d's key %q/%q located at %q row %d", hash, r, key.pk, key.sk, at.p.hashOr(), at.row)
 			}
