@@ -1,11 +1,9 @@
 package emulator_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,24 +17,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
 
-// lockedBuffer is a log's output written by the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestStreamHandlerWarnsOfASecondPoller: a client polling a stream with
 // the Streams API (as serverless-offline-dynamodb-streams does: a
 // shard iterator, then GetRecords in a loop) while an event source
@@ -44,7 +24,7 @@ func (l *lockedBuffer) String() string {
 // stream, naming the mapping's function; a stream no mapping reads is
 // not.
 func TestStreamHandlerWarnsOfASecondPoller(t *testing.T) {
-	var logged lockedBuffer
+	var logged syncLog
 	e, db, streams := emulatortest.NewWithStreams(t, emulator.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	ctx := context.Background()
 	mk := func(name string) string {
