@@ -1050,18 +1050,29 @@ func decodeValueKeeper(d *reqDecoder, v reflect.Value, depth int) error {
 		k.KeepValue(storage.Value{}, nil)
 		return nil
 	}
-	d.verr, d.docOrder, d.base = nil, true, depth
-	val, err := d.attrValue(1)
-	d.docOrder = false
+	val, verr, err := d.valueAt(depth)
 	if err != nil {
 		return err
 	}
-	if d.verr != nil {
+	if verr != nil {
 		val = storage.Value{}
 	}
-	k.KeepValue(val, d.verr)
-	d.verr = nil
+	k.KeepValue(val, verr)
 	return nil
+}
+
+// valueAt decodes one AttributeValue whole, in document order, at
+// nesting depth depth, and returns it with its fault (verr: the value
+// is invalid, the request goes on) or the error that stops the request.
+func (d *reqDecoder) valueAt(depth int) (val storage.Value, verr, err error) {
+	d.verr, d.docOrder, d.base = nil, true, depth
+	val, err = d.attrValue(1)
+	d.docOrder = false
+	if err != nil {
+		return val, nil, err
+	}
+	verr, d.verr = d.verr, nil
+	return val, verr, nil
 }
 
 // decodeAttributeValue is AttributeValue.UnmarshalJSON on the request's own scanner.
@@ -1071,15 +1082,12 @@ func decodeAttributeValue(d *reqDecoder, v reflect.Value, depth int) error {
 		a.Value = storage.Value{}
 		return nil
 	}
-	d.verr, d.docOrder, d.base = nil, true, depth
-	val, err := d.attrValue(1)
-	d.docOrder = false
+	val, verr, err := d.valueAt(depth)
 	if err != nil {
 		return err
 	}
-	if d.verr != nil {
-		d.deferValue(d.verr)
-		d.verr = nil
+	if verr != nil {
+		d.deferValue(verr)
 	}
 	a.Value = val
 	return nil
