@@ -179,7 +179,7 @@ type overList struct {
 func (o *overList) add(d *decoder, elems []storage.Value, v storage.Value) []storage.Value {
 	limit := d.lim.ItemBytes
 	if o.over {
-		if dv := ValueDepth(v); dv > o.depth {
+		if dv := v.Depth(); dv > o.depth {
 			o.deep, o.depth = v, dv
 		}
 		return elems
@@ -219,7 +219,7 @@ func (o *overList) end(elems []storage.Value) []storage.Value {
 		return elems
 	}
 	for _, e := range elems {
-		if ValueDepth(e) >= o.depth {
+		if e.Depth() >= o.depth {
 			return elems
 		}
 	}
@@ -251,23 +251,4 @@ func EchoHash(buf []byte, v storage.Value) uint32 {
 		}
 	}
 	return crc32.ChecksumIEEE(append(b, "]}"...))
-}
-
-// ValueDepth is the nesting level of v's deepest value: a scalar or set
-// is level 1, each enclosing list or map adds one.
-func ValueDepth(v storage.Value) int {
-	deepest := 0
-	switch v.Kind() {
-	case storage.KindL:
-		for _, e := range v.List() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	case storage.KindM:
-		for _, e := range v.Map() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	default:
-		return 1
-	}
-	return deepest + 1
 }
