@@ -223,7 +223,7 @@ func codecOf(t reflect.Type, lim *Limits) (c codec) {
 			if !ok {
 				panic(r)
 			}
-			err := msg.err()
+			err := msg.asError()
 			c = func(*reqDecoder, reflect.Value, int) error { return err }
 		}
 	}()
@@ -239,8 +239,8 @@ func codecOf(t reflect.Type, lim *Limits) (c codec) {
 // decoder does not support; codecOf and UnknownMember recover it.
 type unsupported string
 
-// err is the error a request decoded into such a type gets.
-func (u unsupported) err() error {
+// asError is the error a request decoded into such a type gets.
+func (u unsupported) asError() error {
 	return fmt.Errorf("%w (%s)", apierr.Internal(), string(u))
 }
 

@@ -98,7 +98,7 @@ func decodeRequest(src decoder, in any) (window []byte, deferred *Deferred, err 
 	}
 	rv := reflect.ValueOf(in)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return src.data, nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
+		return src.data, nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).asError()
 	}
 	v := rv.Elem()
 	dec := codecOf(v.Type(), src.lim)
