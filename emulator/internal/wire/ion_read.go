@@ -515,7 +515,7 @@ func (p *ionParser) shortText(quote byte) string {
 		if c := p.s[j]; c == quote {
 			text := string(p.s[p.i:j])
 			p.i = j + 1
-			return p.utf8(text)
+			return p.checkUTF8(text)
 		} else if c == '\\' || c == '\n' || c == '\r' {
 			break
 		}
@@ -530,7 +530,7 @@ func (p *ionParser) shortText(quote byte) string {
 		switch {
 		case c == quote:
 			p.i++
-			return p.utf8(sb.String())
+			return p.checkUTF8(sb.String())
 		case c == '\n' || c == '\r':
 			p.fail("a newline inside a short string")
 			return ""
@@ -583,7 +583,7 @@ func (p *ionParser) longText() string {
 			break
 		}
 	}
-	return p.utf8(sb.String())
+	return p.checkUTF8(sb.String())
 }
 
 // escape parses one escape at p.i ('\\') into sb.
@@ -650,8 +650,8 @@ func (p *ionParser) hex(n int) (rune, bool) {
 	return r, ok
 }
 
-// utf8 checks that s is UTF-8 (Ion text is).
-func (p *ionParser) utf8(s string) string {
+// checkUTF8 checks that s is UTF-8 (Ion text is).
+func (p *ionParser) checkUTF8(s string) string {
 	if !utf8.ValidString(s) {
 		p.fail("a string is not UTF-8")
 	}
