@@ -129,3 +129,7 @@ func DecodeItem(data []byte) (storage.Item, error) {
 	}
 	return it, nil
 }
+
+// ItemMap returns an empty item map for about size attributes, from the
+// maps given back when size is small; give it back with RecycleItem.
+func ItemMap(size int) storage.Item { return valueMap(size) }

@@ -98,10 +98,6 @@ func valueMap(size int) map[string]storage.Value {
 	return make(map[string]storage.Value, size)
 }
 
-// ItemMap returns an empty item map for about size attributes, from the
-// maps given back when size is small; give it back with RecycleItem.
-func ItemMap(size int) storage.Item { return valueMap(size) }
-
 // nameMap returns an empty ExpressionAttributeNames map, reused when one
 // is there.
 func nameMap() map[string]string {
