@@ -33,9 +33,6 @@ import (
 //     structs merge, slices are overwritten element by element);
 //   - unknown members are skipped.
 
-// maxJSONDepth is encoding/json's nesting limit; deeper input is a syntax error.
-const maxJSONDepth = 10000
-
 // DecodeRequest decodes a request body into in (a pointer to an input
 // struct). Syntax errors and JSON values of the wrong type become
 // SerializationException with AWS's wording; errors from the wire types

@@ -507,3 +507,6 @@ func (d *decoder) readBool() (bool, error) {
 	}
 	return false, d.typeError("Boolean")
 }
+
+// maxJSONDepth is encoding/json's nesting limit; deeper input is a syntax error.
+const maxJSONDepth = 10000
