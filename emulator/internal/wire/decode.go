@@ -81,6 +81,7 @@ type reqDecoder struct {
 	deferred *Deferred // first fault of an attribute value (wire_deferred.go)
 	top      int       // index in the top-level list member being decoded, or -1
 	in       any       // the input decoded into (At.In of the limits' policies)
+	read     Body      // DecodeBody's copy of its caller's Body, the decoder's src
 }
 
 // mismatch records a JSON value of the wrong type for t (the first one

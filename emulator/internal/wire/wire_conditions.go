@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -82,17 +81,4 @@ func lastByName(conds KeyConditions) KeyConditions {
 	}
 	clear(conds[n:])
 	return conds[:n]
-}
-
-// Ops are the conditions' attribute names and ComparisonOperators ("" when
-// absent), for the check of an unknown operator
-// (readparams.ComparisonOpViolationOf).
-func (k KeyConditions) Ops() iter.Seq2[string, string] {
-	return func(yield func(string, string) bool) {
-		for _, c := range k {
-			if !yield(c.Name, c.ComparisonOperator) {
-				return
-			}
-		}
-	}
 }
