@@ -108,9 +108,6 @@
 //     back (Recycle*) for the decoder to reuse.
 //   - wire_encode.go, encode.go: the appenders; capacity.go: the answers'
 //     ConsumedCapacity; wire_error.go: error bodies.
-//   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
-//     format of exports and imports (AppendIonStoredItem, ReadIonItems,
-//     which gives DynamoDB JSON for DecodeItem to check).
 //
 // # Caveats
 //
