@@ -574,14 +574,8 @@ func (d *reqDecoder) anyValue(depth int) (any, error) {
 			if m[key], err = d.anyValue(depth + 1); err != nil {
 				return nil, err
 			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return m, nil
-			default:
-				return nil, d.syntax()
+			if more, err := d.next('}'); !more {
+				return m, err
 			}
 		}
 	case '[':
@@ -597,14 +591,8 @@ func (d *reqDecoder) anyValue(depth int) (any, error) {
 				return nil, err
 			}
 			a = append(a, x)
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case ']':
-				d.pos++
-				return a, nil
-			default:
-				return nil, d.syntax()
+			if more, err := d.next(']'); !more {
+				return a, err
 			}
 		}
 	case '"':
