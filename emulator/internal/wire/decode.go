@@ -493,45 +493,32 @@ func (d *reqDecoder) numberMismatch(t reflect.Type) {
 	}
 }
 
-func decodeInt(d *reqDecoder, v reflect.Value, depth int) error {
+// decodeNumber decodes a JSON number into an int, uint or float field
+// as encoding/json does: a number its type cannot hold is a value of the
+// wrong type.
+func decodeNumber(d *reqDecoder, v reflect.Value, depth int) error {
 	s, ok, err := d.numberFor(v.Type(), depth)
 	if !ok || err != nil {
 		return err
 	}
-	n, perr := strconv.ParseInt(s, 10, 64)
-	if perr != nil || v.OverflowInt(n) {
-		d.numberMismatch(v.Type())
-		return nil
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if n, err := strconv.ParseFloat(s, v.Type().Bits()); err == nil && !v.OverflowFloat(n) {
+			v.SetFloat(n)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n, err := strconv.ParseUint(s, 10, 64); err == nil && !v.OverflowUint(n) {
+			v.SetUint(n)
+			return nil
+		}
+	default:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && !v.OverflowInt(n) {
+			v.SetInt(n)
+			return nil
+		}
 	}
-	v.SetInt(n)
-	return nil
-}
-
-func decodeUint(d *reqDecoder, v reflect.Value, depth int) error {
-	s, ok, err := d.numberFor(v.Type(), depth)
-	if !ok || err != nil {
-		return err
-	}
-	n, perr := strconv.ParseUint(s, 10, 64)
-	if perr != nil || v.OverflowUint(n) {
-		d.numberMismatch(v.Type())
-		return nil
-	}
-	v.SetUint(n)
-	return nil
-}
-
-func decodeFloat(d *reqDecoder, v reflect.Value, depth int) error {
-	s, ok, err := d.numberFor(v.Type(), depth)
-	if !ok || err != nil {
-		return err
-	}
-	n, perr := strconv.ParseFloat(s, v.Type().Bits())
-	if perr != nil || v.OverflowFloat(n) {
-		d.numberMismatch(v.Type())
-		return nil
-	}
-	v.SetFloat(n)
+	d.numberMismatch(v.Type())
 	return nil
 }
 

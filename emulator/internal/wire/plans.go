@@ -103,12 +103,10 @@ func (b *builder) build(t reflect.Type) codec {
 		return decodeString
 	case reflect.Bool:
 		return decodeBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return decodeInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return decodeUint
-	case reflect.Float32, reflect.Float64:
-		return decodeFloat
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return decodeNumber
 	case reflect.Interface:
 		if t.NumMethod() == 0 {
 			return decodeInterface
