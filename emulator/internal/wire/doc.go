@@ -80,11 +80,12 @@
 //   - wire_names.go: AttributesToGet's names read into an expr.NameList,
 //     offsets into the body; wire_params.go: ExecuteStatement's
 //     Parameters, every value checked and the first KeptParams kept
-//     (Params); wire_conditions.go: KeyConditions, Query's legacy key
-//     conditions decoded as the compiler's list instead of a map.
-//   - wire_filters.go: a QueryFilter or ScanFilter read straight into
-//     the filter's names, terms and values (expr.LegacyFilter), not a map;
-//     an Expected into the same form (expr.LegacyExpected).
+//     (Params).
+//   - wire_conditions.go: the legacy conditions. KeyConditions, Query's
+//     legacy key conditions, decoded as the compiler's list instead of a
+//     map; a QueryFilter or ScanFilter read straight into the filter's
+//     names, terms and values (expr.LegacyFilter), not a map; an Expected
+//     into the same form (expr.LegacyExpected).
 //   - wire_text.go: text that is not Unicode (SerializationException).
 //   - decode.go: the request decoder (reqDecoder), the objects and lists
 //     it reads, its codecs of scalars, and values that keep their own
