@@ -109,7 +109,7 @@ func (d *reqDecoder) decode(in any) (deferred *Deferred, err error) {
 	}
 	rv := reflect.ValueOf(in)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
+		return nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).asError()
 	}
 	v := rv.Elem()
 	dec := codecOf(v.Type(), d.lim)
