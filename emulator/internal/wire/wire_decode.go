@@ -187,18 +187,20 @@ func (d *decoder) keepText(b []byte) string {
 	if len(b) == 0 || d.src == nil || uint64(d.src.Size) <= maxBodyText {
 		return string(b)
 	}
+	var buf []byte
 	if len(b) > maxSmallText {
-		buf := append([]byte(nil), b...) // its room: the size class's
+		buf = append(buf, b...) // its room: the size class's
 		if cap(buf)-len(buf) > cap(d.small)-len(d.small) {
 			d.small = buf[len(buf):len(buf)]
 		}
-		return unsafe.String(&buf[0], len(buf))
+	} else {
+		if cap(d.small)-len(d.small) < len(b) { // chunks of 128 bytes, doubling to smallChunk
+			d.small = make([]byte, 0, min(max(2*cap(d.small), 128), smallChunk))
+		}
+		d.small = append(d.small, b...)
+		buf = d.small[len(d.small)-len(b):]
 	}
-	if cap(d.small)-len(d.small) < len(b) { // chunks of 128 bytes, doubling to smallChunk
-		d.small = make([]byte, 0, min(max(2*cap(d.small), 128), smallChunk))
-	}
-	d.small = append(d.small, b...)
-	return unsafe.String(&d.small[len(d.small)-len(b)], len(b))
+	return unsafe.String(&buf[0], len(b))
 }
 
 // maxSmallText is the longest string keepText copies into a chunk, and
