@@ -191,7 +191,7 @@ func (d *decoder) keepText(b []byte) string {
 	if len(b) > maxSmallText {
 		buf = append(buf, b...) // its room: the size class's
 		if cap(buf)-len(buf) > cap(d.small)-len(d.small) {
-			d.small = buf[len(buf):len(buf)]
+			d.small = buf[len(buf):]
 		}
 	} else {
 		if cap(d.small)-len(d.small) < len(b) { // chunks of 128 bytes, doubling to smallChunk
