@@ -73,10 +73,24 @@ func (d *decoder) skipSpace() {
 }
 
 // peek returns the next non-space byte, or 0 at the end of input.
-func (d *decoder) peek() byte {
-	if d.pos < len(d.data) && d.data[d.pos] > ' ' {
-		return d.data[d.pos] // no space to skip: the common case
+// Written to be inlined (gcassert below): the space to skip, or the
+// window's end, is peekSpace's, which reads the body on.
+//
+//gcassert:inline
+func (d *decoder) peek() (c byte) {
+	if d.pos < len(d.data) {
+		c = d.data[d.pos]
 	}
+	if c > ' ' {
+		return c // no space to skip: the common case
+	}
+	return d.peekSpace()
+}
+
+// peekSpace is peek past space or the window's end.
+//
+//go:noinline
+func (d *decoder) peekSpace() byte {
 	d.skipSpace()
 	if d.pos < len(d.data) {
 		return d.data[d.pos]
