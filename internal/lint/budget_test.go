@@ -23,13 +23,14 @@ import (
 // budgetMost are the most uses of each kind the code may hold: today's
 // counts. Lower one when a use goes; never raise one without the
 // benchmark and figure that pay for it (and a review).
-var budgetMost = budgetCounts{unsafe: 46, pools: 21, asm: 2, alloc: 1}
+var budgetMost = budgetCounts{unsafe: 47, pools: 21, asm: 2, alloc: 1}
 
 // budgetMostUnsafeLines is the most lines that may hold a use of unsafe:
 // the count the budget was first written in (lines naming unsafe. in
 // non-test Go files), held beside the uses, so that a count can fall
-// only by a use going, not by two uses joined onto one line.
-const budgetMostUnsafeLines = 31
+// only by a use going, not by two uses joined onto one line. Both rose
+// by one for a large body's short strings (wire_decode.go's keepText).
+const budgetMostUnsafeLines = 32
 
 // budgetCounts are the uses of one file, or of all.
 type budgetCounts struct {

@@ -31,10 +31,14 @@ type echoList struct {
 }
 
 // Start starts the list of name: a name given again replaces its list,
-// and keeps the room the names before it left.
+// and keeps the room the names before it left. Until the first element
+// past a limit (Add) the lists are not kept: each is as it began, and
+// they are the names Add is given then. A map within its limits keeps
+// none (BenchmarkDecodePair/BatchWriteItem25x400B/handler: 77 -> 74
+// allocs/op).
 func (e *Echoes) Start(name string) {
 	if e.lists == nil {
-		e.lists = map[string]*echoList{}
+		return
 	}
 	room := e.Keep
 	if l := e.lists[name]; l != nil {
@@ -43,12 +47,16 @@ func (e *Echoes) Start(name string) {
 	e.lists[name] = &echoList{room: room}
 }
 
-// Started reports whether a list was started.
-func (e *Echoes) Started() bool { return e.lists != nil }
-
-// Add counts an element of name's list and, while the answer can show
-// it, echoes it (write appends its echo).
-func (e *Echoes) Add(name string, write func(*bytes.Buffer)) {
+// Add counts an element of e's list of name and, while the answer can
+// show it, echoes it (write appends its echo). The first starts the
+// lists: names' (the map's so far) and name's.
+func Add[V any](e *Echoes, names map[string]V, name string, write func(*bytes.Buffer)) {
+	if e.lists == nil {
+		e.lists = map[string]*echoList{name: {room: e.Keep}}
+		for n := range names {
+			e.lists[n] = &echoList{room: e.Keep}
+		}
+	}
 	l := e.lists[name]
 	l.n++
 	if len(l.echo) <= l.room {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
@@ -623,13 +624,37 @@ func decodeUnmarshaler(d *reqDecoder, v reflect.Value, depth int) error {
 
 // decodeWireItem is WireItem.UnmarshalJSON on the request's own scanner.
 func decodeWireItem(d *reqDecoder, v reflect.Value, depth int) error {
+	return decodeItemHinted(d, v, depth, nil)
+}
+
+// itemField is the codec of a struct's WireItem field: its items' maps
+// are sized as its item before was, in this request or one before (a
+// PutItem's Item, a transaction's Put, a batch's writes are alike), so
+// the first item of a request is not grown from a small map
+// (BenchmarkDecodePair/TransactWrite2/handler: 9,996 -> 9,6xx B/op).
+func itemField() codec {
+	var hint atomic.Int32
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		return decodeItemHinted(d, v, depth, &hint)
+	}
+}
+
+// decodeItemHinted is decodeWireItem with the map size hint of its
+// field (nil: the request's item before's).
+func decodeItemHinted(d *reqDecoder, v reflect.Value, depth int, hint *atomic.Int32) error {
 	w := v.Addr().Interface().(*WireItem)
 	if d.peek() == 'n' && d.consumeLiteral("null") {
 		*w = nil
 		return nil
 	}
 	d.verr, d.base = nil, depth+1
+	if hint != nil {
+		d.hint = int(hint.Load())
+	}
 	it, err := d.item()
+	if n := int32(min(len(it), itemRecycleMax)); hint != nil && hint.Load() != n {
+		hint.Store(n)
+	}
 	if err != nil {
 		return err
 	}

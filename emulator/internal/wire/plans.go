@@ -228,6 +228,9 @@ func (b *builder) structOf(t reflect.Type) codec {
 	fields := make(map[string]field, len(members))
 	for name, m := range members {
 		m.f.dec = b.codec(m.t)
+		if m.t == reflect.TypeFor[WireItem]() {
+			m.f.dec = itemField()
+		}
 		if m.f.lim = b.lim.list(t, name); m.f.lim != nil {
 			et := m.t.Elem() // a list's element, or a map's list
 			if et.Kind() == reflect.Slice {

@@ -46,6 +46,9 @@ type decoder struct {
 	docOrder bool
 	// decoded counts the attribute values decoded (TestDecodeOnce).
 	decoded int
+	// small is the chunk short strings read outside text are copied
+	// into (keepText).
+	small []byte
 }
 
 // maxBodyText is the largest request whose items share one string of the
@@ -260,7 +263,7 @@ func (d *decoder) readString() (string, error) {
 		if d.text != "" && i <= len(d.text) {
 			return d.text[start:i], nil
 		}
-		return string(d.data[start:i]), nil
+		return d.keepText(d.data[start:i]), nil
 	}
 	if !ValidJSONText(d.data[start:i]) {
 		return "", d.syntax() // see wire_text.go
