@@ -26,7 +26,7 @@ import (
 // ExpressionAttributeValues members beside Item (AWS documents per-item
 // conditions in the input; the exact member names of its format were
 // not found, PutItem's are ours). ION: each {Item:{...}} of the object
-// (wire/ion_read.go; an item only, no condition). Compression NONE, GZIP
+// (ion/read.go; an item only, no condition). Compression NONE, GZIP
 // or ZSTD (transfer_input.go); an object not compressed as said fails
 // the operation, naming it.
 //

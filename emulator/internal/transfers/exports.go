@@ -43,7 +43,7 @@ import (
 // in (ExportFromTime, ExportToTime], a line with its keys and its images
 // at the two ends ({"Metadata":{"WriteTimestampMicros":...},"Keys":...,
 // "NewImage":...,"OldImage":...}). ExportFormat ION writes the same
-// lines in Amazon Ion text (wire/ion_write.go: "$ion_1_0 {Item:{...}}",
+// lines in Amazon Ion text (ion/write.go: "$ion_1_0 {Item:{...}}",
 // data files <name>.ion.gz), as the same page shows. The files are
 // written by the request itself; the export is IN_PROGRESS for the
 // transient delay, then COMPLETED (or FAILED when a file could not be
@@ -377,7 +377,7 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 // exportWriter writes an export's files under dir (the S3 key root).
 type exportWriter struct {
 	dir, root, bucket string
-	ion               bool          // ION lines (wire/ion_write.go), else DynamoDB JSON
+	ion               bool          // ION lines (ion/write.go), else DynamoDB JSON
 	filter            *exportFilter // nil: every item, whole
 	files             []exportFile
 	items, bytes      int64

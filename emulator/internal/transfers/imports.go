@@ -30,7 +30,7 @@ import (
 // (a line {"Item":{...}} per item, as exports write), CSV (a header line,
 // or InputFormatOptions.Csv.HeaderList; key attributes typed by the
 // AttributeDefinitions, every other cell a string, empty cells left out).
-// ION (wire/ion_read.go: a line per item as exports write it, or AWS's
+// ION (ion/read.go: a line per item as exports write it, or AWS's
 // list of {Item:...} structs). Compression: NONE, GZIP or ZSTD
 // (transfer_input.go); an object not compressed as said counts one
 // error and is skipped. A line that is not an item, or an item PutItem

@@ -107,7 +107,7 @@
 //     operations to report at their place in AWS's order.
 //   - wire_recycle.go: small item and placeholder maps an operation gives
 //     back (Recycle*) for the decoder to reuse.
-//   - wire_encode.go, encode.go: the appenders; capacity.go: the answers'
+//   - wire_encode.go: the appenders; capacity.go: the answers'
 //     ConsumedCapacity; wire_error.go: error bodies.
 //
 // # Caveats

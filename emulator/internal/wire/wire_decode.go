@@ -106,6 +106,14 @@ func (w WireItem) MarshalJSON() ([]byte, error) {
 	return AppendItem(nil, w), nil
 }
 
+// AppendWireItem appends w as WireItem.MarshalJSON does.
+func AppendWireItem(b []byte, w WireItem) []byte {
+	if w == nil {
+		return append(b, "null"...)
+	}
+	return AppendItem(b, w)
+}
+
 // Item returns the item as storage values: the same map, not a copy. Values
 // are immutable; do not add or delete attributes through either.
 func (w WireItem) Item() storage.Item { return storage.Item(w) }
