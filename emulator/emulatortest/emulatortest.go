@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // Region is the region of the clients made here.
@@ -91,7 +92,7 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
-	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
+	srv := e.NewServer(serverOptions())
 	go func() { _ = srv.Serve(ln) }()
 	hc := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(func() {
@@ -100,6 +101,20 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 	})
 	url := "http://" + ln.Addr().String()
 	return url, e, newClient(url, uniqueAccessKey(t), hc)
+}
+
+// serverOptions are the server's: its connection loop (DYNAMOEMU_HTTP_LOOP)
+// and the default timeouts times DYNAMOEMU_TEST_TIMEOUT_SCALE (unset: the
+// defaults), for a test machine so busy that a client or the server under
+// -race cannot move a large request or answer within them.
+func serverOptions() emulator.ServerOptions {
+	d := emulator.ServerOptions{}.WithDefaults()
+	return emulator.ServerOptions{
+		Loop:              emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP")),
+		ReadHeaderTimeout: testkit.Scaled(d.ReadHeaderTimeout),
+		ReadTimeout:       testkit.Scaled(d.ReadTimeout),
+		WriteTimeout:      testkit.Scaled(d.WriteTimeout),
+	}
 }
 
 func newClient(endpoint, accessKey string, hc *http.Client) *dynamodb.Client {
