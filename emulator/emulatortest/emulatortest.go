@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
@@ -19,7 +21,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
 // Region is the region of the clients made here.
@@ -109,11 +110,17 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 // -race cannot move a large request or answer within them.
 func serverOptions() emulator.ServerOptions {
 	d := emulator.ServerOptions{}.WithDefaults()
+	scaled := func(d time.Duration) time.Duration {
+		if f, err := strconv.ParseFloat(os.Getenv("DYNAMOEMU_TEST_TIMEOUT_SCALE"), 64); err == nil && f > 0 {
+			return time.Duration(float64(d) * f)
+		}
+		return d
+	}
 	return emulator.ServerOptions{
 		Loop:              emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP")),
-		ReadHeaderTimeout: testkit.Scaled(d.ReadHeaderTimeout),
-		ReadTimeout:       testkit.Scaled(d.ReadTimeout),
-		WriteTimeout:      testkit.Scaled(d.WriteTimeout),
+		ReadHeaderTimeout: scaled(d.ReadHeaderTimeout),
+		ReadTimeout:       scaled(d.ReadTimeout),
+		WriteTimeout:      scaled(d.WriteTimeout),
 	}
 }
 

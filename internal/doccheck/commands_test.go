@@ -253,10 +253,32 @@ func TestDocumentedCommands(t *testing.T) {
 		if usesAWS && !awsCLI {
 			continue // .ci/run runs these with AWSCLI_TEST=1
 		}
+		if buildsGo(lines) && !heavy {
+			continue
+		}
 		ran++
 		t.Run(name, func(t *testing.T) { runBlock(t, b, lines, root, env) })
 	}
-	t.Logf("ran %d of %d marked sh blocks (AWSCLI_TEST=%v)", ran, len(sh), awsCLI)
+	t.Logf("ran %d of %d marked sh blocks (AWSCLI_TEST=%v, DYNAMOEMU_HEAVY_TESTS=%v)", ran, len(sh), awsCLI, heavy)
+}
+
+// heavy: DYNAMOEMU_HEAVY_TESTS is set (CI sets it). Without it the
+// blocks that build Go commands (buildsGo) are left out: on an empty
+// build cache each compiles a program and its modules without -race
+// (the import tool's SQLite among them), minutes on a busy machine, and
+// beside this test's own build of the server that ran past go test's
+// 10 minutes.
+var heavy = os.Getenv("DYNAMOEMU_HEAVY_TESTS") != ""
+
+// buildsGo reports whether a block's lines build Go commands (go build,
+// go install).
+func buildsGo(lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "go build ") || strings.HasPrefix(l, "go install ") {
+			return true
+		}
+	}
+	return false
 }
 
 // runBlock runs one marked block.
