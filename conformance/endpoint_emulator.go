@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -31,13 +32,20 @@ func startEmulator() (string, func() error, error) {
 
 // serveEmulator serves emu with so on a free loopback port and returns
 // its URL and a function that shuts the server and emu down, then runs
-// after (nil: nothing).
+// after (nil: nothing). Its read and write timeouts are the suite's
+// request bound (ctx's), its header timeout 2 minutes, times the scale:
+// bounds that only catch a hang. Under -race on a busy machine a body of
+// megabytes (TestItemSizeWrites' lists of 409,594 values, 7.4 MB), read
+// while the server decodes it, outlasted the 60 s default users get.
 func serveEmulator(emu *emulator.Emulator, so emulator.ServerOptions, after func()) (string, func() error, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		emu.Close()
 		return "", nil, err
 	}
+	so.ReadHeaderTimeout = scaled(2 * time.Minute)
+	so.ReadTimeout = scaled(requestBound)
+	so.WriteTimeout = scaled(requestBound)
 	srv := emu.NewServer(so)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -92,4 +100,23 @@ func startTransientEmulator() (string, func() error, error) {
 	}
 	transientEmu = emu
 	return serveEmulator(emu, emulator.ServerOptions{}, nil)
+}
+
+// requestBound is how long a request of the suite may take, times the
+// scale (ctx, serveEmulator): it only catches a hang, generous for a
+// loaded machine running the race detector (a request of 2 MB of
+// placeholders takes tens of seconds there).
+const requestBound = 5 * time.Minute
+
+// timeScaleEnv scales the suite's bounds: on a machine slower or busier
+// than a shared 2-core one, set it above 1 (DYNAMOEMU_TEST_TIMEOUT_SCALE=3).
+const timeScaleEnv = "DYNAMOEMU_TEST_TIMEOUT_SCALE"
+
+// scaled is d times the scale timeScaleEnv gives (1 when unset or not a
+// positive number).
+func scaled(d time.Duration) time.Duration {
+	if f, err := strconv.ParseFloat(os.Getenv(timeScaleEnv), 64); err == nil && f > 0 {
+		return time.Duration(float64(d) * f)
+	}
+	return d
 }

@@ -11,10 +11,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,27 +132,11 @@ func uniqueKey(t testing.TB) string {
 	return "conf" + hex.EncodeToString(b[:])
 }
 
-// ctx is a request's context. Its bound only catches a hang: generous for
-// a loaded machine running the race detector (a request of 2 MB of
-// placeholders takes tens of seconds there), times
-// DYNAMOEMU_TEST_TIMEOUT_SCALE.
+// ctx is a request's context, bounded by requestBound times the scale.
 func ctx(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), scaled(5*time.Minute))
+	c, cancel := context.WithTimeout(context.Background(), scaled(requestBound))
 	t.Cleanup(cancel)
 	return c
-}
-
-// timeScaleEnv scales the suite's bounds: on a machine slower or busier
-// than a shared 2-core one, set it above 1 (DYNAMOEMU_TEST_TIMEOUT_SCALE=3).
-const timeScaleEnv = "DYNAMOEMU_TEST_TIMEOUT_SCALE"
-
-// scaled is d times the scale timeScaleEnv gives (1 when unset or not a
-// positive number).
-func scaled(d time.Duration) time.Duration {
-	if f, err := strconv.ParseFloat(os.Getenv(timeScaleEnv), 64); err == nil && f > 0 {
-		return time.Duration(float64(d) * f)
-	}
-	return d
 }
 
 // createTable creates the table described by in (a unique TableName when empty,

@@ -21,7 +21,8 @@ var testServers struct {
 }
 
 // overServer returns a handler that forwards each request to a Server of
-// e (started on first use, closed with the test) and copies its answer.
+// e (started on first use, closed with the test, its timeouts
+// hangBounds') and copies its answer.
 func overServer(t testing.TB, e *Emulator) http.Handler {
 	t.Helper()
 	testServers.mu.Lock()
@@ -32,7 +33,7 @@ func overServer(t testing.TB, e *Emulator) http.Handler {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := e.NewServer(ServerOptions{Loop: HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
+		srv := e.NewServer(hangBounds(ServerOptions{Loop: HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))}))
 		go func() { _ = srv.Serve(ln) }()
 		url = "http://" + ln.Addr().String()
 		if testServers.urls == nil {

@@ -24,17 +24,35 @@ import (
 func fixedTestClock() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 // startServer starts a Server of e with loop on 127.0.0.1:0; the test
-// closes it.
+// closes it. Timeouts so leaves zero are hangBounds'.
 func startServer(t *testing.T, e *Emulator, so ServerOptions) (*Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := e.NewServer(so)
+	srv := e.NewServer(hangBounds(so))
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return srv, ln.Addr().String()
+}
+
+// hangBounds is so with the read, header and write timeouts it leaves
+// zero set to bounds that only catch a hang, times
+// DYNAMOEMU_TEST_TIMEOUT_SCALE, for the test servers: under -race on a
+// busy machine a body of megabytes, read while it is decoded, can
+// outlast the 60 s default (which users get unchanged). Tests of a
+// timeout set it.
+func hangBounds(so ServerOptions) ServerOptions {
+	set := func(d *time.Duration, bound time.Duration) {
+		if *d == 0 {
+			*d = testkit.Scaled(bound)
+		}
+	}
+	set(&so.ReadHeaderTimeout, 2*time.Minute)
+	set(&so.ReadTimeout, 5*time.Minute)
+	set(&so.WriteTimeout, 5*time.Minute)
+	return so
 }
 
 // TestLoopMatchesStd sends the same random requests, API calls of every

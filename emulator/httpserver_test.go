@@ -74,6 +74,8 @@ type hardServer struct {
 	logs *logSink
 }
 
+// newHardServer serves an emulator of opts with so (timeouts it leaves
+// zero are hangBounds').
 func newHardServer(t *testing.T, opts Options, so ServerOptions) *hardServer {
 	t.Helper()
 	logs := newLogSink()
@@ -83,7 +85,7 @@ func newHardServer(t *testing.T, opts Options, so ServerOptions) *hardServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := e.NewServer(so)
+	srv := e.NewServer(hangBounds(so))
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return &hardServer{e: e, srv: srv, addr: ln.Addr().String(), logs: logs}

@@ -106,11 +106,16 @@ func TestPITRModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now, err := e.Clock().Advance(time.Duration(1+r.IntN(3000)) * time.Millisecond)
+		// A RestoreDateTime travels in whole milliseconds (the SDK's
+		// epoch seconds), so the instant of a state is one: a millisecond
+		// before the clock's new time, cut to the millisecond, at least a
+		// millisecond after the write for a step of 3 ms or more (a step of
+		// 1 ms put the instant before its own write).
+		now, err := e.Clock().Advance(time.Duration(3+r.IntN(2998)) * time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}
-		states = append(states, state{at: now.Add(-time.Millisecond), items: maps.Clone(model)})
+		states = append(states, state{at: now.Add(-time.Millisecond).Truncate(time.Millisecond), items: maps.Clone(model)})
 	}
 	render := func(items map[string]string, onlyColor string) string {
 		var out []string

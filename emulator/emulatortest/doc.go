@@ -24,6 +24,9 @@
 //
 // NewServer and NewServerWith do the same over real HTTP on
 // 127.0.0.1:0, for code that takes an endpoint URL rather than a client.
+// Their server has cmd/dynamoemu's default timeouts (a request read in 60
+// s); on a machine too busy for that (megabytes of requests under -race),
+// DYNAMOEMU_TEST_TIMEOUT_SCALE=3 gives three times as long.
 // NewWithStreams also returns a DynamoDB Streams client of the same
 // database (StreamsClient makes one for an existing emulator).
 // TenantClient and WithTenant send the x-tenant-code header the

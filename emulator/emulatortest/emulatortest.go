@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
@@ -91,7 +93,7 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 	if err != nil {
 		t.Fatalf("emulatortest: %v", err)
 	}
-	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP"))})
+	srv := e.NewServer(serverOptions())
 	go func() { _ = srv.Serve(ln) }()
 	hc := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(func() {
@@ -100,6 +102,26 @@ func NewServerWith(t testing.TB, opts emulator.Options) (string, *emulator.Emula
 	})
 	url := "http://" + ln.Addr().String()
 	return url, e, newClient(url, uniqueAccessKey(t), hc)
+}
+
+// serverOptions are the server's: its connection loop (DYNAMOEMU_HTTP_LOOP)
+// and the default timeouts times DYNAMOEMU_TEST_TIMEOUT_SCALE (unset: the
+// defaults), for a test machine so busy that a client or the server under
+// -race cannot move a large request or answer within them.
+func serverOptions() emulator.ServerOptions {
+	d := emulator.ServerOptions{}.WithDefaults()
+	scaled := func(d time.Duration) time.Duration {
+		if f, err := strconv.ParseFloat(os.Getenv("DYNAMOEMU_TEST_TIMEOUT_SCALE"), 64); err == nil && f > 0 {
+			return time.Duration(float64(d) * f)
+		}
+		return d
+	}
+	return emulator.ServerOptions{
+		Loop:              emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP")),
+		ReadHeaderTimeout: scaled(d.ReadHeaderTimeout),
+		ReadTimeout:       scaled(d.ReadTimeout),
+		WriteTimeout:      scaled(d.WriteTimeout),
+	}
 }
 
 func newClient(endpoint, accessKey string, hc *http.Client) *dynamodb.Client {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -243,6 +244,7 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 	}
 	ran := 0
+	var unbuilt []string // commands the blocks left out would have built
 	for _, b := range sh {
 		name := fmt.Sprintf("%s:%d", b.doc, b.line)
 		lines := commandLines(b.text)
@@ -253,10 +255,69 @@ func TestDocumentedCommands(t *testing.T) {
 		if usesAWS && !awsCLI {
 			continue // .ci/run runs these with AWSCLI_TEST=1
 		}
+		if !heavy && buildsGo(lines) {
+			unbuilt = append(unbuilt, builtCommands(lines)...)
+			continue
+		}
+		if runsAny(lines, unbuilt) {
+			continue // needs a command a block left out would have built
+		}
 		ran++
 		t.Run(name, func(t *testing.T) { runBlock(t, b, lines, root, env) })
 	}
-	t.Logf("ran %d of %d marked sh blocks (AWSCLI_TEST=%v)", ran, len(sh), awsCLI)
+	t.Logf("ran %d of %d marked sh blocks (AWSCLI_TEST=%v, DYNAMOEMU_HEAVY_TESTS=%v)", ran, len(sh), awsCLI, heavy)
+}
+
+// heavy: DYNAMOEMU_HEAVY_TESTS is set (CI sets it). Without it the
+// blocks that build Go commands (buildsGo) are left out, and so are the
+// later blocks that run what they build (runsAny): on an empty
+// build cache each compiles a program and its modules without -race
+// (the import tool's SQLite among them), minutes on a busy machine, and
+// beside this test's own build of the server that ran past go test's
+// 10 minutes.
+var heavy = os.Getenv("DYNAMOEMU_HEAVY_TESTS") != ""
+
+// buildsGo reports whether a block's lines build Go commands (go build,
+// go install).
+func buildsGo(lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "go build ") || strings.HasPrefix(l, "go install ") {
+			return true
+		}
+	}
+	return false
+}
+
+// builtCommands are the commands a block's go build and go install lines
+// build (./cmd/NAME), less dynamoemu, which the test builds itself.
+func builtCommands(lines []string) []string {
+	var names []string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "go build ") && !strings.HasPrefix(l, "go install ") {
+			continue
+		}
+		for _, f := range strings.Fields(l) {
+			if name := path.Base(f); strings.HasPrefix(f, "./cmd/") && name != "dynamoemu" {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
+}
+
+// runsAny reports whether a block's lines run one of commands: by name,
+// or dynamoemu-SUB as dynamoemu's subcommand SUB (dynamoemu import-ddblocal
+// runs dynamoemu-import-ddblocal).
+func runsAny(lines, commands []string) bool {
+	for _, l := range lines {
+		for _, c := range commands {
+			sub, isSub := strings.CutPrefix(c, "dynamoemu-")
+			if strings.Contains(l, c) || isSub && strings.Contains(l, "dynamoemu "+sub) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // runBlock runs one marked block.

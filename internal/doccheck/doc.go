@@ -6,6 +6,7 @@
 // server, docs/embedding.md's steps run in a new module, the blocks
 // marked runnable run as written (commands_test.go: dynamoemu command
 // lines start servers that listen and stop cleanly, the AWS CLI's lines
-// run against them; the JS blocks so marked run in npm/test.sh), and no
+// run against them, the blocks that build Go commands only with
+// DYNAMOEMU_HEAVY_TESTS; the JS blocks so marked run in npm/test.sh), and no
 // figure tied to one machine. It has no code of its own.
 package doccheck

@@ -3,15 +3,18 @@ package wire_test
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
+	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
@@ -20,6 +23,26 @@ import (
 // each is an object whose first member is a type key.
 var attrValues = regexp.MustCompile(`\{"(S|N|B|SS|NS|BS|M|L|NULL|BOOL)":`)
 
+// serve starts a Server of a fresh emulator on 127.0.0.1:0, with its
+// connection loop (net/http alone with DYNAMOEMU_HTTP_LOOP=std) and read
+// and write timeouts that only catch a hang (5 minutes times
+// DYNAMOEMU_TEST_TIMEOUT_SCALE): under -race on a busy machine the server
+// decodes a list of 420,000 values as it reads it, which can outlast the
+// 60 s default.
+func serve(t *testing.T) string {
+	t.Helper()
+	e, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	bound := testkit.Scaled(5 * time.Minute)
+	srv := e.NewServer(emulator.ServerOptions{Loop: emulator.HTTPLoop(os.Getenv("DYNAMOEMU_HTTP_LOOP")), ReadTimeout: bound, WriteTimeout: bound})
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
 // TestDecodeOnce: "Nothing is parsed twice" (docs/architecture.md). Each
 // request a server gets, of every data operation and at every size
 // (small, past the bytes read whole, far over a list's limit, an item's
@@ -27,7 +50,7 @@ var attrValues = regexp.MustCompile(`\{"(S|N|B|SS|NS|BS|M|L|NULL|BOOL)":`)
 // which decodes each of its attribute values exactly once: the elements
 // past a limit included, none of them decoded again for the answer.
 func TestDecodeOnce(t *testing.T) {
-	url, _ := emulatortest.NewServer(t)
+	url := serve(t)
 	hc := &http.Client{}
 	send := func(op, body string) (int, []byte) {
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
