@@ -45,6 +45,9 @@ type decoder struct {
 	docOrder bool
 	// decoded counts the attribute values decoded (TestDecodeOnce).
 	decoded int
+	// place, while a strict request is read, counts its lines and
+	// columns over the bytes drop takes out (wire_strict.go); nil else.
+	place *place
 }
 
 // maxBodyText is the largest request whose items share one string of the
