@@ -197,8 +197,8 @@ func deref(t reflect.Type) reflect.Type {
 const (
 	byFeatureDescriber = "kept: added to the description by the globaltables feature (its Describe hook), outside the type the walk sees"
 	byOwnEncoder       = "kept: the output writes itself (AppendJSON), so its Go fields are not its members"
-	byFilterDecoder    = "kept: QueryFilter and ScanFilter are read by their own decoder into expr.LegacyFilter (wire/wire_filters.go), each entry as a wire.Condition, so the walk sees no Condition under them"
-	byExpectedDecoder  = "kept: Expected is read by its own decoder into expr.LegacyExpected (wire/wire_filters.go), each entry as a wire.ExpectedCondition, so the walk sees no ExpectedAttributeValue under it"
+	byFilterDecoder    = "kept: QueryFilter and ScanFilter are read by their own decoder into expr.LegacyFilter (wire/wire_conditions.go), each entry as a wire.Condition, so the walk sees no Condition under them"
+	byExpectedDecoder  = "kept: Expected is read by its own decoder into expr.LegacyExpected (wire/wire_conditions.go), each entry as a wire.ExpectedCondition, so the walk sees no ExpectedAttributeValue under it"
 	notModelled        = "dropped: not modelled (multi-account global tables: the emulator has one account)"
 	neverHappens       = "never reported: the emulator has no state that shows it"
 )

@@ -22,8 +22,9 @@
 //   - Coupling (coupling_test.go): the files of a package named in
 //     maxMutualPairs (the request codec, emulator/internal/wire) hold
 //     fewer mutual pairs per file than its bound: two files each using a
-//     top-level declaration of the other, uses resolved by the type
-//     checker.
+//     name the other declares (a top-level declaration, or a method
+//     whose name one file declares), counted by names as the
+//     architecture review counts them.
 //   - The seams (seam_test.go): the core names no feature nor stage, and
 //     depends on no stage package; no line of the core's non-test files,
 //     code or comment, names an instrument (instrument_words_test.go:

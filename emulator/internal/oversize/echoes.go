@@ -43,6 +43,9 @@ func (e *Echoes) Start(name string) {
 	e.lists[name] = &echoList{room: room}
 }
 
+// Started reports whether a list was started.
+func (e *Echoes) Started() bool { return e.lists != nil }
+
 // Add counts an element of name's list and, while the answer can show
 // it, echoes it (write appends its echo).
 func (e *Echoes) Add(name string, write func(*bytes.Buffer)) {

@@ -49,7 +49,7 @@ func TestKeyConditionsListSameAnswer(t *testing.T) {
 		var ref refKeyConditions
 		require.NoError(t, wire.DecodeRequest([]byte(body), &in), body)
 		require.NoError(t, wire.DecodeRequest([]byte(body), &ref), body)
-		require.Equal(t, readparams.ComparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), readparams.ComparisonOpViolationOf("keyConditions", in.KeyConditions.Ops()), body)
+		require.Equal(t, readparams.ComparisonOpViolation("keyConditions", ref.KeyConditions, conditionOp), readparams.ComparisonOpViolationOf("keyConditions", in.KeyConditions), body)
 
 		want, wantErr := expr.KeyConditions(legacyConditions(ref.KeyConditions), ks)
 		got, gotErr := expr.KeyConditions(append(wire.KeyConditions(nil), in.KeyConditions...), ks)

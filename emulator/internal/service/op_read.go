@@ -337,7 +337,7 @@ func checkQuery(in *QueryInput) error {
 		selectV,
 		condOpV,
 		readparams.IndexNameConstraint(in.IndexName),
-		readparams.ComparisonOpViolationOf("keyConditions", in.KeyConditions.Ops()),
+		readparams.ComparisonOpViolationOf("keyConditions", in.KeyConditions),
 		readparams.ComparisonOpViolation("queryFilter", in.QueryFilter.UnknownOps(), expr.LegacyOp.String),
 	); err != nil {
 		return err

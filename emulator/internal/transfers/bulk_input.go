@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"os"
 	"path/filepath"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ion"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -66,7 +68,7 @@ func (r *bulkRun) object(path string) error {
 	}
 	defer in.Close()
 	if str(src.InputFormat) == "ION" {
-		readIonObject(in, func(rec wire.IonRecord) {
+		readIonObject(in, func(rec ion.Record) {
 			r.d.ProcessedItemCount++
 			if rec.Err != nil {
 				r.fail(rec.Raw, rec.Err.Error())

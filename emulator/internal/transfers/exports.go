@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ion"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -449,8 +450,8 @@ func (w *exportWriter) full(snap *storage.TableSnapshot) error {
 			return err == nil
 		}
 		if w.ion {
-			b = append(b[:0], wire.IonVersionMarker+" {Item:"...)
-			b = wire.AppendIonStoredItem(b, e)
+			b = append(b[:0], ion.VersionMarker+" {Item:"...)
+			b = ion.AppendStoredItem(b, e)
 		} else {
 			b = append(b[:0], `{"Item":`...)
 			b = wire.AppendStoredItem(b, e)
@@ -475,8 +476,8 @@ func (w *exportWriter) filteredLine(b []byte, e storage.EncodedItem) ([]byte, er
 	}
 	it = w.filter.project(it)
 	if w.ion {
-		b = append(b, wire.IonVersionMarker+" {Item:"...)
-		b = wire.AppendIonItem(b, it)
+		b = append(b, ion.VersionMarker+" {Item:"...)
+		b = ion.AppendItem(b, it)
 	} else {
 		b = append(b, `{"Item":`...)
 		b = wire.AppendItem(b, it)
@@ -531,10 +532,10 @@ func (w *exportWriter) incremental(l pitr.History, names []string, from, to time
 // item's keys, and its images.
 func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Value, ne storage.EncodedItem, hasNew bool, oe storage.EncodedItem, hasOld bool) []byte {
 	if w.ion {
-		b = append(b, wire.IonVersionMarker+" {Metadata:{WriteTimestampMicros:"...)
+		b = append(b, ion.VersionMarker+" {Metadata:{WriteTimestampMicros:"...)
 		b = fmt.Appendf(b, "%d.", micros)
 		b = append(b, "},Keys:"...)
-		b = wire.AppendIonItem(b, keys)
+		b = ion.AppendItem(b, keys)
 		if hasNew {
 			b = append(b, ",NewImage:"...)
 			b = w.appendImage(b, ne)
@@ -565,11 +566,11 @@ func (w *exportWriter) change(b []byte, micros int64, keys map[string]storage.Va
 func (w *exportWriter) appendImage(b []byte, e storage.EncodedItem) []byte {
 	switch {
 	case w.filter != nil && w.filter.proj != nil && w.ion:
-		return wire.AppendIonItem(b, w.filter.project(e.Item()))
+		return ion.AppendItem(b, w.filter.project(e.Item()))
 	case w.filter != nil && w.filter.proj != nil:
 		return wire.AppendItem(b, w.filter.project(e.Item()))
 	case w.ion:
-		return wire.AppendIonStoredItem(b, e)
+		return ion.AppendStoredItem(b, e)
 	}
 	return wire.AppendStoredItem(b, e)
 }

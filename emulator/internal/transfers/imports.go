@@ -7,12 +7,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ion"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -305,7 +307,7 @@ func (r *importRun) object(path string) error {
 	case "CSV":
 		return r.csv(in)
 	case "ION":
-		readIonObject(in, func(rec wire.IonRecord) {
+		readIonObject(in, func(rec ion.Record) {
 			r.d.ProcessedSizeBytes += int64(len(rec.Raw))
 			r.d.ProcessedItemCount++
 			if rec.Err != nil {

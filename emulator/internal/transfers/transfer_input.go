@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/ion"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/zstdread"
 )
 
@@ -67,12 +67,12 @@ func (r readCloser) Close() error { r.close(); return nil }
 
 // readIonObject reads an Ion object whole (Ion's values may span lines,
 // and AWS's import docs show a whole file as one list) and calls fn for
-// each record, as wire.ReadIonItems does. A read error (a damaged
+// each record, as ion.ReadItems does. A read error (a damaged
 // compressed object) is one record's error, after the records read.
-func readIonObject(in io.Reader, fn func(wire.IonRecord)) {
+func readIonObject(in io.Reader, fn func(ion.Record)) {
 	data, err := io.ReadAll(in)
-	wire.ReadIonItems(data, func(r wire.IonRecord) bool { fn(r); return true })
+	ion.ReadItems(data, func(r ion.Record) bool { fn(r); return true })
 	if err != nil {
-		fn(wire.IonRecord{Err: err})
+		fn(ion.Record{Err: err})
 	}
 }

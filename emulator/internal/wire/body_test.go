@@ -204,3 +204,35 @@ func FuzzDecodeBody(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeBodyKeptStrings: the strings of a body over maxBodyText,
+// short ones sharing chunks and the room past long ones (keepText), are
+// the body's and stay so once the body and its window are overwritten.
+func TestDecodeBodyKeptStrings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"TableName":"t","Items":[`)
+	for i := range 40 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"pk":{"S":"k%d"},"n":{"N":"%d"},"long":{"S":"%s"},"m":{"M":{"a":{"SS":["x%d","y"]}}},"s":{"S":"%s"}}`,
+			i, i, strings.Repeat(string(rune('a'+i%26)), 60+i*97), i, strings.Repeat("z", i%70))
+	}
+	b.WriteString(`]}`)
+	body := []byte(b.String())
+	require.Greater(t, len(body), maxBodyText)
+	want := answer(decodeStream(append([]byte(nil), body...), 1<<30, int64(len(body)), nil))
+	for _, size := range []int64{int64(len(body)), -1} {
+		var in streamInput
+		src := append([]byte(nil), body...)
+		bd := Body{R: &chunks{b: src, n: 1000}, Size: size}
+		def, err := DecodeBody(&bd, &in, nil)
+		for i := range src {
+			src[i] = 'x'
+		}
+		for i := range bd.Buf[:cap(bd.Buf)] {
+			bd.Buf[:cap(bd.Buf)][i] = 'x'
+		}
+		require.Equal(t, want, answer(in, def, err), "size %d", size)
+	}
+}

@@ -1,17 +1,13 @@
 package wire
 
 import (
-	"encoding"
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -36,9 +32,6 @@ import (
 //   - a member given twice is decoded twice into the same place (maps and
 //     structs merge, slices are overwritten element by element);
 //   - unknown members are skipped.
-
-// maxJSONDepth is encoding/json's nesting limit; deeper input is a syntax error.
-const maxJSONDepth = 10000
 
 // DecodeRequest decodes a request body into in (a pointer to an input
 // struct). Syntax errors and JSON values of the wrong type become
@@ -88,6 +81,7 @@ type reqDecoder struct {
 	deferred *Deferred // first fault of an attribute value (wire_deferred.go)
 	top      int       // index in the top-level list member being decoded, or -1
 	in       any       // the input decoded into (At.In of the limits' policies)
+	read     Body      // DecodeBody's copy of its caller's Body, the decoder's src
 }
 
 // mismatch records a JSON value of the wrong type for t (the first one
@@ -196,14 +190,6 @@ func codecsOf(lim *Limits) *sync.Map {
 	return &lim.codecs
 }
 
-// builder builds the codecs of one table of Limits (codecMu held): a
-// recursive type finds its own codec, while it is being built, as a
-// placeholder that calls the real one.
-type builder struct {
-	lim      *Limits
-	building map[reflect.Type]codec
-}
-
 // codecOf returns the codec of t read with lim, building it on first
 // use. For a type the decoder does not support (a bug in an input type:
 // a channel, a func, an option of a json tag it does not know) the codec
@@ -223,7 +209,7 @@ func codecOf(t reflect.Type, lim *Limits) (c codec) {
 			if !ok {
 				panic(r)
 			}
-			err := msg.err()
+			err := msg.asError()
 			c = func(*reqDecoder, reflect.Value, int) error { return err }
 		}
 	}()
@@ -233,102 +219,6 @@ func codecOf(t reflect.Type, lim *Limits) (c codec) {
 		codecsOf(lim).Store(bt, bc)
 	}
 	return c
-}
-
-// unsupported is what building a codec panics with for a type the
-// decoder does not support; codecOf and UnknownMember recover it.
-type unsupported string
-
-// err is the error a request decoded into such a type gets.
-func (u unsupported) err() error {
-	return fmt.Errorf("%w (%s)", apierr.Internal(), string(u))
-}
-
-// codec returns the codec of t: a published one, or one built now.
-func (b *builder) codec(t reflect.Type) codec {
-	if c, ok := codecsOf(b.lim).Load(t); ok {
-		return c.(codec)
-	}
-	if c, ok := b.building[t]; ok {
-		return c
-	}
-	var real codec
-	b.building[t] = func(d *reqDecoder, v reflect.Value, depth int) error { return real(d, v, depth) }
-	real = b.build(t)
-	b.building[t] = real
-	return real
-}
-
-var (
-	valueKeeperType     = reflect.TypeFor[ValueKeeper]()
-	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
-
-func (b *builder) build(t reflect.Type) codec {
-	switch t {
-	case reflect.TypeFor[WireItem]():
-		return decodeWireItem
-	case reflect.TypeFor[AttributeValue]():
-		return decodeAttributeValue
-	case reflect.TypeFor[Params]():
-		return decodeParams
-	case reflect.TypeFor[ExpressionNames]():
-		return decodeExpressionNames
-	case reflect.TypeFor[ExpressionValues]():
-		return decodeExpressionValues
-	case reflect.TypeFor[expr.NameList]():
-		return decodeNameList
-	case reflect.TypeFor[KeyConditions]():
-		return decodeKeyConditions
-	case reflect.TypeFor[expr.LegacyFilter]():
-		return decodeLegacyFilter
-	case reflect.TypeFor[expr.LegacyExpected]():
-		return decodeLegacyExpected
-	}
-	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(valueKeeperType) {
-		return decodeValueKeeper
-	}
-	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
-		return decodeUnmarshaler
-	}
-	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
-		panic(unsupported(fmt.Sprintf("emulator: request decoder does not support TextUnmarshaler %s", t)))
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return b.pointer(t)
-	case reflect.Struct:
-		if c := b.strictOf(t); c != nil {
-			return c
-		}
-		return b.structOf(t)
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			break
-		}
-		return b.mapOf(t)
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			break // []byte is base64 in encoding/json; no input has one
-		}
-		return sliceOf(t, b.codec(t.Elem()))
-	case reflect.String:
-		return decodeString
-	case reflect.Bool:
-		return decodeBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return decodeInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return decodeUint
-	case reflect.Float32, reflect.Float64:
-		return decodeFloat
-	case reflect.Interface:
-		if t.NumMethod() == 0 {
-			return decodeInterface
-		}
-	}
-	panic(unsupported(fmt.Sprintf("emulator: request decoder does not support %s", t)))
 }
 
 // field is one member of a struct plan.
@@ -355,255 +245,12 @@ func (f field) at(v reflect.Value) reflect.Value {
 	return v.Field(f.index)
 }
 
-// MemberOwner is a field of an input struct that owns members its
-// struct does not name: the members someone other than the struct's
-// author decodes (a feature of the service, which registers them). Tag
-// the field json:"-", so that encoding/json leaves it alone. Member
-// returns where the member called name is decoded (a pointer, to a
-// value of any type the decoder supports) or nil: nobody owns it, and
-// it is skipped as any unknown member is. Asked twice for one name
-// (a member given twice), it returns the same place.
-//
-// An owned member is decoded as a field of its type would be, in its
-// place in the body: a value of the wrong JSON type in it is remembered
-// and the first such value wins, a syntax error anywhere wins over it.
-type MemberOwner interface {
-	Member(name string) any
-}
-
-var memberOwnerType = reflect.TypeFor[MemberOwner]()
-
 // member is a field found for a member's name, at a depth of embedding.
 type member struct {
 	f      field
 	depth  int
 	tagged bool // named by its json tag
 	t      reflect.Type
-}
-
-// structMembers finds the fields of struct t (embedded at path, depth)
-// by member name, as encoding/json does: the fields of an embedded
-// struct without a name of its own in its tag are promoted, a field
-// nearer the top hides a deeper one of the same name, and of two at one
-// depth a tagged one wins, else neither is kept. It returns the index
-// of t's MemberOwner field (-1: none; only the outer struct's counts).
-func structMembers(t reflect.Type, path []int, depth int, found map[string][]member) (owner int) {
-	owner = -1
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag, hasTag := f.Tag.Lookup("json")
-		tagName, opts, _ := CutComma(tag)
-		if hasTag && tagName == "-" && opts == "" {
-			if depth == 0 && reflect.PointerTo(f.Type).Implements(memberOwnerType) {
-				if owner >= 0 {
-					panic(unsupported(fmt.Sprintf("emulator: request decoder does not support two MemberOwner fields in %s", t)))
-				}
-				owner = i
-			}
-			continue
-		}
-		if opts != "" && opts != "omitempty" && opts != "omitzero" {
-			panic(unsupported(fmt.Sprintf("emulator: request decoder does not support tag %q in %s", tag, t)))
-		}
-		ft := f.Type
-		if f.Anonymous && tagName == "" {
-			et := ft
-			if et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				if ft.Kind() == reflect.Pointer && !f.IsExported() {
-					panic(unsupported(fmt.Sprintf("emulator: request decoder cannot make embedded %s in %s (unexported)", ft, t)))
-				}
-				structMembers(et, append(slices.Clip(path), i), depth+1, found)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		name := f.Name
-		if tagName != "" {
-			name = tagName
-		}
-		found[name] = append(found[name], member{f: field{index: i, path: slices.Clip(path)}, depth: depth, tagged: tagName != "", t: ft})
-	}
-	return owner
-}
-
-// dominant is the field the member name is decoded into of those found
-// (ok false: none, two at one depth hiding each other).
-func dominant(ms []member) (member, bool) {
-	best := slices.MinFunc(ms, func(a, b member) int { return a.depth - b.depth })
-	var top []member
-	for _, m := range ms {
-		if m.depth == best.depth {
-			top = append(top, m)
-		}
-	}
-	if len(top) == 1 {
-		return top[0], true
-	}
-	var tagged []member
-	for _, m := range top {
-		if m.tagged {
-			tagged = append(tagged, m)
-		}
-	}
-	if len(tagged) == 1 {
-		return tagged[0], true
-	}
-	return member{}, false
-}
-
-// structFields are the fields of struct t by member name, each the one
-// a member of that name decodes into (dominant), and the index of its
-// MemberOwner field (-1: none).
-func structFields(t reflect.Type) (fields map[string]member, owner int) {
-	found := map[string][]member{}
-	owner = structMembers(t, nil, 0, found)
-	fields = make(map[string]member, len(found))
-	for name, ms := range found {
-		if m, ok := dominant(ms); ok {
-			fields[name] = m
-		}
-	}
-	return fields, owner
-}
-
-func (b *builder) structOf(t reflect.Type) codec {
-	members, owner := structFields(t)
-	fields := make(map[string]field, len(members))
-	for name, m := range members {
-		m.f.dec = b.codec(m.t)
-		if m.f.lim = b.lim.list(t, name); m.f.lim != nil {
-			et := m.t.Elem() // a list's element, or a map's list
-			if et.Kind() == reflect.Slice {
-				et = et.Elem()
-			}
-			m.f.elem = b.codec(et)
-		}
-		fields[name] = m.f
-	}
-	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '{':
-		case 'n':
-			return d.literal("null")
-		default:
-			return d.mismatch(v.Type(), depth)
-		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
-		}
-		d.pos++
-		if d.peek() == '}' {
-			d.pos++
-			return nil
-		}
-		for {
-			key, err := d.readKey()
-			if err != nil {
-				return err
-			}
-			if err := d.expect(':'); err != nil {
-				return err
-			}
-			if f, ok := fields[string(key)]; ok && f.lim != nil {
-				if err := d.limited(f, v, depth+1); err != nil {
-					return err
-				}
-			} else if ok {
-				if err := f.dec(d, f.at(v), depth+1); err != nil {
-					return err
-				}
-			} else if p := ownedMember(v, owner, key); p.IsValid() {
-				if err := codecOf(p.Type(), d.lim)(d, p, depth+1); err != nil {
-					return err
-				}
-			} else if err := d.skipValue(depth + 1); err != nil {
-				return err
-			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return nil
-			default:
-				return d.syntax()
-			}
-		}
-	}
-}
-
-// ownedMember returns where the owner field owner of struct v (-1:
-// none) decodes the member key, or the zero Value: nobody owns it.
-func ownedMember(v reflect.Value, owner int, key []byte) reflect.Value {
-	if owner < 0 {
-		return reflect.Value{}
-	}
-	p := v.Field(owner).Addr().Interface().(MemberOwner).Member(string(key))
-	if p == nil {
-		return reflect.Value{}
-	}
-	return reflect.ValueOf(p).Elem()
-}
-
-// CutComma is strings.Cut(s, ","), for a json tag.
-func CutComma(s string) (before, after string, found bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ',' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
-}
-
-func (b *builder) pointer(t reflect.Type) codec {
-	elem := b.codec(t.Elem())
-	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		if d.peek() == 'n' {
-			return d.setNull(v)
-		}
-		if v.IsNil() {
-			v.Set(reflect.New(t.Elem()))
-		}
-		return elem(d, v.Elem(), depth)
-	}
-}
-
-func (b *builder) mapOf(t reflect.Type) codec {
-	elem := b.codec(t.Elem())
-	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		var e reflect.Value // made at the first member
-		return d.readObject(v, t, depth, func() {
-			if v.IsNil() {
-				v.Set(reflect.MakeMap(t))
-			}
-		}, func(i, left int) {
-			// Made again for all its members at once: a map grown by
-			// inserts allocates about twice its final tables (a 4 MB
-			// Expected's conditions: BenchmarkOversizeMemory).
-			m := reflect.MakeMapWithSize(t, i+left)
-			for it := v.MapRange(); it.Next(); {
-				m.SetMapIndex(it.Key(), it.Value())
-			}
-			v.Set(m)
-		}, func(key string) error {
-			if !e.IsValid() {
-				e = reflect.New(t.Elem()).Elem()
-			}
-			e.SetZero()
-			if err := elem(d, e, depth+1); err != nil {
-				return err
-			}
-			k := reflect.New(t.Key()).Elem()
-			k.SetString(key)
-			v.SetMapIndex(k, e)
-			return nil
-		})
-	}
 }
 
 // readObject reads the JSON object at d as a map of type t is read into
@@ -652,23 +299,6 @@ func (d *reqDecoder) readObject(v reflect.Value, t reflect.Type, depth int, open
 		default:
 			return d.syntax()
 		}
-	}
-}
-
-// sliceOf is the codec of slice type t whose elements elem decodes.
-func sliceOf(t reflect.Type, elem codec) codec {
-	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		if ok, err := d.listStart(v, t, depth); !ok {
-			return err
-		}
-		n, err := d.readList(depth, true, func(i, left int) error {
-			return elem(d, elemAt(v, i, left), depth+1)
-		})
-		if err != nil {
-			return err
-		}
-		endSlice(v, n)
-		return nil
 	}
 }
 
@@ -863,45 +493,32 @@ func (d *reqDecoder) numberMismatch(t reflect.Type) {
 	}
 }
 
-func decodeInt(d *reqDecoder, v reflect.Value, depth int) error {
+// decodeNumber decodes a JSON number into an int, uint or float field
+// as encoding/json does: a number its type cannot hold is a value of the
+// wrong type.
+func decodeNumber(d *reqDecoder, v reflect.Value, depth int) error {
 	s, ok, err := d.numberFor(v.Type(), depth)
 	if !ok || err != nil {
 		return err
 	}
-	n, perr := strconv.ParseInt(s, 10, 64)
-	if perr != nil || v.OverflowInt(n) {
-		d.numberMismatch(v.Type())
-		return nil
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if n, err := strconv.ParseFloat(s, v.Type().Bits()); err == nil && !v.OverflowFloat(n) {
+			v.SetFloat(n)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n, err := strconv.ParseUint(s, 10, 64); err == nil && !v.OverflowUint(n) {
+			v.SetUint(n)
+			return nil
+		}
+	default:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && !v.OverflowInt(n) {
+			v.SetInt(n)
+			return nil
+		}
 	}
-	v.SetInt(n)
-	return nil
-}
-
-func decodeUint(d *reqDecoder, v reflect.Value, depth int) error {
-	s, ok, err := d.numberFor(v.Type(), depth)
-	if !ok || err != nil {
-		return err
-	}
-	n, perr := strconv.ParseUint(s, 10, 64)
-	if perr != nil || v.OverflowUint(n) {
-		d.numberMismatch(v.Type())
-		return nil
-	}
-	v.SetUint(n)
-	return nil
-}
-
-func decodeFloat(d *reqDecoder, v reflect.Value, depth int) error {
-	s, ok, err := d.numberFor(v.Type(), depth)
-	if !ok || err != nil {
-		return err
-	}
-	n, perr := strconv.ParseFloat(s, v.Type().Bits())
-	if perr != nil || v.OverflowFloat(n) {
-		d.numberMismatch(v.Type())
-		return nil
-	}
-	v.SetFloat(n)
+	d.numberMismatch(v.Type())
 	return nil
 }
 
@@ -944,14 +561,8 @@ func (d *reqDecoder) anyValue(depth int) (any, error) {
 			if m[key], err = d.anyValue(depth + 1); err != nil {
 				return nil, err
 			}
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return m, nil
-			default:
-				return nil, d.syntax()
+			if more, err := d.next('}'); !more {
+				return m, err
 			}
 		}
 	case '[':
@@ -967,14 +578,8 @@ func (d *reqDecoder) anyValue(depth int) (any, error) {
 				return nil, err
 			}
 			a = append(a, x)
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case ']':
-				d.pos++
-				return a, nil
-			default:
-				return nil, d.syntax()
+			if more, err := d.next(']'); !more {
+				return a, err
 			}
 		}
 	case '"':

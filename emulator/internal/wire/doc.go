@@ -65,13 +65,13 @@
 //
 // # Files
 //
-//   - wire.go: AttributeValue, WireItem, DecodeItem.
 //   - body.go: a body read as it arrives (Body), the decoder's window of
 //     it; wire_scan.go: the JSON scanner the decoders share; wire_plain.go:
 //     the leading bytes of a string that need no escaping, eight at a time.
 //   - limits.go: the Limits of the members far over AWS's limits, and
 //     an attribute's own list over the item size limit (overList).
-//   - wire_decode.go: decoding and validating attribute values.
+//   - wire_decode.go: attribute values (AttributeValue, WireItem,
+//     DecodeItem), decoded and validated.
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues
 //     and ExpressionAttributeNames, and AWS's 2 MB limit on them (maps over
 //     it are never built); wire_compact.go: an ExpressionAttributeValues
@@ -80,22 +80,25 @@
 //   - wire_names.go: AttributesToGet's names read into an expr.NameList,
 //     offsets into the body; wire_params.go: ExecuteStatement's
 //     Parameters, every value checked and the first KeptParams kept
-//     (Params); wire_conditions.go: KeyConditions, Query's legacy key
-//     conditions decoded as the compiler's list instead of a map.
-//   - wire_filters.go: a QueryFilter or ScanFilter read straight into
-//     the filter's names, terms and values (expr.LegacyFilter), not a map;
-//     an Expected into the same form (expr.LegacyExpected).
+//     (Params).
+//   - wire_conditions.go: the legacy conditions. KeyConditions, Query's
+//     legacy key conditions, decoded as the compiler's list instead of a
+//     map; a QueryFilter or ScanFilter read straight into the filter's
+//     names, terms and values (expr.LegacyFilter), not a map; an Expected
+//     into the same form (expr.LegacyExpected).
 //   - wire_text.go: text that is not Unicode (SerializationException).
-//   - decode.go: the request decoder's plans (embedded structs' members
-//     promoted as encoding/json promotes them), the members an owner
-//     field decodes (MemberOwner), and values that keep their own fault
-//     (ValueKeeper), read on the request's scanner as any value: a type
-//     with an UnmarshalJSON of its own is read twice, skipped then
-//     parsed, so no request type holding attribute values has one (a
-//     timestamp's, shapes.EpochTime, remains). A Go type it does not
-//     support (a channel, a func, a json tag option it does not know, an
-//     input that is not a pointer) gets an InternalServerError naming
-//     it, never a panic (FuzzDecodeAnyType builds types from its bytes).
+//   - decode.go: the request decoder (reqDecoder), the objects and lists
+//     it reads, its codecs of scalars, and values that keep their own
+//     fault (ValueKeeper), read on the request's scanner as any value;
+//     plans.go: its plans, a codec per Go type (embedded structs'
+//     members promoted as encoding/json promotes them), and the members
+//     an owner field decodes (MemberOwner). A type with an UnmarshalJSON
+//     of its own is read twice, skipped then parsed, so no request type
+//     holding attribute values has one (a timestamp's, shapes.EpochTime,
+//     remains). A Go type it does not support (a channel, a func, a json
+//     tag option it does not know, an input that is not a pointer) gets
+//     an InternalServerError naming it, never a panic
+//     (FuzzDecodeAnyType builds types from its bytes).
 //   - wire_strict.go: a request read as a strict deserializer reads it
 //     (its struct's strict tags: SearchVectors'), in the same one pass:
 //     an explicit null of a member it names and a missing required
@@ -110,9 +113,6 @@
 //     back (Recycle*) for the decoder to reuse.
 //   - wire_encode.go, encode.go: the appenders; capacity.go: the answers'
 //     ConsumedCapacity; wire_error.go: error bodies.
-//   - ion_write.go, ion_read.go: items as Amazon Ion text, the second
-//     format of exports and imports (AppendIonStoredItem, ReadIonItems,
-//     which gives DynamoDB JSON for DecodeItem to check).
 //
 // # Caveats
 //

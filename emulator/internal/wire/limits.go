@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"hash/crc32"
 	"reflect"
 	"slices"
 	"sync"
@@ -179,7 +178,7 @@ type overList struct {
 func (o *overList) add(d *decoder, elems []storage.Value, v storage.Value) []storage.Value {
 	limit := d.lim.ItemBytes
 	if o.over {
-		if dv := ValueDepth(v); dv > o.depth {
+		if dv := v.Depth(); dv > o.depth {
 			o.deep, o.depth = v, dv
 		}
 		return elems
@@ -219,7 +218,7 @@ func (o *overList) end(elems []storage.Value) []storage.Value {
 		return elems
 	}
 	for _, e := range elems {
-		if ValueDepth(e) >= o.depth {
+		if e.Depth() >= o.depth {
 			return elems
 		}
 	}
@@ -229,45 +228,3 @@ func (o *overList) end(elems []storage.Value) []storage.Value {
 // MaxItemBytes is DynamoDB's item size limit (400 KB), the service's
 // maxItemBytes and its table's ItemBytes.
 const MaxItemBytes = 400 * 1024
-
-// EchoHash is the hash of v an answer echoes in v's place (a batch over
-// its count limit echoes each attribute's): the CRC-32 of v's JSON
-// (AppendValue, written at buf's end), of a list over MaxItemBytes only
-// up to the element that takes it over, which is what overList keeps of
-// it, so that a list's hash is one whatever the decoder kept of it.
-func EchoHash(buf []byte, v storage.Value) uint32 {
-	if v.Kind() != storage.KindL || storage.ValueSize(v) <= MaxItemBytes {
-		return crc32.ChecksumIEEE(AppendValue(buf, v))
-	}
-	b := append(buf, `{"L":[`...)
-	size := 3 // a list's own bytes, as storage.ValueSize counts them
-	for i, e := range v.List() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendValue(b, e)
-		if size += 1 + storage.ValueSize(e); size > MaxItemBytes {
-			break
-		}
-	}
-	return crc32.ChecksumIEEE(append(b, "]}"...))
-}
-
-// ValueDepth is the nesting level of v's deepest value: a scalar or set
-// is level 1, each enclosing list or map adds one.
-func ValueDepth(v storage.Value) int {
-	deepest := 0
-	switch v.Kind() {
-	case storage.KindL:
-		for _, e := range v.List() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	case storage.KindM:
-		for _, e := range v.Map() {
-			deepest = max(deepest, ValueDepth(e))
-		}
-	default:
-		return 1
-	}
-	return deepest + 1
-}

@@ -62,9 +62,9 @@ func (c *CompactValues) at(i int) int {
 	return int(s[0]) | int(s[1])<<8 | int(s[2])<<16 | int(s[3])<<24
 }
 
-// key is the key whose opening quote is at off in text, and where its
-// value's ':' is (after spaces).
-func (c *CompactValues) key(off int) (key string, colon int) {
+// entryAt is the key of the entry whose opening quote is at off in
+// text, and where its value's ':' is (after spaces).
+func (c *CompactValues) entryAt(off int) (key string, colon int) {
 	s := c.text[off+1:]
 	if q := strings.IndexByte(s, '"'); q >= 0 && strings.IndexByte(s[:q], '\\') < 0 {
 		return s[:q], off + q + 2
@@ -85,7 +85,7 @@ func (c *CompactValues) Key(i int) string { return c.keyAt(c.at(i)) }
 
 // keyAt is the key whose opening quote is at off.
 func (c *CompactValues) keyAt(off int) string {
-	k, _ := c.key(off)
+	k, _ := c.entryAt(off)
 	return k
 }
 
@@ -100,7 +100,7 @@ func (c *CompactValues) Value(key string) (storage.Value, bool) {
 	if i == c.Len() || c.Key(i) != key {
 		return storage.Value{}, false
 	}
-	_, colon := c.key(c.at(i))
+	_, colon := c.entryAt(c.at(i))
 	d := decoder{data: bytesOf(c.text), pos: colon}
 	if d.expect(':') != nil {
 		return storage.Value{}, false

@@ -57,8 +57,10 @@ func valueError(verr error) error {
 // and in holds the whole request (a faulty value as read, or a NULL in
 // place of a value that names no type).
 func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) {
-	_, deferred, err = decodeRequest(decoder{data: body}, in)
-	return deferred, err
+	d := reqDecoders.Get()
+	defer reqDecoders.Put(d)
+	d.decoder = decoder{data: body}
+	return d.decode(in)
 }
 
 // DecodeBody is DecodeRequestDeferred for the body b reads: it reads the
@@ -69,42 +71,49 @@ func DecodeRequestDeferred(body []byte, in any) (deferred *Deferred, err error) 
 // the request is answered. A small body is read whole first. With no
 // R, Buf is the whole body.
 func DecodeBody(b *Body, in any, lim *Limits) (deferred *Deferred, err error) {
-	d := decoder{data: b.Buf[:0], src: b, lim: lim}
+	d := reqDecoders.Get()
+	defer reqDecoders.Put(d)
+	// The decoder reads its own copy of b, copied back once read: b
+	// itself, pointed to by the pooled decoder, moved every caller's Body
+	// to the heap (BenchmarkDecodePair/GetItem/handler: 7 -> 6 allocs/op,
+	// 328 -> 232 B/op).
+	d.read = *b
+	d.decoder = decoder{data: b.Buf[:0], src: &d.read, lim: lim}
 	switch {
 	case b.R == nil:
 		d.data, d.src = b.Buf, nil
-		b.N, b.EOF = int64(len(b.Buf)), true
+		d.read.N, d.read.EOF = int64(len(b.Buf)), true
 	case b.Size >= 0 && b.Size <= maxBodyText:
 		d.rest()
 	}
-	b.Buf, deferred, err = decodeRequest(d, in)
+	deferred, err = d.decode(in)
+	d.read.Buf = d.data
+	*b = d.read
 	return deferred, err
 }
 
-// decodeRequest decodes the input src reads into in, and returns the
-// window it read it in.
-func decodeRequest(src decoder, in any) (window []byte, deferred *Deferred, err error) {
-	if len(src.data) == 0 && !src.more() {
+// decode decodes the input d reads into in; d.data is then the window
+// it read it in.
+func (d *reqDecoder) decode(in any) (deferred *Deferred, err error) {
+	if len(d.data) == 0 && !d.more() {
 		// The SDKs always send at least {}; AWS treats an empty body as {}.
-		return src.data, nil, nil
+		return nil, nil
 	}
-	if src.data[0] != '{' {
-		if src.skipSpace(); src.peek() == 'n' {
-			src.rest()
-			if isJSONNullSlow(src.data) {
-				return src.data, nil, apierr.Serialization("")
+	if d.data[0] != '{' {
+		if d.skipSpace(); d.peek() == 'n' {
+			d.rest()
+			if isJSONNullSlow(d.data) {
+				return nil, apierr.Serialization("")
 			}
 		}
 	}
 	rv := reflect.ValueOf(in)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return src.data, nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).err()
+		return nil, unsupported(fmt.Sprintf("request decoder needs a non-nil pointer, not %T", in)).asError()
 	}
 	v := rv.Elem()
-	dec := codecOf(v.Type(), src.lim)
-	d := reqDecoders.Get()
-	defer reqDecoders.Put(d)
-	*d = reqDecoder{decoder: src, top: -1, in: in}
+	dec := codecOf(v.Type(), d.lim)
+	d.top, d.in = -1, in
 	err = d.run(dec, v)
 	if decodeCount != nil {
 		decodeCount(d.decoded)
@@ -113,14 +122,14 @@ func decodeRequest(src decoder, in any) (window []byte, deferred *Deferred, err 
 		if d.deferred != nil && err == d.saved {
 			// A value's fault wins over a JSON value of the wrong type,
 			// as it did when it ended decoding (wire's doc.go, Caveats).
-			return d.data, nil, d.deferred.Err
+			return nil, d.deferred.Err
 		}
-		return d.data, nil, err
+		return nil, err
 	}
 	if d.deferred != nil {
 		d.deferred.OlderForm = d.olderForm
 	}
-	return d.data, d.deferred, nil
+	return d.deferred, nil
 }
 
 // decodeCount, set by a test, is told each request's decoding and the

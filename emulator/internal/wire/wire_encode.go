@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/base64"
+	"hash/crc32"
 	"slices"
 	"unicode/utf8"
 
@@ -160,4 +161,27 @@ func AppendItem(b []byte, it map[string]storage.Value) []byte {
 		b = AppendValue(b, it[k])
 	}
 	return append(b, '}')
+}
+
+// EchoHash is the hash of v an answer echoes in v's place (a batch over
+// its count limit echoes each attribute's): the CRC-32 of v's JSON
+// (AppendValue, written at buf's end), of a list over MaxItemBytes only
+// up to the element that takes it over, which is what overList keeps of
+// it, so that a list's hash is one whatever the decoder kept of it.
+func EchoHash(buf []byte, v storage.Value) uint32 {
+	if v.Kind() != storage.KindL || storage.ValueSize(v) <= MaxItemBytes {
+		return crc32.ChecksumIEEE(AppendValue(buf, v))
+	}
+	b := append(buf, `{"L":[`...)
+	size := 3 // a list's own bytes, as storage.ValueSize counts them
+	for i, e := range v.List() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendValue(b, e)
+		if size += 1 + storage.ValueSize(e); size > MaxItemBytes {
+			break
+		}
+	}
+	return crc32.ChecksumIEEE(append(b, "]}"...))
 }

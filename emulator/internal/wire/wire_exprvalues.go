@@ -76,7 +76,7 @@ func decodeExpressionValues(d *reqDecoder, v reflect.Value, depth int) error {
 		d.text = d.body
 	}
 	d.verr, d.vrank, d.base = nil, 0, depth+1
-	err := d.values(&vs)
+	err := d.readValues(&vs)
 	verr := d.verr
 	d.text, d.verr, d.vrank = text, nil, 0
 	if err != nil {
@@ -191,10 +191,10 @@ func (d *decoder) mayCompact() bool {
 	return len(d.data) >= compactMinBytes()
 }
 
-// values reads an ExpressionAttributeValues object's entries (d at its
+// readValues reads an ExpressionAttributeValues object's entries (d at its
 // '{') into vs, and leaves the first validation error of a value in
 // d.verr.
-func (d *decoder) values(vs *valueSet) error {
+func (d *decoder) readValues(vs *valueSet) error {
 	d.pos++ // '{'
 	if d.peek() == '}' {
 		d.pos++

@@ -20,11 +20,6 @@ type Params struct {
 	given bool             // the list was given (it may be empty)
 }
 
-// ParamsOf is a Params list of vals (tests; nil: not given).
-func ParamsOf(vals []AttributeValue) Params {
-	return Params{vals: vals[:min(len(vals), KeptParams)], n: len(vals), given: vals != nil}
-}
-
 // Given reports whether the request gave the list (JSON null is not).
 func (p *Params) Given() bool { return p.given }
 

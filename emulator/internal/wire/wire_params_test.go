@@ -109,20 +109,6 @@ func TestParamsSameAnswer(t *testing.T) {
 	}
 }
 
-// TestParamsOf: a list given as values, one not given, one past
-// KeptParams.
-func TestParamsOf(t *testing.T) {
-	p := ParamsOf([]AttributeValue{{}, {}})
-	require.True(t, p.Given())
-	require.Equal(t, 2, p.Len())
-	none := ParamsOf(nil)
-	require.False(t, none.Given())
-	require.Equal(t, 0, none.Len())
-	long := ParamsOf(make([]AttributeValue, KeptParams+1))
-	require.Equal(t, KeptParams+1, long.Len())
-	require.Len(t, long.Kept(), KeptParams)
-}
-
 // FuzzParams: Params' codec decodes any Parameters member as
 // []AttributeValue's does.
 func FuzzParams(f *testing.F) {

@@ -3,7 +3,6 @@ package wire
 import (
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -256,42 +255,6 @@ func decodeExpressionNames(d *reqDecoder, v reflect.Value, depth int) error {
 	}
 	_, err = d.names(m, nil, depth)
 	return err
-}
-
-// stringView reads a JSON string as readString does, except that one
-// without escapes or non-ASCII bytes comes back as a view of the input,
-// without a copy: for measuring and comparing while the input lives, never
-// to keep (witnesses copy what they keep). The measuring passes over maps
-// of millions of entries allocate nothing per entry this way: a copy of
-// each key took a 4 MB Query of ExpressionAttributeValues from 2.12 to
-// 2.84 allocated and 1.84 to 2.36 peak over its body (go test -run '^$'
-// -bench 'BenchmarkOversizeMemory/ExpressionAttributeValues$' ./emulator).
-func (d *decoder) stringView() (string, error) {
-	if d.peek() == '"' {
-		start := d.pos + 1
-		i, plain, err := d.stringEnd(start)
-		if err != nil {
-			return "", err
-		}
-		if plain {
-			d.pos = i + 1
-			if i == start {
-				return "", nil
-			}
-			return unsafe.String(&d.data[start], i-start), nil
-		}
-	}
-	return d.readString()
-}
-
-// bodyText is the whole input as a string, a view: for the passes that
-// compare or keep offsets while the input lives (decodeCompactValues,
-// decodeNameList), never to keep past the request.
-func (d *decoder) bodyText() string {
-	if len(d.data) == 0 {
-		return ""
-	}
-	return unsafe.String(&d.data[0], len(d.data))
 }
 
 // names reads the entries of an ExpressionAttributeNames object (at '{')

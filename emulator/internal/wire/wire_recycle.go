@@ -47,7 +47,7 @@ const poisonName = "\x00given back"
 var (
 	valueMaps = lease.NewPool(lease.Config[map[string]storage.Value]{Reset: resetValues(recycleMax), Poison: poisonValues})     // at most recycleMax entries used
 	itemMaps  = lease.NewPool(lease.Config[map[string]storage.Value]{Reset: resetValues(itemRecycleMax), Poison: poisonValues}) // recycleMax+1 to itemRecycleMax used
-	nameMaps  = lease.NewPool(lease.Config[ExpressionNames]{Reset: resetNames, Poison: poisonNames})
+	nameMaps  = lease.NewPool(lease.Config[map[string]string]{Reset: resetNames, Poison: poisonNames})
 )
 
 // resetValues returns a Reset that clears a map of at most max entries
@@ -68,7 +68,7 @@ func poisonValues(m map[string]storage.Value) {
 	}
 }
 
-func resetNames(m ExpressionNames) bool {
+func resetNames(m map[string]string) bool {
 	if len(m) > recycleMax {
 		return false
 	}
@@ -76,7 +76,7 @@ func resetNames(m ExpressionNames) bool {
 	return true
 }
 
-func poisonNames(m ExpressionNames) {
+func poisonNames(m map[string]string) {
 	for k := range m {
 		m[k] = poisonName
 	}
@@ -98,26 +98,23 @@ func valueMap(size int) map[string]storage.Value {
 	return make(map[string]storage.Value, size)
 }
 
-// ItemMap returns an empty item map for about size attributes, from the
-// maps given back when size is small; give it back with RecycleItem.
-func ItemMap(size int) storage.Item { return valueMap(size) }
-
-// nameMap returns an empty ExpressionNames map, reused when one is there.
-func nameMap() ExpressionNames {
+// nameMap returns an empty ExpressionAttributeNames map, reused when one
+// is there.
+func nameMap() map[string]string {
 	if m, ok := nameMaps.TryGet(); ok {
 		return m
 	}
-	return make(ExpressionNames)
+	return make(map[string]string)
 }
 
 // RecycleItem gives back a decoded item or key map: it takes ownership of
 // m, and nothing may use m afterwards (values copied out of it stay
 // valid: only the map is reused).
-func RecycleItem(m WireItem) { recycleValues(m) }
+func RecycleItem(m map[string]storage.Value) { recycleValues(m) }
 
 // RecycleValues gives back a decoded ExpressionAttributeValues map, as
 // RecycleItem.
-func RecycleValues(m ExpressionValues) { recycleValues(m) }
+func RecycleValues(m map[string]storage.Value) { recycleValues(m) }
 
 func recycleValues(m map[string]storage.Value) {
 	switch n := len(m); {
@@ -131,7 +128,7 @@ func recycleValues(m map[string]storage.Value) {
 
 // RecycleNames gives back a decoded ExpressionAttributeNames map, as
 // RecycleItem.
-func RecycleNames(m ExpressionNames) {
+func RecycleNames(m map[string]string) {
 	if m == nil {
 		return
 	}

@@ -64,15 +64,12 @@ func hasLoneSurrogate(b []byte) bool {
 }
 
 // hex4 reads four hex digits at b[i:].
-func hex4(b []byte, i int) (rune, bool) { return hexN(b, i, 4) }
-
-// hexN reads n (at most 8) hex digits at b[i:].
-func hexN(b []byte, i, n int) (rune, bool) {
-	if i+n > len(b) {
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range b[i : i+n] {
+	for _, c := range b[i : i+4] {
 		switch {
 		case c >= '0' && c <= '9':
 			r = r<<4 | rune(c-'0')

@@ -1,15 +1,16 @@
-package wire
+package ion
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // ionItems reads text and returns its items (as DynamoDB JSON) and errors.
 func ionItems(text string) (items []string, errs []string) {
-	ReadIonItems([]byte(text), func(r IonRecord) bool {
+	ReadItems([]byte(text), func(r Record) bool {
 		if r.Err != nil {
 			errs = append(errs, r.Err.Error())
 		} else {
@@ -45,8 +46,8 @@ func TestIonWrite(t *testing.T) {
 		{storage.M(map[string]storage.Value{"b": storage.N("2"), "a b": storage.Null(), "null": storage.Bool(true), "$7": storage.S("")}),
 			`{'$7':"",'a b':null,b:2.,'null':true}`},
 	} {
-		if got := string(AppendIonValue(nil, c.v)); got != c.want {
-			t.Errorf("AppendIonValue(%v): got %s, want %s", c.v, got, c.want)
+		if got := string(AppendValue(nil, c.v)); got != c.want {
+			t.Errorf("AppendValue(%v): got %s, want %s", c.v, got, c.want)
 		}
 	}
 }
@@ -92,12 +93,12 @@ func TestIonRoundTrip(t *testing.T) {
 		"l":  storage.L([]storage.Value{storage.N("0"), storage.L(nil), storage.M(map[string]storage.Value{})}),
 		"m":  storage.M(map[string]storage.Value{"x y": storage.S(""), "true": storage.N("7")}),
 	}
-	text := "$ion_1_0 {Item:" + string(AppendIonItem(nil, item)) + "}\n"
+	text := "$ion_1_0 {Item:" + string(AppendItem(nil, item)) + "}\n"
 	items, errs := ionItems(text)
 	if len(errs) != 0 || len(items) != 1 {
 		t.Fatalf("%s: got %v, errors %v", text, items, errs)
 	}
-	got, err := DecodeItem([]byte(items[0]))
+	got, err := wire.DecodeItem([]byte(items[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,25 +114,25 @@ func FuzzIonItems(f *testing.F) {
 	f.Add([]byte("[{Item:{a:'''x'''}}, {Item:{b:0x10}}]"))
 	f.Add([]byte(`{Item:{'q':"\u00e9\x00", n:-1.5e-3, c:{{"clob"}}}} /* */ // x`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ReadIonItems(data, func(r IonRecord) bool {
+		ReadItems(data, func(r Record) bool {
 			if r.Err != nil {
 				return true
 			}
-			it, err := DecodeItem(r.Item)
+			it, err := wire.DecodeItem(r.Item)
 			if err != nil {
 				return true
 			}
-			text := append([]byte("$ion_1_0 {Item:"), AppendIonItem(nil, it)...)
+			text := append([]byte("$ion_1_0 {Item:"), AppendItem(nil, it)...)
 			text = append(text, "}\n"...)
 			var again []byte
-			ReadIonItems(text, func(r2 IonRecord) bool {
+			ReadItems(text, func(r2 Record) bool {
 				if r2.Err != nil {
 					t.Fatalf("%s: %v", text, r2.Err)
 				}
 				again = r2.Item
 				return false
 			})
-			it2, err := DecodeItem(again)
+			it2, err := wire.DecodeItem(again)
 			if err != nil || !storage.ItemsEqual(it, it2) {
 				t.Fatalf("round trip of %s: got %v (%v), want %v", text, it2, err, it)
 			}
@@ -158,7 +159,7 @@ func BenchmarkItemText(b *testing.B) {
 	b.Run("ion/write", func(b *testing.B) {
 		var buf []byte
 		for b.Loop() {
-			buf = AppendIonItem(buf[:0], it)
+			buf = AppendItem(buf[:0], it)
 		}
 	})
 	b.Run("json/write", func(b *testing.B) {
@@ -167,12 +168,12 @@ func BenchmarkItemText(b *testing.B) {
 			buf = AppendItem(buf[:0], it)
 		}
 	})
-	ion := []byte("$ion_1_0 {Item:" + string(AppendIonItem(nil, it)) + "}\n")
+	ion := []byte("$ion_1_0 {Item:" + string(AppendItem(nil, it)) + "}\n")
 	js := AppendItem(nil, it)
 	b.Run("ion/read", func(b *testing.B) {
 		for b.Loop() {
-			ReadIonItems(ion, func(r IonRecord) bool {
-				if _, err := DecodeItem(r.Item); err != nil {
+			ReadItems(ion, func(r Record) bool {
+				if _, err := wire.DecodeItem(r.Item); err != nil {
 					b.Fatal(err)
 				}
 				return true
@@ -181,7 +182,7 @@ func BenchmarkItemText(b *testing.B) {
 	})
 	b.Run("json/read", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := DecodeItem(js); err != nil {
+			if _, err := wire.DecodeItem(js); err != nil {
 				b.Fatal(err)
 			}
 		}

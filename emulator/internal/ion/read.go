@@ -1,4 +1,4 @@
-package wire
+package ion
 
 import (
 	"bytes"
@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 )
 
-// Reading Ion text (ion_write.go has the mapping). AWS's import docs
+// Reading Ion text (write.go has the mapping). AWS's import docs
 // show two forms, both read: a line per item, each "$ion_1_0 {Item:{...}}"
 // as exports write it, and one top-level list of {Item:{...}} structs.
 // The reader takes the text subset of Ion those use and what a writer of
@@ -23,10 +26,10 @@ import (
 // read. A value DynamoDB has no type for (a symbol, a timestamp, an
 // s-expression, nan or an infinity) makes its item an error.
 
-// IonRecord is one item read from Ion text, or one error.
-type IonRecord struct {
+// Record is one item read from Ion text, or one error.
+type Record struct {
 	// Item is the item in DynamoDB JSON ({"name":{"S":"v"},...}), for
-	// DecodeItem to check as any item; nil with Err.
+	// wire.DecodeItem to check as any item; nil with Err.
 	Item []byte
 	// Raw is the text the item (or the error) was read from.
 	Raw []byte
@@ -38,19 +41,19 @@ type IonRecord struct {
 // nest 32 deep at most; DecodeItem says so with AWS's message).
 const ionMaxDepth = 64
 
-// ReadIonItems reads the Ion text data and calls fn for each item, and
+// ReadItems reads the Ion text data and calls fn for each item, and
 // for each piece that is not an item (its error), in order, until fn
 // returns false. After a syntax error it goes on at the next line.
-func ReadIonItems(data []byte, fn func(IonRecord) bool) {
+func ReadItems(data []byte, fn func(Record) bool) {
 	if bytes.HasPrefix(data, []byte{0xE0, 0x01, 0x00, 0xEA}) {
-		fn(IonRecord{Raw: data[:4], Err: errors.New("binary Ion is not read: DynamoDB's Ion exports and imports are Ion text")})
+		fn(Record{Raw: data[:4], Err: errors.New("binary Ion is not read: DynamoDB's Ion exports and imports are Ion text")})
 		return
 	}
 	p := &ionParser{s: data}
 	for {
 		p.space()
 		if p.err != nil {
-			if !fn(IonRecord{Raw: p.s[p.i:min(p.i+80, len(p.s))], Err: p.err}) {
+			if !fn(Record{Raw: p.s[p.i:min(p.i+80, len(p.s))], Err: p.err}) {
 				return
 			}
 			p.resync()
@@ -62,7 +65,7 @@ func ReadIonItems(data []byte, fn func(IonRecord) bool) {
 		start := p.i
 		v := p.value(0)
 		if p.err != nil {
-			if !fn(IonRecord{Raw: p.s[start:min(p.i, len(p.s))], Err: p.err}) {
+			if !fn(Record{Raw: p.s[start:min(p.i, len(p.s))], Err: p.err}) {
 				return
 			}
 			p.resync()
@@ -89,9 +92,9 @@ func ReadIonItems(data []byte, fn func(IonRecord) bool) {
 }
 
 // ionItemRecord is the record of v, a {Item:{...}} struct.
-func ionItemRecord(v *ionValue, raw []byte) IonRecord {
+func ionItemRecord(v *ionValue, raw []byte) Record {
 	if v.kind != ionStruct {
-		return IonRecord{Raw: raw, Err: fmt.Errorf("an Ion %s is not an item: want a struct {Item:{...}}", v.kind)}
+		return Record{Raw: raw, Err: fmt.Errorf("an Ion %s is not an item: want a struct {Item:{...}}", v.kind)}
 	}
 	var item *ionValue
 	for i := range v.fields {
@@ -100,13 +103,13 @@ func ionItemRecord(v *ionValue, raw []byte) IonRecord {
 		}
 	}
 	if item == nil || item.kind != ionStruct {
-		return IonRecord{Raw: raw, Err: errors.New("the Ion struct has no Item struct")}
+		return Record{Raw: raw, Err: errors.New("the Ion struct has no Item struct")}
 	}
 	b, err := item.appendMap(nil)
 	if err != nil {
-		return IonRecord{Raw: raw, Err: err}
+		return Record{Raw: raw, Err: err}
 	}
-	return IonRecord{Item: b, Raw: raw}
+	return Record{Item: b, Raw: raw}
 }
 
 // ionKind is the type of a parsed Ion value.
@@ -153,7 +156,7 @@ func (v *ionValue) appendMap(b []byte) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, v.fields[i].name)
+		b = wire.AppendString(b, v.fields[i].name)
 		b = append(b, ':')
 		var err error
 		if b, err = v.fields[i].v.appendAttr(b); err != nil {
@@ -238,9 +241,11 @@ func (v *ionValue) appendAttr(b []byte) ([]byte, error) {
 // appendScalar appends a number, string or blob as its JSON string.
 func (v *ionValue) appendScalar(b []byte) []byte {
 	if v.kind == ionBlob {
-		return appendBase64(b, v.text)
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, []byte(v.text))
+		return append(b, '"')
 	}
-	return AppendString(b, v.text)
+	return wire.AppendString(b, v.text)
 }
 
 // ionParser parses Ion text from s.
@@ -515,7 +520,7 @@ func (p *ionParser) shortText(quote byte) string {
 		if c := p.s[j]; c == quote {
 			text := string(p.s[p.i:j])
 			p.i = j + 1
-			return p.utf8(text)
+			return p.checkUTF8(text)
 		} else if c == '\\' || c == '\n' || c == '\r' {
 			break
 		}
@@ -530,7 +535,7 @@ func (p *ionParser) shortText(quote byte) string {
 		switch {
 		case c == quote:
 			p.i++
-			return p.utf8(sb.String())
+			return p.checkUTF8(sb.String())
 		case c == '\n' || c == '\r':
 			p.fail("a newline inside a short string")
 			return ""
@@ -583,7 +588,7 @@ func (p *ionParser) longText() string {
 			break
 		}
 	}
-	return p.utf8(sb.String())
+	return p.checkUTF8(sb.String())
 }
 
 // escape parses one escape at p.i ('\\') into sb.
@@ -641,17 +646,21 @@ func (p *ionParser) escape(sb *strings.Builder) {
 	}
 }
 
-// hex reads n hex digits.
+// hex reads n (at most 8) hex digits.
 func (p *ionParser) hex(n int) (rune, bool) {
-	r, ok := hexN(p.s, p.i, n)
-	if ok {
-		p.i += n
+	if p.i+n > len(p.s) {
+		return 0, false
 	}
-	return r, ok
+	r, err := strconv.ParseUint(string(p.s[p.i:p.i+n]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += n
+	return rune(r), true
 }
 
-// utf8 checks that s is UTF-8 (Ion text is).
-func (p *ionParser) utf8(s string) string {
+// checkUTF8 checks that s is UTF-8 (Ion text is).
+func (p *ionParser) checkUTF8(s string) string {
 	if !utf8.ValidString(s) {
 		p.fail("a string is not UTF-8")
 	}

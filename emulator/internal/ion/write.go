@@ -1,4 +1,4 @@
-package wire
+package ion
 
 import (
 	"encoding/base64"
@@ -22,10 +22,13 @@ import (
 //
 // Numbers are written as AWS writes them: an integer as its digits and a
 // point (103.), its trailing zeros as an exponent (6d2 for 600), a
-// fraction as it is (1.5). ion_read.go reads the format back.
+// fraction as it is (1.5). read.go reads the format back.
 
-// IonVersionMarker starts every line of an Ion export.
-const IonVersionMarker = "$ion_1_0"
+// VersionMarker starts every line of an Ion export.
+const VersionMarker = "$ion_1_0"
+
+// hexDigits are the digits of a \x escape.
+const hexDigits = "0123456789abcdef"
 
 // Ion annotations of DynamoDB's sets.
 const (
@@ -34,9 +37,9 @@ const (
 	ionAnnotBS = "$dynamodb_BS"
 )
 
-// AppendIonStoredItem appends the Ion struct of a stored item straight
+// AppendStoredItem appends the Ion struct of a stored item straight
 // from its record (attributes in the record's sorted order).
-func AppendIonStoredItem(b []byte, e storage.EncodedItem) []byte {
+func AppendStoredItem(b []byte, e storage.EncodedItem) []byte {
 	r := e.Reader()
 	b = append(b, '{')
 	for n := 0; ; n++ {
@@ -57,8 +60,8 @@ func AppendIonStoredItem(b []byte, e storage.EncodedItem) []byte {
 	return append(b, '}')
 }
 
-// AppendIonItem appends the Ion struct of it, names sorted.
-func AppendIonItem(b []byte, it map[string]storage.Value) []byte {
+// AppendItem appends the Ion struct of it, names sorted.
+func AppendItem(b []byte, it map[string]storage.Value) []byte {
 	var buf [16]string
 	names := buf[:0]
 	for k := range it {
@@ -72,13 +75,13 @@ func AppendIonItem(b []byte, it map[string]storage.Value) []byte {
 		}
 		b = appendIonSymbol(b, k)
 		b = append(b, ':')
-		b = AppendIonValue(b, it[k])
+		b = AppendValue(b, it[k])
 	}
 	return append(b, '}')
 }
 
-// AppendIonValue appends the Ion form of v.
-func AppendIonValue(b []byte, v storage.Value) []byte {
+// AppendValue appends the Ion form of v.
+func AppendValue(b []byte, v storage.Value) []byte {
 	switch v.Kind() {
 	case storage.KindS:
 		return appendIonString(b, v.Str())
@@ -94,11 +97,11 @@ func AppendIonValue(b []byte, v storage.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendIonValue(b, e)
+			b = AppendValue(b, e)
 		}
 		return append(b, ']')
 	case storage.KindM:
-		return AppendIonItem(b, v.Map())
+		return AppendItem(b, v.Map())
 	case storage.KindSS, storage.KindNS, storage.KindBS:
 		b = appendIonSetStart(b, v.Kind())
 		for i, m := range v.Members() {
@@ -112,7 +115,7 @@ func AppendIonValue(b []byte, v storage.Value) []byte {
 	return append(b, "null"...)
 }
 
-// appendIonStoredValue appends the next value of r as AppendIonValue does.
+// appendIonStoredValue appends the next value of r as AppendValue does.
 func appendIonStoredValue(b []byte, r *storage.ItemReader) []byte {
 	h := r.Head()
 	switch h.Kind {
