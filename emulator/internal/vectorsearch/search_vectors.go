@@ -43,17 +43,38 @@ func (Feature) Name() string { return "vectorSearch" }
 // pipeline's stages (service.DataOp).
 func (Feature) Register(r service.Registrar) { service.DataOp(r, "SearchVectors", searchVectors) }
 
-// SearchVectorsInput is the SearchVectors request.
+// SearchVectorsInput is the SearchVectors request. It is read by a
+// strict deserializer before any member is validated, unlike the other
+// operations' (AWS's answers as recorded by
+// paritysuite/dynamodb-conformance,
+// tests/tier3/error-messages/searchVectors.test.ts, eu-west-2 and
+// us-east-1, 2026-10-09):
+//
+//   - an explicit JSON null for a member is a SerializationException
+//     "invalid type: null, expected <what> at line L column C", where
+//     <what> is "a string", "a sequence" (SearchVector) or "i32" (TopK),
+//     and C is the column of the null's last character;
+//   - a missing TableName is a ValidationException "missing field
+//     `TableName` at line L column C", C the column of the body's closing
+//     brace, ahead of every constraint (a too-short IndexName).
+//
+// The maps' "a map" is the same deserializer's word for a map (not in
+// the record); ReturnConsumedCapacity is taken for a string. Line and
+// column count from the start of the JSON object (leading blanks of the
+// body are not counted). Members the operation does not have are
+// skipped, null or not. The strict tags say this to the request decoder,
+// which makes these checks in its one reading of the body (wire's
+// wire_strict.go), ahead of every error of its own but a syntax error.
 type SearchVectorsInput struct {
-	TableName                 *string               `json:"TableName"`
-	IndexName                 *string               `json:"IndexName"`
-	SearchVector              []wire.AttributeValue `json:"SearchVector"`
-	TopK                      *int64                `json:"TopK"`
-	SearchConditionExpression *string               `json:"SearchConditionExpression"`
-	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames"`
-	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues"`
-	ProjectionExpression      *string               `json:"ProjectionExpression"`
-	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity"`
+	TableName                 *string               `json:"TableName" strict:"a string,required"`
+	IndexName                 *string               `json:"IndexName" strict:"a string"`
+	SearchVector              []wire.AttributeValue `json:"SearchVector" strict:"a sequence"`
+	TopK                      *int64                `json:"TopK" strict:"i32"`
+	SearchConditionExpression *string               `json:"SearchConditionExpression" strict:"a string"`
+	ExpressionAttributeNames  wire.ExpressionNames  `json:"ExpressionAttributeNames" strict:"a map"`
+	ExpressionAttributeValues wire.ExpressionValues `json:"ExpressionAttributeValues" strict:"a map"`
+	ProjectionExpression      *string               `json:"ProjectionExpression" strict:"a string"`
+	ReturnConsumedCapacity    string                `json:"ReturnConsumedCapacity" strict:"a string"`
 }
 
 // maxSearchBytes is SearchVectors' answer limit: "SearchVectors responses

@@ -135,6 +135,9 @@ func (d *decoder) drop(mark int) {
 	if d.body != "" || d.src == nil { // the caller's bytes are not the decoder's to move
 		return
 	}
+	if d.place != nil {
+		d.place.drop(d.data, mark, d.pos)
+	}
 	n := copy(d.data[mark:], d.data[d.pos:])
 	d.data = d.data[:mark+n]
 	d.pos = mark

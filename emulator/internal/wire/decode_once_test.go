@@ -70,6 +70,11 @@ func TestDecodeOnce(t *testing.T) {
 			`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`)
 		require.Equal(t, http.StatusOK, status, "%s", answer)
 	}
+	status, answer := send("CreateTable", `{"TableName":"vec","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",`+
+		`"VectorIndexes":[{"IndexName":"byV","VectorAttribute":{"AttributeName":"v"},"Dimensions":3,"DistanceFunction":"COSINE",`+
+		`"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
+	require.Equal(t, http.StatusOK, status, "%s", answer)
 	var (
 		mu             sync.Mutex
 		passes, values int
@@ -140,6 +145,14 @@ func TestDecodeOnce(t *testing.T) {
 		{"ExecuteTransaction", "3,000 statements", `{"TransactStatements":[` + list(3_000, func(int) string {
 			return `{"Statement":"SELECT * FROM \"tab\" WHERE pk = ?","Parameters":[{"S":"k1"}]}`
 		}) + `]}`},
+		{"SearchVectors", "small", `{"TableName":"vec","IndexName":"byV","TopK":2,"SearchVector":[{"N":"1"},{"N":"0.5"},{"N":"-1"}]}`},
+		{"SearchVectors", "a search condition", `{"TableName":"vec","IndexName":"byV","TopK":2,"SearchVector":[{"N":"1"},{"N":"0.5"},{"N":"-1"}],` +
+			`"SearchConditionExpression":"pk = :k","ExpressionAttributeValues":{":k":{"S":"k1"}},"ProjectionExpression":"pk"}`},
+		{"SearchVectors", "a strict null", "{\"TableName\":\"vec\",\"SearchVector\":[{\"N\":\"1\"}],\n\"TopK\":null}"},
+		{"SearchVectors", "no TableName", `{"IndexName":"byV","TopK":2,"SearchVector":[{"N":"1"},{"N":"0.5"},{"N":"-1"}]}`},
+		{"SearchVectors", "a value that ends the reading", `{"SearchVector":[{"B":"!"}],"IndexName":"byV","TopK":null}`},
+		{"SearchVectors", "10,000 dimensions", `{"TableName":"vec","IndexName":"byV","TopK":2,"SearchVector":[` +
+			list(10_000, func(int) string { return `{"N":"1"}` }) + `]}`},
 		{"DescribeTable", "small", `{"TableName":"tab"}`},
 		{"ListTables", "small", `{"Limit":10}`},
 	}

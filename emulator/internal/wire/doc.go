@@ -95,11 +95,15 @@
 //     an owner field decodes (MemberOwner). A type with an UnmarshalJSON
 //     of its own is read twice, skipped then parsed, so no request type
 //     holding attribute values has one (a timestamp's, shapes.EpochTime,
-//     and the vector search's strict check of its whole request remain).
-//     A Go type it does not support (a channel, a func, a json tag option
-//     it does not know, an input that is not a pointer) gets an
-//     InternalServerError naming it, never a panic (FuzzDecodeAnyType
-//     builds types from its bytes).
+//     remains). A Go type it does not support (a channel, a func, a json
+//     tag option it does not know, an input that is not a pointer) gets
+//     an InternalServerError naming it, never a panic
+//     (FuzzDecodeAnyType builds types from its bytes).
+//   - wire_strict.go: a request read as a strict deserializer reads it
+//     (its struct's strict tags: SearchVectors'), in the same one pass:
+//     an explicit null of a member it names and a missing required
+//     member are refused, with their line and column, ahead of the
+//     decoder's other errors but a syntax error.
 //   - unknown.go: the first member of a request that its types do not
 //     take, for callers that must refuse it (UnknownMember).
 //   - wire_deferred.go: faults of attribute values the request decoder

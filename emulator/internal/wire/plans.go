@@ -88,6 +88,9 @@ func (b *builder) build(t reflect.Type) codec {
 	case reflect.Pointer:
 		return b.pointer(t)
 	case reflect.Struct:
+		if c := b.strictOf(t); c != nil {
+			return c
+		}
 		return b.structOf(t)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {

@@ -49,6 +49,9 @@ type decoder struct {
 	// small is the chunk short strings read outside text are copied
 	// into (keepText).
 	small []byte
+	// place, while a strict request is read, counts its lines and
+	// columns over the bytes drop takes out (wire_strict.go); nil else.
+	place *place
 }
 
 // maxBodyText is the largest request whose items share one string of the
