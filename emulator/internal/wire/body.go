@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
 	"io"
 )
@@ -141,4 +142,37 @@ func (d *decoder) drop(mark int) {
 	n := copy(d.data[mark:], d.data[d.pos:])
 	d.data = d.data[:mark+n]
 	d.pos = mark
+}
+
+// place counts the lines and columns of a strict request's text, from
+// its '{' at the window's byte at (which no byte before is dropped
+// from), over the bytes the window drops (drop, called by the window's own
+// drop when a strict request set its place): lines and col
+// are the newlines and the column of the text before the window's byte
+// at, the bytes dropped included.
+type place struct{ at, lines, col int }
+
+// advance counts the bytes b, which follow those counted.
+func (p *place) advance(b []byte) {
+	if n := bytes.Count(b, []byte{'\n'}); n > 0 {
+		p.lines += n
+		p.col = len(b) - bytes.LastIndexByte(b, '\n') - 1
+		return
+	}
+	p.col += len(b)
+}
+
+// drop counts the window data's bytes up to pos before those from mark
+// on are dropped.
+func (p *place) drop(data []byte, mark, pos int) {
+	p.advance(data[p.at:mark])
+	p.advance(data[mark:pos])
+	p.at = mark
+}
+
+// end returns the line and the column (1-based, in bytes) of the byte
+// before the window data's pos.
+func (p place) end(data []byte, pos int) (line, col int) {
+	p.advance(data[p.at:pos])
+	return p.lines + 1, p.col
 }
