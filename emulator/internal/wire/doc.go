@@ -66,7 +66,8 @@
 // # Files
 //
 //   - body.go: a body read as it arrives (Body), the decoder's window of
-//     it; wire_scan.go: the JSON scanner the decoders share; wire_plain.go:
+//     it, and the line count of what the window drops (place) for a
+//     strict request's errors; wire_scan.go: the JSON scanner the decoders share; wire_plain.go:
 //     the leading bytes of a string that need no escaping, eight at a time.
 //   - limits.go: the Limits of the members far over AWS's limits, and
 //     an attribute's own list over the item size limit (overList).
