@@ -244,15 +244,8 @@ func (b *builder) structOf(t reflect.Type) codec {
 		fields[name] = m.f
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '{':
-		case 'n':
-			return d.literal("null")
-		default:
-			return d.mismatch(v.Type(), depth)
-		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
+		if done, err := d.openObject(v.Type(), depth); done || err != nil {
+			return err
 		}
 		d.pos++
 		if d.peek() == '}' {
@@ -379,4 +372,23 @@ func sliceOf(t reflect.Type, elem codec) codec {
 		endSlice(v, n)
 		return nil
 	}
+}
+
+// openObject checks that an object of type t starts at the decoder's
+// byte, at depth, without reading its '{'. done reports that the value
+// needs no more reading: a null, read whole, or anything else, t's
+// mismatch (which may only note its fault). An object past maxJSONDepth
+// is a syntax error.
+func (d *reqDecoder) openObject(t reflect.Type, depth int) (done bool, err error) {
+	switch d.peek() {
+	case '{':
+	case 'n':
+		return true, d.literal("null")
+	default:
+		return true, d.mismatch(t, depth)
+	}
+	if depth >= maxJSONDepth {
+		return false, d.syntax()
+	}
+	return false, nil
 }

@@ -77,15 +77,8 @@ func (b *builder) strictOf(t reflect.Type) codec {
 		fields[name] = f
 	}
 	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		switch d.peek() {
-		case '{':
-		case 'n':
-			return d.literal("null")
-		default:
-			return d.mismatch(v.Type(), depth)
-		}
-		if depth >= maxJSONDepth {
-			return d.syntax()
+		if done, err := d.openObject(v.Type(), depth); done || err != nil {
+			return err
 		}
 		pl := &place{at: d.pos}
 		d.place = pl
