@@ -28,6 +28,11 @@ const (
 	// PartiQL): public records of AWS answers.
 	MsgPartiQLNoSuchIndex       = "The table does not have the specified index"
 	MsgPartiQLGSIConsistentRead = "Strongly consistent read is not supported on Global Secondary Indexes"
+	// AWS, for a DELETE whose RETURNING is not ALL OLD * (%s: the clause's
+	// words, "MODIFIED OLD"): nothing is deleted. Public records of AWS
+	// answers (nubo-db/dynamodb-conformance,
+	// tests/tier3/error-messages/partiql.test.ts).
+	MsgDeleteReturning = "Invalid returning clause: RETURNING %s *. Only RETURNING ALL OLD * is allowed in DELETE statements."
 	// Not observed: the emulator's own words for an unreadable NextToken.
 	MsgInvalidNextToken = "The provided NextToken is invalid"
 )
@@ -54,4 +59,10 @@ const (
 	MsgExecTxMixed     = "ExecuteTransaction API does not support both read and write operations in the same request."
 	MsgExecTxStatement = "Validation failed in TransactStatements[%d]: %s"
 	MsgExecTxIndexOp   = "Operations on indices are not supported in transactions"
+	// AWS (and DynamoDB Local), for any statement of an ExecuteTransaction
+	// with a RETURNING clause, in MsgExecTxStatement: the whole request
+	// is refused before anything is written. Public records of AWS
+	// answers (nubo-db/dynamodb-conformance,
+	// tests/tier3/error-messages/partiql.test.ts).
+	MsgExecTxReturning = "RETURNING clause is not supported in ExecuteTransaction."
 )

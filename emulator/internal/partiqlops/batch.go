@@ -133,6 +133,11 @@ func readBatchStatement(r BatchStatementRequest) batchStatement {
 		b.parsed = true
 		b.params, b.err = bindBatchParams(b.st, r.Parameters)
 	}
+	if b.err == nil {
+		// Refused before it runs: the statement's own ValidationError,
+		// naming no table.
+		b.err = deleteReturningError(b.st)
+	}
 	return b
 }
 

@@ -142,6 +142,9 @@ func parseTransaction(in *ExecuteTransactionInput) (stmts []txStatement, reads b
 		if s.st, err = parseStatement(s.text); err != nil {
 			return nil, false, err
 		}
+		if hasReturning(s.st) {
+			return nil, false, statementError(i, apierr.Validation(apierr.MsgExecTxReturning))
+		}
 		if s.params, err = bindParams(s.st, r.Parameters, len(r.Parameters)); err != nil {
 			return nil, false, statementError(i, err)
 		}
@@ -271,4 +274,18 @@ func planTxWrite(c service.Call, s txStatement) (service.TxWrite, error) {
 	}
 	w.Table, w.Key, w.Item, w.Condition, w.Update = p.t, p.key, p.item, p.cond, p.upd
 	return w, nil
+}
+
+// hasReturning reports a statement with a RETURNING clause, which AWS
+// refuses in ExecuteTransaction (the whole request, before anything is
+// written; public records of AWS answers: nubo-db/dynamodb-conformance,
+// tests/tier3/error-messages/partiql.test.ts).
+func hasReturning(st partiql.Statement) bool {
+	switch s := st.(type) {
+	case *partiql.Update:
+		return s.Returning != nil
+	case *partiql.Delete:
+		return s.Returning != nil
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package partiqlops
 
 import (
+	"fmt"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -176,7 +178,23 @@ func planKeyed(c service.Call, t service.Table, d *lower.Delete) (*writePlan, er
 	return &writePlan{t: t, key: key, cond: d.Cond}, nil
 }
 
+// deleteReturningError refuses a DELETE whose RETURNING is not ALL OLD *,
+// as AWS does, before the statement reads or writes anything (public
+// records of AWS answers: nubo-db/dynamodb-conformance,
+// tests/tier3/error-messages/partiql.test.ts).
+func deleteReturningError(st partiql.Statement) error {
+	d, ok := st.(*partiql.Delete)
+	if !ok || d.Returning == nil || d.Returning.Which == partiql.ALL && d.Returning.Image == partiql.OLD {
+		return nil
+	}
+	words := d.Returning.Which.String() + " " + d.Returning.Image.String()
+	return apierr.Validation(fmt.Sprintf(apierr.MsgDeleteReturning, words))
+}
+
 func runDelete(c service.Call, b lower.Binding, s *partiql.Delete, opt stmtOptions) (*ExecuteStatementOutput, error) {
+	if err := deleteReturningError(s); err != nil {
+		return nil, err
+	}
 	p, err := planDelete(c, b, s)
 	if err != nil {
 		return nil, err
