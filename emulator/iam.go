@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync/atomic"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/iam"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
@@ -169,9 +167,9 @@ func (e *Emulator) SetIAMPolicies(p *IAMPolicies) error {
 
 // The admin endpoint of the IAM policy mode (adminpath.IAM): GET
 // answers the identities, PUT replaces them ({"identities": [...]}, as
-// the -iamPolicies file). A key that has an identity may not change
-// them (AccessDeniedException): only a key without one, or an admin
-// token.
+// the -iamPolicies file). Under the policy mode, a key that has an
+// identity needs the action dynamoemu:GetIAMPolicies or
+// dynamoemu:PutIAMPolicies (admin_iam.go).
 
 // iamAdmin is the policy mode as its admin endpoint reads and replaces
 // it (adminhttp.IAM).
@@ -190,12 +188,4 @@ func (a iamAdmin) SetPolicies(file []byte) error {
 		return err
 	}
 	return a.e.SetIAMPolicies(p)
-}
-
-func (a iamAdmin) Identified(r *http.Request) bool {
-	if _, bearer := sigv4.CutBearer(headerGet(r.Header, hdrAuthorization)); bearer {
-		return false
-	}
-	cred, err := sigv4.ParseCredential(r)
-	return err == nil && a.e.iam.identity(cred.AccessKey) != nil
 }

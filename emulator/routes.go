@@ -42,7 +42,9 @@ import (
 //     (httpedge.AdminGuard: a page of an origin not allowed gets 403, a
 //     request that can change state without Content-Type
 //     application/json 415), then with Options.Credentials a SigV4
-//     signature for dynamodb by a listed key, or an admin token.
+//     signature for dynamodb by a listed key, or an admin token; with
+//     Options.IAM, the row's action (dynamoemu:CreateSnapshot, ...) on
+//     its resource (admin_iam.go).
 //   - guardMCP, the MCP endpoint: the origin check, then the MCP server's
 //     own bearer token (internal/mcp), with or without Credentials.
 //   - guardOrigin: the origin check alone, for the reason its row gives.
@@ -55,7 +57,7 @@ type guard string
 const (
 	guardAPI    guard = "signature (dynamodb), IAM action"
 	guardLambda guard = "origin, signature (lambda) or admin token, IAM action"
-	guardAdmin  guard = "origin, signature (dynamodb) or admin token"
+	guardAdmin  guard = "origin, signature (dynamodb) or admin token, IAM action"
 	guardMCP    guard = "origin, MCP token"
 	guardOrigin guard = "origin"
 	guardNone   guard = "none"
@@ -71,6 +73,12 @@ type endpoint struct {
 	serves  string
 	guard   guard
 	why     string
+
+	// A guardAdmin row's IAM action (dynamoemu:<action>) and the
+	// resources it acts on (admin_iam.go); "" only for a row that
+	// serves nothing but an error.
+	action   string
+	resource adminResource
 
 	match func(r *http.Request) bool                                // an edge row's: it takes r
 	serve func(e *Emulator, w http.ResponseWriter, r *http.Request) // an edge row's answer
@@ -135,44 +143,80 @@ func ownEndpoints() []endpoint {
 	type A = adminhttp.Admin
 	const admin, get, post, del = guardAdmin, "GET", "POST", "DELETE"
 	return []endpoint{
-		{methods: get, path: adminpath.Conventions, serves: "the conventions report", guard: admin, handler: adminServe((*A).ServeConventions)},
-		{methods: del, path: adminpath.Conventions, serves: "the conventions report emptied", guard: admin, handler: adminServe((*A).ServeConventionsReset)},
+		{methods: get, path: adminpath.Conventions, serves: "the conventions report", guard: admin,
+			action: "GetConventionsReport", resource: own("report/conventions"), handler: adminServe((*A).ServeConventions)},
+		{methods: del, path: adminpath.Conventions, serves: "the conventions report emptied", guard: admin,
+			action: "ResetConventionsReport", resource: own("report/conventions"), handler: adminServe((*A).ServeConventionsReset)},
 		{methods: "OPTIONS", path: strings.TrimSuffix(ownPrefix, "/"), prefix: true, serves: "a CORS preflight", guard: guardOrigin,
 			why: "headers only; no effect", handler: func(e *Emulator, _ *A) http.Handler { return http.HandlerFunc(e.servePreflight) }},
-		{methods: get, path: adminpath.Clock, serves: "the clock", guard: admin, handler: adminServe((*A).ServeClock)},
-		{methods: post, path: adminpath.Clock, serves: "the clock moved or set", guard: admin, handler: adminServe((*A).ServeClock)},
-		{methods: post, path: adminpath.Sweep, serves: "a TTL sweep", guard: admin, handler: adminServe((*A).ServeSweep)},
+		{methods: get, path: adminpath.Clock, serves: "the clock", guard: admin,
+			action: "GetClock", resource: own("clock"), handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Clock, serves: "the clock moved or set", guard: admin,
+			action: "SetClock", resource: own("clock"), handler: adminServe((*A).ServeClock)},
+		{methods: post, path: adminpath.Sweep, serves: "a TTL sweep", guard: admin,
+			action: "SweepTimeToLive", resource: allTables, handler: adminServe((*A).ServeSweep)},
 		{methods: get, path: adminpath.Health, serves: "whether writes are taken", guard: guardOrigin,
 			why: "a container's health check has no key; it tells nothing of the data", handler: adminServe((*A).ServeHealth)},
-		{methods: get, path: adminpath.Namespaces, serves: "the namespaces", guard: admin, handler: adminServe((*A).ServeNamespaces)},
-		{methods: get, path: adminpath.Tables, serves: "the tables", guard: admin, handler: adminServe((*A).ServeTables)},
-		{methods: post, path: adminpath.StreamsDrain, serves: "the stream handlers' drain", guard: admin, handler: adminServe((*A).ServeStreamsDrain)},
-		{methods: get, path: adminpath.StreamsMappings, serves: "the mappings' progress", guard: admin, handler: adminServe((*A).ServeStreamsMappings)},
-		{methods: post, path: adminpath.Snapshots, serves: "a snapshot taken", guard: admin, handler: adminServe((*A).ServeSnapshotTake)},
-		{methods: get, path: adminpath.Snapshots, serves: "the snapshots", guard: admin, handler: adminServe((*A).ServeSnapshotList)},
-		{methods: get, path: adminpath.Snapshots + "/{id}/diff", serves: "a snapshot's differences", guard: admin, handler: adminServe((*A).ServeSnapshotDiff)},
-		{methods: post, path: adminpath.Snapshots + "/{id}/restore", serves: "a snapshot restored", guard: admin, handler: adminServe((*A).ServeSnapshotRestore)},
-		{methods: del, path: adminpath.Snapshots + "/{id}", serves: "a snapshot deleted", guard: admin, handler: adminServe((*A).ServeSnapshotDrop)},
-		{methods: "GET DELETE", path: adminpath.Consistency, serves: "the consistency report, or its reset", guard: admin, handler: adminServe((*A).ServeConsistency)},
-		{methods: post, path: adminpath.Branches, serves: "a branch made", guard: admin, handler: adminServe((*A).ServeBranchFork)},
-		{methods: get, path: adminpath.Branches, serves: "the branches", guard: admin, handler: adminServe((*A).ServeBranchList)},
-		{methods: del, path: adminpath.Branches + "/{name}", serves: "a branch deleted", guard: admin, handler: adminServe((*A).ServeBranchDrop)},
-		{methods: get, path: adminpath.Branches + "/{name}/diff", serves: "a branch's differences", guard: admin, handler: adminServe((*A).ServeBranchDiff)},
-		{methods: get, path: adminpath.Faults, serves: "the fault rules", guard: admin, handler: adminServe((*A).ServeFaultsGet)},
-		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin, handler: adminServe((*A).ServeFaultsPut)},
-		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin, handler: adminServe((*A).ServeFaultsDelete)},
-		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin, handler: adminServe((*A).ServeFaultStats)},
-		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin, handler: adminServe((*A).ServeReport)},
-		{methods: del, path: adminpath.Report, serves: "the report's counters reset", guard: admin, handler: adminServe((*A).ServeReportReset)},
-		{methods: "PUT", path: adminpath.Design, serves: "the design set", guard: admin, handler: adminServe((*A).ServeDesign)},
-		{methods: post, path: adminpath.Report + "/start", serves: "the report started", guard: admin, handler: adminServe((*A).ServeReportStart)},
-		{methods: post, path: adminpath.Report + "/stop", serves: "the report stopped", guard: admin, handler: adminServe((*A).ServeReportStop)},
+		{methods: get, path: adminpath.Namespaces, serves: "the namespaces", guard: admin,
+			action: "ListNamespaces", resource: own("namespace/*"), handler: adminServe((*A).ServeNamespaces)},
+		{methods: get, path: adminpath.Tables, serves: "the tables", guard: admin,
+			action: "DescribeTables", resource: allTables, handler: adminServe((*A).ServeTables)},
+		{methods: post, path: adminpath.StreamsDrain, serves: "the stream handlers' drain", guard: admin,
+			action: "DrainStreams", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsDrain)},
+		{methods: get, path: adminpath.StreamsMappings, serves: "the mappings' progress", guard: admin,
+			action: "ListMappingProgress", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsMappings)},
+		{methods: post, path: adminpath.Snapshots, serves: "a snapshot taken", guard: admin,
+			action: "CreateSnapshot", resource: own("snapshot/*"), handler: adminServe((*A).ServeSnapshotTake)},
+		{methods: get, path: adminpath.Snapshots, serves: "the snapshots", guard: admin,
+			action: "ListSnapshots", resource: own("snapshot/*"), handler: adminServe((*A).ServeSnapshotList)},
+		{methods: get, path: adminpath.Snapshots + "/{id}/diff", serves: "a snapshot's differences", guard: admin,
+			action: "DiffSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotDiff)},
+		{methods: post, path: adminpath.Snapshots + "/{id}/restore", serves: "a snapshot restored", guard: admin,
+			action: "RestoreSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotRestore)},
+		{methods: del, path: adminpath.Snapshots + "/{id}", serves: "a snapshot deleted", guard: admin,
+			action: "DeleteSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotDrop)},
+		{methods: get, path: adminpath.Consistency, serves: "the consistency report", guard: admin,
+			action: "GetConsistencyReport", resource: own("report/consistency"), handler: adminServe((*A).ServeConsistency)},
+		{methods: del, path: adminpath.Consistency, serves: "the consistency report's reset", guard: admin,
+			action: "ResetConsistencyReport", resource: own("report/consistency"), handler: adminServe((*A).ServeConsistency)},
+		{methods: post, path: adminpath.Branches, serves: "a branch made", guard: admin,
+			action: "CreateBranch", resource: own("branch/*"), handler: adminServe((*A).ServeBranchFork)},
+		{methods: get, path: adminpath.Branches, serves: "the branches", guard: admin,
+			action: "ListBranches", resource: own("branch/*"), handler: adminServe((*A).ServeBranchList)},
+		{methods: del, path: adminpath.Branches + "/{name}", serves: "a branch deleted", guard: admin,
+			action: "DeleteBranch", resource: own("branch/{name}"), handler: adminServe((*A).ServeBranchDrop)},
+		{methods: get, path: adminpath.Branches + "/{name}/diff", serves: "a branch's differences", guard: admin,
+			action: "DiffBranch", resource: own("branch/{name}"), handler: adminServe((*A).ServeBranchDiff)},
+		{methods: get, path: adminpath.Faults, serves: "the fault rules", guard: admin,
+			action: "GetFaults", resource: allTables, handler: adminServe((*A).ServeFaultsGet)},
+		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin,
+			action: "PutFaults", resource: faultTables, handler: adminServe((*A).ServeFaultsPut)},
+		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin,
+			action: "DeleteFaults", resource: allTables, handler: adminServe((*A).ServeFaultsDelete)},
+		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin,
+			action: "GetFaultStats", resource: allTables, handler: adminServe((*A).ServeFaultStats)},
+		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin,
+			action: "GetReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReport)},
+		{methods: del, path: adminpath.Report, serves: "the report's counters reset", guard: admin,
+			action: "ResetReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportReset)},
+		{methods: "PUT", path: adminpath.Design, serves: "the design set", guard: admin,
+			action: "PutDesign", resource: own("report/access-patterns"), handler: adminServe((*A).ServeDesign)},
+		{methods: post, path: adminpath.Report + "/start", serves: "the report started", guard: admin,
+			action: "StartReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportStart)},
+		{methods: post, path: adminpath.Report + "/stop", serves: "the report stopped", guard: admin,
+			action: "StopReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportStop)},
 		{methods: post, path: adminpath.DesignMatch, serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
-			handler: option(func(o *Options) http.Handler { return o.DesignMatch })},
-		{methods: get, path: adminpath.Contributors, serves: "Contributor Insights' keys", guard: admin, handler: adminServe((*A).ServeContributors)},
-		{methods: post, path: adminpath.Lag, serves: "the lag set", guard: admin, handler: adminServe((*A).ServeLag)},
-		{methods: get, path: adminpath.Lag, serves: "the lag", guard: admin, handler: adminServe((*A).ServeLagGet)},
-		{methods: "GET PUT", path: adminpath.IAM, serves: "the IAM identities and policies", guard: admin, handler: adminServe((*A).ServeIAM)},
+			action: "MatchDesign", resource: own("report/access-patterns"), handler: option(func(o *Options) http.Handler { return o.DesignMatch })},
+		{methods: get, path: adminpath.Contributors, serves: "Contributor Insights' keys", guard: admin,
+			action: "GetContributors", resource: allTables, handler: adminServe((*A).ServeContributors)},
+		{methods: post, path: adminpath.Lag, serves: "the lag set", guard: admin,
+			action: "SetLag", resource: lagTable, handler: adminServe((*A).ServeLag)},
+		{methods: get, path: adminpath.Lag, serves: "the lag", guard: admin,
+			action: "GetLag", resource: allTables, handler: adminServe((*A).ServeLagGet)},
+		{methods: get, path: adminpath.IAM, serves: "the IAM identities and policies", guard: admin,
+			action: "GetIAMPolicies", resource: own("iam"), handler: adminServe((*A).ServeIAM)},
+		{methods: "PUT", path: adminpath.IAM, serves: "the IAM identities and policies replaced", guard: admin,
+			action: "PutIAMPolicies", resource: own("iam"), handler: adminServe((*A).ServeIAM)},
 		{methods: "*", path: adminpath.MCP, serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
 			handler: option(func(o *Options) http.Handler { return o.MCP })},
 		{methods: "GET HEAD", path: consoleRoute, serves: "the console's files (Options.Console), and a redirect to its page", guard: guardOrigin,
@@ -211,22 +255,27 @@ func (e *Emulator) router() *mux.Router {
 		if row.methods != "*" {
 			rt.Methods(strings.Fields(row.methods)...)
 		}
-		rt.Handler(e.credentials(row.guard, h))
+		rt.Handler(e.credentials(&row, h))
 	}
-	other := e.credentials(rows[len(rows)-1].guard, http.HandlerFunc(e.serveNotFound))
+	other := e.credentials(&rows[len(rows)-1], http.HandlerFunc(e.serveNotFound))
 	r.NotFoundHandler, r.MethodNotAllowedHandler = other, other
 	return r
 }
 
-// credentials is h behind the part of g that follows the edge's origin
-// check: the admin credentials for guardAdmin with Options.Credentials.
+// credentials is h behind the part of row's guard that follows the
+// edge's origin check: for guardAdmin with Options.Credentials the admin
+// credentials, then with Options.IAM the row's action (admin_iam.go).
 // guardMCP's token is the MCP handler's own; guardOrigin asks none.
-func (e *Emulator) credentials(g guard, h http.Handler) http.Handler {
-	if g != guardAdmin || e.keys == nil {
+func (e *Emulator) credentials(row *endpoint, h http.Handler) http.Handler {
+	if row.guard != guardAdmin || e.keys == nil {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := e.keys.AdminAuth(r); err != nil {
+		c, err := e.keys.AdminAuth(r)
+		if err == nil {
+			err = e.authorizeAdmin(row, r, c)
+		}
+		if err != nil {
 			e.serveRefused(w, r, err)
 			return
 		}

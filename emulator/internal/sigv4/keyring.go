@@ -115,10 +115,10 @@ const maxAdminSignedBody = 1 << 20
 
 // AdminAuth checks the credentials of r, a request to an admin endpoint:
 // a bearer token of the keyring's, or a signature by a listed key for
-// DynamoDB (Auth).
-func (k *Keyring) AdminAuth(r *http.Request) error {
-	_, err := k.Auth(r, ServiceDynamoDB, maxAdminSignedBody)
-	return err
+// DynamoDB (Auth). A signed request's Check says its key and region
+// (nil for a token).
+func (k *Keyring) AdminAuth(r *http.Request) (*Check, error) {
+	return k.Auth(r, ServiceDynamoDB, maxAdminSignedBody)
 }
 
 // Auth checks the credentials of r, a request to one of the server's
