@@ -302,7 +302,6 @@ func runBatchStatement(c service.Call, b batchStatement, opt stmtOptions, caps *
 		return runBatchGet(c, b, s, opt, caps)
 	}
 	out, err := runStatement(c, b.st, b.text, b.params, opt)
-	c.Finish(err) // each statement is a use of its own: a refused condition is charged now
 	var le *lower.Error
 	if errors.As(err, &le) {
 		table = "" // refused before it ran: DynamoDB Local names no table

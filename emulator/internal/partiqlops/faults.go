@@ -8,8 +8,8 @@ import (
 // and BatchExecuteStatement (faults/WIRING.md §2): each statement goes
 // through the pipeline as the operation it stands for, once it is
 // planned, so that the rules see the key the lowering found (a write or
-// a batch's SELECT through service's beginItem; BatchExecuteStatement
-// finishes each statement's use before the next begins). A write
+// a batch's SELECT through service's useItem, whose scope ends each
+// statement's use before the next begins). A write
 // (INSERT, UPDATE, DELETE) names its item's full key; a SELECT that fixes
 // one partition names it and its sort key condition (a Query), one that
 // fixes several (an IN list) is decided per partition (select_read.go's begin), and any

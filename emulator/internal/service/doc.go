@@ -189,15 +189,18 @@
 //     stage_read.go (the seam's read side: which storage view a read
 //     reads, the table or its eventual view, and the ReadViewer stages
 //     that pick it; a stage's StreamHold on a stream's records).
-//   - The request pipeline: pipeline.go (registerDataPlane: the
-//     operations that read or write items, which the registry runs
-//     inside the stages above, in one order), pipeline_item.go (the
-//     call's pipeline context: beginItem and beginRead open a use,
-//     wrote, readItem and readPage report it, finishItem charges a
-//     refused condition; consumed capacity and item-collection metrics
-//     come from what was reported). pipeline_test.go walks every
-//     registered data-plane operation through every stage, and
-//     stage_test.go through every installed stage by the seam.
+//   - The request pipeline: pipeline.go (the operations that read or
+//     write items, which run inside the stages above, in one order),
+//     pipeline_item.go (the managed scopes, as bbolt's db.Update(fn):
+//     useItem, useRead, useTx, useTxGets and useSearch begin a use, run
+//     the handler's function with it, and end it in a defer whatever the
+//     function did; the use's report (storeItem, fetchItem, answerPage, commitTx) tells
+//     the stages' End, a refused condition or a cancellation is charged;
+//     consumed capacity and item-collection metrics come from what was
+//     reported). pipeline_test.go walks every registered data-plane
+//     operation through every stage, and stage_test.go through every
+//     installed stage by the seam; pipeline_scope_test.go ends a scope
+//     its function left early.
 //
 // # Streams, TTL and the clock
 //

@@ -146,7 +146,7 @@ func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, err
 // DataOp registers a feature's operation that reads a table's items
 // (SearchVectors): a data-plane operation, run inside the request
 // pipeline's stages (pipeline.go) as the core's own, which reaches them
-// through Call's entry points (BeginSearch, Searched). TestPipeline walks
+// through Call's scope (Call.Search). TestPipeline walks
 // it through every stage.
 func DataOp[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
 	register(r.sm, name, true, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })

@@ -49,7 +49,7 @@ func (c Call) CreateTable(in *CreateTableInput) (*CreateTableOutput, error) {
 // and streams), without the request pipeline's stages: the feature's
 // operation went through them once.
 func (c Call) PutItem(in *PutItemInput) error {
-	_, err := putItem(c.c, in)
+	_, err := handlePutItem(c.c, in)
 	return err
 }
 

@@ -40,11 +40,6 @@ func (t Table) CheckIndexKeys(item storage.Item, updated bool) error {
 // (stage_check.go).
 func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, k) }
 
-// Finish ends one statement of a batch with err, as the registry's
-// adapter ends a request (finishItem): a refused condition is charged
-// now, before the next statement begins.
-func (c Call) Finish(err error) { c.c.finishItem(err) }
-
 // PageRead is one page of a read of a table or of its index by a
 // feature's own plan (a PartiQL SELECT's partitions), read as Query and
 // Scan read theirs: Limit, the 1 MB page, the filter, the index's rules.
@@ -86,27 +81,30 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 			return nil, err
 		}
 	}
-	if err := begin(); err != nil {
-		return nil, err
-	}
-	p := &pageReader{req: req}
-	if err := read(func() *storage.Table { return c.c.pipe.use.view(t, r.Index, r.Consistent) }, p.visit); err != nil {
-		return nil, err
-	}
-	page, err := c.c.readPage(p)
-	if err != nil {
-		return nil, err
-	}
-	return &Page{Items: page.Items, Stored: page.stored, LastKey: page.LastEvaluatedKey, Capacity: page.ConsumedCapacity}, nil
+	var out *Page
+	err := c.c.useBegun(t, begin, func(u *readUse) error {
+		p := &pageReader{req: req}
+		if err := read(func() *storage.Table { return u.view(r.Index, r.Consistent) }, p.visit); err != nil {
+			return err
+		}
+		page, err := u.answerPage(p)
+		if err != nil {
+			return err
+		}
+		out = &Page{Items: page.Items, Stored: page.stored, LastKey: page.LastEvaluatedKey, Capacity: page.ConsumedCapacity}
+		return nil
+	})
+	return out, err
 }
 
-// BeginRead opens the request's read of t, or of its index x (nil: the
-// table), through the pipeline's stages (beginRead): kc is its key
-// condition (none: a Scan), parts the partitions a read of several is
-// put to the stages by (nil: kc's), filter whether a filter drops
-// items. The key guards come first (GuardKey, GuardScan).
+// BeginRead opens the read of t, or of its index x (nil: the table),
+// through the pipeline's stages (useRead), for the page ReadPage reads:
+// it is what ReadPage's begin calls last, and nothing else does. kc is
+// its key condition (none: a Scan), parts the partitions a read of
+// several is put to the stages by (nil: kc's), filter whether a filter
+// drops items. The key guards come first (GuardKey, GuardScan).
 func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
-	return c.c.beginRead(t.t, x, kc, parts, acc, filter)
+	return c.c.beginPage(t.t, x, kc, parts, acc, filter)
 }
 
 // GuardScan puts a read of t (or of its index; "": the table) not confined to one of t's
@@ -126,20 +124,21 @@ func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.I
 // (WriteItem's mirror); a feature that reads an item by its key uses it.
 func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
 	t, key, proj := r.Table, r.Key, r.Projection
-	if err := c.c.beginItem(t.t, key, access.Get); err != nil {
+	size := 0
+	if err := c.c.useItem(t.t, key, access.Get, func(u *itemUse) error {
+		var stored storage.EncodedItem
+		if stored, found = u.fetchItem(consistent); found {
+			size = stored.Size()
+			if proj == nil {
+				item = stored.Item()
+			} else {
+				item = projectStored(proj, stored)
+			}
+		}
+		return nil
+	}); err != nil {
 		return nil, false, nil, err
 	}
-	stored, found := c.c.pipe.use.view(t.t, nil, consistent).GetEncoded(key)
-	size := 0
-	if found {
-		size = stored.Size()
-		if proj == nil {
-			item = stored.Item()
-		} else {
-			item = projectStored(proj, stored)
-		}
-	}
-	c.c.readItem(size, consistent, found)
 	return item, found, readCapacity(t.t, capacity, size, consistent), nil
 }
 
@@ -163,40 +162,50 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 	default:
 		newSize = storage.ItemSize(w.Item)
 	}
-	if err := cl.beginGuarded(t, w.Key, acc); err != nil {
-		return storage.Change{}, nil, err
+	var change storage.Change
+	var cc *ConsumedCapacity
+	err := cl.useGuarded(t, w.Key, acc, func(u *itemUse) error {
+		var err error
+		change, err = writeItemIn(u, w, op, newSize)
+		if err == nil {
+			cc = u.answerCapacity(capacity)
+		}
+		return err
+	})
+	if err != nil {
+		return storage.Change{}, nil, err // a refusal is charged by the scope
 	}
-	cl.writing(newSize) // what a refused put is charged for (pipeline_condfail.go)
-	wc := writeCheck(t)
-	change, err := cl.updateWrite(t, wc, w.Key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+	return change, cc, nil
+}
+
+// writeItemIn is WriteItem's write, of op, in the use u of its item:
+// newSize is the size of a put's item (what its refusal is charged for).
+func writeItemIn(u *itemUse, w *TxWrite, op WriteOp, newSize int) (storage.Change, error) {
+	t, wc := w.Table.t, writeCheck(w.Table.t)
+	return u.updateStored(wc, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error) {
 		if w.Insert && cur != nil {
-			return nil, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
+			return nil, newSize, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if err := checkCondition(w.Condition, cur, w.RVOCCF); err != nil {
-			return nil, err
+			return nil, newSize, err
 		}
-		next := w.Item
+		next, size := w.Item, newSize
 		switch {
 		case op == WriteUpdate:
 			var err error
-			if next, newSize, err = t.updatedItem(w.Key, w.Update, cur); err != nil {
-				return nil, err
+			if next, size, err = t.updatedItem(w.Key, w.Update, cur); err != nil {
+				return nil, 0, err
 			}
 		case op == WriteDelete && cur == nil:
-			return nil, storage.ErrNoWrite
+			return nil, 0, storage.ErrNoWrite
 		}
 		if wc != NoWriteCheck {
-			if err := cl.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, Cond: w.Condition, CreateOnly: w.Insert, tx: tx}); err != nil {
-				return nil, err
+			if err := u.c.checkWrite(&Write{Table: w.Table, Op: op, Key: w.Key, Old: cur, New: next, Cond: w.Condition, CreateOnly: w.Insert, tx: tx}); err != nil {
+				return nil, size, err
 			}
 		}
-		return next, nil
+		return next, size, nil
 	})
-	if err != nil {
-		return storage.Change{}, nil, err
-	}
-	cl.wrote(max(newSize, change.OldSize), change)
-	return change, cl.writeCapacity(capacity), nil
 }
 
 // MaxItemBytes is the largest item.
@@ -224,10 +233,7 @@ func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput,
 		}
 		gets[i] = &txGet{t: r.Table.t, key: r.Key, proj: r.Projection}
 	}
-	if err := c.c.beginTxGets(gets); err != nil {
-		return nil, err
-	}
-	return runTransactGet(c.c, gets, mode), nil
+	return runTransactGet(c.c, gets, mode)
 }
 
 // TxWriteKind is the kind of a write transaction's action.

@@ -24,16 +24,20 @@ func (t Table) VectorIndex(name string) (VectorIndexView, bool) {
 	return VectorIndexView{t: t.t, VectorIndexDef: x}, x != nil
 }
 
-// BeginSearch opens the request's search of the vector index x through
-// the request pipeline's stages (pipeline.go): the key guards, then
-// each stage's Begin. hash is the value of the
-// search's HASH element (invalid: none). Call it once the request is
-// validated, before Search; Searched ends it.
-func (c Call) BeginSearch(x VectorIndexView, hash storage.Value) error {
-	return c.c.beginSearch(x.t, x.VectorIndexDef, hash)
+// Search runs fn in the request's search of the vector index x, through
+// the request pipeline's stages (pipeline.go): the key guards, each
+// stage's Begin, fn, and the stages' End, whatever fn does (useSearch).
+// hash is the value of the search's HASH element (invalid: none). Call
+// it once the request is validated; fn searches and reports what it
+// consumed (Searching.Searched).
+func (c Call) Search(x VectorIndexView, hash storage.Value, fn func(s Searching) error) error {
+	return c.c.useSearch(x.t, x.VectorIndexDef, hash, func(u *searchUse) error { return fn(Searching{u: u}) })
 }
 
-// Searched reports what the search opened by BeginSearch consumed
-// (VectorSearchRequestBytes, whether or not the request asked for them)
-// and the items it returned: the stages' End is told.
-func (c Call) Searched(bytes float64, returned int) { c.c.searched(bytes, returned) }
+// Searching is a search of a vector index, inside Call.Search.
+type Searching struct{ u *searchUse }
+
+// Searched reports what the search consumed (VectorSearchRequestBytes,
+// whether or not the request asked for them) and the items it returned:
+// the stages' End is told when the search ends.
+func (s Searching) Searched(bytes float64, returned int) { s.u.searched(bytes, returned) }

@@ -64,18 +64,21 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, multiKey(kc), nil, access.Query, req.filter != nil); err != nil {
-		return nil, err
-	}
 	q := storage.IndexQuery{
 		Partition:  kc.Partition,
 		SortPrefix: kc.SortPrefix,
 		Sort:       kc.Sort,
 		Forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
 	}
-	return queryIndexPage(c, t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
-		return multiStartKey(t, x, esk, kc)
+	var out *QueryOutput
+	err = c.useRead(t, x, multiKey(kc), nil, access.Query, req.filter != nil, func(u *readUse) error {
+		var err error
+		out, err = queryIndexPage(u, t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
+			return multiStartKey(t, x, esk, kc)
+		})
+		return err
 	})
+	return out, err
 }
 
 // multiKey is the key condition of a Query of a multi-attribute index as

@@ -297,16 +297,6 @@ func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condit
 	})
 }
 
-// putItem is PutItem for the service's own writers (bulk puts, imports),
-// which call it without the registry's adapter: it finishes the call's
-// pipeline context as the adapter does, so that a put refused by its
-// condition is charged as a request's is.
-func putItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
-	out, err := handlePutItem(c, in)
-	c.finishItem(err)
-	return out, err
-}
-
 // handlePutItem is PutItem's handler.
 func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
@@ -341,24 +331,23 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := t.checkIndexKeys(item, false); err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, access.Put); err != nil {
-		return nil, err
-	}
-	c.writing(size)
-	change, kept, err := c.store(itemWrite{item: item, cond: cond, returnValues: in.ReturnValues,
-		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
-		condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
-	if err != nil {
-		return nil, err // a refusal by the condition is charged by the pipeline
-	}
-	c.wrote(max(size, change.OldSize), change)
-	out := &PutItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
-	if in.ReturnValues == returnAllOld && change.Old != nil {
-		out.Attributes = wire.ItemToWire(change.Old)
-	}
-	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
-	in.itemWritten = !kept // its map is given back with the input (input_recycle.go)
-	return out, nil
+	var out *PutItemOutput
+	err = c.useItem(t, key, access.Put, func(u *itemUse) error {
+		change, kept, err := u.storeItem(itemWrite{item: item, size: size, cond: cond, returnValues: in.ReturnValues,
+			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
+			condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
+		if err != nil {
+			return err // a refusal by the condition is charged by the scope
+		}
+		out = &PutItemOutput{ConsumedCapacity: u.answerCapacity(in.ReturnConsumedCapacity)}
+		if in.ReturnValues == returnAllOld && change.Old != nil {
+			out.Attributes = wire.ItemToWire(change.Old)
+		}
+		out.ItemCollectionMetrics = u.answerCollection(in.ReturnItemCollectionMetrics)
+		in.itemWritten = !kept // its map is given back with the input (input_recycle.go)
+		return nil
+	})
+	return out, err
 }
 
 func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
@@ -401,12 +390,15 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, access.Get); err != nil {
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	var stored storage.EncodedItem
+	var found bool
+	if err := c.useItem(t, key, access.Get, func(u *itemUse) error {
+		stored, found = u.fetchItem(consistent)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
-	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	stored, found := c.pipe.use.view(t, nil, consistent).GetEncoded(key)
-	c.readItem(stored.Size(), consistent, found)
 	out := getItemOutputs.Get()
 	if !found {
 		out.ConsumedCapacity = readCapacity(t, in.ReturnConsumedCapacity, 0, consistent)
@@ -463,21 +455,21 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, access.Delete); err != nil {
-		return nil, err
-	}
-	change, _, err := c.store(itemWrite{cond: cond, returnValues: in.ReturnValues,
-		rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
-	if err != nil {
-		return nil, err // a refusal by the condition is charged by the pipeline
-	}
-	c.wrote(change.OldSize, change)
-	out := &DeleteItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
-	if in.ReturnValues == returnAllOld && change.Old != nil {
-		out.Attributes = wire.ItemToWire(change.Old)
-	}
-	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
-	return out, nil
+	var out *DeleteItemOutput
+	err = c.useItem(t, key, access.Delete, func(u *itemUse) error {
+		change, _, err := u.storeItem(itemWrite{cond: cond, returnValues: in.ReturnValues,
+			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
+		if err != nil {
+			return err // a refusal by the condition is charged by the scope
+		}
+		out = &DeleteItemOutput{ConsumedCapacity: u.answerCapacity(in.ReturnConsumedCapacity)}
+		if in.ReturnValues == returnAllOld && change.Old != nil {
+			out.Attributes = wire.ItemToWire(change.Old)
+		}
+		out.ItemCollectionMetrics = u.answerCollection(in.ReturnItemCollectionMetrics)
+		return nil
+	})
+	return out, err
 }
 
 func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
@@ -504,15 +496,22 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 	if err := tablespec.CheckKeyNotUpdated(t.schema, upd); err != nil {
 		return nil, err
 	}
-	if err := c.beginItem(t, key, access.Update); err != nil {
-		return nil, err
-	}
+	var out *UpdateItemOutput
+	err = c.useItem(t, key, access.Update, func(u *itemUse) error {
+		var err error
+		out, err = updateItemIn(u, t, in, key, upd, cond)
+		return err
+	})
+	return out, err
+}
+
+// updateItemIn is the rest of updateItem, in the use u of the item.
+func updateItemIn(u *itemUse, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition) (*UpdateItemOutput, error) {
 	wc := writeCheck(t)
 	if canPatch(t, upd, in.ReturnValues, wc) {
-		return updateItemPatched(c, t, in, key, upd, cond) // update_patch.go
+		return updateItemPatched(u, t, in, key, upd, cond) // update_patch.go
 	}
-	var newSize int
-	change, err := c.updateWrite(t, wc, key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+	change, err := u.updateStored(wc, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error) {
 		// The item is sized before the condition is evaluated, other
 		// errors of the update after (update_size.go).
 		next, size, err := t.updatedItem(key, upd, cur)
@@ -520,29 +519,26 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 			err = checkUpdateSize(upd, cur, size)
 		}
 		if isUpdateTooLarge(err) {
-			return nil, err
+			return nil, 0, err
 		}
 		if err := checkCondition(cond, cur, in.ReturnValuesOnConditionCheckFailure); err != nil {
-			c.writing(size) // charged when the condition refuses the write (pipeline_condfail.go)
-			return nil, err
+			return nil, size, err // charged when the condition refuses the write (pipeline_condfail.go)
 		}
 		if cur == nil && upd.OnlyRemoves() {
-			return nil, storage.ErrNoWrite // AWS does not create the item (expr.Update.OnlyRemoves)
+			return nil, 0, storage.ErrNoWrite // AWS does not create the item (expr.Update.OnlyRemoves)
 		}
-		newSize = size
 		if err == nil && wc != NoWriteCheck {
-			err = c.checkWrite(&Write{Table: Table{t: t}, Op: WriteUpdate, Key: key, Old: cur, New: next,
+			err = u.c.checkWrite(&Write{Table: Table{t: t}, Op: WriteUpdate, Key: key, Old: cur, New: next,
 				Condition: in.ConditionExpression, Names: in.ExpressionAttributeNames, Cond: cond, tx: tx})
 		}
-		return next, err
+		return next, size, err
 	})
 	if err != nil {
-		return nil, err // a refusal by the condition is charged by the pipeline
+		return nil, err // a refusal by the condition is charged by the scope
 	}
-	c.wrote(max(newSize, change.OldSize), change)
-	out := &UpdateItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
+	out := &UpdateItemOutput{ConsumedCapacity: u.answerCapacity(in.ReturnConsumedCapacity)}
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
-	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
+	out.ItemCollectionMetrics = u.answerCollection(in.ReturnItemCollectionMetrics)
 	return out, nil
 }
 

@@ -297,16 +297,20 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, queryKey(kc.Partition, kc.Sort), nil, access.Query, req.filter != nil); err != nil {
-		return nil, err
-	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
-	if x != nil {
-		return queryIndexPage(c, t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
-			return indexStartKey(t, x, esk, kc)
-		})
-	}
-	return queryTablePage(c, t, req, in, kc, forward)
+	var out *QueryOutput
+	err = c.useRead(t, x, queryKey(kc.Partition, kc.Sort), nil, access.Query, req.filter != nil, func(u *readUse) error {
+		var err error
+		if x != nil {
+			out, err = queryIndexPage(u, t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
+				return indexStartKey(t, x, esk, kc)
+			})
+		} else {
+			out, err = queryTablePage(u, t, req, in, kc, forward)
+		}
+		return err
+	})
+	return out, err
 }
 
 // msgConditionalOperatorNewerEnum is the newer form of an unknown
@@ -381,7 +385,7 @@ func queryKeyCondition(comp *expr.Compiler, in *QueryInput, ks storage.KeySchema
 
 // queryTablePage reads one Query page of table t: the start key, Select,
 // then the seek.
-func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *expr.KeyCondition, forward bool) (*QueryOutput, error) {
+func queryTablePage(u *readUse, t *table, req *readRequest, in *QueryInput, kc *expr.KeyCondition, forward bool) (*QueryOutput, error) {
 	r := storage.QueryRange{
 		Partition: kc.Partition,
 		Sort:      kc.Sort,
@@ -402,9 +406,9 @@ func queryTablePage(c *call, t *table, req *readRequest, in *QueryInput, kc *exp
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	c.pipe.use.view(t, nil, req.consistent).QueryEncoded(r, p.visit)
+	u.view(nil, req.consistent).QueryEncoded(r, p.visit)
 	p.stopped = p.stopped && !readparams.QueryExhausted(t.schema, kc, r.Forward, p.last.Key())
-	return c.readPage(p)
+	return u.answerPage(p)
 }
 
 // queryRequest compiles a Query's filter and projection, refusing a filter
@@ -480,18 +484,21 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	if err := c.beginRead(t, x, access.KeyCondition{}, nil, access.Scan, req.filter != nil); err != nil {
-		return nil, err
-	}
-
 	var r storage.ScanRange
 	if in.TotalSegments != nil {
 		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
 	}
-	if x != nil {
-		return scanIndex(c, t, x, req, r, in)
-	}
-	return scanTablePage(c, t, req, r, in)
+	var out *ScanOutput
+	err = c.useRead(t, x, access.KeyCondition{}, nil, access.Scan, req.filter != nil, func(u *readUse) error {
+		var err error
+		if x != nil {
+			out, err = scanIndex(u, t, x, req, r, in)
+		} else {
+			out, err = scanTablePage(u, t, req, r, in)
+		}
+		return err
+	})
+	return out, err
 }
 
 // checkScan runs a Scan's checks that come before its table: the member
@@ -532,7 +539,7 @@ func checkScan(in *ScanInput) error {
 
 // scanTablePage reads one Scan page of table t (segment r): the start
 // key, Select, then the walk.
-func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanTablePage(u *readUse, t *table, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if in.ExclusiveStartKey != nil {
 		start, err := t.keyFromKeyParam(in.ExclusiveStartKey.Item())
 		if err != nil {
@@ -548,8 +555,8 @@ func scanTablePage(c *call, t *table, req *readRequest, r storage.ScanRange, in 
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	c.pipe.use.view(t, nil, req.consistent).ScanEncoded(r, p.visit)
-	return c.readPage(p)
+	u.view(nil, req.consistent).ScanEncoded(r, p.visit)
+	return u.answerPage(p)
 }
 
 // queryExprParams lists Query's expression and legacy parameters in AWS's
@@ -621,7 +628,7 @@ func (c *call) readTable(name string, index *string) (*table, *tablespec.IndexDe
 }
 
 // scanIndex reads one Scan page of index x.
-func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
+func scanIndex(u *readUse, t *table, x *tablespec.IndexDef, req *readRequest, r storage.ScanRange, in *ScanInput) (*ScanOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet.Given()), false); err != nil {
 		return nil, err
 	}
@@ -643,10 +650,10 @@ func scanIndex(c *call, t *table, x *tablespec.IndexDef, req *readRequest, r sto
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := c.pipe.use.view(t, x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
+	if err := u.view(x, req.consistent).ScanIndex(x.Name, ir, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
-	return c.readPage(p)
+	return u.answerPage(p)
 }
 
 // queryStartKey validates a Query's ExclusiveStartKey against the table's

@@ -158,7 +158,7 @@ func indexStartKey(t *table, x *tablespec.IndexDef, esk storage.Item, kc *expr.K
 // queryIndexPage reads one Query page of index x with the storage query q:
 // the index's read rules, the ExclusiveStartKey (checked by start), Select,
 // then the seek.
-func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
+func queryIndexPage(u *readUse, t *table, x *tablespec.IndexDef, req *readRequest, in *QueryInput, q storage.IndexQuery, start func(storage.Item) (storage.Item, error)) (*QueryOutput, error) {
 	if err := req.setIndex(x, in.Select, projParam(in.ProjectionExpression, in.AttributesToGet.Given()), true); err != nil {
 		return nil, err
 	}
@@ -172,10 +172,10 @@ func queryIndexPage(c *call, t *table, x *tablespec.IndexDef, req *readRequest, 
 		return nil, err
 	}
 	p := &pageReader{req: req}
-	if err := c.pipe.use.view(t, x, req.consistent).QueryIndex(x.Name, q, p.visit); err != nil {
+	if err := u.view(x, req.consistent).QueryIndex(x.Name, q, p.visit); err != nil {
 		return nil, apierr.Validationf(apierr.MsgNoSuchIndex, x.Name) // deleted since the lookup
 	}
-	return c.readPage(p)
+	return u.answerPage(p)
 }
 
 // indexQuery is the storage query of a key condition on index x.

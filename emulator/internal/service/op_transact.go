@@ -425,11 +425,18 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // storage transaction, all or nothing: it returns each action's change, or
 // TransactionCanceledException with one reason per action. The
 // WriteChecker stages see all of its writes at once.
-func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
-	refused, err := c.beginTx(acts)
-	if err != nil {
-		return nil, err
-	}
+func applyTx(c *call, acts []*txAction) (changes []storage.Change, err error) {
+	err = c.useTx(acts, func(u *txUse, refused []apierr.CancellationReason) error {
+		var err error
+		changes, err = applyTxIn(u, c, acts, refused)
+		return err
+	})
+	return changes, err
+}
+
+// applyTxIn is applyTx in the transaction's use u of its actions,
+// refused the reasons the stages cancel it with (nil: none).
+func applyTxIn(u *txUse, c *call, acts []*txAction, refused []apierr.CancellationReason) ([]storage.Change, error) {
 	tables := make([]*storage.Table, 0, len(acts))
 	for _, a := range acts {
 		if a.t != nil {
@@ -478,8 +485,7 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		cancelled = true
 	}
 	if cancelled {
-		c.txCancelled() // cancelled transactions consume capacity: the pipeline charges them
-		return nil, apierr.TransactionCanceled(reasons)
+		return nil, apierr.TransactionCanceled(reasons) // its actions are charged by the scope
 	}
 	if err := checkTransactWrites(c, tx, acts); err != nil {
 		return nil, err
@@ -500,10 +506,9 @@ func applyTx(c *call, acts []*txAction) ([]storage.Change, error) {
 		}
 		changes[i] = ch
 	}
-	if _, err := tx.Commit(); err != nil {
+	if err := u.commitTx(tx, changes); err != nil {
 		return nil, err
 	}
-	c.txApplied(changes)
 	return changes, nil
 }
 

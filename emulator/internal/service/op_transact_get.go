@@ -95,15 +95,21 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 	if err != nil {
 		return nil, err
 	}
-	if err := c.beginTxGets(gets); err != nil {
-		return nil, err
-	}
-	return runTransactGet(c, gets, optString(in.ReturnConsumedCapacity)), nil
+	return runTransactGet(c, gets, optString(in.ReturnConsumedCapacity))
 }
 
-// runTransactGet reads validated Gets from one consistent snapshot, and
-// reports each read to its use (beginTxGets).
-func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput {
+// runTransactGet reads validated Gets from one consistent snapshot, in
+// the transaction's use of their items (useTxGets).
+func runTransactGet(c *call, gets []*txGet, mode string) (out *TransactGetItemsOutput, err error) {
+	err = c.useTxGets(gets, func(u *txGetUse) error {
+		out = readTxGets(u, gets, mode)
+		return nil
+	})
+	return out, err
+}
+
+// readTxGets reads gets in the use u, and reports each read to it.
+func readTxGets(u *txGetUse, gets []*txGet, mode string) *TransactGetItemsOutput {
 	tables := make([]*storage.Table, len(gets))
 	for i, g := range gets {
 		tables[i] = g.t.data
@@ -128,7 +134,7 @@ func runTransactGet(c *call, gets []*txGet, mode string) *TransactGetItemsOutput
 		out.Responses[i].Item = &w
 	}
 	rtx.Close()
-	c.txRead(sizes)
+	u.readAll(sizes)
 	out.ConsumedCapacity = transactGetCapacity(mode, gets, sizes)
 	return out
 }

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"errors"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -9,20 +11,36 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// pipe is a data-plane request's context in the pipeline (pipeline.go):
-// the use the handler opened (beginItem, beginRead; a transaction's
-// uses, beginTx, beginTxGets) and what the handler reported of it (the
-// item a refused write would have stored, what the write did). The
-// stages read it: their End is told from it, a
-// refusal by the write's condition or a cancelled transaction is charged
-// from it when the registry's adapter finishes the request (a batch of
-// statements finishes it per statement), and the consumed capacity and
-// item-collection metrics of the answer are computed from it. It lives
-// in the call (zero between requests, call_pool.go), so a request
-// allocates nothing for it.
-type pipe struct {
+// The managed scopes of the data plane, in the shape of bbolt's
+// db.Update(fn) and go-memdb's deferred Abort: a handler asks for a scope
+// over its table and keys (useItem, useRead, useTx, useTxGets) and does
+// its work inside fn. The scope runs the key guard and the stages' Begin,
+// calls fn with the use, and ends the use in a defer whatever fn did:
+//
+//   - fn reported what the use did (itemUse.storeItem, updateStored,
+//     fetchItem; readUse.answerPage; txUse.commitTx; txGetUse.readAll): the stages'
+//     End was told that, with its units, as it was reported (before the
+//     handler gives anything of it back), and the deferred end does
+//     nothing, as go-memdb's Abort after a Commit;
+//   - fn failed by a write's condition, or cancelled a transaction: the
+//     use is charged as AWS charges it (pipeline_condfail.go);
+//   - fn failed otherwise, or panicked: the stages' End is told the use
+//     was refused with the error (it charges nothing).
+//
+// So a use's Begin and End pair by construction, and a handler cannot
+// run a stage out of order: it holds no more than the use fn is given,
+// whose methods are the only way to storage. A scope's state lives in the
+// call (scope, zero between requests: call_pool.go), so a request
+// allocates nothing for it; fn is only called, never kept, so its
+// closure stays on the handler's stack (BenchmarkOps/GetItem/handler).
+
+// scope is a data-plane request's scope: the use it opened and what fn
+// reported of it. Each kind of use sees it through its own type
+// (itemUse, readUse, txUse, txGetUse), with that kind's methods only.
+type scope struct {
+	c    *call
 	use  *TableUse // the use the stages watch (stage.go); nil: nothing watches
-	open bool      // a use began and its end was not reported
+	open bool      // a use began and has not ended
 	t    *table
 	key  storage.Key
 	// newSize is the size of the item the write would store, charged
@@ -32,19 +50,92 @@ type pipe struct {
 	// and new item), change what it did.
 	size   int
 	change storage.Change
-	// A write transaction's actions and their uses (beginTx; txUses nil:
-	// nothing watches); cancelled: its evaluation cancelled it, so
-	// finishItem charges what each admitted action would have cost.
-	acts      []*txAction
-	txUses    []*TableUse
-	cancelled bool
+	// A transaction's actions (nil: a read transaction's Gets) and
+	// their uses (nil: nothing watches).
+	acts   []*txAction
+	txUses []*TableUse
 }
 
-// beginItem opens the request's use of the item with key in t, through
-// the pipeline's stages in order: the key guards, then each
-// stage's Begin. It
-// returns the error that refuses the use.
-func (c *call) beginItem(t *table, key storage.Key, acc access.Access) error {
+// openScope starts the call's scope afresh with use u of t (key: the item's,
+// zero for a read of several). It is zeroed in place, then set: a
+// composite literal assigned to c.scope was built in a temporary and
+// copied (BenchmarkOps/GetItem/handler).
+func (c *call) openScope(u *TableUse, t *table, key storage.Key) *scope {
+	s := &c.scope
+	*s = scope{}
+	s.c, s.use, s.open, s.t, s.key = c, u, true, t, key
+	return s
+}
+
+// endWith ends the scope's use with o, what fn reported it did.
+func (s *scope) endWith(o Outcome) {
+	if s.open {
+		s.open = false
+		s.use.end(o)
+		s.use = nil
+	}
+}
+
+// end ends the scope's use, once, when fn did not report it: *err is
+// what fn returned (nil after a panic). Safe to call on an ended scope,
+// so that it may be deferred (go-memdb's Abort).
+func (s *scope) end(err *error) {
+	if !s.open {
+		return
+	}
+	s.open = false
+	u := s.use
+	s.use = nil
+	switch {
+	case conditionRefused(*err):
+		u.endRefused(*err, s.key, s.newSize) // pipeline_condfail.go
+	default:
+		u.endFailed(*err)
+	}
+}
+
+// endTx ends a transaction's scope, once, when fn did not report it
+// (txUse.commitTx, txGetUse.readAll): each action of a cancelled transaction
+// is charged what it would have cost (pipeline_condfail.go); any other
+// error, or a panic, ends each use as refused with it.
+func (s *scope) endTx(err *error) {
+	if !s.open {
+		return
+	}
+	s.open = false
+	uses := s.txUses
+	s.txUses = nil
+	switch {
+	case s.acts != nil && errors.Is(*err, apierr.ErrTransactionCanceled):
+		endTxCancelled(uses, s.acts) // pipeline_condfail.go
+	default:
+		for _, u := range uses {
+			u.endFailed(*err)
+		}
+	}
+}
+
+// endFailed ends u for a use that failed with err after its Begin (a
+// check after it, a panic: err nil): the stages hear of it as refused,
+// and charge nothing. Nil-safe.
+func (u *TableUse) endFailed(err error) {
+	if u == nil {
+		return
+	}
+	if err == nil {
+		err = errors.New("service: a use ended without an outcome")
+	}
+	u.end(Outcome{Refused: err})
+}
+
+// itemUse is a request's use of one item (useItem): its write or its
+// read.
+type itemUse scope
+
+// useItem runs fn in the request's use of the item with key in t: the
+// key guard, each stage's Begin, fn, and the use's end (scope.end),
+// whatever fn does. It returns the error that refused the use, or fn's.
+func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) error {
 	var err error
 	if acc.IsWrite() {
 		err = c.guardKey(t, key)
@@ -54,58 +145,28 @@ func (c *call) beginItem(t *table, key storage.Key, acc access.Access) error {
 	if err != nil {
 		return err
 	}
-	return c.beginGuarded(t, key, acc)
+	return c.useGuarded(t, key, acc, fn)
 }
 
-// beginGuarded is beginItem for a key the tenant guard has passed (a
-// PartiQL statement's, guarded when it was planned).
-// The key condition is built only when a stage watches the use.
-func (c *call) beginGuarded(t *table, key storage.Key, acc access.Access) error {
+// useGuarded is useItem for a key the tenant guard has passed (a
+// PartiQL statement's, guarded when it was planned). The key condition
+// is built only when a stage watches the use.
+func (c *call) useGuarded(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) (err error) {
 	var u *TableUse
 	if ss := t.watchers(); ss != nil {
-		var err error
 		if u, err = c.beginStages(ss, t, useOf{}, itemKey(t, key), nil, acc); err != nil {
 			return err
 		}
 	}
-	c.openPipe(u, t, key)
-	return nil
+	s := c.openScope(u, t, key)
+	defer s.end(&err)
+	return fn((*itemUse)(s))
 }
 
-// openPipe starts the call's pipeline context afresh with use u of t
-// (key: the item's, zero for a read of several). It is zeroed in place,
-// then set: a composite literal assigned to c.pipe was built in a
-// temporary and copied (BenchmarkOps/GetItem/handler).
-func (c *call) openPipe(u *TableUse, t *table, key storage.Key) {
-	p := &c.pipe
-	*p = pipe{}
-	p.use, p.open, p.t, p.key = u, true, t, key
-}
-
-// beginRead opens the request's read of t, or of its index x (nil: the
-// table), through the stages' Begin: kc is
-// the read's key condition (a Query's partition and sort condition, none
-// for a Scan), parts the partitions a read of several is put to the
-// stages by, one by one (nil: kc's), filter whether a filter drops items
-// read. The tenant guard of a read runs where its validation order puts
-// it (guardKey, guardQuery, guardScan: stage_check.go; a feature's
-// through Call.GuardKey and Call.GuardScan).
-func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
-	r := useOf{filter: filter}
-	if x != nil {
-		r.index, r.gsi = x.Name, !x.Local
-	}
-	u, err := c.beginUse(t, r, kc, parts, acc)
-	if err != nil {
-		return err
-	}
-	c.openPipe(u, t, storage.Key{})
-	return nil
-}
-
-// itemWrite is a put or delete of the open use's item.
+// itemWrite is a put or delete of the use's item.
 type itemWrite struct {
 	item         storage.Item // nil: a delete
+	size         int          // the item's size (0: a delete)
 	cond         *expr.Condition
 	returnValues string
 	rvoccf       string // ReturnValuesOnConditionCheckFailure
@@ -116,153 +177,212 @@ type itemWrite struct {
 	names    map[string]string
 }
 
-// store runs the write w of the open use, its condition checked on the
-// current item inside the write, through the stages' write checks: on a
-// table a WriteChecker checks, they check it in the same storage
-// transaction (storeChecked). kept reports that the checks
-// saw w's item, which must then stay the caller's (op_batch_recycle.go).
-func (c *call) store(w itemWrite) (change storage.Change, kept bool, err error) {
-	p := &c.pipe
-	if writeCheck(p.t) != NoWriteCheck {
-		change, err = c.storeChecked(p.t, p.key, w.item, w.cond, w.rvoccf, w.condText, w.names)
-		return change, true, err
+// storeItem runs the write w of the use's item, its condition checked on
+// the current item inside the write, through the stages' write checks:
+// on a table a WriteChecker checks, they check it in the same storage
+// transaction (storeChecked). kept reports that the checks saw w's item,
+// which must then stay the caller's (op_batch_recycle.go). The write is
+// reported to the use: the larger of w's item and the one it replaced.
+func (u *itemUse) storeItem(w itemWrite) (change storage.Change, kept bool, err error) {
+	u.newSize = w.size // what a refusal by the condition is charged for
+	if writeCheck(u.t) != NoWriteCheck {
+		change, err = u.c.storeChecked(u.t, u.key, w.item, w.cond, w.rvoccf, w.condText, w.names)
+		kept = true
+	} else {
+		change, err = putOrDelete(u.t, u.key, w.item, w.cond, w.returnValues, w.rvoccf, u.use.capMode(w.capacity))
 	}
-	change, err = putOrDelete(p.t, p.key, w.item, w.cond, w.returnValues, w.rvoccf, p.use.capMode(w.capacity))
-	return change, false, err
+	if err == nil {
+		u.wrote(max(w.size, change.OldSize), change)
+	}
+	return change, kept, err
 }
 
-// writing reports the size of the item the write would store: what a
-// refusal by its condition is charged for (pipeline_condfail.go).
-func (c *call) writing(newSize int) { c.pipe.newSize = newSize }
-
-// wrote reports the write of the open use: charged for sizeBytes (the
-// larger of the old and new item), its change what it did. It ends the
-// use: the stages' End is told now, before the handler
-// gives anything of the change back.
-func (c *call) wrote(sizeBytes int, change storage.Change) {
-	p := &c.pipe
-	p.use.end(Outcome{WriteUnits: capacity.WriteUnits(sizeBytes), Change: change, HasChange: true})
-	p.use, p.open = nil, false
-	p.size, p.change = sizeBytes, change
+// updateStored runs an update of the use's item in one storage write
+// (call.updateWrite, with the stages' write checks wc): next computes
+// the new item from the current one and returns its size, also when it
+// fails (the size a refusal by the condition is charged for; 0: none).
+// The write is reported to the use: the larger of the new item and the
+// one it replaced.
+func (u *itemUse) updateStored(wc WriteCheck, next func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error)) (storage.Change, error) {
+	change, err := u.c.updateWrite(u.t, wc, u.key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
+		item, size, err := next(tx, cur)
+		u.newSize = size
+		return item, err
+	})
+	if err == nil {
+		u.wrote(max(u.newSize, change.OldSize), change)
+	}
+	return change, err
 }
 
-// readItem reports the read of the open use: an item of sizeBytes when
-// found (0: none), read consistently or not. It ends the use.
-func (c *call) readItem(sizeBytes int, consistent, found bool) {
-	p := &c.pipe
-	if p.use != nil {
-		n := 0
-		if found {
-			n = 1
-		}
-		p.use.end(Outcome{ReadUnits: capacity.ReadUnits(sizeBytes, consistent), Read: n, Returned: n})
+// patched reports an update made on the stored record (update_patch.go)
+// that returned change, the new item of newSize, or err (newSize: what a
+// refusal by its condition is charged for).
+func (u *itemUse) patched(change storage.Change, newSize int, err error) {
+	u.newSize = newSize
+	if err == nil {
+		u.wrote(max(newSize, change.OldSize), change)
 	}
-	p.use, p.open = nil, false
 }
 
-// readPage reports the page p read to the open use (its read units,
-// the items it read and returned), ending it, and builds its answer.
-func (c *call) readPage(p *pageReader) (*pageOutput, error) {
-	pp := &c.pipe
-	if pp.use != nil {
-		pp.use.end(Outcome{ReadUnits: p.fetched + capacity.ReadUnits(p.readBytes, p.req.consistent), Read: p.scanned, Returned: p.count})
+// wrote records the write of the use: charged for sizeBytes (the larger
+// of the old and new item), its change what it did.
+func (u *itemUse) wrote(sizeBytes int, change storage.Change) {
+	u.size, u.change = sizeBytes, change
+	(*scope)(u).endWith(Outcome{WriteUnits: capacity.WriteUnits(sizeBytes), Change: change, HasChange: true})
+}
+
+// fetchItem reads the use's item from the view consistent asks for (the
+// table's, or its eventual view through the ReadViewer stages), and
+// reports the read to the use.
+func (u *itemUse) fetchItem(consistent bool) (storage.EncodedItem, bool) {
+	stored, found := u.use.view(u.t, nil, consistent).GetEncoded(u.key)
+	n := 0
+	if found {
+		n = 1
 	}
-	pp.use, pp.open = nil, false
+	(*scope)(u).endWith(Outcome{ReadUnits: capacity.ReadUnits(stored.Size(), consistent), Read: n, Returned: n})
+	return stored, found
+}
+
+// answerCapacity is the ConsumedCapacity of the use's write, in mode.
+func (u *itemUse) answerCapacity(mode string) *ConsumedCapacity {
+	return writeChangeCapacity(u.t, mode, u.size, u.change)
+}
+
+// answerCollection is the ItemCollectionMetrics of the use's write, for
+// ReturnItemCollectionMetrics ret.
+func (u *itemUse) answerCollection(ret string) *ItemCollectionMetrics {
+	return u.t.collectionMetrics(ret, u.key, u.change)
+}
+
+// readUse is a request's read of a table or an index (useRead): a
+// Query's, a Scan's, a PartiQL SELECT's page.
+type readUse scope
+
+// useRead runs fn in the request's read of t, or of its index x (nil:
+// the table): each stage's Begin, fn, and the read's end, whatever fn
+// does. kc is the read's key condition (a Query's partition and sort
+// condition, none for a Scan), parts the partitions a read of several is
+// put to the stages by, one by one (nil: kc's), filter whether a filter
+// drops items read. The tenant guard of a read runs before, where its
+// validation order puts it (guardKey, guardQuery, guardScan:
+// stage_check.go; a feature's through Call.GuardKey and Call.GuardScan).
+func (c *call) useRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool, fn func(r *readUse) error) (err error) {
+	u, err := c.beginRead(t, x, kc, parts, acc, filter)
+	if err != nil {
+		return err
+	}
+	s := c.openScope(u, t, storage.Key{})
+	defer s.end(&err)
+	return fn((*readUse)(s))
+}
+
+// beginRead puts a read of t or of its index x to the stages' Begin
+// (useRead).
+func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) (*TableUse, error) {
+	r := useOf{filter: filter}
+	if x != nil {
+		r.index, r.gsi = x.Name, !x.Local
+	}
+	return c.beginUse(t, r, kc, parts, acc)
+}
+
+// view is the storage the read reads: t's, or its eventual view through
+// the ReadViewer stages (x: the index read, nil: the table).
+func (r *readUse) view(x *tablespec.IndexDef, consistent bool) *storage.Table {
+	return r.use.view(r.t, x, consistent)
+}
+
+// answerPage reports the page p read (its read units, the items it read and
+// returned) and builds its answer.
+func (r *readUse) answerPage(p *pageReader) (*pageOutput, error) {
+	(*scope)(r).endWith(Outcome{ReadUnits: p.fetched + capacity.ReadUnits(p.readBytes, p.req.consistent), Read: p.scanned, Returned: p.count})
 	return p.output()
 }
 
-// beginTx puts each action of a write transaction to the stages
-// (txStages) and keeps their uses in the call's
-// pipeline context. It returns the reasons to cancel with (nil: none
-// refused), or the error that fails the call.
-func (c *call) beginTx(acts []*txAction) ([]apierr.CancellationReason, error) {
+// txUse is a write transaction's use of its actions' items (useTx).
+type txUse scope
+
+// useTx runs fn in a write transaction's use of its actions: each
+// action put to the stages (txStages), fn with the reasons to cancel
+// with (nil: none refused), and the uses' end, whatever fn does: a
+// cancelled transaction's actions are charged what they would have cost
+// (pipeline_condfail.go). It returns the error that fails the call, or
+// fn's.
+func (c *call) useTx(acts []*txAction, fn func(u *txUse, refused []apierr.CancellationReason) error) (err error) {
 	refused, uses, err := c.txStages(acts)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	c.pipe.acts, c.pipe.txUses = acts, uses
-	return refused, nil
+	s := c.openScope(nil, nil, storage.Key{})
+	s.acts, s.txUses = acts, uses
+	defer s.endTx(&err)
+	return fn((*txUse)(s), refused)
 }
 
-// txCancelled reports that the transaction's evaluation cancelled it (a
-// condition, a conflict): the pipeline charges its actions when the
-// request finishes (pipeline_condfail.go).
-func (c *call) txCancelled() { c.pipe.cancelled = true }
-
-// txApplied reports the committed transaction's changes (one per
-// action): each action's use is charged its transactional units.
-func (c *call) txApplied(changes []storage.Change) {
-	p := &c.pipe
-	endTx(p.txUses, p.acts, changes)
-	p.acts, p.txUses = nil, nil
+// commitTx commits tx, whose writes made changes (one per action), and
+// reports them: each action's use is charged its transactional units.
+func (u *txUse) commitTx(tx *storage.WriteTx, changes []storage.Change) error {
+	if _, err := tx.Commit(); err != nil {
+		return err
+	}
+	if u.open {
+		u.open = false
+		endTx(u.txUses, u.acts, changes)
+		u.txUses = nil
+	}
+	return nil
 }
 
-// beginTxGets puts each Get of a read transaction to the stages
-// (txGetStages) and keeps their uses in the call's
-// pipeline context. It returns the error that refuses the transaction.
-func (c *call) beginTxGets(gets []*txGet) error {
+// txGetUse is a read transaction's use of its Gets' items (useTxGets).
+type txGetUse scope
+
+// useTxGets runs fn in a read transaction's use of its Gets: each Get
+// put to the stages (txGetStages), fn, and the uses' end, whatever fn
+// does. It returns the error that refuses the transaction, or fn's.
+func (c *call) useTxGets(gets []*txGet, fn func(u *txGetUse) error) (err error) {
 	uses, err := c.txGetStages(gets)
 	if err != nil {
 		return err
 	}
-	c.pipe.txUses = uses
-	return nil
+	s := c.openScope(nil, nil, storage.Key{})
+	s.txUses = uses
+	defer s.endTx(&err)
+	return fn((*txGetUse)(s))
 }
 
-// txRead reports the reads of a read transaction (sizes: each Get's
-// item, 0 when missing): each Get's use is charged its transactional
-// units.
-func (c *call) txRead(sizes []int) {
-	p := &c.pipe
-	for i, u := range p.txUses {
+// readAll reports the reads of the transaction (sizes: each Get's item, 0
+// when missing): each Get's use is charged its transactional units.
+func (u *txGetUse) readAll(sizes []int) {
+	if u.open {
+		u.open = false
+		endTxGets(u.txUses, sizes)
+		u.txUses = nil
+	}
+}
+
+// endTxGets tells each Get's use what it read.
+func endTxGets(uses []*TableUse, sizes []int) {
+	for i, u := range uses {
 		if u != nil {
 			n := min(1, sizes[i])
 			u.end(Outcome{ReadUnits: capacity.TxReadUnits(sizes[i]), Read: n, Returned: n})
 		}
 	}
-	p.txUses = nil
 }
 
-// finishItem closes the open uses of a request (or of one statement of a
-// batch) that ended with err: a write refused by its condition, or a
-// transaction its evaluation cancelled, is charged and recorded as AWS
-// charges it (pipeline_condfail.go); any other error charges nothing. Called
-// by the registry's adapter after every data-plane handler.
-func (c *call) finishItem(err error) {
-	p := &c.pipe
-	if p.cancelled {
-		endTxCancelled(p.txUses, p.acts) // pipeline_condfail.go
-		p.acts, p.txUses, p.cancelled = nil, nil, false
-	}
-	if !p.open {
-		return
-	}
-	if err != nil {
-		p.use.endRefused(err, p.key, p.newSize)
-	}
-	p.use, p.open = nil, false
-}
+// searchUse is a request's search of a vector index (useSearch).
+type searchUse scope
 
-// writeCapacity is the ConsumedCapacity of the write the request
-// reported (wrote), in mode.
-func (c *call) writeCapacity(mode string) *ConsumedCapacity {
-	return writeChangeCapacity(c.pipe.t, mode, c.pipe.size, c.pipe.change)
-}
-
-// itemCollection is the ItemCollectionMetrics of the write the request
-// reported (wrote), for ReturnItemCollectionMetrics ret.
-func (c *call) itemCollection(ret string) *ItemCollectionMetrics {
-	return c.pipe.t.collectionMetrics(ret, c.pipe.key, c.pipe.change)
-}
-
-// beginSearch opens the request's search of t's vector index x through
-// the pipeline's stages in order: the tenant guard (the partition the
-// search names when its HASH element is the table's partition key, else
-// the index as a whole, as a Scan of it), then each stage's Begin
-// (the index's search limit among them).
-// hash is the HASH element's value (invalid: none). The search itself
-// reads the table's eventual view (searchData).
-func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value) error {
+// useSearch runs fn in the request's search of t's vector index x: the
+// tenant guard (the partition the search names when its HASH element is
+// the table's partition key, else the index as a whole, as a Scan of
+// it), each stage's Begin (the index's search limit among them), fn, and
+// the search's end, whatever fn does. hash is the HASH element's value
+// (invalid: none). The search itself reads the table's eventual view
+// (searchData).
+func (c *call) useSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value, fn func(u *searchUse) error) (err error) {
 	kc, acc := access.KeyCondition{}, access.Scan
 	if e := x.SchemaElem(t.schema.Partition.Name); e != nil && e.Type == tablespec.SearchHash && hash.IsValid() {
 		kc, acc = access.KeyCondition{Partition: hash}, access.Query
@@ -276,14 +396,37 @@ func (c *call) beginSearch(t *table, x *tablespec.VectorIndexDef, hash storage.V
 	if err != nil {
 		return err
 	}
-	c.openPipe(u, t, storage.Key{})
-	return nil
+	s := c.openScope(u, t, storage.Key{})
+	defer s.end(&err)
+	return fn((*searchUse)(s))
 }
 
-// searched reports the search of the open use: bytes of
-// VectorSearchRequestBytes, returned items answered. It ends the use.
-func (c *call) searched(bytes float64, returned int) {
-	p := &c.pipe
-	p.use.end(Outcome{SearchBytes: bytes, Read: returned, Returned: returned})
-	p.use, p.open = nil, false
+// searched reports the search: bytes of VectorSearchRequestBytes,
+// returned items answered.
+func (u *searchUse) searched(bytes float64, returned int) {
+	(*scope)(u).endWith(Outcome{SearchBytes: bytes, Read: returned, Returned: returned})
+}
+
+// useBegun runs fn in a read whose use a feature's begin opens
+// (Call.ReadPage): begin runs the feature's checks, then Call.BeginRead
+// (beginPage), which begins the use in this scope; fn, and the read's
+// end, whatever begin and fn do.
+func (c *call) useBegun(t *table, begin func() error, fn func(r *readUse) error) (err error) {
+	s := c.openScope(nil, t, storage.Key{})
+	defer s.end(&err)
+	if err := begin(); err != nil {
+		return err
+	}
+	return fn((*readUse)(s))
+}
+
+// beginPage begins the read of the open scope (useBegun): see beginRead.
+func (c *call) beginPage(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
+	s := &c.scope
+	if !s.open || s.use != nil || s.t != t {
+		panic("service: Call.BeginRead outside the begin of Call.ReadPage of its table")
+	}
+	u, err := c.beginRead(t, x, kc, parts, acc, filter)
+	s.use = u
+	return err
 }

@@ -568,24 +568,51 @@ type opCounts struct {
 	ReadUnits, WriteUnits, VectorSearchBytes float64
 }
 
-// pipelineHooks are the hooks under the pipeline's entry points, and the
-// files that may call them: the pipeline's own and the hooks'. A handler
-// that called one directly would run a stage out of the pipeline's order,
-// or without the others.
+// pipelineHooks are the hooks under the pipeline's scopes, and the files
+// that may call them: the pipeline's own and the hooks'. A handler that
+// called one directly would run a stage out of the pipeline's order, or
+// without the others, or leave a use it began unended: a handler reaches
+// the stages only through a scope (useItem, useRead, useTx, useTxGets,
+// useSearch: pipeline_item.go) and the use its function is given. The
+// names of the call-order protocol the scopes replaced (beginItem,
+// writing, wrote, finishItem, ...) stay listed, allowed nowhere.
 var pipelineHooks = map[string][]string{
 	"beginUse":       {"stage.go", "pipeline_batch.go", "pipeline_tx.go", "pipeline_item.go"},
 	"beginStages":    {"stage.go", "pipeline_item.go"},
-	"endRefused":     {"pipeline_condfail.go", "pipeline_item.go"},
+	"beginRead":      {"pipeline_item.go"},
+	"beginPage":      {"pipeline_item.go", "feature_statements.go"},
+	"openScope":      {"pipeline_item.go"},
+	"end":            {"stage.go", "pipeline_item.go", "pipeline_batch.go", "pipeline_tx.go", "pipeline_condfail.go"},
 	"endTx":          {"pipeline_tx.go", "pipeline_item.go"},
+	"endFailed":      {"pipeline_item.go"},
+	"endRefused":     {"pipeline_condfail.go", "pipeline_item.go"},
 	"endTxCancelled": {"pipeline_condfail.go", "pipeline_item.go"},
 	"txStages":       {"pipeline_tx.go", "pipeline_item.go"},
 	"txGetStages":    {"pipeline_tx.go", "pipeline_item.go"},
 	"storeChecked":   {"stage_check.go", "pipeline_item.go"},
-	"finishItem":     {"register.go", "feature_statements.go", "op_items.go", "pipeline_item.go"},
+	"wrote":          {"pipeline_item.go"},
+	"beginItem":      nil,
+	"beginGuarded":   nil,
+	"writing":        nil,
+	"readItem":       nil,
+	"readPage":       nil,
+	"finishItem":     nil,
+	"txCancelled":    nil,
+	"txApplied":      nil,
+	"openPipe":       nil,
+}
+
+// scopeFields are the call's fields only the scopes name: the scope a
+// data-plane request's use lives in (pipe: the name it had when
+// handlers kept it in order by hand).
+var scopeFields = map[string][]string{
+	"scope": {"pipeline_item.go"},
+	"pipe":  nil,
 }
 
 // TestPipelineEntryPoints: the handlers reach the pipeline's hooks only
-// through its entry points (beginItem, beginRead, store, wrote, ...).
+// through its scopes (useItem, useRead, useTx, ...), and name neither
+// the call's scope nor the protocol it replaced.
 func TestPipelineEntryPoints(t *testing.T) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*.go")
@@ -597,6 +624,11 @@ func TestPipelineEntryPoints(t *testing.T) {
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		require.NoError(t, err)
 		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if allowed, field := scopeFields[sel.Sel.Name]; field && !slices.Contains(allowed, name) {
+					t.Errorf("%s: .%s named outside the pipeline's scopes (allowed in %v)", fset.Position(sel.Pos()), sel.Sel.Name, allowed)
+				}
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true

@@ -32,7 +32,7 @@ type call struct {
 	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
 	values    *wire.Deferred // a value's error not yet reported (value_order.go)
 	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	pipe      pipe           // a data-plane request's context in the pipeline (pipeline_item.go)
+	scope     scope          // a data-plane request's scope: its use of a table (pipeline_item.go)
 	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
 
 	lease.Owned // lent by calls for one request (call_pool.go)
@@ -197,9 +197,6 @@ func (h *opHandler) run(c *call, input Input) ([]byte, error) {
 		return nil, err
 	}
 	out, err := h.run1(c, in)
-	if h.data {
-		c.finishItem(err)
-	}
 	if err != nil {
 		return nil, err
 	}

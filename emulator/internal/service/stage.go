@@ -15,10 +15,9 @@ import (
 // the features'. The stages are values handed to the service (Config.Stages). A Stage takes part
 // in every use of a table or index by a data-plane operation: Begin before storage is touched (it
 // may refuse the use, or hold it), End once the use is over, with what it did; what its Begin
-// tells its End it keeps on the use (TableUse.SetValue). The pipeline's entry points (beginItem,
-// beginRead, beginBatchItem, beginTx, beginTxGets, beginSearch; wrote, readItem, readPage,
-// searched, txApplied, txRead, finishItem) loop over the stages that watch the table, in Config's
-// order. Watches is asked once per table definition: a request on a table no stage watches runs
+// tells its End it keeps on the use (TableUse.SetValue). The pipeline's scopes (useItem,
+// useRead, useTx, useTxGets, useSearch: pipeline_item.go) and a batch's items (beginBatchItem)
+// loop over the stages that watch the table, in Config's order, and end each use they began. Watches is asked once per table definition: a request on a table no stage watches runs
 // none, allocating nothing. Beside the uses, a stage may be a KeyGuard or a WriteChecker
 // (stage_check.go), a ReadViewer (stage_read.go), and a Hooker (feature_lifecycle.go), as a
 // feature may.
@@ -33,8 +32,9 @@ type Stage interface {
 	// error refuses the use with it (an error of AWS's).
 	Begin(u *TableUse) error
 	// End tells the stage what the use did (o.Refused: refused by it or a
-	// stage before it), once per Begin and on the stage that refused the
-	// use. It may run under storage's locks: it takes leaves only (doc.go).
+	// stage before it, or failed after its Begin), once per Begin and on
+	// the stage that refused the use. It may run under storage's locks:
+	// it takes leaves only (doc.go).
 	End(u *TableUse, o Outcome)
 }
 
@@ -89,7 +89,9 @@ type Outcome struct {
 	Read, Returned int
 	// SearchBytes are the VectorSearchRequestBytes of a search.
 	SearchBytes float64
-	// Refused is the error a stage refused the use with (nil: it ran).
+	// Refused is the error a stage refused the use with, or the one the
+	// request failed with after the use began (a check after Begin, a
+	// panic; nil: it ran).
 	Refused error
 }
 

@@ -156,19 +156,18 @@ func mergeSorted(dst, a []string, cond *expr.Condition) []string {
 }
 
 // updateItemPatched is the rest of updateItem on the patch path.
-func updateItemPatched(c *call, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition) (*UpdateItemOutput, error) {
+func updateItemPatched(u *itemUse, t *table, in *UpdateItemInput, key storage.Key, upd *expr.Update, cond *expr.Condition) (*UpdateItemOutput, error) {
 	sc := newPatchScratch()
 	defer sc.put() // old and next die here: the answer copies what it returns
 	change, newSize, old, next, err := t.patchUpdate(key, upd, cond, in.ReturnValuesOnConditionCheckFailure, &sc)
+	u.patched(change, newSize, err)
 	if err != nil {
-		c.writing(newSize)
-		return nil, err // a refusal by the condition is charged by the pipeline
+		return nil, err // a refusal by the condition is charged by the scope
 	}
-	c.wrote(max(newSize, change.OldSize), change)
-	out := &UpdateItemOutput{ConsumedCapacity: c.writeCapacity(in.ReturnConsumedCapacity)}
+	out := &UpdateItemOutput{ConsumedCapacity: u.answerCapacity(in.ReturnConsumedCapacity)}
 	// The Change has no items: UPDATED_* project the attributes decoded.
 	change.Old, change.New = old, next
 	out.Attributes = updateReturnValues(in.ReturnValues, upd, change)
-	out.ItemCollectionMetrics = c.itemCollection(in.ReturnItemCollectionMetrics)
+	out.ItemCollectionMetrics = u.answerCollection(in.ReturnItemCollectionMetrics)
 	return out, nil
 }

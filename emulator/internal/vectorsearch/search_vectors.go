@@ -145,32 +145,36 @@ func searchVectors(c service.Call, in *SearchVectorsInput) (*SearchVectorsOutput
 	if err := bindTerms(x, terms, &q); err != nil {
 		return nil, err
 	}
-	if err := c.BeginSearch(x, q.Hash); err != nil {
-		return nil, err
-	}
-	res, err := searchIndex(t.Storage(), x.Name, q)
-	if errors.Is(err, storage.ErrNoVectorIndex) {
-		return nil, apierr.Validationf(apierr.MsgSearchNoIndex, x.Name) // deleted since the lookup
-	}
+	var out *SearchVectorsOutput
+	err = c.Search(x, q.Hash, func(s service.Searching) error {
+		res, err := searchIndex(t.Storage(), x.Name, q)
+		if errors.Is(err, storage.ErrNoVectorIndex) {
+			return apierr.Validationf(apierr.MsgSearchNoIndex, x.Name) // deleted since the lookup
+		}
+		if err != nil {
+			return err
+		}
+		out = &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
+		p := newProjector(x, t.Schema(), proj)
+		size := 0
+		for _, r := range res {
+			it := p.apply(r.Item)
+			n := storage.ItemSize(it) + 8
+			if size+n > maxSearchBytes {
+				break
+			}
+			size += n
+			out.results = append(out.results, searchResult{item: it, score: r.Score})
+		}
+		b := float64(max(minSearchBytes, 4*int(x.Dims)+size))
+		s.Searched(b, len(out.results))
+		if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
+			out.requestBytes = &b
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := &SearchVectorsOutput{results: make([]searchResult, 0, len(res))}
-	p := newProjector(x, t.Schema(), proj)
-	size := 0
-	for _, r := range res {
-		it := p.apply(r.Item)
-		n := storage.ItemSize(it) + 8
-		if size+n > maxSearchBytes {
-			break
-		}
-		size += n
-		out.results = append(out.results, searchResult{item: it, score: r.Score})
-	}
-	b := float64(max(minSearchBytes, 4*int(x.Dims)+size))
-	c.Searched(b, len(out.results))
-	if mode := in.ReturnConsumedCapacity; mode == "TOTAL" || mode == "INDEXES" {
-		out.requestBytes = &b
 	}
 	return out, nil
 }
