@@ -5,44 +5,20 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
-// goMapped is the memory the Go runtime holds from the operating system
-// (every class of its memory but the heap it has released): the part of
-// the process's RSS that Go code controls.
-func goMapped() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64() - s[1].Value.Uint64()
-}
-
-// peakMapped samples goMapped until stop is closed and returns the highest.
-func peakMapped(stop <-chan struct{}) <-chan uint64 {
-	out := make(chan uint64, 1)
-	go func() {
-		peak := goMapped()
-		for {
-			select {
-			case <-stop:
-				out <- max(peak, goMapped())
-				return
-			default:
-			}
-			peak = max(peak, goMapped())
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	return out
-}
+// goMapped and peakMapped are testkit's (heap.go).
+var (
+	goMapped   = testkit.GoMapped
+	peakMapped = testkit.PeakMapped
+)
 
 // bigPlaceholderBody is an UpdateItem of about size bytes that is all
 // tiny placeholders: ExpressionAttributeValues ,":v1":{"S":"x"},... or

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,19 @@ import (
 // The FIFO is golang.org/x/sync/semaphore's Weighted: a waiter that does
 // not fit holds back those behind it (a large body is not starved by
 // small ones), and one whose wait ends lets those behind it in.
+//
+// Fair between clients: the large bodies of one client (its access key)
+// hold at most its share of the budget between them (ShareOfBudget),
+// and a connection, which sends one body at a time, at most that share
+// too. A charge over its client's share waits outside the FIFO, for one
+// of that client's own bodies to end, so that it holds back nobody
+// else's: 16 or 64 connections of one client that each announce 16 MiB
+// and trickle just above the floor hold a quarter of the budget, and a
+// large request from another client is admitted at once. Without a
+// share, 16 of them held the whole budget of 256 MiB and every other
+// request over 64 KiB waited BudgetWait and was throttled. (Clients that
+// each use an access key of their own are as many clients: the share
+// bounds what one client holds, not how many there are.)
 
 // BudgetWait is the longest a request waits for room in the budget before
 // it is throttled: well inside the server's read timeout
@@ -72,6 +86,18 @@ const proofBytes = 64 << 10
 // room to spare.
 const firstCharge = 4 * proofBytes
 
+// ShareOfBudget: a client's large bodies hold at most 1/ShareOfBudget of
+// the budget between them (but always one body of the API's largest,
+// 16 MB, when the budget has room for it): a quarter leaves three
+// quarters to the others whatever one client does, and still serves a
+// client's four largest bodies at once under the default budget of
+// 256 MiB.
+const ShareOfBudget = 4
+
+// largestBody is the API's body limit, which a client's share always
+// holds (when the budget does).
+const largestBody = 16 << 20
+
 // budgetChunk is the least a body of unknown length is charged at a time
 // once its first charge is used.
 const budgetChunk = 256 << 10
@@ -86,6 +112,11 @@ type Budget struct {
 	small *semaphore.Weighted // the small requests' share
 	pace  atomic.Pointer[Pace]
 
+	share   int64 // the most one client's large bodies hold (ShareOfBudget)
+	sharesM sync.Mutex
+	shares  map[string]int64 // bytes held by each client holding any
+	freed   chan struct{}    // closed (and replaced) when a client's bytes are given back
+
 	used      atomic.Int64 // bytes of main held now
 	smallUsed atomic.Int64 // bytes of the share held now
 	Peak      atomic.Int64 // the most of main held at once (tests, reports)
@@ -99,6 +130,9 @@ func (b *Budget) Init(n int64) {
 	if n > 0 {
 		b.main = semaphore.NewWeighted(n)
 		b.small = semaphore.NewWeighted(max(n/16, SmallBody))
+		b.share = max(n/ShareOfBudget, min(n, largestBody))
+		b.shares = map[string]int64{}
+		b.freed = make(chan struct{})
 	}
 	b.Wait.Store(int64(BudgetWait))
 	b.SetPace(DefaultPace)
@@ -115,12 +149,24 @@ func (b *Budget) Pace() Pace { return *b.pace.Load() }
 func (b *Budget) Reserved() (budget, share int64) { return b.used.Load(), b.smallUsed.Load() }
 
 // hold is what one request holds: bytes of the budget and of the small
-// requests' share.
-type hold struct{ main, small int64 }
+// requests' share, and the client whose share the bytes of the budget
+// count against (a large body's).
+type hold struct {
+	main, small int64
+	client      share
+}
+
+// share is the client a charge counts against; the zero share: none (a
+// small body's).
+type share struct {
+	client string
+	on     bool
+}
 
 // admit charges a body of announced size n (-1: unknown) what it is
-// charged before it is read, waiting at most b.Wait or until ctx ends.
-func (b *Budget) admit(ctx context.Context, n int64) (hold, bool) {
+// charged before it is read, waiting at most b.Wait or until ctx ends; a
+// large body's charge counts against its client's share (sh).
+func (b *Budget) admit(ctx context.Context, n int64, sh share) (hold, bool) {
 	if n >= 0 && n <= SmallBody {
 		if b.main.TryAcquire(n) {
 			b.took(n)
@@ -136,19 +182,95 @@ func (b *Budget) admit(ctx context.Context, n int64) (hold, bool) {
 	if n >= 0 {
 		first = min(n, first)
 	}
-	got, ok := b.more(ctx, first)
-	return hold{main: got}, ok
+	got, ok := b.more(ctx, first, sh)
+	return hold{main: got, client: sh}, ok
 }
 
-// more charges n more bytes of the budget (at most the budget), waiting
-// as admit does; it returns the bytes charged.
-func (b *Budget) more(ctx context.Context, n int64) (int64, bool) {
+// more charges n more bytes of the budget (at most the budget), within
+// sh's share, waiting as admit does; it returns the bytes charged.
+func (b *Budget) more(ctx context.Context, n int64, sh share) (int64, bool) {
 	n = min(max(n, 0), b.Max)
+	if sh.on && !b.takeShare(ctx, sh.client, n, nil) {
+		return 0, false
+	}
+	got, ok := b.moreOfMain(ctx, n)
+	if !ok && sh.on {
+		b.giveShare(sh.client, n)
+	}
+	return got, ok
+}
+
+// moreOfMain charges n bytes (at most the budget) of the budget alone,
+// waiting its turn in the FIFO.
+func (b *Budget) moreOfMain(ctx context.Context, n int64) (int64, bool) {
 	if !b.acquire(ctx, b.main, n) {
 		return 0, false
 	}
 	b.took(n)
 	return n, true
+}
+
+// takeShare counts n bytes against client's share, waiting at most
+// b.Wait (outside the budget's FIFO) for the client's other bodies to
+// give back enough, or until the body's pace (p, nil for none) cuts it:
+// the wait is the client's own doing, so its pace keeps counting. A
+// client holding nothing is always let in, so that a body larger than
+// the share is served alone rather than never. A refusal counts as a
+// throttle.
+func (b *Budget) takeShare(ctx context.Context, client string, n int64, p *pacer) bool {
+	var timer <-chan time.Time
+	var cut <-chan struct{}
+	for {
+		b.sharesM.Lock()
+		if held := b.shares[client]; held == 0 || held+n <= b.share {
+			b.shares[client] = held + n
+			b.sharesM.Unlock()
+			return true
+		}
+		freed := b.freed
+		b.sharesM.Unlock()
+		if timer == nil {
+			t := time.NewTimer(time.Duration(b.Wait.Load()))
+			defer t.Stop()
+			timer, cut = t.C, p.cutSignal()
+		}
+		select {
+		case <-freed:
+			continue
+		case <-timer:
+		case <-ctx.Done():
+		case <-cut:
+		}
+		b.Throttled.Add(1)
+		return false
+	}
+}
+
+// giveShare gives n bytes back to client's share and wakes the charges
+// waiting for a share.
+func (b *Budget) giveShare(client string, n int64) {
+	if n <= 0 {
+		return
+	}
+	b.sharesM.Lock()
+	if held := b.shares[client] - n; held > 0 {
+		b.shares[client] = held
+	} else {
+		delete(b.shares, client)
+	}
+	close(b.freed)
+	b.freed = make(chan struct{})
+	b.sharesM.Unlock()
+}
+
+// Share is the most one client's large bodies hold (tests, reports).
+func (b *Budget) Share() int64 { return b.share }
+
+// Holding is the bytes client's large bodies hold now.
+func (b *Budget) Holding(client string) int64 {
+	b.sharesM.Lock()
+	defer b.sharesM.Unlock()
+	return b.shares[client]
 }
 
 // acquire takes n of sem, waiting its turn at most b.Wait.
@@ -174,6 +296,9 @@ func (b *Budget) took(n int64) {
 
 // release gives back what h holds.
 func (b *Budget) release(h hold) {
+	if h.client.on {
+		b.giveShare(h.client.client, h.main)
+	}
 	if h.main > 0 {
 		b.used.Add(-h.main)
 		b.main.Release(h.main)
@@ -196,6 +321,7 @@ type bodyReader struct {
 	held int64 // bytes of the budget charged for it
 	read int64 // bytes arrived
 	pace pacer
+	sh   share // the client whose share its charges count against
 }
 
 func (br *bodyReader) Read(p []byte) (int, error) {
@@ -225,11 +351,20 @@ func (br *bodyReader) readRaw(p []byte) (int, error) {
 	return n, err
 }
 
-// charge charges n more bytes, the body's clock stopped while it waits.
+// charge charges n more bytes: first of its client's share, its clock
+// running (the wait is its client's), then of the budget, its clock
+// stopped while it waits (that wait is the server's).
 func (br *bodyReader) charge(n int64) bool {
-	since := br.pace.pause()
-	got, ok := br.b.more(br.ctx, n)
-	br.pace.resume(since)
+	n = min(max(n, 0), br.b.Max)
+	if br.sh.on && !br.b.takeShare(br.ctx, br.sh.client, n, &br.pace) {
+		return false
+	}
+	br.pace.pause()
+	got, ok := br.b.moreOfMain(br.ctx, n)
+	br.pace.resume()
+	if !ok && br.sh.on {
+		br.b.giveShare(br.sh.client, n)
+	}
 	br.held += got
 	return ok
 }

@@ -26,20 +26,20 @@ func TestBudgetShares(t *testing.T) {
 	b.Wait.Store(int64(time.Minute))
 	ctx := context.Background()
 
-	got, ok := b.more(ctx, 4<<20)
+	got, ok := b.more(ctx, 4<<20, share{})
 	require.True(t, ok)
 	require.Equal(t, int64(1<<20), got, "a body larger than the budget is charged the whole budget")
 
 	large := make(chan hold)
-	go func() { h, _ := b.admit(ctx, 512<<10); large <- h }()
+	go func() { h, _ := b.admit(ctx, 512<<10, share{}); large <- h }()
 	waitQueued(t, &b)
 	// A small request, while the budget is taken and a large one waits:
 	// charged of the share at once.
-	small, ok := b.admit(ctx, 2)
+	small, ok := b.admit(ctx, 2, share{})
 	require.True(t, ok)
 	require.Equal(t, hold{small: 2}, small)
-	_, share := b.Reserved()
-	require.Equal(t, int64(2), share)
+	_, smallHeld := b.Reserved()
+	require.Equal(t, int64(2), smallHeld)
 	b.release(small)
 
 	b.release(hold{main: got})
@@ -47,29 +47,29 @@ func TestBudgetShares(t *testing.T) {
 	b.release(hold{main: firstCharge})
 
 	// With the budget free, a small request is charged of it.
-	h, ok := b.admit(ctx, 100)
+	h, ok := b.admit(ctx, 100, share{})
 	require.True(t, ok)
 	require.Equal(t, hold{main: 100}, h)
 	b.release(h)
 
 	// A wait that ends refuses the body, counted; one whose context ends
 	// likewise.
-	got, _ = b.more(ctx, 1<<20)
+	got, _ = b.more(ctx, 1<<20, share{})
 	b.Wait.Store(int64(time.Millisecond))
-	_, ok = b.admit(ctx, 300<<10)
+	_, ok = b.admit(ctx, 300<<10, share{})
 	require.False(t, ok)
 	b.Wait.Store(int64(time.Minute))
 	cctx, cancel := context.WithCancel(ctx)
 	refused := make(chan bool)
-	go func() { _, ok := b.more(cctx, 10); refused <- !ok }()
+	go func() { _, ok := b.more(cctx, 10, share{}); refused <- !ok }()
 	waitQueued(t, &b)
 	cancel()
 	require.True(t, <-refused)
 	require.Equal(t, int64(2), b.Throttled.Load())
 	b.release(hold{main: got})
-	used, share := b.Reserved()
+	used, smallHeld := b.Reserved()
 	require.Zero(t, used)
-	require.Zero(t, share)
+	require.Zero(t, smallHeld)
 	require.Equal(t, int64(1<<20), b.Peak.Load())
 }
 
@@ -124,7 +124,7 @@ func TestBodyReaderProof(t *testing.T) {
 			// one after the proof's last byte included), stay within the
 			// first charge; the one at its proof is charged its size.
 			for _, sent := range []int{proofBytes - 1, proofBytes} {
-				h, ok := b.admit(ctx, size)
+				h, ok := b.admit(ctx, size, share{})
 				require.True(t, ok)
 				require.Equal(t, hold{main: firstCharge}, h)
 				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size, held: h.main}
@@ -144,7 +144,7 @@ func TestBodyReaderProof(t *testing.T) {
 			}
 
 			// The whole body: charged its size once proven.
-			h, _ := b.admit(ctx, size)
+			h, _ := b.admit(ctx, size, share{})
 			br := &bodyReader{r: strings.NewReader(body.String()), b: &b, ctx: ctx, full: size, held: h.main}
 			var buf bytes.Buffer
 			buf.Grow(initialBodyBytes)
@@ -205,18 +205,32 @@ func TestPaceCutsStalledBody(t *testing.T) {
 	require.Equal(t, int64(20), n)
 	require.False(t, br.pace.end())
 
-	// A pause (a wait for the budget) stops the clock: its time moves
-	// the body's start on, and the timer does not cut it meanwhile.
+	// A pause (a wait for the budget) stops the clock: the timer does not
+	// cut the body meanwhile, and a new window starts when it resumes.
 	var p pacer
 	server, _ = tcpPair(t)
 	p.begin(pace, server)
-	start := p.start.Load()
-	since := p.pause()
-	time.Sleep(4 * pace.Grace)
+	p.pause()
+	time.Sleep(8 * pace.Grace)
 	require.Equal(t, paused, p.state.Load())
-	p.resume(since)
-	require.GreaterOrEqual(t, time.Duration(p.start.Load()-start), 4*pace.Grace, "the wait is not counted")
+	before := time.Now().UnixNano()
+	p.resume()
+	require.GreaterOrEqual(t, p.mark.Load(), before, "a new window from the resume: the wait is not counted")
 	require.False(t, p.end())
+
+	// The floor is measured over a window: a body that sent 64 windows'
+	// worth at once and then stops is cut in a later window (averaged
+	// over the body, it would have banked a minute).
+	server, client = tcpPair(t)
+	br = &bodyReader{r: server, b: &Budget{}, ctx: context.Background()}
+	br.pace.begin(pace, server)
+	_, err = client.Write(make([]byte, 64<<10))
+	require.NoError(t, err)
+	buf = bytes.Buffer{}
+	n, err = buf.ReadFrom(io.LimitReader(br, 1<<20))
+	require.Error(t, err)
+	require.Equal(t, int64(64<<10), n)
+	require.True(t, br.pace.end(), "cut by its pace")
 }
 
 // tcpPair is the two ends of a loopback TCP connection.

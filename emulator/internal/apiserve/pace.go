@@ -12,25 +12,31 @@ import (
 // The floor of a request body's pace: what a client must keep up while
 // its body arrives, so that a client that announces a body and sends
 // nothing (or a trickle) cannot keep the budget's bytes (budget.go) until
-// the server's read timeout. By t after its first byte was awaited, less
-// the time it waited for the budget, a body has received at least
-// FloorRate x (t - FloorGrace) bytes; one that falls behind is cut: the
+// the server's read timeout. After FloorGrace from its first byte being
+// awaited, a body receives at least FloorRate bytes a second over each
+// window of FloorWindow (a window starts again after each wait for the
+// budget: the wait is the server's); one that falls behind is cut: the
 // read waiting for it ends, its bytes go back to the budget, the client
 // gets 408 RequestTimeoutException saying how much arrived (where it
 // still reads: the connection then closes), and the log a WARN line with
 // the client's address, the bytes received and cutBelowFloor.
 //
-// The floor is an average over the whole body: a client that sent its
-// first megabyte fast has banked a minute of pauses; 16 KiB a second is a
-// 128 kbit/s link's, far below any network an SDK runs on, and a body
-// that slow misses the read timeout anyway once it is a megabyte long.
+// The floor is measured over a window, not the whole body: a client that
+// sent its first megabyte fast banks no pauses for later (averaged over
+// the body, such a client could then stall for a minute). 16 KiB a
+// second is a 128 kbit/s link's, far below any network an SDK runs on;
+// a window of 10 s lets an honest client on a loaded machine miss its
+// turn for two seconds in ten at 20 KB/s and still not be cut.
 // FloorGrace covers a body's start (a client's first write, a lost
 // packet's retransmission). A body already in memory with its head is
 // not paced; nor is any body with the budget off (Options.
 // MaxRequestBytesInFlight 0): the read timeout alone bounds it then.
+// What a client that keeps above the floor can hold is bounded by its
+// share of the budget (budget.go), not by the floor.
 const (
-	FloorRate      = 16 << 10        // bytes a second, averaged over the body
-	FloorGrace     = 5 * time.Second // before the floor counts
+	FloorRate      = 16 << 10         // bytes a second, over each window
+	FloorGrace     = 5 * time.Second  // before the floor counts
+	FloorWindow    = 10 * time.Second // what the rate is measured over
 	cutBelowFloor  = "the body arrived slower than %d bytes a second"
 	cutReadTimeout = "the server's read timeout passed"
 )
@@ -38,12 +44,13 @@ const (
 // Pace is a floor and its grace, as the constants above say; tests
 // shorten them (Budget.SetPace). A Floor of 0 paces nothing.
 type Pace struct {
-	Floor int64 // bytes a second
-	Grace time.Duration
+	Floor  int64 // bytes a second
+	Grace  time.Duration
+	Window time.Duration // 0: the grace's
 }
 
-// DefaultPace is FloorRate after FloorGrace.
-var DefaultPace = Pace{Floor: FloorRate, Grace: FloorGrace}
+// DefaultPace is FloorRate over FloorWindow after FloorGrace.
+var DefaultPace = Pace{Floor: FloorRate, Grace: FloorGrace, Window: FloorWindow}
 
 // deadliner is what a paced body's read is ended through: the
 // connection's read deadline (the loop's connection, or net/http's
@@ -52,9 +59,9 @@ type deadliner interface {
 	SetReadDeadline(t time.Time) error
 }
 
-// pacer keeps one body's pace: a timer wakes when the body would fall
-// behind the floor, given the bytes arrived by then, and either waits
-// again or cuts it by setting its connection's read deadline in the past
+// pacer keeps one body's pace: a timer wakes at the end of each window
+// and either starts the next (the body received the floor's bytes over
+// it) or cuts it by setting its connection's read deadline in the past
 // (httploop.AbortRead, which httploop.Conn does not log as a cut-off of
 // its own). The zero pacer paces nothing.
 //
@@ -64,9 +71,14 @@ type pacer struct {
 	pace  Pace
 	conn  deadliner
 	timer *time.Timer
-	start atomic.Int64 // Unix nanoseconds the body's clock started, moved on by its waits for the budget
+	mark  atomic.Int64 // Unix nanoseconds the window started
+	at    atomic.Int64 // the body's bytes arrived when it started
 	read  atomic.Int64 // the body's bytes arrived
 	state atomic.Int32 // pacing, paused, ended, cut
+	// onCut, when set, is closed once when the body is cut (signalled
+	// says by whom): a wait for its client's share ends with it.
+	onCut     atomic.Pointer[chan struct{}]
+	signalled atomic.Bool
 }
 
 // The pacer's states.
@@ -82,11 +94,16 @@ func (p *pacer) begin(pace Pace, conn deadliner) {
 	if pace.Floor <= 0 || conn == nil { // nothing to pace, or nothing to cut
 		return
 	}
+	if pace.Window <= 0 {
+		pace.Window = pace.Grace
+	}
 	p.pace, p.conn = pace, conn
-	p.start.Store(time.Now().UnixNano())
+	// The first window starts once the grace is over, the bytes of the
+	// grace counted in it.
+	p.mark.Store(time.Now().Add(pace.Grace).UnixNano())
 	// Armed once set, so that check, which resets it, sees it.
 	p.timer = time.AfterFunc(math.MaxInt64, p.check)
-	p.timer.Reset(pace.Grace)
+	p.timer.Reset(pace.Grace + pace.Window)
 }
 
 // arrived notes that the body has received read bytes in all.
@@ -96,45 +113,67 @@ func (p *pacer) arrived(read int64) {
 	}
 }
 
-// left is how long the body has before it falls behind.
-func (p *pacer) left(now int64) time.Duration {
-	due := p.start.Load() + int64(p.pace.Grace) + p.read.Load()*int64(time.Second)/p.pace.Floor
-	return time.Duration(due - now)
-}
-
-// check is the timer's: wait again, or cut the body.
+// check is the timer's: start the next window, or cut the body.
 func (p *pacer) check() {
 	if p.state.Load() != pacing {
 		return // paused: resume sets the timer again
 	}
-	if d := p.left(time.Now().UnixNano()); d > 0 {
-		p.timer.Reset(d)
+	now := time.Now().UnixNano()
+	elapsed := now - p.mark.Load()
+	if left := int64(p.pace.Window) - elapsed; left > 0 { // a window restarted by a wait
+		p.timer.Reset(time.Duration(left))
+		return
+	}
+	read := p.read.Load()
+	if (read-p.at.Load())*int64(time.Second) >= p.pace.Floor*elapsed {
+		p.mark.Store(now)
+		p.at.Store(read)
+		p.timer.Reset(p.pace.Window)
 		return
 	}
 	if p.state.CompareAndSwap(pacing, cut) {
 		_ = p.conn.SetReadDeadline(httploop.AbortRead)
+		if ch := p.onCut.Load(); ch != nil && p.signalled.CompareAndSwap(false, true) {
+			close(*ch)
+		}
 	}
+}
+
+// cutSignal is a channel closed when the body is cut; nil (never
+// closed) for a body not paced. Made only for a body that waits for its
+// client's share.
+func (p *pacer) cutSignal() <-chan struct{} {
+	if p == nil || p.timer == nil {
+		return nil
+	}
+	ch := make(chan struct{})
+	p.onCut.Store(&ch)
+	if p.state.Load() == cut && p.signalled.CompareAndSwap(false, true) {
+		close(ch)
+	}
+	return ch
 }
 
 // pause stops the body's clock while it waits for the budget (its bytes
 // wait in the kernel's buffers meanwhile: the wait is the server's, not
-// the client's); resume starts it again, moved on by the wait.
-func (p *pacer) pause() time.Time {
-	if p.timer == nil {
-		return time.Time{}
+// the client's); resume starts a new window.
+func (p *pacer) pause() {
+	if p.timer != nil {
+		p.state.CompareAndSwap(pacing, paused)
 	}
-	p.state.CompareAndSwap(pacing, paused)
-	return time.Now()
 }
 
-func (p *pacer) resume(since time.Time) {
+func (p *pacer) resume() {
 	if p.timer == nil {
 		return
 	}
-	now := time.Now()
-	p.start.Add(int64(now.Sub(since)))
+	// A new window from now (or from the grace's end, not yet over).
+	now := time.Now().UnixNano()
+	mark := max(now, p.mark.Load())
+	p.mark.Store(mark)
+	p.at.Store(p.read.Load())
 	if p.state.CompareAndSwap(paused, pacing) {
-		p.timer.Reset(max(p.left(now.UnixNano()), 0))
+		p.timer.Reset(time.Duration(mark-now) + p.pace.Window)
 	}
 }
 

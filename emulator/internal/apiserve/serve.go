@@ -202,143 +202,264 @@ type Backend interface {
 }
 
 // handle runs one request and returns the response body (appended to
-// outBuf) or an error: the credential, the operation, the body, the
-// in-flight limit, then the service. A panic in the service is a bug: it
+// outBuf) or an error: the admission rules (admit, below) in their order,
+// then the service (serveEntered). A panic in the service is a bug: it
 // is logged with its stack and answered with InternalServerError.
+//
+// The budget of bytes in flight (budget.go): a body charged before it
+// is read, the rest of it as it proves itself, through its bodyReader,
+// which also keeps its pace (pace.go) when it is not in memory already.
+// A bodyReader keeps what it is charged, which handle adds to the
+// admission's held once read: the admission itself never escapes (a
+// pointer to it in the reader, or a call through a function value,
+// moved it to the heap, an allocation a request in
+// BenchmarkOps/GetItem/handler's allocs/op; the rules are called
+// directly for that reason). handle has one defer, and serveEntered one,
+// so that each is open-coded: four defers in one function with its many
+// returns went through the runtime's defer records
+// (BenchmarkOps/GetItem/handler).
 func (s *Server) handle(in *Request, reqID string, outBuf []byte) (out []byte, err error) {
-	var cred sigv4.Credential
-	if s.Keys == nil {
-		if cred, err = sigv4.CredentialOf(in.Auth, in.Presigned); err != nil {
-			return nil, err
-		}
-	}
-	var op service.Operation
-	if s.API != nil {
-		op, err = s.API.Lookup(in.Target)
-	} else {
-		op, err = s.Svc.Lookup(in.Target)
-	}
-	if err != nil {
+	var a admission //gcassert:noescape
+	defer s.endAdmission(&a)
+	if err := s.admit(in, &a); err != nil {
 		return nil, err
 	}
-	// With Credentials, DynamoDB's order: the operation, then the
-	// authentication (dynalite's record of DynamoDB's checks, emulator/internal/sigv4);
-	// the signature last, once the body it covers has arrived.
-	var check *sigv4.Check
-	if s.Keys != nil {
-		if in.Req == nil { // the connection loop is off with Credentials (NewServer)
-			return nil, apierr.Internal()
-		}
-		if check, err = s.Keys.Begin(in.Req, true); err != nil {
-			return nil, err
-		}
-		in.Sum = new([sha256.Size]byte)
-	}
+	return s.serveEntered(in, a.op, a.cred, reqID, a.buf, a.input, outBuf)
+}
 
-	// The budget of bytes in flight (budget.go): a body charged before it
-	// is read, the rest of it as it proves itself, through its
-	// bodyReader, which also keeps its pace (pace.go) when it is not in
-	// memory already.
-	// A bodyReader keeps what it is charged, which handle adds to held
-	// once read: held itself never escapes (a pointer to it in the reader
-	// moved it to the heap, an allocation a request in
-	// BenchmarkOps/GetItem/handler's allocs/op).
-	// handle has one defer, and serveEntered one, so that each is
-	// open-coded: four defers in one function with its many returns went
-	// through the runtime's defer records (BenchmarkOps/GetItem/handler).
-	var held hold //gcassert:noescape
-	var buf *bytes.Buffer
-	var br *bodyReader
-	defer func() {
-		if buf != nil {
-			requestBodies.Put(buf)
+// admission is one request on its way through the admission rules:
+// what each rule found or holds, given back by endAdmission.
+//
+// The request itself is a parameter of each rule, not a field: through a
+// field it escaped to the heap (the compiler does not tell a pointer
+// held by the admission from what that pointer points to), an
+// allocation a request.
+type admission struct {
+	op    service.Operation
+	cred  sigv4.Credential
+	check *sigv4.Check // the signature's, with Credentials
+	held  hold         // of the budget (budget.go)
+	buf   *bytes.Buffer
+	br    *bodyReader // a body still arriving, with the budget on
+	input service.Input
+}
+
+// admit runs the admission rules, in order; the first that refuses ends
+// the request with its error. The table:
+//
+//   - credential: the access key and region (without Credentials).
+//   - operation: X-Amz-Target names one.
+//   - signature: with Credentials, the authentication before the body
+//     (DynamoDB's order: the operation, then the authentication;
+//     dynalite's record of DynamoDB's checks, emulator/internal/sigv4).
+//   - budget: the body's first charge, within its client's share
+//     (budget.go), its pace started (pace.go).
+//   - body: read and decoded, charged as it proves itself.
+//   - decompressed: a compressed body's decompressed bytes charged.
+//   - signed: with Credentials, the signature over the body, and the
+//     IAM identity of its key.
+//   - in flight: a slot of the in-flight limit (limits.go), taken last,
+//     once the body has arrived: clients trickling bodies hold their
+//     bytes so far, never the slots of the requests ready to be served.
+func (s *Server) admit(in *Request, a *admission) error {
+	if err := s.ruleCredential(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleOperation(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleSignature(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleBudget(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleBody(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleDecompressed(in, a); err != nil {
+		return err
+	}
+	if err := s.ruleSigned(in, a); err != nil {
+		return err
+	}
+	return s.ruleInFlight(in, a)
+}
+
+// endAdmission gives back what the request holds: its body's buffer and
+// its charge of the budget, its pace stopped.
+func (s *Server) endAdmission(a *admission) {
+	if a.buf != nil {
+		requestBodies.Put(a.buf)
+	}
+	if a.br != nil {
+		a.br.pace.end()
+		a.held.main += a.br.held
+	}
+	s.Budget.release(a.held)
+}
+
+// ruleCredential reads the access key and region from the
+// Authorization header or the presigned query (without Credentials:
+// with them, ruleSigned sets it from the signature).
+func (s *Server) ruleCredential(in *Request, a *admission) (err error) {
+	if s.Keys == nil {
+		a.cred, err = sigv4.CredentialOf(in.Auth, in.Presigned)
+	}
+	return err
+}
+
+// ruleOperation resolves X-Amz-Target.
+func (s *Server) ruleOperation(in *Request, a *admission) (err error) {
+	if s.API != nil {
+		a.op, err = s.API.Lookup(in.Target)
+	} else {
+		a.op, err = s.Svc.Lookup(in.Target)
+	}
+	return err
+}
+
+// ruleSignature begins checking the signature, with Credentials.
+func (s *Server) ruleSignature(in *Request, a *admission) (err error) {
+	if s.Keys == nil {
+		return nil
+	}
+	if in.Req == nil { // the connection loop is off with Credentials (NewServer)
+		return apierr.Internal()
+	}
+	if a.check, err = s.Keys.Begin(in.Req, true); err != nil {
+		return err
+	}
+	in.Sum = new([sha256.Size]byte)
+	return nil
+}
+
+// ruleBudget charges the body's first charge (budget.go), a large one
+// within its client's share, and starts its pace; a body refused is
+// read away (or cut, when its pace fails meanwhile).
+func (s *Server) ruleBudget(in *Request, a *admission) error {
+	if s.Budget.Max <= 0 || in.ContentLength > s.MaxBody {
+		return nil
+	}
+	var sh share
+	if in.ContentLength < 0 || in.ContentLength > SmallBody {
+		sh = share{client: s.clientOf(in, a), on: true}
+	}
+	if !in.BodyHere && in.ContentLength != 0 {
+		a.br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), sh: sh}
+	}
+	var ok bool
+	a.held, ok = s.Budget.admit(in.waitContext(), in.ContentLength, sh)
+	if pace := s.Budget.Pace(); a.br != nil && pace.Floor > 0 {
+		a.br.pace.begin(pace, in.deadliner())
+	}
+	if !ok {
+		if a.br == nil {
+			drain(in.Body, s.MaxBody)
+			return retryLater{apierr.Throttling()}
 		}
-		if br != nil {
-			br.pace.end()
-			held.main += br.held
+		drain((*rawBody)(a.br), s.MaxBody)
+		if a.br.pace.end() {
+			return a.br.cutOff(in, nil)
 		}
-		s.Budget.release(held)
-	}()
-	if s.Budget.Max > 0 && in.ContentLength <= s.MaxBody {
-		if !in.BodyHere && in.ContentLength != 0 {
-			br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext()}
+		return retryLater{apierr.Throttling()}
+	}
+	if a.br != nil {
+		if in.ContentLength < 0 || in.ContentLength > SmallBody { // a small body is charged in full
+			// A connection holds at most its client's share.
+			a.br.full, a.br.held, a.held.main = min(in.ContentLength, s.Budget.share), a.held.main, 0
 		}
-		var ok bool
-		held, ok = s.Budget.admit(in.waitContext(), in.ContentLength)
-		if pace := s.Budget.Pace(); br != nil && pace.Floor > 0 {
-			br.pace.begin(pace, in.deadliner())
-		}
-		if !ok {
-			if br != nil {
-				drain((*rawBody)(br), s.MaxBody)
-				if br.pace.end() {
-					return nil, br.cutOff(in, nil)
-				}
-			} else {
-				drain(in.Body, s.MaxBody)
-			}
-			return nil, retryLater{apierr.Throttling()}
-		}
-		if br != nil {
-			if in.ContentLength < 0 || in.ContentLength > SmallBody { // a small body is charged in full
-				br.full, br.held, held.main = min(in.ContentLength, s.Budget.Max), held.main, 0
-			}
-			in.Body = br
+		in.Body = a.br
+	}
+	return nil
+}
+
+// clientOf is the client a large body's charge counts against for its
+// share of the budget (budget.go): its access key, a copy (the header it
+// is read from may live in a buffer the connection reuses). Without
+// Credentials ruleCredential has read it; with them, it is read here as
+// the signature will check it. A request without one counts as the
+// client "".
+func (s *Server) clientOf(in *Request, a *admission) string {
+	cred := a.cred
+	if s.Keys != nil {
+		cred, _ = sigv4.CredentialOf(in.Auth, in.Presigned)
+		if cred.AccessKey == "" && in.Req != nil {
+			cred, _ = sigv4.CredentialOf(in.Req.Header.Get("Authorization"), in.Req.URL.Query().Get("X-Amz-Credential"))
 		}
 	}
-	buf = requestBodies.Get() // pools.go
+	return strings.Clone(cred.AccessKey)
+}
+
+// ruleBody reads and decodes the body into a pooled buffer (pools.go):
+// a body over the budget is read away and throttled, one whose pace
+// failed cut.
+func (s *Server) ruleBody(in *Request, a *admission) (err error) {
+	a.buf = requestBodies.Get()
 	s.Limit.Reading.Add(1)
-	input, err := s.readBody(in, buf, op)
+	a.input, err = s.readBody(in, a.buf, a.op)
 	s.Limit.Reading.Add(-1)
-	if br != nil {
+	if a.br != nil {
 		if errors.Is(err, errOverBudget) {
-			drain((*rawBody)(br), s.MaxBody)
+			drain((*rawBody)(a.br), s.MaxBody)
 		}
-		if br.pace.end() {
-			return nil, br.cutOff(in, err)
+		if a.br.pace.end() {
+			return a.br.cutOff(in, err)
 		}
 	}
 	if errors.Is(err, errOverBudget) {
-		return nil, retryLater{apierr.Throttling()}
+		return retryLater{apierr.Throttling()}
 	}
-	if err != nil {
-		return nil, err
+	return err
+}
+
+// ruleDecompressed charges what a compressed body's decompressed bytes
+// hold over its charge.
+func (s *Server) ruleDecompressed(in *Request, a *admission) error {
+	if s.Budget.Max <= 0 {
+		return nil
 	}
-	if s.Budget.Max > 0 {
-		charged := held.main + held.small
-		if br != nil {
-			charged += br.held
-		}
-		if extra := int64(buf.Len()) - charged; extra > 0 && charged < s.Budget.Max {
-			// A compressed body, decompressed.
-			got, ok := s.Budget.more(in.waitContext(), extra)
-			held.main += got
-			if !ok {
-				input.Release()
-				return nil, retryLater{apierr.Throttling()}
-			}
-		}
+	charged := a.held.main + a.held.small
+	if a.br != nil {
+		charged += a.br.held
 	}
-	if check != nil {
-		if cred, err = s.Keys.Finish(check, in.Req, *in.Sum); err != nil {
-			input.Release()
-			return nil, err
-		}
-		if s.Identity != nil {
-			if id := s.Identity(check.KeyID()); id != nil {
-				in.Ctx = iam.With(in.Ctx, id, in.origin()) // the IAM stage's (emulator/iam.go)
-			}
+	if extra := int64(a.buf.Len()) - charged; extra > 0 && charged < s.Budget.Max {
+		got, ok := s.Budget.more(in.waitContext(), extra, a.held.client)
+		a.held.main += got
+		if !ok {
+			a.input.Release()
+			return retryLater{apierr.Throttling()}
 		}
 	}
-	// A request counts as in flight once its body has arrived: clients
-	// trickling bodies hold their bytes so far (and are cut off by the
-	// server's read timeout), never the slots of the requests that are
-	// ready to be served (limits.go, emulator/limits.go).
+	return nil
+}
+
+// ruleSigned finishes the signature over the body, with Credentials, and
+// puts its key's IAM identity on the request's context.
+func (s *Server) ruleSigned(in *Request, a *admission) (err error) {
+	if a.check == nil {
+		return nil
+	}
+	if a.cred, err = s.Keys.Finish(a.check, in.Req, *in.Sum); err != nil {
+		a.input.Release()
+		return err
+	}
+	if s.Identity != nil {
+		if id := s.Identity(a.check.KeyID()); id != nil {
+			in.Ctx = iam.With(in.Ctx, id, in.origin()) // the IAM stage's (emulator/iam.go)
+		}
+	}
+	return nil
+}
+
+// ruleInFlight takes a slot of the in-flight limit (limits.go,
+// emulator/limits.go), which serveEntered gives back.
+func (s *Server) ruleInFlight(in *Request, a *admission) error {
 	if !s.Limit.enter() {
-		input.Release()
-		return nil, retryLater{apierr.Throttling()}
+		a.input.Release()
+		return retryLater{apierr.Throttling()}
 	}
-	return s.serveEntered(in, op, cred, reqID, buf, input, outBuf)
+	return nil
 }
 
 // serveEntered is handle's last step, for a request that holds a slot of
