@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -320,14 +319,9 @@ func collect(s service.Stream, st settings, pos uint64, limit int, now time.Time
 	return batch, p, filtered, nil
 }
 
-// encodeRecord is the record as Lambda's event holds it: the Streams
-// API's record and its eventSourceARN.
+// encodeRecord is the record as Lambda's event holds it.
 func encodeRecord(s service.Stream, r *streamlog.Record) []byte {
-	b := streamsapi.AppendRecord(nil, s, r)
-	b = b[:len(b)-1]
-	b = append(b, `,"eventSourceARN":`...)
-	b = strconv.AppendQuote(b, s.ARN())
-	return append(b, '}')
+	return streamsapi.AppendEventRecord(nil, s, r)
 }
 
 func laneOf(r *streamlog.Record) uint64 {
