@@ -41,6 +41,7 @@ type lambdaRecord struct {
 		SizeBytes                   int                       `json:"SizeBytes"`
 		StreamViewType              string                    `json:"StreamViewType"`
 	} `json:"dynamodb"`
+	UserIdentity map[string]any `json:"userIdentity"` // a deletion by TTL's (a map: its keys exactly)
 }
 
 // id is the record's key attribute "id".

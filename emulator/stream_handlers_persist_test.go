@@ -3,11 +3,13 @@ package emulator_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -213,4 +215,63 @@ func TestStreamHandlerCheckpointPastTheEnd(t *testing.T) {
 	putID(t, db, "orders", "b")
 	require.NoError(t, e.Streams().Drain(ctx))
 	require.Equal(t, []string{"a", "b"}, h.delivered())
+}
+
+// TestStreamHandlerWindowSurvivesRestart: a tumbling window's state is
+// saved with the checkpoint, so a restart on the same DataDir (-dbPath)
+// goes on with it. TumblingWindowInSeconds 900 and BatchSize 1: three
+// records, a drain and a stop, a start on the same directory, two more
+// records and the clock 20 minutes on: the window's final invocation
+// has a state counting five records, and no record is delivered twice.
+func TestStreamHandlerWindowSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	count := func(_ int, iv invocation) reply {
+		n, _ := iv.State["n"].(float64)
+		return reply{body: fmt.Sprintf(`{"state":{"n":%d}}`, int(n)+len(iv.Records))}
+	}
+	h := newHandlerServer(t, count)
+	ctx := context.Background()
+
+	e, db := openPersisted(t, dir, h.url)
+	// The window 12:00-12:15 holds every record, however slow the machine.
+	_, err := e.Clock().SetNow(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	out, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("orders"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	})
+	require.NoError(t, err)
+	_, err = e.Streams().CreateMapping(emulator.EventSourceMapping{EventSourceArn: out.TableDescription.LatestStreamArn,
+		FunctionName: aws.String("fn"), StartingPosition: aws.String("TRIM_HORIZON"),
+		BatchSize: aws.Int64(1), TumblingWindowInSeconds: aws.Int64(900)})
+	require.NoError(t, err)
+	for _, id := range []string{"r1", "r2", "r3"} {
+		putID(t, db, "orders", id)
+	}
+	require.NoError(t, e.Streams().Drain(ctx))
+	require.NoError(t, e.Close())
+
+	e, db = openPersisted(t, dir, h.url)
+	defer e.Close()
+	for _, id := range []string{"r4", "r5"} {
+		putID(t, db, "orders", id)
+	}
+	e.Clock().Advance(20 * time.Minute)
+	require.NoError(t, e.Streams().Drain(ctx))
+
+	ivs := h.invocations()
+	require.NotEmpty(t, ivs)
+	last := ivs[len(ivs)-1]
+	require.True(t, last.Final, "the window's final invocation")
+	require.Empty(t, last.Records)
+	require.Equal(t, map[string]any{"n": float64(5)}, last.State, "the state counts the records before the restart too")
+	require.Equal(t, []string{"r1", "r2", "r3", "r4", "r5"}, h.delivered(), "each record once")
+	for _, iv := range ivs[:len(ivs)-1] {
+		require.False(t, iv.Final)
+		require.Len(t, iv.Records, 1)
+		require.Equal(t, "2030-01-01T12:00:00Z", iv.Window.Start)
+	}
 }

@@ -9,8 +9,9 @@
 // destination). The function is a Go function or an endpoint of
 // Lambda's Invoke API (serverless-offline's lambda port). It reads the
 // streams the core keeps through service.Stream (Namespace.Streams,
-// outside any request) and sends each record as the Streams API serves
-// it (streamsapi.AppendRecord) with its eventSourceARN.
+// outside any request) and sends each record as Lambda's events hold it
+// (streamsapi.AppendEventRecord: the Streams API's record, its
+// userIdentity in Lambda's keys, and its eventSourceARN).
 //
 // Files by concern:
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +72,9 @@ type mapping struct {
 	failures   [][]byte
 	windowEnd  int64 // the open tumbling window's end (0: none), for drains
 	drainAt    int64 // the clock's second of the latest drain
+	// win is the open tumbling window as of pos: tw when the checkpoint
+	// last moved, saved with it in one write (persist.go).
+	win tumble
 
 	tw tumble // run's goroutine alone
 }
@@ -320,14 +322,9 @@ func collect(s service.Stream, st settings, pos uint64, limit int, now time.Time
 	return batch, p, filtered, nil
 }
 
-// encodeRecord is the record as Lambda's event holds it: the Streams
-// API's record and its eventSourceARN.
+// encodeRecord is the record as Lambda's event holds it.
 func encodeRecord(s service.Stream, r *streamlog.Record) []byte {
-	b := streamsapi.AppendRecord(nil, s, r)
-	b = b[:len(b)-1]
-	b = append(b, `,"eventSourceARN":`...)
-	b = strconv.AppendQuote(b, s.ARN())
-	return append(b, '}')
+	return streamsapi.AppendEventRecord(nil, s, r)
 }
 
 func laneOf(r *streamlog.Record) uint64 {
@@ -339,12 +336,14 @@ func laneOf(r *streamlog.Record) uint64 {
 	return h.Sum64()
 }
 
-// advance moves the checkpoint to next.
+// advance moves the checkpoint to next, with the open tumbling window
+// as it is now (run's goroutine alone calls it).
 func (mp *mapping) advance(next uint64, filtered int64) {
 	mp.mu.Lock()
 	if next > mp.pos {
 		mp.pos = next
 	}
+	mp.win = mp.tw
 	mp.filtered += filtered
 	mp.notifyLocked()
 	mp.mu.Unlock()

@@ -17,8 +17,10 @@ import (
 // next batch (checkpoint), as Lambda moves a shard's checkpoint after
 // each batch, so a process killed at any instant restarts past every
 // batch but the one it was handling: that one is delivered again (at
-// least once, as Lambda), and no record is skipped. Restore makes the
-// mappings again with their checkpoints. A
+// least once, as Lambda), and no record is skipped. A tumbling window
+// open at the checkpoint is saved with it, its start and state, in the
+// same save (window.go). Restore makes the
+// mappings again with their checkpoints and open windows. A
 // mapping made from a file (the mappings file, serverless.yml) is made
 // again by that file at each start: it takes back the UUID and
 // checkpoint of the saved mapping made from the same entry (its
@@ -33,6 +35,15 @@ type saved struct {
 	Position     string `json:",omitempty"` // the checkpoint; "" before the first read
 	LastModified int64  // Unix milliseconds
 	LastResult   string `json:",omitempty"` // LastProcessingResult
+	// Window is the tumbling window open at the checkpoint, saved with
+	// it (window.go).
+	Window *savedWindow `json:",omitempty"`
+}
+
+// savedWindow is an open tumbling window: its start and its state.
+type savedWindow struct {
+	Start int64           // seconds since the epoch
+	State json.RawMessage // what the function answered last
 }
 
 type savedSet struct {
@@ -105,6 +116,9 @@ func (mp *mapping) saved() saved {
 	sv := saved{Spec: mp.st.spec(mp.uuid), Origin: mp.origin, Stream: mp.st.sourceARN, LastModified: mp.modified.UnixMilli(), LastResult: mp.lastResult}
 	if mp.started {
 		sv.Position = streamlog.FormatSequenceNumber(mp.pos)
+	}
+	if mp.win.open {
+		sv.Window = &savedWindow{Start: mp.win.start, State: mp.win.state}
 	}
 	return sv
 }
@@ -198,6 +212,12 @@ func (mp *mapping) restore(sv *saved) {
 	}
 	if pos, ok := streamlog.ParseSequenceNumber(sv.Position); ok {
 		mp.pos, mp.started = min(pos, next), true
+		if w := sv.Window; w != nil && mp.st.tumbling > 0 {
+			if state, ok := windowState([]byte(`{"state":` + string(w.State) + `}`)); ok {
+				mp.tw = tumble{open: true, start: w.Start, state: state}
+				mp.win, mp.windowEnd = mp.tw, w.Start+mp.st.tumbling
+			}
+		}
 	}
 }
 

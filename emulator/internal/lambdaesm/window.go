@@ -23,6 +23,16 @@ import (
 // window goes on with a new state. Windows are delivered one batch at a
 // time whatever the ParallelizationFactor. The final invocation's answer
 // needs no state (the guide says nothing of it; its state is dropped).
+//
+// A window's state is kept with the checkpoint: each invocation that
+// succeeded moves the checkpoint past its records and the saved window
+// to its state in one save (advance, then Manager.checkpoint), and so
+// does the end of a window. A restart on the same data directory
+// (persist.go) takes back the open window and its state with the
+// checkpoint, so the window goes on counting where it was, and a kill
+// at any instant leaves a checkpoint and a state that agree: at most
+// the batch being handled is delivered again, with the state from
+// before it.
 
 // maxWindowState is the state a window may hold (1 MB a shard).
 const maxWindowState = 1 << 20
@@ -60,11 +70,17 @@ func (mp *mapping) processWindows(s service.Stream, st settings, batch []item) {
 		}
 		run := batch[:n]
 		for i := 0; i < len(run); i += st.batchSize {
-			mp.deliver(s, st, run[i:min(i+st.batchSize, len(run))])
+			part := run[i:min(i+st.batchSize, len(run))]
+			mp.deliver(s, st, part)
 			if mp.stopped() {
 				return
 			}
-			if len(mp.tw.state) > maxWindowState {
+			tooLarge := len(mp.tw.state) > maxWindowState
+			if tooLarge || i+st.batchSize < len(run) || n < len(batch) { // else run's advance saves it
+				mp.advance(part[len(part)-1].seq+1, 0) // the state with its records' checkpoint
+				mp.mgr.checkpoint()
+			}
+			if tooLarge {
 				mp.closeWindow(s, st, true)
 				mp.openWindow(start, st)
 			}
@@ -86,19 +102,24 @@ func (mp *mapping) openWindow(start int64, st settings) {
 // stops, then drops the window.
 func (mp *mapping) closeWindow(s service.Stream, st settings, early bool) {
 	payload := mp.event(s, st, nil, true, early)
-	for retries := int64(1); !mp.stopped(); retries++ {
+	done := false
+	for retries := int64(1); !done && !mp.stopped(); retries++ {
 		res := mp.call(st, payload)
 		mp.count(nil, res)
-		if res.ok {
-			break
+		if done = res.ok; !done {
+			mp.backoff(retries)
 		}
-		mp.backoff(retries)
+	}
+	if !done {
+		return // stopped first: the saved window is still open
 	}
 	mp.tw = tumble{}
 	mp.mu.Lock()
 	mp.windowEnd = 0
+	mp.win = tumble{}
 	mp.notifyLocked()
 	mp.mu.Unlock()
+	mp.mgr.checkpoint() // the window's end, saved
 }
 
 // windowState returns the state of a function's answer to a window's

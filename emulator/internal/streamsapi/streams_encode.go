@@ -25,7 +25,7 @@ func (o *GetRecordsOutput) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendRecord(b, o.s, &o.recs[i])
+		b = appendRecord(b, o.s, &o.recs[i], streamsIdentity)
 	}
 	b = append(b, ']')
 	if o.next != "" {
@@ -35,8 +35,22 @@ func (o *GetRecordsOutput) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// appendRecord writes one record as AWS shapes it.
-func appendRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
+// The userIdentity of a deletion by TTL, in each shape. GetRecords
+// answers with the Streams API's Identity shape, whose members are
+// PrincipalId and Type (the DynamoDB Streams API reference, Identity);
+// Lambda's events name them principalId and type ("DynamoDB Streams and
+// Time to Live" in DynamoDB's developer guide: the record's
+// userIdentity, and the filter {"userIdentity": {"type": ["Service"],
+// "principalId": ["dynamodb.amazonaws.com"]}} that archives TTL
+// deletions).
+const (
+	streamsIdentity = `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`
+	eventIdentity   = `,"userIdentity":{"principalId":"dynamodb.amazonaws.com","type":"Service"}`
+)
+
+// appendRecord writes one record as AWS shapes it, identity the
+// userIdentity member a deletion by TTL has.
+func appendRecord(b []byte, s service.Stream, r *streamlog.Record, identity string) []byte {
 	b = append(b, `{"eventID":"`...)
 	b = append(b, s.EventIDPrefix()...)
 	b = streamlog.AppendHex16(b, r.Seq)
@@ -64,7 +78,7 @@ func appendRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
 	b = append(b, s.ViewType()...)
 	b = append(b, `"}`...)
 	if r.Service {
-		b = append(b, `,"userIdentity":{"PrincipalId":"dynamodb.amazonaws.com","Type":"Service"}`...)
+		b = append(b, identity...)
 	}
 	return append(b, '}')
 }
@@ -93,9 +107,14 @@ func appendKeys(b []byte, schema storage.KeySchema, k storage.Key) []byte {
 	return append(b, '}')
 }
 
-// AppendRecord writes one record of s as GetRecords answers it: the
-// record a Lambda event source mapping hands its function, less its
-// eventSourceARN (the lambdaesm feature).
-func AppendRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
-	return appendRecord(b, s, r)
+// AppendEventRecord writes one record of s as a Lambda event holds it
+// (the lambdaesm feature): the record GetRecords answers with, its
+// userIdentity in Lambda's keys (principalId, type), and its
+// eventSourceARN, the stream's ARN (the example event of "Using AWS
+// Lambda with Amazon DynamoDB" in Lambda's developer guide).
+func AppendEventRecord(b []byte, s service.Stream, r *streamlog.Record) []byte {
+	b = appendRecord(b, s, r, eventIdentity)
+	b = append(b[:len(b)-1], `,"eventSourceARN":`...)
+	b = wire.AppendString(b, s.ARN())
+	return append(b, '}')
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// A record's fields as GetRecords writes them (appendRecord), read in
-// place from the stream's record and its stored images: what Lambda's
-// event filtering matches (emulator/internal/lambdaesm), without the
+// A record's fields as a Lambda event holds them (AppendEventRecord, but
+// for its eventSourceARN), read in place from the stream's record and
+// its stored images: what Lambda's event filtering matches
+// (emulator/internal/lambdaesm), without the
 // record written as JSON and read back. Each field is a Field: a string,
 // a number (its text), a boolean, null, a list or an object; DynamoDB's
 // attribute values are objects of one member named by their type, as the
@@ -55,7 +56,8 @@ func (f Field) Equal(v Field) bool { return f.Kind == v.Kind && f.Text == v.Text
 
 // RecordFields is the record r of s as an Object: eventID, eventName,
 // eventVersion, eventSource, awsRegion, dynamodb (its members and the
-// images' attributes) and, for a deletion by TTL, userIdentity.
+// images' attributes) and, for a deletion by TTL, userIdentity (with
+// Lambda's keys: principalId, type).
 func RecordFields(s service.Stream, r *streamlog.Record) Object { return recordView{s, r} }
 
 // StringField is the string s.
@@ -141,14 +143,15 @@ func (v keysView) Field(name string) Field {
 	return Field{}
 }
 
-// serviceIdentity is the userIdentity of a deletion by TTL.
+// serviceIdentity is the userIdentity of a deletion by TTL, with
+// Lambda's keys (eventIdentity).
 type serviceIdentity struct{}
 
 func (serviceIdentity) Field(name string) Field {
 	switch name {
-	case "PrincipalId":
+	case "principalId":
 		return StringField("dynamodb.amazonaws.com")
-	case "Type":
+	case "type":
 		return StringField("Service")
 	}
 	return Field{}
