@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
@@ -102,4 +103,37 @@ func TestFaultsAdmin(t *testing.T) {
 // putInput is a PutItem of a faultTable's item.
 func putInput(table, pk, sk string) *dynamodb.PutItemInput {
 	return &dynamodb.PutItemInput{TableName: aws.String(table), Item: item(pk, sk)}
+}
+
+// TestTextReportWhileCollectingNothing: the text report of a server that
+// collects and has counted nothing says so instead of answering an empty
+// page; once a request is counted it is the report.
+func TestTextReportWhileCollectingNothing(t *testing.T) {
+	url, _, db := emulatortest.NewServerWith(t, emulator.Options{})
+	get := func() string {
+		t.Helper()
+		res, err := http.Get(url + adminpath.Report + "?format=text")
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		return string(b)
+	}
+	require.Contains(t, get(), "not collecting")
+	req, err := http.NewRequest(http.MethodPost, url+adminpath.Report+"/start", strings.NewReader("{}"))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, get(), "collecting and has counted no request yet")
+
+	faultTable(t, db, "tbl", 0, 0)
+	_, err = db.PutItem(t.Context(), putInput("tbl", "a", "1"))
+	require.NoError(t, err)
+	text := get()
+	require.NotContains(t, text, "no request yet")
+	require.Contains(t, text, "Table tbl")
 }

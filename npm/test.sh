@@ -170,9 +170,10 @@ f=$src/dist/wasm/dynamoemu.wasm
 echo "wasm-bench: @dynamoemu/wasm's dynamoemu.wasm: $(wc -c <"$f") bytes, $(gzip -9c "$f" | wc -c) gzipped, $(wc -c <"$f.br") with brotli (the package's)"
 
 # The JS blocks of README.md and docs/ marked "<!-- doccheck: run [NAME=PATH ...]
-# -->" (internal/doccheck runs the sh blocks so marked): each in a folder of this
-# project with its fixtures (the repository's PATH copied as NAME), inside an async
-# function (the blocks await at their top level), with Node.
+# -->" (internal/doccheck runs the sh blocks so marked, and checks that each JS
+# block's first line names its file, NAME.mjs or NAME.cjs): each in a folder of
+# this project with its fixtures (the repository's PATH copied as NAME), written
+# as the file its first line names and run as written, with Node.
 jsdocs=$PWD/jsdocs
 rm -rf "$jsdocs"
 mkdir "$jsdocs"
@@ -190,8 +191,10 @@ for dir in "$jsdocs"/*/; do
 	for f in $(cat "$dir/.fixtures"); do
 		cp -r "$src/../${f#*=}" "$dir/${f%%=*}"
 	done
-	{ echo '(async () => {'; cat "$dir/snippet.js"; echo '})().catch((err) => { console.error(err); process.exit(1) })'; } >"$dir/run.js"
-	(cd "$dir" && timeout 120 node run.js) || { echo "npm/test.sh: the JS block $(basename "$dir") failed:" >&2; cat "$dir/snippet.js" >&2; exit 1; }
+	name=$(sed -n '1s#^// \([A-Za-z0-9._-]*\.[mc]js\)\([: ].*\)\{0,1\}$#\1#p' "$dir/snippet.js")
+	[[ -n $name ]] || { echo "npm/test.sh: the JS block $(basename "$dir") does not name its file (// NAME.mjs or // NAME.cjs) on its first line" >&2; exit 1; }
+	cp "$dir/snippet.js" "$dir/$name"
+	(cd "$dir" && timeout 120 node "$name") || { echo "npm/test.sh: the JS block $(basename "$dir") failed as $name:" >&2; cat "$dir/snippet.js" >&2; exit 1; }
 	echo "npm/test.sh: ran the JS block $(basename "$dir")"
 	ran=$((ran + 1))
 done

@@ -134,8 +134,51 @@ func runHealthcheck(args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", errUnhealthy, err)
 	}
+	if status == http.StatusNotFound {
+		if addr, ok := shellURL(fs.Arg(0)); ok {
+			return shellHealthcheck(addr, fs.Arg(0))
+		}
+	}
 	if status >= 400 {
 		return fmt.Errorf("%w: GET %s answered %d: %.200s", errUnhealthy, fs.Arg(0), status, body)
+	}
+	return nil
+}
+
+// shellURL reports whether rawURL is DynamoDB Local's /shell/ page, and
+// the host:port it names.
+func shellURL(rawURL string) (string, bool) {
+	if !strings.Contains(rawURL, "://") {
+		rawURL = "http://" + rawURL
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Path != "/shell" && u.Path != "/shell/") {
+		return "", false
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = "80"
+	}
+	return net.JoinHostPort(host, port), true
+}
+
+// shellHealthcheck is the check of a /shell/ URL that answered 404: the
+// page is DynamoDB Local's, which dynamoemu answers only when started
+// with DynamoDB Local's command line (ddblocal_mode.go); in its own mode
+// the check asks the same address for ListTables, the probe of
+// -healthcheck, so that a health check written for DynamoDB Local holds
+// in either mode. Its error says both.
+func shellHealthcheck(addr, rawURL string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errUnhealthy, err)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		return fmt.Errorf("%w: port %q: %w", errUnhealthy, port, err)
+	}
+	if err := healthcheck(config{host: host, port: n}); err != nil {
+		return fmt.Errorf("%w (GET %s answered 404: /shell/ is DynamoDB Local's page, answered only when dynamoemu is started with DynamoDB Local's command line; the ListTables probe was asked instead)", err, rawURL)
 	}
 	return nil
 }

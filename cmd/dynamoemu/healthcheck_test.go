@@ -137,4 +137,21 @@ func TestHealthcheckSubcommand(t *testing.T) {
 	require.NoError(t, run([]string{"healthcheck", "http://localhost:" + port + "/"}, io.Discard, io.Discard, nil))
 	require.NoError(t, run([]string{"-host", "0.0.0.0", "healthcheck", "-port", port}, io.Discard, io.Discard, nil), "after the image's entrypoint flags")
 	require.ErrorIs(t, run([]string{"healthcheck", "-port", "1"}, io.Discard, io.Discard, nil), errUnhealthy)
+
+	// DynamoDB Local's /shell/, which the server's own mode does not serve
+	// (404): the check asks the same address for ListTables instead.
+	res, err := http.Get("http://" + addr + "/shell/")
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusNotFound, res.StatusCode, "the server's own mode has no /shell/")
+	require.NoError(t, run([]string{"healthcheck", "http://localhost:" + port + "/shell/"}, io.Discard, io.Discard, nil))
+	require.NoError(t, run([]string{"healthcheck", "localhost:" + port + "/shell"}, io.Discard, io.Discard, nil))
+	// A server that is not DynamoDB and has no /shell/: unhealthy, and the
+	// error says what /shell/ is and what was asked.
+	none := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(none.Close)
+	err = run([]string{"healthcheck", none.URL + "/shell/"}, io.Discard, io.Discard, nil)
+	require.ErrorIs(t, err, errUnhealthy)
+	require.ErrorContains(t, err, "/shell/ is DynamoDB Local's page")
+	require.ErrorContains(t, err, "ListTables")
 }

@@ -63,6 +63,7 @@ type localstackFlags struct {
 	initDir     string        // the ready.d directory
 	initTimeout time.Duration // -localstackInitTimeout
 	why         string        // what turned it on
+	notServed   []string      // SERVICES' other services (s3, sqs, ...): not served here
 	listen      string        // GATEWAY_LISTEN's first address
 	share       bool          // DYNAMODB_SHARE_DB=1
 	debug       bool          // DEBUG=1
@@ -85,8 +86,12 @@ func (f *localstackFlags) fromEnv(getenv func(string) string) error {
 		return nil
 	}
 	for _, s := range strings.Split(getenv("SERVICES"), ",") {
-		if s = strings.TrimSpace(s); s == "dynamodb" || s == "dynamodbstreams" {
+		switch s = strings.TrimSpace(s); s {
+		case "dynamodb", "dynamodbstreams":
 			f.on, f.why = true, "SERVICES="+getenv("SERVICES")
+		case "":
+		default:
+			f.notServed = append(f.notServed, s)
 		}
 	}
 	if !f.on {
@@ -206,6 +211,12 @@ func findInitScripts(dir string) (scripts, skipped []string, err error) {
 // running.
 func (f localstackFlags) start(ctx context.Context, addr net.Addr, stdout io.Writer, log *slog.Logger) {
 	log.Info("LocalStack's shape: serving DynamoDB and DynamoDB Streams", "because", f.why, "init", f.initDir)
+	if len(f.notServed) > 0 {
+		// A compose file written for LocalStack may name more services; their
+		// calls would reach this server and fail, so say it at the start.
+		log.Warn("SERVICES names services dynamoemu does not serve: only DynamoDB and DynamoDB Streams answer here, their API calls fail",
+			"notServed", strings.Join(f.notServed, ","))
+	}
 	names, skipped, err := findInitScripts(f.initDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		log.Warn("reading the init scripts", "dir", f.initDir, "err", err)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -59,6 +62,39 @@ func TestLocalstackEnv(t *testing.T) {
 	_, err = parseFlagsAs([]string{"-localstack", "-localstackInitTimeout", "0s"}, io.Discard, false, nil)
 	require.ErrorContains(t, err, "-localstackInitTimeout")
 }
+
+// TestLocalstackServicesNotServed: SERVICES=dynamodb,s3 (LocalStack's
+// list) turns the shape on and its start-up log says that S3 is not
+// served; SERVICES=dynamodb alone logs no such warning.
+func TestLocalstackServicesNotServed(t *testing.T) {
+	startLog := func(services string) string {
+		t.Helper()
+		env := map[string]string{"SERVICES": services}
+		c, err := parseFlagsAs([]string{"-localstackInit", t.TempDir()}, io.Discard, false, func(k string) string { return env[k] })
+		require.NoError(t, err)
+		require.True(t, c.localstack.on)
+		var buf bytes.Buffer
+		ready := make(chan struct{})
+		c.localstack.start(t.Context(), &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4566}, writerFunc(func(p []byte) (int, error) {
+			close(ready)
+			return len(p), nil
+		}), slog.New(slog.NewTextHandler(&buf, nil)))
+		<-ready // "Ready.": the log's start-up lines are written
+		return buf.String()
+	}
+	got := startLog("dynamodb, s3")
+	require.Contains(t, got, "level=WARN")
+	require.Contains(t, got, "does not serve")
+	require.Contains(t, got, "notServed=s3")
+	got = startLog("dynamodb")
+	require.NotContains(t, got, "level=WARN")
+	require.NotContains(t, got, "notServed")
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // TestLocalstackShape: -localstack answers LocalStack's health and init
 // endpoints, runs the ready.d scripts with AWS_ENDPOINT_URL naming the

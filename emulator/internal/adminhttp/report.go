@@ -43,6 +43,10 @@ type reportState struct {
 // collecting and has nothing: no table's zeros.
 const notCollecting = "the access-pattern report is not collecting: start dynamoemu with -report, or POST /dynamoemu/report/start"
 
+// nothingCounted is the text report while it collects and has counted no
+// request: it says where the counts come from.
+const nothingCounted = "the access-pattern report is collecting and has counted no request yet: send DynamoDB requests to this endpoint, then read the report again"
+
 // ServeReport answers GET of the report's path: the access-pattern
 // report as JSON, or as text with ?format=text.
 func (a *Admin) ServeReport(w http.ResponseWriter, r *http.Request) {
@@ -56,6 +60,10 @@ func (a *Admin) ServeReport(w http.ResponseWriter, r *http.Request) {
 		} else if err := a.Host.WriteReport(&buf); err != nil {
 			WriteError(w, err)
 			return
+		}
+		if buf.Len() == 0 {
+			// Collecting with nothing to show yet: say so, not an empty page.
+			buf.WriteString(nothingCounted + "\n")
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write(buf.Bytes())
