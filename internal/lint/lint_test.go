@@ -149,6 +149,7 @@ var layers = []layer{
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
+	{pkg: "internal/capture"}, // the capture format (record, replay, the table of AWS records): nothing of ours
 	{pkg: "internal/release"}, // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API

@@ -339,3 +339,27 @@ const (
 // projected non-key attributes across a table's indexes (its text still
 // says 20 and local indexes; AWS's own wording was not found).
 const MsgTooManyProjected = "No more than 20 attributes per table can be projected into Local Secondary Indices"
+
+// OnDemandThroughput's rules, as AWS answers them (captured against AWS,
+// eu-west-2: nubo-db/dynoxide's OnDemandThroughput work; ack-api-quirks
+// DDB-TABLE-051, -059, -178, -182): members on a table whose billing
+// mode is (or stays) PROVISIONED are refused, naming the first member
+// given (read first); CreateTable's words end in a full stop and say
+// "table BillingMode", UpdateTable's "the table BillingMode" with none.
+// A member below 1 (CreateTable) or 0 or below -1 (UpdateTable, where -1
+// removes that ceiling) is out of range.
+
+// MsgOnDemandProvisionedCreate refuses CreateTable's member on PROVISIONED.
+func MsgOnDemandProvisionedCreate(member string) string {
+	return msgInvalidParams + member + " for OnDemandThroughput cannot be specified when table BillingMode is PROVISIONED."
+}
+
+// MsgOnDemandProvisionedUpdate refuses UpdateTable's member on PROVISIONED.
+func MsgOnDemandProvisionedUpdate(member string) string {
+	return msgInvalidParams + member + " for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED"
+}
+
+// MsgOnDemandOutOfRange refuses a member out of range (both operations).
+func MsgOnDemandOutOfRange(member string) string {
+	return msgInvalidParams + "Requested " + member + " for OnDemandThroughput for table is outside of valid range"
+}

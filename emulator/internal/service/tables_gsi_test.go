@@ -63,7 +63,7 @@ func TestUpdateTableGSIErrors(t *testing.T) {
 		{"existing GSI name", createByG, "ValidationException", apierr.MsgIndexExists},
 		{"existing LSI name", strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byL"`, 1), "ValidationException", apierr.MsgIndexExists},
 		{"key not defined", strings.Replace(strings.Replace(createByG, `"IndexName":"byG"`, `"IndexName":"byH"`, 1), `"KeySchema":[{"AttributeName":"g"`, `"KeySchema":[{"AttributeName":"h"`, 1),
-			"ValidationException", "Attribute h is not defined in AttributeDefinitions"},
+			"ValidationException", apierr.MsgKeysNotDefined([]string{"h"}, []string{"g"})},
 		{"two creates", `{"TableName":"tb1","AttributeDefinitions":[{"AttributeName":"h","AttributeType":"S"}],"GlobalSecondaryIndexUpdates":[` +
 			`{"Create":{"IndexName":"idx1","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}},` +
 			`{"Create":{"IndexName":"idx2","KeySchema":[{"AttributeName":"h","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`,

@@ -17,6 +17,65 @@ import (
 // passed; a feature may refuse a change (Hooks.CheckUpdate).
 
 func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
+	newTP, err := checkUpdateTableInput(in)
+	if err != nil {
+		return nil, err
+	}
+	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
+		d, err := owned[0].run(Call{c: c}, in, in.Owned.vals[owned[0].Name])
+		if err != nil {
+			return nil, err
+		}
+		return &UpdateTableOutput{TableDescription: d}, nil
+	}
+	t, err := c.changeableTable(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range c.svc.seams.hooks { // the features' refusals (feature_lifecycle.go)
+		if h.CheckUpdate == nil {
+			continue
+		}
+		if err := h.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
+			return nil, err
+		}
+	}
+	if newTP != nil {
+		if err := tablespec.CheckTableMaxThroughput(newTP.Read, newTP.Write, c.region); err != nil {
+			return nil, err
+		}
+	}
+	u, err := t.update(c, in, newTP)
+	if err != nil {
+		return nil, err
+	}
+	if x := u.change.Dropped; x != nil {
+		for _, h := range c.svc.seams.hooks { // the stages (feature_lifecycle.go)
+			if h.IndexDropped != nil {
+				h.IndexDropped(Table{t: t}, x.Name)
+			}
+		}
+	}
+	if in.StreamSpecification != nil {
+		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().tags)); err != nil {
+			return nil, err
+		}
+	}
+	d := t.describe()
+	tablespec.DescribeIndexChange(d, u.change, t)
+	warmingDescription(d, in, u.before)
+	if in.OnDemandThroughput != nil {
+		// The answer echoes the merged ceilings, a removed one as -1;
+		// DescribeTable then leaves it out (ack-api-quirks DDB-TABLE-182).
+		d.OnDemandThroughput = u.onDemandEcho
+	}
+	return &UpdateTableOutput{TableDescription: d}, nil
+}
+
+// checkUpdateTableInput makes the checks of an UpdateTable request that
+// need no table, in AWS's order, and returns its new provisioned
+// throughput (nil: none).
+func checkUpdateTableInput(in *UpdateTableInput) (*tablespec.Throughput, error) {
 	if in.TableName == nil {
 		return nil, apierr.Validation(apierr.MsgTableNameRequired)
 	}
@@ -49,75 +108,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	if err := tablespec.CheckVectorUpdates(in.VectorIndexUpdates); err != nil {
 		return nil, err
 	}
-	if owned := in.Owned.given(); len(owned) > 0 { // a feature's member: alone in the request (feature_update.go)
-		d, err := owned[0].run(Call{c: c}, in, in.Owned.vals[owned[0].Name])
-		if err != nil {
-			return nil, err
-		}
-		return &UpdateTableOutput{TableDescription: d}, nil
-	}
-	t, err := c.changeableTable(in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range c.svc.seams.hooks { // the features' refusals (feature_lifecycle.go)
-		if h.CheckUpdate == nil {
-			continue
-		}
-		if err := h.CheckUpdate(Call{c: c}, Table{t: t}, in); err != nil {
-			return nil, err
-		}
-	}
-	if newTP != nil {
-		if err := tablespec.CheckTableMaxThroughput(newTP.Read, newTP.Write, c.region); err != nil {
-			return nil, err
-		}
-	}
-	change, before, err := t.update(c, in, newTP)
-	if err != nil {
-		return nil, err
-	}
-	if x := change.Dropped; x != nil {
-		for _, h := range c.svc.seams.hooks { // the stages (feature_lifecycle.go)
-			if h.IndexDropped != nil {
-				h.IndexDropped(Table{t: t}, x.Name)
-			}
-		}
-	}
-	if in.StreamSpecification != nil {
-		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().tags)); err != nil {
-			return nil, err
-		}
-	}
-	d := t.describe()
-	// The answer shows the index change under way, as AWS's does, even
-	// when it has finished already.
-	if x := change.Added; x != nil {
-		for i, g := range d.GlobalSecondaryIndexes {
-			if g.IndexName == x.Name {
-				d.GlobalSecondaryIndexes[i] = tablespec.DescribeGSI(x, tablespec.IndexCreating, t)
-			}
-		}
-	}
-	if x := change.Dropped; x != nil && !slices.ContainsFunc(d.GlobalSecondaryIndexes, func(g GlobalSecondaryIndexDescription) bool {
-		return g.IndexName == x.Name
-	}) {
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, tablespec.DescribeGSI(x, tablespec.IndexDeleting, t))
-	}
-	if x := change.VAdded; x != nil {
-		for i, v := range d.VectorIndexes {
-			if v.IndexName == x.Name {
-				d.VectorIndexes[i] = tablespec.DescribeVector(x, tablespec.IndexCreating, t)
-			}
-		}
-	}
-	if x := change.VDropped; x != nil && !slices.ContainsFunc(d.VectorIndexes, func(v VectorIndexDescription) bool {
-		return v.IndexName == x.Name
-	}) {
-		d.VectorIndexes = append(d.VectorIndexes, tablespec.DescribeVector(x, tablespec.IndexDeleting, t))
-	}
-	warmingDescription(d, in, before)
-	return &UpdateTableOutput{TableDescription: d}, nil
+	return newTP, nil
 }
 
 // warmingDescription shows in UpdateTable's answer d a warm throughput
@@ -137,11 +128,10 @@ func warmingDescription(d *TableDescription, in *UpdateTableInput, before *table
 // storage before a reader can find it in the definition (a reader that
 // found a GSI about to be dropped meets storage.ErrNoIndex and answers
 // as if it had never found it).
-func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tablespec.IndexChange, *tableMeta, error) {
-	var change tablespec.IndexChange
-	var before *tableMeta // the definition the change was made to
+func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughput) (tableUpdate, error) {
+	var u tableUpdate
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		before = t.snapshot()
+		u.before = t.snapshot()
 		if m.status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
@@ -158,9 +148,10 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		m.GSIs = slices.Clone(m.GSIs)
 		m.Vectors = slices.Clone(m.Vectors)
 		var err error
-		if change, err = t.updateLocked(c, in, newTP, m, c.Now()); err != nil {
+		if u, err = t.updateLocked(c, in, newTP, m, c.Now(), u.before); err != nil {
 			return nil, err
 		}
+		change := u.change
 		s := t.prepareStreamLocked(c, &old, m)
 		return func(recorded bool) error {
 			if !recorded {
@@ -192,95 +183,64 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		}, nil
 	})
 	if err != nil {
-		return tablespec.IndexChange{}, nil, err
+		return tableUpdate{}, err
 	}
-	return change, before, nil
+	return u, nil
 }
 
-// updateLocked applies the request to m, a copy of t's metadata.
-func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time) (tablespec.IndexChange, error) {
+// tableUpdate is what an UpdateTable changed: the index change, the
+// definition it was made to, and the on-demand ceilings to answer.
+type tableUpdate struct {
+	change       tablespec.IndexChange
+	before       *tableMeta
+	onDemandEcho *OnDemandThroughput
+}
+
+// updateLocked applies the request to m, a copy of t's metadata
+// (before: the definition it was taken from).
+func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Throughput, mp *tableMeta, now time.Time, before *tableMeta) (tableUpdate, error) {
 	m := *mp
 	defer func() { *mp = m }()
-	var none tablespec.IndexChange
+	u := tableUpdate{before: before}
 
 	mode := m.Billing.Mode
 	if in.BillingMode != nil {
 		mode = *in.BillingMode
 	}
-	switch {
-	case mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput != nil:
-		return none, apierr.Validation(apierr.MsgPPRWithThroughput)
-	case mode == "PROVISIONED" && m.Billing.Mode == "PAY_PER_REQUEST" && in.ProvisionedThroughput == nil:
-		return none, apierr.Validation(apierr.MsgUpdateProvisionedNeedsThroughput)
-	case newTP != nil && m.Billing.Mode == "PROVISIONED" && mode == "PROVISIONED" &&
-		newTP.Read == m.Capacity.Read && newTP.Write == m.Capacity.Write:
-		return none, apierr.Validation(apierr.MsgThroughputUnchanged(m.Capacity.Read, newTP.Read, m.Capacity.Write, newTP.Write))
+	if err := m.CheckBillingSwitch(mode, in.ProvisionedThroughput != nil, newTP); err != nil {
+		return u, err
+	}
+	var keptOnDemand *OnDemandThroughput
+	if in.OnDemandThroughput != nil {
+		var err error
+		if u.onDemandEcho, keptOnDemand, err = tablespec.UpdateOnDemand(in.OnDemandThroughput, m.OnDemand, mode); err != nil {
+			return u, err
+		}
 	}
 	if err := m.CheckOneOnlineIndex(indexOps(in), now); err != nil {
-		return none, err
+		return u, err
 	}
 	m.Warm = m.WarmNow() // warm throughput never goes down (DDB-TABLE-061)
 	m.RaiseWarmFloors()
 	if w := in.WarmThroughput; !w.Empty() {
 		var err error
 		if m.Warm, err = tablespec.RaiseWarm(w, "", m.Warm); err != nil {
-			return none, err
+			return u, err
 		}
 	}
 	iu := &tablespec.IndexUpdate{GSIUpdates: in.GlobalSecondaryIndexUpdates, VectorUpdates: in.VectorIndexUpdates,
 		AttrDefs: in.AttributeDefinitions, TableKeys: t.keySchema, TableARN: t.arn,
 		Mode: mode, Now: now, Delay: c.svc.cfg.TransientDelay}
-	change, err := m.ApplyGSIUpdates(iu)
-	if err != nil {
-		return none, err
+	var err error
+	if u.change, err = m.ApplyGSIUpdates(iu); err != nil {
+		return u, err
 	}
-	if err := m.ApplyVectorUpdates(iu, &change); err != nil {
-		return none, err
+	if err := m.ApplyVectorUpdates(iu, &u.change); err != nil {
+		return u, err
 	}
-	if mode == "PAY_PER_REQUEST" {
-		m.Billing.Reported = true // billing_summary.go
-	}
-	switch {
-	case mode == "PAY_PER_REQUEST" && m.Billing.Mode != "PAY_PER_REQUEST":
-		m.Capacity = tablespec.Throughput{}
-		m.Billing.PayPerRequestSince = now
-		for i, x := range m.GSIs {
-			y := *x
-			y.Throughput = nil
-			m.GSIs[i] = &y
-		}
-	case mode == "PROVISIONED" && m.Billing.Mode == "PAY_PER_REQUEST":
-		m.Capacity = tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
-		// AWS requires each GSI's throughput in the same request; until
-		// GlobalSecondaryIndexUpdates.Update can carry it here, GSIs take
-		// the table's.
-		for i, x := range m.GSIs {
-			if x.Throughput == nil {
-				y := *x
-				y.Throughput = &tablespec.Throughput{Read: newTP.Read, Write: newTP.Write}
-				m.GSIs[i] = &y
-			}
-		}
-	case newTP != nil:
-		m.Capacity.Apply(newTP.Read, newTP.Write, now)
-	}
-	m.Billing.Mode = mode
-
-	if s := in.StreamSpecification; s != nil {
-		enabled := m.stream != nil && *m.stream.StreamEnabled
-		switch {
-		case *s.StreamEnabled && enabled:
-			return none, apierr.Validation(apierr.MsgStreamAlreadyEnabled(t.name))
-		case !*s.StreamEnabled && !enabled:
-			return none, apierr.Validation(apierr.MsgStreamNotEnabled(t.name))
-		case *s.StreamEnabled:
-			m.stream = s // its label is chosen as it starts (syncStreamLocked)
-		default:
-			// The stream stays readable for 24 hours: DescribeTable keeps
-			// LatestStreamLabel and LatestStreamArn but drops
-			// StreamSpecification (AWS and DynamoDB Local agree).
-			m.stream = nil
-		}
+	tablespec.ApplyBilling(&m.Settings, &m.Indexes, mode, newTP, now)
+	if err := t.applyStream(&m, in.StreamSpecification); err != nil {
+		return u, err
 	}
 	if in.SSESpecification != nil {
 		m.SSE = tablespec.DescribeSSE(in.SSESpecification, c.region, c.account)
@@ -292,9 +252,31 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		m.deletionProtection = *in.DeletionProtectionEnabled
 	}
 	if in.OnDemandThroughput != nil {
-		m.OnDemand = in.OnDemandThroughput
+		m.OnDemand = keptOnDemand
 	}
-	return change, nil
+	return u, nil
+}
+
+// applyStream applies a StreamSpecification (nil: none) to m.
+func (t *table) applyStream(m *tableMeta, s *StreamSpecification) error {
+	if s == nil {
+		return nil
+	}
+	enabled := m.stream != nil && *m.stream.StreamEnabled
+	switch {
+	case *s.StreamEnabled && enabled:
+		return apierr.Validation(apierr.MsgStreamAlreadyEnabled(t.name))
+	case !*s.StreamEnabled && !enabled:
+		return apierr.Validation(apierr.MsgStreamNotEnabled(t.name))
+	case *s.StreamEnabled:
+		m.stream = s // its label is chosen as it starts (syncStreamLocked)
+	default:
+		// The stream stays readable for 24 hours: DescribeTable keeps
+		// LatestStreamLabel and LatestStreamArn but drops
+		// StreamSpecification (AWS and DynamoDB Local agree).
+		m.stream = nil
+	}
+	return nil
 }
 
 // checkUpdateCombination applies AWS's rule that an UpdateTable request

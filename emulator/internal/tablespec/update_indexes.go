@@ -97,29 +97,35 @@ func (m *Indexes) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition
 	if slices.ContainsFunc(slices.Concat(m.GSIs, m.LSIs), func(x *IndexDef) bool { return x.Name == name }) {
 		return nil, nil, apierr.Validation(apierr.MsgIndexExists)
 	}
-	if len(defs) == 0 {
-		// AWS names AttributeDefinitions here (ScyllaDB's AWS-verified
-		// test_gsi_updatetable.py, test_gsi_backfill_with_real_column,
-		// 2024: "ValidationException.*AttributeDefinitions"), where
-		// DynamoDB Local says "No Attribute Schema Defined". The words
-		// are CreateTable's for keys the definitions lack (no record of
-		// UpdateTable's full sentence found).
-		keys := make([]string, 0, len(cr.KeySchema))
-		for _, k := range cr.KeySchema {
-			if k.AttributeName != nil {
-				keys = append(keys, *k.AttributeName)
-			}
+	// The new index's keys are defined in the request itself, not only
+	// in the table's definitions (captured against AWS, eu-west-2:
+	// nubo-db/dynoxide issue 144, "Some index key attributes are not
+	// defined in AttributeDefinitions"; with none at all, ScyllaDB's
+	// AWS-verified test_gsi_updatetable.py,
+	// test_gsi_backfill_with_real_column: "ValidationException.*
+	// AttributeDefinitions"). DynamoDB Local says "No Attribute Schema
+	// Defined" for none and "Attribute h is not defined in
+	// AttributeDefinitions" for one missing. The words are CreateTable's
+	// for keys the definitions lack.
+	keys := make([]string, 0, len(cr.KeySchema))
+	missing := false
+	for _, k := range cr.KeySchema {
+		if k.AttributeName == nil {
+			continue
 		}
-		return nil, nil, apierr.Validation(apierr.MsgKeysNotDefined(keys, []string{}))
+		keys = append(keys, *k.AttributeName)
+		missing = missing || !slices.ContainsFunc(defs, func(d AttributeDefinition) bool { return *d.AttributeName == *k.AttributeName })
+	}
+	if missing {
+		names := make([]string, len(defs))
+		for i, d := range defs {
+			names[i] = *d.AttributeName
+		}
+		return nil, nil, apierr.Validation(apierr.MsgKeysNotDefined(keys, names))
 	}
 	attrDefs, err := m.mergeAttrDefs(defs, cr.KeySchema, tableKeys)
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, k := range cr.KeySchema {
-		if !slices.ContainsFunc(attrDefs, func(a AttrDef) bool { return a.Name == *k.AttributeName }) {
-			return nil, nil, apierr.Validationf(apierr.MsgAttrNotDefined, *k.AttributeName)
-		}
 	}
 	def := &TableDef{AttrDefs: attrDefs, KeySchema: tableKeys, BillingMode: mode}
 	names := make([]string, len(attrDefs))
@@ -225,6 +231,10 @@ func (m *Indexes) ApplyGSIUpdates(in *IndexUpdate) (IndexChange, error) {
 			x.ActiveAt = now.Add(delay)
 			m.GSIs = append(m.GSIs, x)
 			m.AttrDefs = defs
+			// A definition no key uses is dropped, as AWS does
+			// (captured against AWS, eu-west-2: nubo-db/dynoxide issue
+			// 129).
+			m.PruneAttrDefs(in.TableKeys)
 			change.Added = x
 		case u.Update != nil:
 			i := m.GSIIndex(*u.Update.IndexName)

@@ -62,8 +62,10 @@ func ValidateCreateTable(in *CreateTableInput) (*TableDef, error) {
 	if err := ValidateStream(in.StreamSpecification, apierr.MsgCreateStreamViewTypeRequired, apierr.MsgCreateStreamViewTypeWhenDisabled); err != nil {
 		return nil, err
 	}
-	def.OnDemand = in.OnDemandThroughput
 	var err error
+	if def.OnDemand, err = CreateOnDemand(in.OnDemandThroughput, def.BillingMode); err != nil {
+		return nil, err
+	}
 	if def.Warm, err = CheckCreateWarm(in.WarmThroughput, "", def.Throughput); err != nil {
 		return nil, err
 	}
