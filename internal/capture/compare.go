@@ -10,9 +10,9 @@ import (
 
 // Diff is one difference between a recorded answer and a replayed one.
 type Diff struct {
-	Path     string // "status", or the member's path: Items[2].price.N
-	Recorded string // its recorded value as JSON; "" when absent
-	Replayed string // its replayed value as JSON; "" when absent
+	Path     string `json:"path"`               // "status", or the member's path: Items[2].price.N
+	Recorded string `json:"recorded,omitempty"` // its recorded value as JSON; "" when absent
+	Replayed string `json:"replayed,omitempty"` // its replayed value as JSON; "" when absent
 }
 
 func (d Diff) String() string {
@@ -35,6 +35,7 @@ var timeMembers = map[string]bool{
 	"LastUpdateDateTime": true, "RestoreDateTime": true, "InaccessibleEncryptionDateTime": true,
 	"ExportTime": true, "ExportFromTime": true, "ExportToTime": true, "ArchivalDateTime": true,
 	"ReplicaInaccessibleDateTime": true, "CreationRequestDateTime": true, "TableCreationDateTime": true,
+	"LastUpdateToPayPerRequestDateTime": true,
 }
 
 // opaqueMembers are compared by presence and JSON type: each upstream
