@@ -217,10 +217,29 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 			}
 		}
 	default:
-		if jsonKind(rec) != jsonKind(rep) || jsonText(rec) != jsonText(rep) {
+		if !sameScalar(rec, rep) {
 			c.add(shown, rec, rep, true, true)
 		}
 	}
+}
+
+// sameScalar reports whether two scalars are equal: numbers by value
+// (1.0 is 1: no JSON reader tells them apart; an attribute value's N is
+// a string, compared as written), the others by their JSON text.
+func sameScalar(rec, rep any) bool {
+	if jsonKind(rec) != jsonKind(rep) {
+		return false
+	}
+	if r, ok := rec.(json.Number); ok {
+		p := rep.(json.Number)
+		if r == p {
+			return true
+		}
+		rf, err1 := strconv.ParseFloat(string(r), 64)
+		pf, err2 := strconv.ParseFloat(string(p), 64)
+		return err1 == nil && err2 == nil && rf == pf
+	}
+	return jsonText(rec) == jsonText(rep)
 }
 
 // errorType is an error's __type after its '#'.
