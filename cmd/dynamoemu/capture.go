@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
+	"syscall"
 )
 
 // "dynamoemu record ..." and "dynamoemu replay ..." run the command
@@ -57,7 +59,27 @@ func runCapture(sub string, args []string, stdout, stderr io.Writer) error {
 	}
 	cmd := exec.Command(bin, append([]string{sub}, args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	err = cmd.Run()
+	// record runs until it is stopped: a signal to this process is
+	// passed on, so that it stops too and says what it wrote.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = cmd.Wait()
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() > 0 {
 		return captureExit(ee.ExitCode())
 	}
