@@ -230,7 +230,6 @@ func TestRecorderStaysWithinItsPrefix(t *testing.T) {
 		_, err := pre.CreateTable(ctx, createInput(tn))
 		require.NoError(t, err)
 	}
-	_ = pre
 	url, path, r := startRecorder(t, upstream, "rec1-")
 	// The recorder signs with its own key: its namespace on the emulator.
 	existing, err := r.existingTables(ctx)
