@@ -30,14 +30,16 @@
 // links no AWS SDK: the check has a client of its own.
 //
 // The first argument names a command of main.go's table (serve, check,
-// conventions, mcp, healthcheck, import-ddblocal), also after the
+// conventions, mcp, healthcheck, record, replay, import-ddblocal), also after the
 // container image's entrypoint flags "-host 0.0.0.0"; without one the
 // arguments are the server's flags ("dynamoemu -port 8001" serves).
 //
 // "dynamoemu import-ddblocal ..." runs the optional command
 // dynamoemu-import-ddblocal (next to the binary or on PATH), which the
 // image and the npm package leave out: its SQLite reader would add 3.7 MB
-// (import.go).
+// (import.go). "dynamoemu record ..." and "dynamoemu replay ..." run the
+// optional dynamoemu-capture the same way: it links the AWS SDK
+// (capture.go).
 //
 // For the container image (../../Dockerfile): "dynamoemu -healthcheck" (or
 // "dynamoemu healthcheck [URL]") asks the server at -host and -port for

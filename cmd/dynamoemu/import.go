@@ -51,17 +51,22 @@ func importExe() string {
 
 // findImport returns the path of the import: next to this executable
 // (links resolved), else on PATH.
-func findImport() (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
+func findImport() (string, error) { return findCommand(importExe()) }
+
+// findCommand returns the path of the optional command exe (its
+// executable's name): next to this executable (links resolved), else on
+// PATH.
+func findCommand(exe string) (string, error) {
+	if self, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			self = real
 		}
-		p := filepath.Join(filepath.Dir(exe), importExe())
+		p := filepath.Join(filepath.Dir(self), exe)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}
 	}
-	return exec.LookPath(importExe())
+	return exec.LookPath(exe)
 }
 
 // runImport runs the import with args, its stdin, stdout and stderr the

@@ -31,6 +31,7 @@ func main() {
 func exitStatus(err error, stderr io.Writer) int {
 	var checker checkerExit
 	var imp importExit
+	var capt captureExit
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
@@ -38,12 +39,14 @@ func exitStatus(err error, stderr io.Writer) int {
 		return int(checker) // the conventions check's status; it said why
 	case errors.As(err, &imp):
 		return int(imp) // the import's status; it said why
+	case errors.As(err, &capt):
+		return int(capt) // record's or replay's status (1: departures); it said why
 	}
 	fmt.Fprintln(stderr, "dynamoemu:", err)
 	switch {
 	case errors.Is(err, errUnhealthy):
 		return 1
-	case errors.Is(err, errImportMissing):
+	case errors.Is(err, errImportMissing), errors.Is(err, errCaptureMissing):
 		return exitImportMissing
 	}
 	return 2
@@ -83,6 +86,12 @@ func commands() []command {
 		}},
 		{"healthcheck", "[URL]              (ask a running server; exit 0 if it answers: dynamoemu healthcheck -h)", func(a []string, s stdio) error {
 			return runHealthcheck(a, s.out, s.err)
+		}},
+		{"record", "-upstream URL -tablePrefix P -out FILE [-port N]  (a proxy writing a capture: runs the optional dynamoemu-capture)", func(a []string, s stdio) error {
+			return runCapture("record", a, s.out, s.err)
+		}},
+		{"replay", "[-endpoint URL] [-json] [-ignore PATHS] FILE  (a capture against the emulator: runs the optional dynamoemu-capture)", func(a []string, s stdio) error {
+			return runCapture("replay", a, s.out, s.err)
 		}},
 		{"import-ddblocal", "-from DIR -dbPath DIR  (DynamoDB Local's data: runs the optional dynamoemu-import-ddblocal)", func(a []string, s stdio) error {
 			return runImport(a, s.out, s.err)

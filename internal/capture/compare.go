@@ -10,9 +10,9 @@ import (
 
 // Diff is one difference between a recorded answer and a replayed one.
 type Diff struct {
-	Path     string // "status", or the member's path: Items[2].price.N
-	Recorded string // its recorded value as JSON; "" when absent
-	Replayed string // its replayed value as JSON; "" when absent
+	Path     string `json:"path"`               // "status", or the member's path: Items[2].price.N
+	Recorded string `json:"recorded,omitempty"` // its recorded value as JSON; "" when absent
+	Replayed string `json:"replayed,omitempty"` // its replayed value as JSON; "" when absent
 }
 
 func (d Diff) String() string {
@@ -35,6 +35,7 @@ var timeMembers = map[string]bool{
 	"LastUpdateDateTime": true, "RestoreDateTime": true, "InaccessibleEncryptionDateTime": true,
 	"ExportTime": true, "ExportFromTime": true, "ExportToTime": true, "ArchivalDateTime": true,
 	"ReplicaInaccessibleDateTime": true, "CreationRequestDateTime": true, "TableCreationDateTime": true,
+	"LastUpdateToPayPerRequestDateTime": true,
 }
 
 // opaqueMembers are compared by presence and JSON type: each upstream
@@ -216,10 +217,29 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 			}
 		}
 	default:
-		if jsonKind(rec) != jsonKind(rep) || jsonText(rec) != jsonText(rep) {
+		if !sameScalar(rec, rep) {
 			c.add(shown, rec, rep, true, true)
 		}
 	}
+}
+
+// sameScalar reports whether two scalars are equal: numbers by value
+// (1.0 is 1: no JSON reader tells them apart; an attribute value's N is
+// a string, compared as written), the others by their JSON text.
+func sameScalar(rec, rep any) bool {
+	if jsonKind(rec) != jsonKind(rep) {
+		return false
+	}
+	if r, ok := rec.(json.Number); ok {
+		p := rep.(json.Number)
+		if r == p {
+			return true
+		}
+		rf, err1 := strconv.ParseFloat(string(r), 64)
+		pf, err2 := strconv.ParseFloat(string(p), 64)
+		return err1 == nil && err2 == nil && rf == pf
+	}
+	return jsonText(rec) == jsonText(rep)
 }
 
 // errorType is an error's __type after its '#'.

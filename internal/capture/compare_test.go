@@ -70,7 +70,9 @@ func TestCompare(t *testing.T) {
 		{"ARN by its normal form", `{"TableArn":"arn:aws:dynamodb:us-west-2:111122223333:table/${prefix}t"}`, `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/fresh-t"}`, nil, nil},
 		{"stream record", `{"Records":[{"eventID":"1","eventName":"INSERT","dynamodb":{"SequenceNumber":"100","Keys":{"k":{"S":"1"}},"ApproximateCreationDateTime":1}}]}`,
 			`{"Records":[{"eventID":"x","eventName":"MODIFY","dynamodb":{"SequenceNumber":"9","Keys":{"k":{"S":"1"}},"ApproximateCreationDateTime":2}}]}`, nil, []string{"Records[0].eventName"}},
-		{"number text", `{"Count":1}`, `{"Count":1.0}`, nil, []string{"Count"}},
+		{"numbers by value", `{"Count":1,"ConsumedCapacity":{"CapacityUnits":0.50}}`, `{"Count":1.0,"ConsumedCapacity":{"CapacityUnits":5e-1}}`, nil, nil},
+		{"a number of another value", `{"Count":1}`, `{"Count":1.5}`, nil, []string{"Count"}},
+		{"N as written", `{"Item":{"n":{"N":"1"}}}`, `{"Item":{"n":{"N":"1.0"}}}`, nil, []string{"Item.n.N"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, tc.want, paths(compare(t, tc.recorded, tc.answer, tc.ignore...)))

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,23 +38,33 @@ func (s *Session) Request(e Exchange) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exchange %d: request: %v", e.Seq, err)
 	}
-	return encode(s.fillValue(v))
+	return encode(s.fillValue(v, ""))
 }
 
-func (s *Session) fillValue(v any) any {
+// idempotencyTokens are the request members that make a retry
+// idempotent: a replay sends a token of its own in each one's place, so
+// that a second replay against one endpoint is not taken for a retry of
+// the first with other parameters.
+var idempotencyTokens = map[string]bool{"ClientRequestToken": true, "ClientToken": true}
+
+func (s *Session) fillValue(v any, name string) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[s.fillString(k)] = s.fillValue(x)
+			out[s.fillString(k)] = s.fillValue(x, k)
 		}
 		return out
 	case []any:
 		for i, x := range v {
-			v[i] = s.fillValue(x)
+			v[i] = s.fillValue(x, name)
 		}
 		return v
 	case string:
+		if idempotencyTokens[name] {
+			sum := sha256.Sum256([]byte(s.Prefix + "\x00" + v))
+			return hex.EncodeToString(sum[:16])
+		}
 		return s.fillString(v)
 	}
 	return v

@@ -153,6 +153,9 @@ var layers = []layer{
 	{pkg: "internal/release"}, // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API
+	// dynamoemu record and replay: the AWS SDK's credential chain and
+	// signer, so a binary of its own beside the server.
+	{pkg: "cmd/dynamoemu-capture", may: []string{"emulator", "internal/capture"}, tests: true},
 }
 
 // layer is a row of the layer table.
