@@ -267,29 +267,31 @@ func TestAllocationBudgets(t *testing.T) {
 // peak the Go runtime's mapped memory's highest growth over the body's
 // bytes, sampled every millisecond from a collected heap (a sample missed
 // on a loaded machine only lowers it). Each is the figure measured with
-// room (a tenth, rounded up to a hundredth; peak a quarter, for the
-// garbage collector's timing).
+// room (alloc a tenth, rounded up to a hundredth; peak a half: when the
+// garbage collector runs moves it by up to a fifth between runs on a
+// loaded machine, and the allocations are the exact check).
 var memoryBudgets = []struct {
 	shape       string // a name in testkit.LargeLists
 	alloc, peak float64
 }{
 	// shape, alloc, peak; measured (go1.26.8, amd64, d38e157a):
-	{"AttributesToGet", 2.06, 2.30},             // 1.87x, 1.84x
-	{"KeyConditions", 3.21, 3.39},               // 2.91x, 2.71x
-	{"ScanFilter", 3.51, 3.65},                  // 3.19x, 2.92x
-	{"QueryFilter", 3.74, 3.87},                 // 3.40x, 3.09x
-	{"ExpressionAttributeValues", 3.78, 3.37},   // 3.43x, 2.69x
-	{"Parameters", 0.47, 0.53},                  // 0.42x, 0.42x
-	{"ItemList", 3.45, 3.62},                    // 3.13x, 2.89x
-	{"ItemList/BatchWriteItem", 3.45, 3.58},     // 3.13x, 2.86x
-	{"ItemList/TransactWriteItems", 3.46, 3.30}, // 3.14x, 2.64x
-	{"BatchGetAttributesToGet", 13.33, 9.20},    // 12.11x, 7.36x
-	{"BatchGetItem", 0.16, 0.14},                // 0.14x, 0.11x
-	{"BatchWriteItem", 0.25, 0.25},              // 0.22x, 0.20x
-	{"TransactWriteItems", 0.70, 0.77},          // 0.63x, 0.61x
-	{"TransactGetItems", 0.98, 1.13},            // 0.89x, 0.90x
-	{"BatchExecuteStatement", 3.17, 2.20},       // 2.88x, 1.76x
-	{"ExecuteTransaction", 1.08, 1.23},          // 0.98x, 0.98x
+	{"AttributesToGet", 2.06, 2.76},             // 1.87x, 1.84x
+	{"AttributesToGetRepeated", 2.77, 3.21},     // 2.51x, 2.14x
+	{"KeyConditions", 3.21, 4.07},               // 2.91x, 2.71x
+	{"ScanFilter", 3.51, 4.38},                  // 3.19x, 2.92x
+	{"QueryFilter", 3.74, 4.64},                 // 3.40x, 3.09x
+	{"ExpressionAttributeValues", 3.78, 4.04},   // 3.43x, 2.69x
+	{"Parameters", 0.47, 0.63},                  // 0.42x, 0.42x
+	{"ItemList", 3.45, 4.34},                    // 3.13x, 2.89x
+	{"ItemList/BatchWriteItem", 3.45, 4.29},     // 3.13x, 2.86x
+	{"ItemList/TransactWriteItems", 3.46, 3.96}, // 3.14x, 2.64x
+	{"BatchGetAttributesToGet", 13.33, 11.04},   // 12.11x, 7.36x
+	{"BatchGetItem", 0.16, 0.17},                // 0.14x, 0.11x
+	{"BatchWriteItem", 0.25, 0.30},              // 0.22x, 0.20x
+	{"TransactWriteItems", 0.70, 0.92},          // 0.63x, 0.61x
+	{"TransactGetItems", 0.98, 1.35},            // 0.89x, 0.90x
+	{"BatchExecuteStatement", 3.17, 2.64},       // 2.88x, 1.76x
+	{"ExecuteTransaction", 1.08, 1.47},          // 0.98x, 0.98x
 }
 
 // TestLargeListMemoryBudgets serves each large-list shape once and fails
