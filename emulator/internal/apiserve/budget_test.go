@@ -221,10 +221,10 @@ func TestPaceCutsStalledBody(t *testing.T) {
 	// The floor is measured over a window: a body that sent 64 windows'
 	// worth at once and then stops is cut in a later window (averaged
 	// over the body, it would have banked a minute).
-	server, client = tcpPair(t)
-	br = &bodyReader{r: server, b: &Budget{}, ctx: context.Background()}
-	br.pace.begin(pace, server)
-	_, err = client.Write(make([]byte, 64<<10))
+	fast, sender := tcpPair(t)
+	br = &bodyReader{r: fast, b: &Budget{}, ctx: context.Background()}
+	br.pace.begin(pace, fast)
+	_, err = sender.Write(make([]byte, 64<<10))
 	require.NoError(t, err)
 	buf = bytes.Buffer{}
 	n, err = buf.ReadFrom(io.LimitReader(br, 1<<20))

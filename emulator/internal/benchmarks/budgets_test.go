@@ -45,33 +45,34 @@ var allocBudgets = []struct {
 	allocs float64
 	bytes  float64
 }{
-	// op, path, allocs, bytes; measured (go1.26.8, amd64, d38e157a):
+	// op, path, allocs, bytes; measured (go1.26.8, amd64; the loop's rows
+	// after the head's values were copied in one allocation):
 	{"PutItem", "handler", 9, 760},                  // 9.00, 688 B
-	{"PutItem", "loop", 10, 1128},                   // 10.00, 1024 B
+	{"PutItem", "loop", 9, 904},                     // 9.00, 816 B
 	{"GetItem", "handler", 6, 256},                  // 6.00, 232 B
-	{"GetItem", "loop", 7, 632},                     // 7.00, 568 B
+	{"GetItem", "loop", 6, 400},                     // 6.00, 360 B
 	{"UpdateItemCondition", "handler", 17, 1008},    // 16.57, 916 B
-	{"UpdateItemCondition", "loop", 18, 1384},       // 17.59, 1255 B
+	{"UpdateItemCondition", "loop", 17, 1152},       // 16.57, 1045 B
 	{"QueryPartition10", "handler", 7, 320},         // 7.00, 288 B
-	{"QueryPartition10", "loop", 8, 688},            // 8.00, 624 B
+	{"QueryPartition10", "loop", 7, 464},            // 7.00, 416 B
 	{"ScanFiltered", "handler", 15, 736},            // 15.01, 665 B
-	{"ScanFiltered", "loop", 18, 1184},              // 18.00, 1072 B
+	{"ScanFiltered", "loop", 17, 960},               // 17.05, 871 B
 	{"TransactWrite2", "handler", 80, 9728},         // 79.57, 8840 B
-	{"TransactWrite2", "loop", 81, 10088},           // 80.52, 9168 B
+	{"TransactWrite2", "loop", 80, 9856},            // 79.50, 8955 B
 	{"TransactGet2", "handler", 32, 2088},           // 32.00, 1896 B
-	{"TransactGet2", "loop", 33, 2456},              // 33.00, 2232 B
+	{"TransactGet2", "loop", 32, 2232},              // 32.01, 2025 B
 	{"DeleteItem", "handler", 8, 424},               // 8.00, 384 B
-	{"DeleteItem", "loop", 9, 800},                  // 9.00, 720 B
+	{"DeleteItem", "loop", 8, 568},                  // 8.00, 512 B
 	{"BatchGetItem25", "handler", 77, 15272},        // 77.10, 13880 B
-	{"BatchGetItem25", "loop", 80, 15712},           // 80.03, 14277 B
+	{"BatchGetItem25", "loop", 79, 15472},           // 79.00, 14064 B
 	{"BatchWriteItem25", "handler", 121, 24472},     // 121.11, 22243 B
-	{"BatchWriteItem25", "loop", 125, 25112},        // 125.08, 22829 B
+	{"BatchWriteItem25", "loop", 124, 24944},        // 124.00, 22672 B
 	{"ExecuteStatementSelect", "handler", 91, 8520}, // 91.00, 7744 B
-	{"ExecuteStatementSelect", "loop", 92, 8888},    // 92.00, 8080 B
+	{"ExecuteStatementSelect", "loop", 91, 8664},    // 91.00, 7872 B
 	{"BatchExecuteStatement2", "handler", 66, 6664}, // 66.00, 6056 B
-	{"BatchExecuteStatement2", "loop", 67, 7072},    // 67.00, 6424 B
+	{"BatchExecuteStatement2", "loop", 66, 6824},    // 66.00, 6200 B
 	{"ExecuteTransaction2", "handler", 181, 15696},  // 181.03, 14269 B
-	{"ExecuteTransaction2", "loop", 182, 16072},     // 182.03, 14604 B
+	{"ExecuteTransaction2", "loop", 181, 15832},     // 181.00, 14392 B
 }
 
 // budgetOps are the data-plane operations the budgets cover: the
@@ -266,29 +267,31 @@ func TestAllocationBudgets(t *testing.T) {
 // peak the Go runtime's mapped memory's highest growth over the body's
 // bytes, sampled every millisecond from a collected heap (a sample missed
 // on a loaded machine only lowers it). Each is the figure measured with
-// room (a tenth, rounded up to a hundredth; peak a quarter, for the
-// garbage collector's timing).
+// room (alloc a tenth, rounded up to a hundredth; peak a half: when the
+// garbage collector runs moves it by up to a fifth between runs on a
+// loaded machine, and the allocations are the exact check).
 var memoryBudgets = []struct {
 	shape       string // a name in testkit.LargeLists
 	alloc, peak float64
 }{
 	// shape, alloc, peak; measured (go1.26.8, amd64, d38e157a):
-	{"AttributesToGet", 2.06, 2.30},             // 1.87x, 1.84x
-	{"KeyConditions", 3.21, 3.39},               // 2.91x, 2.71x
-	{"ScanFilter", 3.51, 3.65},                  // 3.19x, 2.92x
-	{"QueryFilter", 3.74, 3.87},                 // 3.40x, 3.09x
-	{"ExpressionAttributeValues", 3.78, 3.37},   // 3.43x, 2.69x
-	{"Parameters", 0.47, 0.53},                  // 0.42x, 0.42x
-	{"ItemList", 3.45, 3.62},                    // 3.13x, 2.89x
-	{"ItemList/BatchWriteItem", 3.45, 3.58},     // 3.13x, 2.86x
-	{"ItemList/TransactWriteItems", 3.46, 3.30}, // 3.14x, 2.64x
-	{"BatchGetAttributesToGet", 13.33, 9.20},    // 12.11x, 7.36x
-	{"BatchGetItem", 0.16, 0.14},                // 0.14x, 0.11x
-	{"BatchWriteItem", 0.25, 0.25},              // 0.22x, 0.20x
-	{"TransactWriteItems", 0.70, 0.77},          // 0.63x, 0.61x
-	{"TransactGetItems", 0.98, 1.13},            // 0.89x, 0.90x
-	{"BatchExecuteStatement", 3.17, 2.20},       // 2.88x, 1.76x
-	{"ExecuteTransaction", 1.08, 1.23},          // 0.98x, 0.98x
+	{"AttributesToGet", 2.06, 2.76},             // 1.87x, 1.84x
+	{"AttributesToGetRepeated", 2.77, 3.21},     // 2.51x, 2.14x
+	{"KeyConditions", 3.21, 4.07},               // 2.91x, 2.71x
+	{"ScanFilter", 3.51, 4.38},                  // 3.19x, 2.92x
+	{"QueryFilter", 3.74, 4.64},                 // 3.40x, 3.09x
+	{"ExpressionAttributeValues", 3.78, 4.04},   // 3.43x, 2.69x
+	{"Parameters", 0.47, 0.63},                  // 0.42x, 0.42x
+	{"ItemList", 3.45, 4.34},                    // 3.13x, 2.89x
+	{"ItemList/BatchWriteItem", 3.45, 4.29},     // 3.13x, 2.86x
+	{"ItemList/TransactWriteItems", 3.46, 3.96}, // 3.14x, 2.64x
+	{"BatchGetAttributesToGet", 13.33, 11.04},   // 12.11x, 7.36x
+	{"BatchGetItem", 0.16, 0.17},                // 0.14x, 0.11x
+	{"BatchWriteItem", 0.25, 0.30},              // 0.22x, 0.20x
+	{"TransactWriteItems", 0.70, 0.92},          // 0.63x, 0.61x
+	{"TransactGetItems", 0.98, 1.35},            // 0.89x, 0.90x
+	{"BatchExecuteStatement", 3.17, 2.64},       // 2.88x, 1.76x
+	{"ExecuteTransaction", 1.08, 1.47},          // 0.98x, 0.98x
 }
 
 // TestLargeListMemoryBudgets serves each large-list shape once and fails

@@ -37,6 +37,9 @@ func (l LargeList) Body(size int) string {
 var LargeLists = []LargeList{
 	{"AttributesToGet", "GetItem", func(i int) string { return fmt.Sprintf(`"a%07d"`, i) },
 		`{"TableName":"tab","Key":{"pk":{"S":"a"}},"AttributesToGet":["pk",`, `]}`},
+	// About a million names, one repeated: refused at the first repeat.
+	{"AttributesToGetRepeated", "GetItem", func(int) string { return `"a"` },
+		`{"TableName":"tab","Key":{"pk":{"S":"a"}},"AttributesToGet":[`, `]}`},
 	{"KeyConditions", "Query", func(i int) string {
 		return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"x"}]}`, i)
 	}, `{"TableName":"tab","KeyConditions":{`, `}}`},
