@@ -142,6 +142,10 @@ func TestToolAnnotations(t *testing.T) {
 	for _, name := range []string{"snapshot_list", "get_item", "design_show", "design_match"} {
 		require.True(t, byName[name].Annotations.ReadOnlyHint, "%s is not marked read-only", name)
 	}
+	// enable_tools changes the session's list of tools (and sends
+	// notifications/tools/list_changed): not read-only, not destructive.
+	require.False(t, byName["enable_tools"].Annotations.ReadOnlyHint, "enable_tools is marked read-only")
+	require.False(t, *byName["enable_tools"].Annotations.DestructiveHint)
 	for _, name := range []string{"design_show", "design_set"} {
 		for _, format := range []string{"Workbench", "OneTable", "ElectroDB", "Dynamoose", "DynamoDB Toolbox", "data model", "CloudFormation"} {
 			require.Contains(t, byName[name].Description+" "+schemaText(t, byName[name]), format, name)
