@@ -19,6 +19,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
+	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 func main() {
@@ -372,21 +373,46 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	warnDDBLocalFiles(c.dbPath, log) // before the store makes its own files (ddblocal_files.go)
 
-	opts := c.options(log)
-	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+	st, err := start(c, log)
+	if err != nil {
 		return err
+	}
+	lns, err := listen(c.host, c.port, !c.hostSet, log)
+	if err != nil {
+		st.emu.Close()
+		return err
+	}
+	return st.serveOn(lns, java, stdout, stderr, ready)
+}
+
+// started is a server's emulator, made and loaded, before it listens.
+type started struct {
+	c     config
+	log   *slog.Logger
+	opts  emulator.Options
+	emu   *emulator.Emulator
+	mount *mcp.Mount // the MCP server's, or nil
+}
+
+// start makes the emulator c asks for and loads what c names into it: a
+// failure after it is made closes it.
+func start(c config, log *slog.Logger) (*started, error) {
+	opts := c.options(log)
+	var err error
+	if opts.Conventions, err = loadConventions(c.conventions); err != nil {
+		return nil, err
 	}
 	if err := loadCredentials(c.credentials, &opts); err != nil {
-		return err
+		return nil, err
 	}
 	if err := loadIAMPolicies(c.iamPolicies, &opts); err != nil {
-		return err
+		return nil, err
 	}
 	if opts.Console, err = consoleHandler(c); err != nil {
-		return err
+		return nil, err
 	}
 	if err := c.faults.apply(&opts); err != nil {
-		return err
+		return nil, err
 	}
 	mount, token := mcpMount(c, log)
 	if mount != nil {
@@ -396,24 +422,32 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	// -load, made in a scratch emulator first: nothing is made if it fails (load.go).
 	load, err := planLoad(context.Background(), c.mcp.load, loadTargetOf(c), opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	emu, err := emulator.New(opts)
 	if err != nil {
-		return explainStoreError(err)
+		return nil, explainStoreError(err)
 	}
 	setMatcher(emu)
 	if mount != nil {
 		startMCP(c, emu, mount, token, log)
 	}
-	if err := load.run(context.Background(), emu, log); err != nil {
+	if err := loadInto(c, emu, load, log); err != nil {
 		emu.Close()
+		return nil, err
+	}
+	return &started{c: c, log: log, opts: opts, emu: emu, mount: mount}, nil
+}
+
+// loadInto loads -load's plan, -eventSourceMappings and -serverless into
+// emu.
+func loadInto(c config, emu *emulator.Emulator, load *loadPlan, log *slog.Logger) error {
+	if err := load.run(context.Background(), emu, log); err != nil {
 		return err
 	}
 	logScopes(c, log) // which namespaces -conventions, -design and -serverless apply to (load.go)
 	if c.eventSourceMappings != "" {
 		if err := emu.Streams().LoadMappings(c.eventSourceMappings); err != nil {
-			emu.Close()
 			return fmt.Errorf("-eventSourceMappings: %w", err)
 		}
 	}
@@ -423,17 +457,19 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 			log.Warn("-serverless: " + w)
 		}
 		if err != nil {
-			emu.Close()
 			return fmt.Errorf("-serverless: %w", err)
 		}
 	}
 	if c.lambdaEndpoint != "" { // the flag wins over the file's lambdaEndpoint
 		emu.Streams().SetLambdaEndpoint(c.lambdaEndpoint)
 	}
-	lns, err := listen(c.host, c.port, !c.hostSet, log)
-	if err != nil {
-		return err
-	}
+	return nil
+}
+
+// serveOn serves the emulator on lns until a signal, the parent's end or
+// a listener's failure, then shuts down and closes it.
+func (st *started) serveOn(lns []net.Listener, java []string, stdout, stderr io.Writer, ready chan<- string) error {
+	c, log, emu := st.c, st.log, st.emu
 	c.limits.applyMemoryLimit(log)
 	so := c.limits.serverOptions()
 	so.Loop = emulator.HTTPLoop(c.httpLoop)
@@ -450,25 +486,11 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	}
 	go emu.Clock().RunTTLSweeper(ctx, c.ttlSweepInterval)
 	addr := lns[0].Addr().String()
-	url := "http://" + addr
-	if len(lns) > 1 {
-		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
-	}
-	for _, ln := range lns {
-		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
-			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String(), "signatures", len(opts.Credentials) > 0)
-	}
-	if c.console {
-		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
-	}
-	if mount != nil {
-		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), adminpath.Console)+adminpath.MCP)
-	}
-	if len(java) > 0 {
-		log.Info("started through DynamoDB Local's command line: its Java arguments are ignored, GET answers as DynamoDB Local's", "args", strings.Join(java, " "))
-	}
+	st.logStart(lns, java)
 	if c.ddbLocal {
 		if err := printDDBLocalBlock(stdout, c, lns[0].Addr().(*net.TCPAddr).Port); err != nil {
+			srv.Close()
+			emu.Close()
 			return err
 		}
 	}
@@ -491,10 +513,39 @@ func serve(args []string, stdout, stderr io.Writer, ready chan<- string) error {
 	case <-ctx.Done():
 	}
 	stop()
+	return st.shutdown(srv, lns, errc, stderr)
+}
+
+// logStart logs where the server listens and what it serves.
+func (st *started) logStart(lns []net.Listener, java []string) {
+	c, log := st.c, st.log
+	url := "http://" + lns[0].Addr().String()
+	if len(lns) > 1 {
+		url = "http://localhost:" + strconv.Itoa(lns[0].Addr().(*net.TCPAddr).Port)
+	}
+	for _, ln := range lns {
+		log.Info("dynamoemu listening", "addr", ln.Addr().String(), "url", url, "version", emulator.Version(),
+			"sharedDb", c.sharedDB, "cors", c.cors, "allowHost", c.allowHosts.String(), "signatures", len(st.opts.Credentials) > 0)
+	}
+	if c.console {
+		log.Info("console", "url", consoleURL(url, lns[0].Addr()))
+	}
+	if st.mount != nil {
+		log.Info("MCP server (streamable HTTP, bearer token)", "url", strings.TrimSuffix(consoleURL(url, lns[0].Addr()), adminpath.Console)+adminpath.MCP)
+	}
+	if len(java) > 0 {
+		log.Info("started through DynamoDB Local's command line: its Java arguments are ignored, GET answers as DynamoDB Local's", "args", strings.Join(java, " "))
+	}
+}
+
+// shutdown stops srv within -shutdownGrace, prints the faults' report
+// and closes the emulator.
+func (st *started) shutdown(srv *emulator.Server, lns []net.Listener, errc chan error, stderr io.Writer) error {
+	c, log, emu := st.c, st.log, st.emu
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), c.shutdownGrace)
 	defer cancel()
-	err = srv.Shutdown(shutdownCtx)
+	err := srv.Shutdown(shutdownCtx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		// A stop asked for is a clean exit: a supervisor (systemd,
 		// Docker, Kubernetes) reads a non-zero status as a failure. What

@@ -107,6 +107,8 @@ func TestMatchUnknownMember(t *testing.T) {
 	for _, tc := range []struct{ op, req, want string }{
 		{"Query", `{"TableName":"Posts","IndexName":"byUser","KeyConditionExpresion":"userId = :u","ExpressionAttributeValues":{":u":{"S":"ann"}}}`,
 			`unknown member "KeyConditionExpresion": did you mean "KeyConditionExpression"?`},
+		{"Scan", `{"TableName":"Posts","KeyConditionExpression":"pk = :p"}`, `unknown member "KeyConditionExpression": Scan takes no KeyConditionExpression; the query tool does`},
+		{"GetItem", `{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"KeyConditionExpression":"pk = :p"}`, `GetItem takes no KeyConditionExpression; the query tool does`},
 		{"GetItem", `{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"ConsistentRaed":true}`, `did you mean "ConsistentRead"?`},
 		{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"Posts","Item":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"ConditionExpresion":"attribute_not_exists(pk)"}}]}`,
 			`unknown member "TransactItems[0].Put.ConditionExpresion": did you mean "ConditionExpression"?`},
@@ -119,6 +121,16 @@ func TestMatchUnknownMember(t *testing.T) {
 			require.True(t, isErr, "%s %s: %s", tool, tc.op, text)
 			require.Contains(t, text, tc.want, tool)
 		}
+	}
+	f.ok("create_table", `{"TableName":"Posts","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST"}`)
+	for tool, req := range map[string]string{
+		"scan":     `{"TableName":"Posts","KeyConditionExpression":"pk = :p"}`,
+		"get_item": `{"TableName":"Posts","Key":{"pk":{"S":"POST#1"},"sk":{"S":"post"}},"KeyConditionExpression":"pk = :p"}`,
+	} {
+		text, isErr := f.call(tool, req)
+		require.True(t, isErr, "%s: %s", tool, text)
+		require.Contains(t, text, "takes no KeyConditionExpression; the query tool does", tool)
+		require.NotContains(t, text, "ProjectionExpression?", tool)
 	}
 }
 
@@ -142,6 +154,10 @@ func TestToolAnnotations(t *testing.T) {
 	for _, name := range []string{"snapshot_list", "get_item", "design_show", "design_match"} {
 		require.True(t, byName[name].Annotations.ReadOnlyHint, "%s is not marked read-only", name)
 	}
+	// enable_tools changes the session's list of tools (and sends
+	// notifications/tools/list_changed): not read-only, not destructive.
+	require.False(t, byName["enable_tools"].Annotations.ReadOnlyHint, "enable_tools is marked read-only")
+	require.False(t, *byName["enable_tools"].Annotations.DestructiveHint)
 	for _, name := range []string{"design_show", "design_set"} {
 		for _, format := range []string{"Workbench", "OneTable", "ElectroDB", "Dynamoose", "DynamoDB Toolbox", "data model", "CloudFormation"} {
 			require.Contains(t, byName[name].Description+" "+schemaText(t, byName[name]), format, name)

@@ -133,7 +133,7 @@ func (s *Server) enableGroups(groups []string) []string {
 // groupTools is the tool that lists more groups in a session.
 func (s *Server) groupTools() []*tool {
 	names := append(ToolGroupNames()[1:], AllToolGroups)
-	return []*tool{{name: "enable_tools", title: "List more tools",
+	return []*tool{{name: "enable_tools", title: "List more tools", session: true,
 		schema: schema{props: []prop{{name: "groups", typ: "array", desc: "the groups to list: " + strings.Join(names, ", ")}}, required: []string{"groups"}},
 		desc:   `Lists the tools of more groups from now on, in this session (the server sends notifications/tools/list_changed); the instructions say what each group holds. Answers the tools added. Example: {"groups": ["snapshots"]}.`,
 		run: func(_ context.Context, args json.RawMessage) (any, error) {

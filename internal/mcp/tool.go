@@ -27,6 +27,9 @@ type tool struct {
 	// write: the tool changes data or the emulator's state; a read-only
 	// server refuses it. destructive: it may delete or overwrite.
 	write, destructive bool
+	// session: the tool changes the session (enable_tools lists more
+	// tools), not data: not read-only, and a read-only server runs it.
+	session bool
 	// dynamicWrite, when set, says from its arguments whether a call
 	// writes (a PartiQL statement): a read-only server refuses those.
 	dynamicWrite func(args json.RawMessage) bool
@@ -55,7 +58,7 @@ func (s *Server) add(t *tool) {
 		Title:       t.title,
 		Description: t.desc,
 		InputSchema: t.schema.json(),
-		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !t.write && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: !t.write && !t.session && t.dynamicWrite == nil, DestructiveHint: &destructive, OpenWorldHint: &openWorld},
 	}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return s.call(ctx, t, req.Params.Arguments), nil
 	})
@@ -196,6 +199,9 @@ func (s schema) check(args json.RawMessage) error {
 		}
 		if len(known) == 0 {
 			return inputErrorf("unknown argument %q: this tool takes no arguments", name)
+		}
+		if tool, ok := memberTools[name]; ok {
+			return inputErrorf("unknown argument %q: this tool takes no %s; the %s tool does. Nothing was done (this tool takes: %s)", name, name, tool, strings.Join(known, ", "))
 		}
 		if near, ok := nearest(name, known); ok {
 			return inputErrorf("unknown argument %q: did you mean %q? Nothing was done (this tool takes: %s)", name, near, strings.Join(known, ", "))

@@ -46,13 +46,10 @@ type BatchExecuteStatementInput struct {
 // violations, then by the kinds of statements it holds (both: mixed;
 // else too many reads or writes), so past the 26th a statement leaves
 // its violations, while the answer can list them, and its kind.
-var statementsLimit = wire.List{Max: maxBatchStatements + 1,
-	Start: func(at wire.At) {
-		in := at.Owner.(*BatchExecuteStatementInput)
-		in.pastFaults, in.pastKinds = nil, [3]bool{}
-	},
-	Past: func(at wire.At, e any) {
-		at.Owner.(*BatchExecuteStatementInput).pastStatement(at.I, e.(*BatchStatementRequest))
+var statementsLimit = wire.Row[BatchExecuteStatementInput, BatchStatementRequest]{Max: maxBatchStatements + 1,
+	Start: func(in *BatchExecuteStatementInput, _ wire.At) { in.pastFaults, in.pastKinds = nil, [3]bool{} },
+	Past: func(in *BatchExecuteStatementInput, at wire.At, e *BatchStatementRequest) {
+		in.pastStatement(at.I, e)
 	}}
 
 // BatchStatementError is the Error of one statement's response.

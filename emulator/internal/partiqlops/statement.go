@@ -36,11 +36,11 @@ func (Feature) Name() string { return "partiql" }
 // ExecuteTransaction as data-plane operations.
 func (Feature) Register(r service.Registrar) {
 	service.DataOp(r, "ExecuteStatement", executeStatement)
-	service.Limit(r, &BatchExecuteStatementInput{}, "Statements", statementsLimit) // batch.go
+	service.Limit(r, "Statements", statementsLimit) // batch.go
 	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
 	// Past 100 statements, the answer is their count's, whatever they say
 	// but a fault the decoder reports (parseTransaction): it keeps 101.
-	service.Limit(r, &ExecuteTransactionInput{}, "TransactStatements", wire.List{Max: service.MaxTransactItems + 1})
+	service.Limit(r, "TransactStatements", wire.Row[ExecuteTransactionInput, ParameterizedStatement]{Max: service.MaxTransactItems + 1})
 	service.DataOp(r, "ExecuteTransaction", executeTransaction)
 }
 

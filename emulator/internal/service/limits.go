@@ -11,9 +11,12 @@ import (
 
 // Limit adds a feature's row to its service's table of limits (the
 // core's are coreLimits'): how the request decoder reads its operation's
-// list member of in (a pointer to its input struct). Call it from the
-// feature's Register.
-func Limit(r Registrar, in any, member string, p wire.List) { r.sm.limits.Add(in, member, p) }
+// list member of the input struct O, whose elements are E. Call it from
+// the feature's Register; a row naming a member O lacks, or one whose
+// elements are not E, panics there (wire.Add).
+func Limit[O, E any](r Registrar, member string, row wire.Row[O, E]) {
+	wire.Add(r.sm.limits, member, row)
+}
 
 // coreLimits is the core's table of the request members a client may send
 // far over AWS's limits, and of what the request decoder keeps of each as
@@ -25,35 +28,32 @@ func Limit(r Registrar, in any, member string, p wire.List) { r.sm.limits.Add(in
 // and beside it).
 func coreLimits() *wire.Limits {
 	limits := &wire.Limits{ItemBytes: maxItemBytes}
-	limits.Add(&TransactWriteItemsInput{}, "TransactItems", wire.List{Max: maxTransactItems,
-		Start: func(at wire.At) { at.Owner.(*TransactWriteItemsInput).past = oversize.Past{} },
-		Past: func(at wire.At, e any) {
-			item := e.(*TransactWriteItem)
-			at.Owner.(*TransactWriteItemsInput).past.Add(func(cs *apierr.Constraints) { txWriteViolations(cs, at.I, item) })
+	wire.Add(limits, "TransactItems", wire.Row[TransactWriteItemsInput, TransactWriteItem]{Max: maxTransactItems,
+		Start: func(in *TransactWriteItemsInput, _ wire.At) { in.past = oversize.Past{} },
+		Past: func(in *TransactWriteItemsInput, at wire.At, item *TransactWriteItem) {
+			in.past.Add(func(cs *apierr.Constraints) { txWriteViolations(cs, at.I, item) })
 			if p, err := item.params(); err == nil {
 				wire.RecycleItem(p.key) // the next element reuses the map
 			}
 		}})
-	limits.Add(&TransactGetItemsInput{}, "TransactItems", wire.List{Max: maxTransactItems,
-		Start: func(at wire.At) { at.Owner.(*TransactGetItemsInput).past = oversize.Past{} },
-		Past: func(at wire.At, e any) {
-			item := e.(*TransactGetItem)
-			at.Owner.(*TransactGetItemsInput).past.Add(func(cs *apierr.Constraints) { txGetViolations(cs, at.I, item) })
+	wire.Add(limits, "TransactItems", wire.Row[TransactGetItemsInput, TransactGetItem]{Max: maxTransactItems,
+		Start: func(in *TransactGetItemsInput, _ wire.At) { in.past = oversize.Past{} },
+		Past: func(in *TransactGetItemsInput, at wire.At, item *TransactGetItem) {
+			in.past.Add(func(cs *apierr.Constraints) { txGetViolations(cs, at.I, item) })
 			if g := item.Get; g != nil {
 				wire.RecycleItem(g.Key)
 			}
 		}})
-	limits.Add(&BatchWriteItemInput{}, "RequestItems", wire.List{Max: maxBatchWrites,
-		Start: func(at wire.At) {
-			switch in := at.Owner.(*BatchWriteItemInput); {
+	wire.Add(limits, "RequestItems", wire.Row[BatchWriteItemInput, WriteRequest]{Max: maxBatchWrites,
+		Start: func(in *BatchWriteItemInput, at wire.At) {
+			switch {
 			case at.I >= 0:
 				in.past.Start(at.Key)
 			case in.RequestItems == nil: // a map again after a null: its names are gone
 				in.past = oversize.Echoes{Keep: echoKeep, Sep: len("=[], ")}
 			}
 		},
-		Past: func(at wire.At, e any) {
-			wr, in := e.(*WriteRequest), at.Owner.(*BatchWriteItemInput)
+		Past: func(in *BatchWriteItemInput, at wire.At, wr *WriteRequest) {
 			oversize.Add(&in.past, in.RequestItems, at.Key, func(b *bytes.Buffer) { writeRequestEchoAt(b, at.I, *wr) })
 			if wr.PutRequest != nil {
 				wire.RecycleItem(wr.PutRequest.Item) // echoed: the next element reuses the map
@@ -62,23 +62,19 @@ func coreLimits() *wire.Limits {
 				wire.RecycleItem(wr.DeleteRequest.Key)
 			}
 		}})
-	limits.Add(&KeysAndAttributes{}, "Keys", wire.List{
-		Keep:  func(at wire.At) bool { return tables(at).KeepKey(&at.Owner.(*KeysAndAttributes).rest, at.I) },
-		Start: func(at wire.At) { tables(at).StartKeys(&at.Owner.(*KeysAndAttributes).rest) },
-		Past: func(at wire.At, e any) {
-			tables(at).PastKey(&at.Owner.(*KeysAndAttributes).rest, at.I, *e.(*wire.WireItem))
-			wire.RecycleItem(*e.(*wire.WireItem))
+	wire.Add(limits, "Keys", wire.Row[KeysAndAttributes, wire.WireItem]{
+		Keep:  func(r *KeysAndAttributes, at wire.At) bool { return tables(at).KeepKey(&r.rest, at.I) },
+		Start: func(r *KeysAndAttributes, at wire.At) { tables(at).StartKeys(&r.rest) },
+		Past: func(r *KeysAndAttributes, at wire.At, key *wire.WireItem) {
+			tables(at).PastKey(&r.rest, at.I, *key)
+			wire.RecycleItem(*key)
 		}})
-	limits.Add(&KeysAndAttributes{}, "AttributesToGet", wire.List{
-		Keep: func(at wire.At) bool {
-			r := at.Owner.(*KeysAndAttributes)
+	wire.Add(limits, "AttributesToGet", wire.Row[KeysAndAttributes, string]{
+		Keep: func(r *KeysAndAttributes, at wire.At) bool {
 			return tables(at).KeepName(&r.rest, r.AttributesToGet, at.I)
 		},
-		Start: func(at wire.At) {
-			r := at.Owner.(*KeysAndAttributes)
-			tables(at).StartNames(&r.rest, &r.AttributesToGet)
-		},
-		Past: func(at wire.At, e any) { tables(at).PastName(&at.Owner.(*KeysAndAttributes).rest, *e.(*string)) }})
+		Start: func(r *KeysAndAttributes, at wire.At) { tables(at).StartNames(&r.rest, &r.AttributesToGet) },
+		Past:  func(r *KeysAndAttributes, at wire.At, name *string) { tables(at).PastName(&r.rest, *name) }})
 	return limits
 }
 

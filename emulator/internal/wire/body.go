@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
 // Body is a request body as DecodeBody reads it: from R, as the decoder
@@ -139,9 +141,36 @@ func (d *decoder) drop(mark int) {
 	if d.place != nil {
 		d.place.drop(d.data, mark, d.pos)
 	}
+	end := len(d.data)
+	if poisonDrops {
+		poison(d.data[mark:d.pos])
+	}
 	n := copy(d.data[mark:], d.data[d.pos:])
 	d.data = d.data[:mark+n]
 	d.pos = mark
+	if poisonDrops { // and the bytes past the window the move left behind
+		poison(d.data[mark+n : end])
+	}
+}
+
+// poisonDrops is the checked mode of drop, on under the race detector
+// (lease's checked mode, as the given-back maps' poison in
+// wire_recycle.go): the bytes dropped are overwritten with poisonByte
+// before the window moves, and those the move leaves past its end after
+// it, so a string a list's Past kept as a view of an element it was
+// shown (not a copy) reads poison where the move did not put later
+// bytes (all of it when the body comes a few bytes a read), not text
+// that may pass for the element's.
+var poisonDrops = lease.Checked()
+
+// poisonByte is what dropped bytes become in the checked mode: not a
+// byte of JSON text, nor of UTF-8.
+const poisonByte = 0xff
+
+func poison(b []byte) {
+	for i := range b {
+		b[i] = poisonByte
+	}
 }
 
 // place counts the lines and columns of a strict request's text, from

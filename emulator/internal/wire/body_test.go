@@ -38,16 +38,15 @@ type streamElem struct {
 }
 
 // streamLimits keeps 3 of Items and 2 of each of Tables' lists.
-var streamLimits = new(Limits).Add(&streamInput{}, "Items", List{Max: 3,
-	Start: func(at At) { at.Owner.(*streamInput).past = nil },
-	Past:  func(at At, _ any) { in := at.Owner.(*streamInput); in.past = append(in.past, at.I) },
-}).Add(&streamInput{}, "Tables", List{Max: 2,
-	Past: func(at At, e any) {
-		in := at.Owner.(*streamInput)
+var streamLimits = Add(Add(new(Limits), "Items", Row[streamInput, WireItem]{Max: 3,
+	Start: func(in *streamInput, _ At) { in.past = nil },
+	Past:  func(in *streamInput, at At, _ *WireItem) { in.past = append(in.past, at.I) },
+}), "Tables", Row[streamInput, streamElem]{Max: 2,
+	Past: func(in *streamInput, at At, e *streamElem) {
 		if in.lists == nil {
 			in.lists = map[string]int{}
 		}
-		in.lists[at.Key] += e.(*streamElem).N
+		in.lists[at.Key] += e.N
 	},
 })
 

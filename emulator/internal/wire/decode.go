@@ -227,7 +227,7 @@ type field struct {
 	index int   // of the field in its struct
 	path  []int // through embedded structs to it (nil: a field of the struct itself)
 	dec   codec
-	lim   *List // its policy (limits.go; nil: none), and its lists' elements' codec
+	lim   *list // its policy (limits.go; nil: none), and its lists' elements' codec
 	elem  codec
 }
 

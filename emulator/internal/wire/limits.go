@@ -1,8 +1,11 @@
 package wire
 
 import (
+	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -12,85 +15,149 @@ import (
 // limits and a client may send far over their limits: the service's one
 // table of them, handed to DecodeBody (nil: every member read whole, the
 // simple version the doc.go describes). A list member named in it keeps
-// the elements its List says, decodes each other one into one scratch
-// value that it shows the List (Past) and drops, bytes and all.
+// the elements its Row says, decodes each other one into one scratch
+// value that it shows the Row (Past) and drops, bytes and all.
 type Limits struct {
 	// ItemBytes, when not 0, is the item size limit: an attribute's
 	// own list whose elements' sizes pass it keeps them up to the one
 	// that passes it, and of the later ones only the deepest, if it is
 	// deeper than those (overList).
 	ItemBytes int
-	lists     map[reflect.Type]map[string]*List
+	lists     map[reflect.Type]map[string]*list
 	codecs    sync.Map // reflect.Type -> codec: the decoder's plans read with these Limits (decode.go)
 }
 
-// List is the policy of one list member (or of each list of a map
-// member, by its key).
-type List struct {
+// Row is the policy of one list member of the struct O whose elements
+// are E (or of each list of a map member, by its key). Its functions are
+// given the struct the member is in, typed: a row is attached to its
+// struct by its type, so one written for another struct does not
+// compile, and Add checks that O has the member and that its elements
+// are E.
+type Row[O, E any] struct {
 	// Max is how many elements are kept when Keep is nil.
 	Max int
-	// Keep reports whether the element at At is kept in the input.
-	Keep func(at At) bool
+	// Keep reports whether the element at at is kept in the input.
+	Keep func(o *O, at At) bool
 	// Start is told each list of the member, whatever its value (null,
 	// a value of the wrong type), before its elements; of a map member,
 	// the member too (At.I -1), before its lists.
-	Start func(at At)
+	Start func(o *O, at At)
 	// Past, when not nil, is shown each element not kept, decoded into a
-	// scratch value (a pointer to it), which is then reused: its strings
-	// are views of the body, which Past copies what it keeps of
-	// (viewText).
-	Past func(at At, elem any)
+	// scratch value, which is then reused: its strings are views of the
+	// body, which Past copies what it keeps of (viewText). Under the race
+	// detector the bytes a view reads are overwritten once the element is
+	// dropped (poisonDrops), so a Past that keeps one is caught by any
+	// test that looks at what it kept.
+	Past func(o *O, at At, e *E)
 }
 
 // At is where an element of a limited list is: the request's input, the
-// struct whose member the list is (a pointer), the list's key in a map
-// member ("" for a list member), and the element's position.
+// list's key in a map member ("" for a list member), and the element's
+// position.
 type At struct {
-	In, Owner any
-	Key       string
-	I         int
+	In  any
+	Key string
+	I   int
 }
 
-// Add puts the policy of member (its json name) of the struct owner
-// points to into l, and returns l.
-func (l *Limits) Add(owner any, member string, p List) *Limits {
-	t := reflect.TypeOf(owner).Elem()
+// list is a Row with its types taken out, as the decoder calls it: owner
+// is a pointer to the struct the member is in, elem to the element.
+type list struct {
+	max   int
+	keep  func(owner any, at At) bool
+	start func(owner any, at At)
+	past  func(owner any, at At, elem any)
+}
+
+// Add puts the policy of member (its json name, or its Go name when it
+// has no tag) of struct O into l, and returns l. It panics, at wiring,
+// when O has no such member or the member is not a list of E or a map of
+// lists of E: a row that names a member its struct lacks would otherwise
+// turn that member's memory bound off without a word.
+func Add[O, E any](l *Limits, member string, r Row[O, E]) *Limits {
+	t, et := reflect.TypeFor[O](), reflect.TypeFor[E]()
+	if err := checkRow(t, member, et); err != nil {
+		panic(err)
+	}
+	p := &list{max: r.Max}
+	if r.Keep != nil {
+		p.keep = func(owner any, at At) bool { return r.Keep(owner.(*O), at) }
+	}
+	if r.Start != nil {
+		p.start = func(owner any, at At) { r.Start(owner.(*O), at) }
+	}
+	if r.Past != nil {
+		p.past = func(owner any, at At, elem any) { r.Past(owner.(*O), at, elem.(*E)) }
+	}
 	if l.lists == nil {
-		l.lists = map[reflect.Type]map[string]*List{}
+		l.lists = map[reflect.Type]map[string]*list{}
 	}
 	if l.lists[t] == nil {
-		l.lists[t] = map[string]*List{}
+		l.lists[t] = map[string]*list{}
 	}
-	l.lists[t][member] = &p
+	l.lists[t][member] = p
 	return l
 }
 
+// checkRow reports why member of struct t cannot hold a row whose
+// elements are et (nil: it can).
+func checkRow(t reflect.Type, member string, et reflect.Type) error {
+	if t.Kind() != reflect.Struct {
+		return fmt.Errorf("wire: limits row %q on %s: not a struct", member, t)
+	}
+	fields, _ := structFields(t)
+	m, ok := fields[member]
+	if !ok {
+		return fmt.Errorf("wire: limits row %q on %s: no such member (members: %s)", member, t, strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+	}
+	lt := m.t
+	if lt.Kind() == reflect.Map && lt.Key().Kind() == reflect.String {
+		lt = lt.Elem()
+	}
+	if lt.Kind() != reflect.Slice || lt.Elem() != et {
+		return fmt.Errorf("wire: limits row %q on %s: member is %s, not a list of %s or a map of such lists", member, t, m.t, et)
+	}
+	return nil
+}
+
+// Rows are the rows of l, each as "Struct.Member", sorted.
+func (l *Limits) Rows() []string {
+	var rows []string
+	for t, ms := range l.lists {
+		for m := range ms {
+			rows = append(rows, t.Name()+"."+m)
+		}
+	}
+	slices.Sort(rows)
+	return rows
+}
+
 // list is the policy of member of struct type t (nil: none).
-func (l *Limits) list(t reflect.Type, member string) *List {
+func (l *Limits) list(t reflect.Type, member string) *list {
 	if l == nil {
 		return nil
 	}
 	return l.lists[t][member]
 }
 
-// keeps reports whether the element at at is kept.
-func (p *List) keeps(at At) bool {
-	if p.Keep != nil {
-		return p.Keep(at)
+// keeps reports whether the element at at of the list in owner is kept.
+func (p *list) keeps(owner any, at At) bool {
+	if p.keep != nil {
+		return p.keep(owner, at)
 	}
-	return at.I < p.Max
+	return at.I < p.max
 }
 
 // limited reads the member f of struct owner, whose policy is p: a list,
 // or a map of lists (each by its key).
 func (d *reqDecoder) limited(f field, owner reflect.Value, depth int) error {
 	v := f.at(owner)
-	at := At{In: d.in, Owner: owner.Addr().Interface()}
+	o, at := owner.Addr().Interface(), At{In: d.in}
 	if v.Kind() == reflect.Slice {
-		return d.limitedList(f, v, at, depth)
+		return d.limitedList(f, v, o, at, depth)
 	}
-	if f.lim.Start != nil {
-		f.lim.Start(At{In: at.In, Owner: at.Owner, I: -1})
+	if f.lim.start != nil {
+		f.lim.start(o, At{In: at.In, I: -1})
 	}
 	t := v.Type()
 	return d.readObject(v, t, depth, func() {
@@ -100,7 +167,7 @@ func (d *reqDecoder) limited(f field, owner reflect.Value, depth int) error {
 	}, func(int, int) {}, func(key string) error {
 		e := reflect.New(t.Elem()).Elem()
 		at.Key = key
-		err := d.limitedList(f, e, at, depth+1)
+		err := d.limitedList(f, e, o, at, depth+1)
 		if err == nil {
 			v.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), e)
 		}
@@ -108,13 +175,13 @@ func (d *reqDecoder) limited(f field, owner reflect.Value, depth int) error {
 	})
 }
 
-// limitedList reads the list v as sliceOf does, but for the elements
+// limitedList reads the list v of the struct o points to as sliceOf does, but for the elements
 // its policy does not keep: each is decoded into one scratch value,
 // shown to Past, and dropped from the window with the ',' before it, so
 // that what the window keeps is JSON still.
-func (d *reqDecoder) limitedList(f field, v reflect.Value, at At, depth int) error {
-	if f.lim.Start != nil {
-		f.lim.Start(at)
+func (d *reqDecoder) limitedList(f field, v reflect.Value, o any, at At, depth int) error {
+	if f.lim.start != nil {
+		f.lim.start(o, at)
 	}
 	if ok, err := d.listStart(v, v.Type(), depth); !ok {
 		return err
@@ -123,7 +190,7 @@ func (d *reqDecoder) limitedList(f field, v reflect.Value, at At, depth int) err
 	kept, end := 0, d.pos+1   // end: after the last element read, or the '['
 	_, err := d.readList(depth, false, func(i, _ int) error {
 		at.I = i
-		if f.lim.keeps(at) {
+		if f.lim.keeps(o, at) {
 			kept = i + 1
 			err := f.elem(d, elemAt(v, i, -1), depth+1)
 			end = d.pos
@@ -140,8 +207,8 @@ func (d *reqDecoder) limitedList(f field, v reflect.Value, at At, depth int) err
 		if err != nil {
 			return err
 		}
-		if f.lim.Past != nil {
-			f.lim.Past(at, scratch.Interface())
+		if f.lim.past != nil {
+			f.lim.past(o, at, scratch.Interface())
 		}
 		d.drop(end)
 		return nil
