@@ -230,6 +230,7 @@ func TestDocumentedCommands(t *testing.T) {
 	build.Dir = root
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
+	checkSourceBuildVersion(t, filepath.Join(bin, "dynamoemu"), root)
 	awsCLI := os.Getenv("AWSCLI_TEST") != ""
 	if awsCLI {
 		_, err := exec.LookPath("aws")
@@ -404,4 +405,36 @@ func cutComment(l string) string {
 		}
 	}
 	return l
+}
+
+// checkSourceBuildVersion: what README.md says a source build's -version
+// is, for the binary a plain go build made in root: in a git clone the
+// commit's pseudo-version (v0.0.0-<commit time>-<commit>, +dirty with
+// uncommitted changes) or the tag on the commit; where the go command
+// stamped no commit (outside a clone, -buildvcs=false), devel.
+func checkSourceBuildVersion(t *testing.T, binary, root string) {
+	t.Helper()
+	require.Contains(t, strings.Join(strings.Fields(read(t, "README.md")), " "),
+		"a `go build` or `go install` in a git clone, the commit's pseudo-version, `v0.0.0-<commit time>-<commit>`",
+		"README.md no longer says what a source build's -version is; say it and change this check")
+	out, err := exec.Command(binary, "-version").Output()
+	require.NoError(t, err)
+	got := strings.TrimSpace(string(out))
+	// Whether the go command stamped the commit: not outside a git clone,
+	// nor with -buildvcs=false (in GOFLAGS too), nor where it could not
+	// read the repository (then it says nothing of it).
+	info, err := exec.Command("go", "version", "-m", binary).Output()
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*build\s+vcs\.revision=([0-9a-f]{12})`).FindSubmatch(info)
+	if m == nil {
+		require.Equal(t, "devel", got, "-version of a go build that stamped no commit (go version -m)")
+		return
+	}
+	commit := string(m[1])
+	if tag, err := exec.Command("git", "-C", root, "describe", "--exact-match", "--tags", "HEAD").Output(); err == nil && !strings.HasPrefix(got, "v0.0.0-") {
+		require.Regexp(t, "^"+regexp.QuoteMeta(strings.TrimSpace(string(tag)))+`(\+dirty)?$`, got, "-version of a go build of a tagged commit")
+		return
+	}
+	// No tag: v0.0.0-; after a tag vX.Y.(Z+1)-0. (Go's pseudo-versions).
+	require.Regexp(t, `^v\d+\.\d+\.\d+-(0\.)?\d{14}-`+commit+`(\+dirty)?$`, got, "-version of a go build in a git clone: the commit's pseudo-version")
 }
