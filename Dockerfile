@@ -102,7 +102,8 @@ ENV DYNAMOEMU_RUN_AS_DATA_OWNER=1
 WORKDIR /home/dynamodblocal
 EXPOSE 8000
 # -healthcheck probes 127.0.0.1:8000; a container started with another -port
-# needs its healthcheck to say the same -port (see README, "Container").
+# needs its healthcheck to say the same -port (docs/containers.md, "Health
+# checks copied from DynamoDB Local's docs" and the paragraph before it).
 # HEALTHCHECK is Docker's format: podman build and buildah build write the
 # OCI format by default, which has no health check and drops it (with a
 # warning); build with --format docker to keep it, or give it in compose

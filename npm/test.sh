@@ -50,6 +50,18 @@ for f in "$work"/*.tgz; do
 		((bytes <= max_wasm)) || { echo "npm/test.sh: $(basename "$f") is $bytes bytes packed, want <= $max_wasm" >&2; exit 1; } ;;
 	esac
 done
+# docs/containers.md states the linux-x64 package's packed size ("the
+# linux-x64 package packs to N MB"): it must be this pack's, at the
+# precision written.
+stated=$(grep -o 'the linux-x64 package packs to [0-9.]* MB' ../docs/containers.md | grep -o '[0-9][0-9.]*' | head -1)
+[[ -n $stated ]] || { echo "npm/test.sh: docs/containers.md no longer states the linux-x64 package's packed size" >&2; exit 1; }
+if [[ -f $work/dynamoemu-linux-x64-$version.tgz ]]; then
+	packed=$(stat -c %s "$work/dynamoemu-linux-x64-$version.tgz")
+	decimals=${stated#*.}
+	[[ $stated == *.* ]] || decimals=
+	got=$(awk -v b="$packed" -v d="${#decimals}" 'BEGIN { printf "%.*f", d, b / 1e6 }')
+	[[ $got == "$stated" ]] || { echo "npm/test.sh: docs/containers.md says the linux-x64 package packs to $stated MB; it packed to $packed bytes ($got MB): write the pack's figure" >&2; exit 1; }
+fi
 mkdir "$work/project"
 cd "$work/project"
 npm init -y >/dev/null

@@ -230,6 +230,7 @@ func TestDocumentedCommands(t *testing.T) {
 	build.Dir = root
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
+	checkSourceBuildVersion(t, filepath.Join(bin, "dynamoemu"), root)
 	awsCLI := os.Getenv("AWSCLI_TEST") != ""
 	if awsCLI {
 		_, err := exec.LookPath("aws")
@@ -238,7 +239,7 @@ func TestDocumentedCommands(t *testing.T) {
 	config := t.TempDir()
 	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "GOBIN=" + bin, "HOME=" + os.Getenv("HOME"),
 		"XDG_CONFIG_HOME=" + config, "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null", "AWS_PAGER="}
-	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR", "DYNAMOEMU_TEST_TIMEOUT_SCALE"} {
+	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR", "DYNAMOEMU_TEST_TIMEOUT_SCALE", "CONTAINERS_STORAGE_CONF", "CONTAINERS_CONF"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
@@ -261,6 +262,10 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 		if runsAny(lines, unbuilt) {
 			continue // needs a command a block left out would have built
+		}
+		if usesImage(lines) && !imageHere() {
+			require.Empty(t, os.Getenv("DYNAMOEMU_DOC_IMAGE"), "%s runs the image: DYNAMOEMU_DOC_IMAGE is set but podman holds no image dynamoemu", name)
+			continue // .ci/container builds the image and runs these (DYNAMOEMU_DOC_IMAGE=1)
 		}
 		ran++
 		t.Run(name, func(t *testing.T) { runBlock(t, b, lines, root, env) })
@@ -405,3 +410,55 @@ func cutComment(l string) string {
 	}
 	return l
 }
+
+// checkSourceBuildVersion: what README.md says a source build's -version
+// is, for the binary a plain go build made in root: in a git clone the
+// commit's pseudo-version (v0.0.0-<commit time>-<commit>, +dirty with
+// uncommitted changes) or the tag on the commit; where the go command
+// stamped no commit (outside a clone, -buildvcs=false), devel.
+func checkSourceBuildVersion(t *testing.T, binary, root string) {
+	t.Helper()
+	require.Contains(t, strings.Join(strings.Fields(read(t, "README.md")), " "),
+		"a `go build` or `go install` in a git clone, the commit's pseudo-version, `v0.0.0-<commit time>-<commit>`",
+		"README.md no longer says what a source build's -version is; say it and change this check")
+	out, err := exec.Command(binary, "-version").Output()
+	require.NoError(t, err)
+	got := strings.TrimSpace(string(out))
+	// Whether the go command stamped the commit: not outside a git clone,
+	// nor with -buildvcs=false (in GOFLAGS too), nor where it could not
+	// read the repository (then it says nothing of it).
+	info, err := exec.Command("go", "version", "-m", binary).Output()
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*build\s+vcs\.revision=([0-9a-f]{12})`).FindSubmatch(info)
+	if m == nil {
+		require.Equal(t, "devel", got, "-version of a go build that stamped no commit (go version -m)")
+		return
+	}
+	commit := string(m[1])
+	if tag, err := exec.Command("git", "-C", root, "describe", "--exact-match", "--tags", "HEAD").Output(); err == nil && !strings.HasPrefix(got, "v0.0.0-") {
+		require.Regexp(t, "^"+regexp.QuoteMeta(strings.TrimSpace(string(tag)))+`(\+dirty)?$`, got, "-version of a go build of a tagged commit")
+		return
+	}
+	// No tag: v0.0.0-; after a tag vX.Y.(Z+1)-0. (Go's pseudo-versions).
+	require.Regexp(t, `^v\d+\.\d+\.\d+-(0\.)?\d{14}-`+commit+`(\+dirty)?$`, got, "-version of a go build in a git clone: the commit's pseudo-version")
+}
+
+// usesImage reports whether a block runs the image (a podman run line).
+func usesImage(lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "podman run ") {
+			return true
+		}
+	}
+	return false
+}
+
+// imageHere reports whether podman is installed and holds the image the
+// docs name, dynamoemu (podman build -t dynamoemu .; .ci/container builds
+// it): then the blocks that run it are run.
+var imageHere = sync.OnceValue(func() bool {
+	if _, err := exec.LookPath("podman"); err != nil {
+		return false
+	}
+	return exec.Command("podman", "image", "exists", "dynamoemu").Run() == nil
+})

@@ -212,3 +212,47 @@ func TestNoMachineFigures(t *testing.T) {
 		require.False(t, kernel.MatchString(text), "%s quotes a kernel version: %s", d, kernel.FindString(text))
 	}
 }
+
+// sectionRefRE is a pointer to a document's section in a comment of the
+// build and CI files: README, "Heading" or docs/NAME.md, "Heading".
+var sectionRefRE = regexp.MustCompile(`(README(?:\.md)?|docs/[\w-]+\.md), "([^"]+)"`)
+
+// TestSectionPointers: every section the Dockerfile, .ci/ and npm's
+// scripts point to (README, "X"; docs/F.md, "X") is a heading of that
+// document (the quoted text is the heading or its start).
+func TestSectionPointers(t *testing.T) {
+	files := []string{"Dockerfile", "npm/build.sh", "npm/test.sh", "cmd/dynamoemu/cold.gcflags"}
+	ci, err := filepath.Glob(filepath.Join(root, ".ci", "*"))
+	require.NoError(t, err)
+	for _, f := range ci {
+		if st, err := os.Stat(f); err == nil && !st.IsDir() {
+			rel, err := filepath.Rel(root, f)
+			require.NoError(t, err)
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	found := 0
+	for _, f := range files {
+		// Comment lines joined, so that a quoted heading may wrap.
+		var text strings.Builder
+		for _, l := range strings.Split(read(t, f), "\n") {
+			if c, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
+				text.WriteString(strings.TrimSpace(c) + " ")
+			}
+		}
+		for _, m := range sectionRefRE.FindAllStringSubmatch(text.String(), -1) {
+			doc := m[1]
+			if !strings.HasPrefix(doc, "docs/") {
+				doc = "README.md"
+			}
+			want := slug(m[2])
+			ok := false
+			for a := range anchors(read(t, doc)) {
+				ok = ok || strings.HasPrefix(a, want)
+			}
+			require.True(t, ok, "%s points to %s, %q: no such heading", f, doc, m[2])
+			found++
+		}
+	}
+	require.GreaterOrEqual(t, found, 3, "found %d section pointers; the pattern was lost?", found)
+}

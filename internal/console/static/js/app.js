@@ -73,6 +73,14 @@ function leaveView() {
 }
 
 async function route() {
+  // An in-page anchor (the skip link's #main, typed or followed) is no
+  // page: the view shown stays, and the anchor's target takes the focus.
+  if (location.hash && !location.hash.startsWith("#/")) {
+    const target = document.getElementById(location.hash.slice(1));
+    history.replaceState(null, "", shownHash || "#/");
+    target?.focus();
+    return;
+  }
   leaveView();
   const gen = generation;
   delete document.documentElement.dataset.route;
@@ -146,6 +154,26 @@ function renderTableList() {
 }
 
 filter.addEventListener("input", renderTableList);
+
+// A table opened from a filtered list clears the filter: the list shows
+// every table again, the opened one marked (and focused if its link was).
+tableList.addEventListener("click", (e) => {
+  const a = e.target.closest("a[data-table]");
+  if (!a || !filter.value) return;
+  const focused = document.activeElement === a || document.activeElement === filter;
+  setTimeout(() => {
+    filter.value = "";
+    renderTableList();
+    if (focused) tableList.querySelector(`a[data-table="${CSS.escape(a.dataset.table)}"]`)?.focus();
+  }, 0);
+});
+
+// The skip link moves the focus to the content without changing the route.
+document.querySelector("a.skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  main.focus();
+  main.scrollIntoView({ block: "start" });
+});
 filter.addEventListener("keydown", (e) => {
   if (e.key === "Enter") {
     const first = tableList.querySelector("a");
