@@ -94,3 +94,22 @@ func TestExecuteTransactionReturningRefused(t *testing.T) {
 		require.Nil(t, mustGet(t, c, tbl, item{"pk": s("p"), "sk": n("9")}))
 	}
 }
+
+// TestBatchReadDuplicateKeys: a BatchExecuteStatement that reads one item
+// twice is refused whole, as one that writes it twice is (captured
+// against AWS, eu-west-2: nubo-db/dynoxide's CHANGELOG, "may not name the
+// same item twice, reads included").
+func TestBatchReadDuplicateKeys(t *testing.T) {
+	c, _, q := partiqlFixture(t)
+	_, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
+		"SELECT * FROM "+q+" WHERE pk = 'p' AND sk = 1",
+		"SELECT v FROM "+q+" WHERE pk = 'p' AND sk = 1",
+	)})
+	requireValidation(t, err, "Provided list of item keys contains duplicates")
+	out, err := c.BatchExecuteStatement(ctx(t), &dynamodb.BatchExecuteStatementInput{Statements: batchStatements(
+		"SELECT * FROM "+q+" WHERE pk = 'p' AND sk = 1",
+		"SELECT * FROM "+q+" WHERE pk = 'p' AND sk = 2",
+	)})
+	require.NoError(t, err)
+	require.Len(t, out.Responses, 2)
+}

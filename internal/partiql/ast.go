@@ -57,6 +57,7 @@ func isPlainIdent(s string) bool {
 type Target struct {
 	Table Name
 	Index *Name // nil when no index is named
+	Extra int   // components after the index: AWS allows none
 }
 
 func (t Target) String() string {

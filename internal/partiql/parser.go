@@ -265,6 +265,11 @@ func (p *parser) parseTarget(index bool) Target {
 		p.Next()
 		n := p.parseName()
 		t.Index = &n
+		for p.Tok() == PERIOD { // refused after parsing, as AWS refuses it
+			p.Next()
+			p.parseName()
+			t.Extra++
+		}
 	}
 	return t
 }

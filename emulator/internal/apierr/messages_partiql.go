@@ -28,6 +28,13 @@ const (
 	// PartiQL): public records of AWS answers.
 	MsgPartiQLNoSuchIndex       = "The table does not have the specified index"
 	MsgPartiQLGSIConsistentRead = "Strongly consistent read is not supported on Global Secondary Indexes"
+	// AWS, for a FROM (or INTO, UPDATE) path of more than two
+	// components, and for an empty one (table or index), before the
+	// table is looked up: public records of AWS answers
+	// (nubo-db/dynamodb-conformance,
+	// tests/tier3/error-messages/partiql.test.ts).
+	MsgPartiQLPathComponents = "A path may contain at most 2 components in the FROM clause"
+	MsgPartiQLEmptyComponent = "Path component cannot be an empty string"
 	// AWS, for a DELETE whose RETURNING is not ALL OLD * (%s: the clause's
 	// words, "MODIFIED OLD"): nothing is deleted. Public records of AWS
 	// answers (nubo-db/dynamodb-conformance,

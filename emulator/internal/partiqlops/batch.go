@@ -266,10 +266,10 @@ func batchExecuteStatement(c service.Call, in *BatchExecuteStatementInput) (*Bat
 	case len(stmts) > maxBatchStatements:
 		return nil, apierr.Validation(apierr.MsgBatchReadsTooMany)
 	}
-	if writes > 0 {
-		if err := checkBatchDuplicates(c, stmts); err != nil {
-			return nil, err
-		}
+	// Reads too (captured against AWS, eu-west-2: nubo-db/dynoxide's
+	// CHANGELOG, "may not name the same item twice, reads included").
+	if err := checkBatchDuplicates(c, stmts); err != nil {
+		return nil, err
 	}
 	out := &BatchExecuteStatementOutput{Responses: make([]BatchStatementResponse, len(stmts))}
 	var caps capacityTotals
@@ -363,7 +363,7 @@ func statementTable(st partiql.Statement) string {
 	return ""
 }
 
-// checkBatchDuplicates rejects a batch of writes in which two statements
+// checkBatchDuplicates rejects a batch in which two statements read or
 // write the same item. Statements whose key cannot be worked out are left
 // to fail on their own.
 func checkBatchDuplicates(c service.Call, stmts []batchStatement) error {
@@ -396,7 +396,7 @@ func checkBatchDuplicates(c service.Call, stmts []batchStatement) error {
 	return nil
 }
 
-// writeKey works out the primary key a write statement writes.
+// writeKey works out the primary key a statement reads or writes.
 func writeKey(t service.Table, b batchStatement) (storage.Key, bool) {
 	bd := binding(b.text, b.params)
 	var key storage.Item
@@ -420,6 +420,15 @@ func writeKey(t service.Table, b batchStatement) (storage.Key, bool) {
 			return storage.Key{}, false
 		}
 		key = d.Key
+	case *partiql.Select:
+		if s.From.Index != nil {
+			return storage.Key{}, false // refused on its own
+		}
+		g, err := lower.LowerBatchGet(bd, s, lower.Target{Keys: t.Schema()})
+		if err != nil {
+			return storage.Key{}, false
+		}
+		key = g.Key
 	default:
 		return storage.Key{}, false
 	}

@@ -2,6 +2,8 @@ package partiqlops
 
 import (
 	"encoding/base64"
+	"slices"
+	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -24,9 +26,9 @@ import (
 // or IN) or as Scan reads one, with Query's and Scan's index rules (no
 // consistent read on a GSI, only projected attributes from a GSI, an LSI
 // fetching the others) and the index's and the table's key attributes
-// in the NextToken. As DynamoDB Local answers, the WHERE clause filters
-// whole items: it is not refused for naming attributes the index does
-// not project.
+// in the NextToken. A keyed read whose WHERE clause names attributes the
+// index does not project is refused, as AWS refuses it
+// (filterProjected).
 
 // selectPlan is a SELECT lowered against its table or index.
 type selectPlan struct {
@@ -48,6 +50,9 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 	// Of an IN list, a key that holds an empty value matches no item of
 	// its partition; with pk = value it is the statement's error.
 	if err := sel.CheckKeys(func(kc *expr.KeyCondition) error { return tablespec.CheckKeyConditionValues(kc, keys) }); err != nil {
+		return nil, err
+	}
+	if err := filterProjected(t, x, sel); err != nil {
 		return nil, err
 	}
 	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
@@ -85,6 +90,34 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 		}
 		return plan.readTable(first, tableKey, view, v)
 	})
+}
+
+// filterProjected refuses a keyed read of index x (equality or IN on
+// its partition key: a Query) whose WHERE clause filters on attributes
+// the index does not project, as AWS does for a GSI and an LSI alike
+// (AWS's answer: nubo-db/dynamodb-conformance,
+// tests/tier3/error-messages/partiql.test.ts, "unprojected filter
+// attribute on a GSI" and "... on an LSI"); DynamoDB Local filters the
+// whole items. An unkeyed read (a Scan) is not refused.
+func filterProjected(t service.Table, x *tablespec.IndexDef, sel *lower.Select) error {
+	if x == nil || len(sel.Keys) == 0 || sel.Filter == nil {
+		return nil
+	}
+	projected := x.Projected(t.Schema())
+	if projected == nil {
+		return nil // ALL
+	}
+	var missing []string
+	for _, a := range sel.Filter.Attributes() {
+		if !slices.Contains(projected, a) && !slices.Contains(missing, a) {
+			missing = append(missing, a)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	return apierr.Validationf(apierr.MsgFilterNotProjected, x.Name, "["+strings.Join(missing, ", ")+"]")
 }
 
 // guard puts the SELECT to the stages' KeyGuards (the tenant guard):

@@ -207,6 +207,9 @@ func parseStatement(text string) (partiql.Statement, error) {
 	if !ok {
 		st, err := partiql.Parse(text)
 		p = stmtParse{st: st, err: syntaxError(text, err)}
+		if p.err == nil {
+			p.err = pathError(st)
+		}
 		stmtCache.mu.Lock()
 		if stmtCache.m == nil || len(stmtCache.m) >= maxCachedStatements {
 			stmtCache.m = make(map[string]stmtParse)
@@ -245,4 +248,32 @@ func runStatement(c service.Call, st partiql.Statement, text string, params []st
 		return runDelete(c, b, s, opt)
 	}
 	return nil, apierr.Validation(apierr.MsgExistsOutsideTxn)
+}
+
+// pathError refuses the path a statement names (its table, and index)
+// as AWS does, before the table is looked up: more than two components,
+// or an empty one.
+func pathError(st partiql.Statement) error {
+	var t partiql.Target
+	switch s := st.(type) {
+	case *partiql.Select:
+		t = s.From
+	case *partiql.Insert:
+		t = s.Into
+	case *partiql.Update:
+		t = s.Table
+	case *partiql.Delete:
+		t = s.From
+	case *partiql.Exists:
+		t = s.Query.From
+	default:
+		return nil
+	}
+	switch {
+	case t.Extra > 0:
+		return apierr.Validation(apierr.MsgPartiQLPathComponents)
+	case t.Table.Text == "" || t.Index != nil && t.Index.Text == "":
+		return apierr.Validation(apierr.MsgPartiQLEmptyComponent)
+	}
+	return nil
 }
