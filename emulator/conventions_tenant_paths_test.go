@@ -14,6 +14,7 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
@@ -99,4 +100,30 @@ func TestConventionsTenantExport(t *testing.T) {
 	out, err := emulatortest.Client(t, e, "AKIDADMIN").ExportTableToPointInTime(env.ctx, export)
 	require.NoError(t, err)
 	require.Equal(t, types.ExportStatusCompleted, out.ExportDescription.ExportStatus)
+}
+
+// TestConventionsSubTaskIndex: rule B11 on the task module's sub-task
+// rows, from the SDK: TaskService.createSubTask writes pk
+// SFN_TASK#<tenant>, sk <taskType>#<code>#<index> with index the input's
+// position (0, 1, ...), accepted; an index that is not a number is
+// refused.
+func TestConventionsSubTaskIndex(t *testing.T) {
+	cfg := &conventions.Config{Tables: []conventions.TableConfig{{Match: "*tasks", Policy: conventions.Policy{Roles: conventions.RoleTasks}}}}
+	e, err := emulator.New(emulator.Options{Conventions: cfg})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, e.Close()) })
+	env := &convEnv{t: t, ctx: context.Background(), e: e, db: emulatortest.Client(t, e, accessKey)}
+	require.NoError(t, env.createTable("local-demo-tasks", nil))
+	row := func(sk string) map[string]av {
+		return map[string]av{"pk": s("SFN_TASK#mbc"), "sk": s(sk), "id": s("SFN_TASK#mbc#" + sk), "version": n("0"),
+			"tenantCode": s("mbc"), "code": s("01J"), "type": s("bulk"), "name": s("bulk"), "status": s("CREATED")}
+	}
+	for _, sk := range []string{"bulk#01HX7MBJK3V9WQBZ7XNDK5ZT2M", "bulk#01HX7MBJK3V9WQBZ7XNDK5ZT2M#0", "bulk#01HX7MBJK3V9WQBZ7XNDK5ZT2M#12"} {
+		require.NoError(t, env.put("local-demo-tasks", row(sk), ""), sk)
+	}
+	err = env.put("local-demo-tasks", row("bulk#01HX7MBJK3V9WQBZ7XNDK5ZT2M#abc"), "")
+	var ae smithy.APIError
+	require.ErrorAs(t, err, &ae)
+	require.Contains(t, ae.ErrorMessage(), "[conventions B11]")
+	require.Contains(t, ae.ErrorMessage(), "its index is not a number")
 }
