@@ -124,6 +124,7 @@ const (
 	// B11
 	msgTaskPK         = "tasks partition key %q is not TASK#<tenant> or SFN_TASK#<tenant>"
 	msgTaskSK         = "tasks sort key %q is not <taskType>#<code>"
+	msgTaskSubIndex   = "tasks sort key %q is not a sub-task's <taskType>#<code>#<index>: its index is not a number"
 	msgSessionSK      = "session sort key %q is not <module>#<itemId>"
 	msgSessionVersion = "session item has no version Number of at least 1"
 	msgSessionTTL     = "session item has no ttl: it would never expire"

@@ -11,7 +11,8 @@ import (
 //
 // Tasks (the task package's TaskService.createTask and its sub-tasks): pk
 // TASK#<tenant> or SFN_TASK#<tenant> (Step Functions tasks), sk
-// <taskType>#<code>, a sub-task <parentSk>#<index>; no version suffix.
+// <taskType>#<code>, a sub-task <parentSk>#<index> with index a number
+// (createSubTask's position of its input, from 0); no version suffix.
 //
 // Session (core's SessionService, read-your-writes): pk <userId>#<tenant>,
 // sk <module>#<itemId> (the command module's table name option and the
@@ -33,8 +34,26 @@ func (c *checker) task() {
 	}
 	if !twoSegments(sk) {
 		c.add("B11", msgTaskSK, sk)
+	} else if segs := strings.Split(sk, KeySeparator); len(segs) > 2 && !decimal(segs[len(segs)-1]) {
+		c.add("B11", msgTaskSubIndex, sk)
 	}
 	c.plainSK()
+}
+
+// decimal reports whether s is a run of ASCII digits: a sub-task's
+// index, which TaskService.createSubTask writes as the position of its
+// input in the parent's (mbc-cqrs-serverless packages/task
+// task.service.ts: sk `${parentSk}#${index}`, index from 0).
+func decimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // session checks a session row (B11).

@@ -244,6 +244,8 @@ func TestRulesSystemTables(t *testing.T) {
 		{name: "B11 task", roles: "tasks", pk: "TASK#t1", sk: "import#01J", new: task},
 		{name: "B11 sfn task", roles: "tasks", pk: "SFN_TASK#t1", sk: "import#01J", new: with(task, "id", s("SFN_TASK#t1#import#01J"))},
 		{name: "B11 sub-task", roles: "tasks", pk: "TASK#t1", sk: "import#01J#3", new: with(task, "id", s("TASK#t1#import#01J#3"))},
+		{name: "B11 sfn sub-task", roles: "tasks", pk: "SFN_TASK#t1", sk: "bulk#01J#0", new: with(task, "id", s("SFN_TASK#t1#bulk#01J#0"))},
+		{name: "B11 sub-task index not a number", roles: "tasks", pk: "SFN_TASK#t1", sk: "bulk#01J#abc", new: with(task, "id", s("SFN_TASK#t1#bulk#01J#abc")), want: []string{"B11"}},
 		{name: "B11 task prefix", roles: "tasks", pk: "JOB#t1", sk: "import#01J", new: with(task, "id", none), want: []string{"B11"}},
 		{name: "B11 task sk without type", roles: "tasks", pk: "TASK#t1", sk: "01J", new: with(task, "id", none), want: []string{"B11"}},
 		{name: "B11 task sk with version", roles: "tasks", pk: "TASK#t1", sk: "import#01J@1", new: with(task, "id", none), want: []string{"B1"}},

@@ -19,6 +19,7 @@ import (
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
@@ -349,4 +350,41 @@ func TestAdminTenantReproductions(t *testing.T) {
 	requireAdminDenied(t, adminCall(t, addr, iamTenantA, "PUT", adminpath.Faults, everyTable), "PutFaults", allTablesARN)
 	ok = adminCall(t, addr, iamRoot, "DELETE", adminpath.Faults, "")
 	require.Equal(t, http.StatusOK, ok.status, ok.body)
+}
+
+// TestIAMPolicyVariablesAsIAM: policy variables resolve as IAM resolves
+// them (IAM User Guide, "IAM policy elements: Variables and tags"): a
+// role's session has no aws:username, so a Resource naming
+// ${aws:username} matches nothing for it, while an IAM user's name
+// matches; ${key, 'default'} stands for the default when the key is
+// absent, and for the key's value when present.
+func TestIAMPolicyVariablesAsIAM(t *testing.T) {
+	f := newIAMFixture(t)
+	get := func() error {
+		_, err := f.a.GetItem(ctxBG, &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: iamKey("TENANT#A")})
+		return err
+	}
+	set := func(arn string, tags map[string]string, doc string) {
+		t.Helper()
+		require.NoError(t, f.e.SetIAMPolicies(&IAMPolicies{Identities: []IAMIdentity{
+			{AccessKeyID: iamTenantA, ARN: arn, Tags: tags, Policies: []json.RawMessage{json.RawMessage(doc)}}}}))
+	}
+	byName := policy(`{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"arn:aws:dynamodb:*:*:table/${aws:username}"}`)
+
+	set("arn:aws:iam::000000000000:user/Orders", nil, byName)
+	require.NoError(t, get(), "an IAM user's name is aws:username")
+	for _, arn := range []string{"arn:aws:sts::000000000000:assumed-role/app-role/Orders", "arn:aws:sts::000000000000:federated-user/Orders"} {
+		set(arn, nil, byName)
+		var ae smithy.APIError
+		require.ErrorAs(t, get(), &ae, arn)
+		require.Equal(t, "AccessDeniedException", ae.ErrorCode(), arn)
+	}
+
+	byTeam := policy(`{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"arn:aws:dynamodb:*:*:table/${aws:PrincipalTag/team, 'Orders'}"}`)
+	set(iamUserA, nil, byTeam)
+	require.NoError(t, get(), "no team tag: the default names the table")
+	set(iamUserA, map[string]string{"team": "Other"}, byTeam)
+	require.Error(t, get(), "a team tag: its value, not the default")
+	set(iamUserA, map[string]string{"team": "Orders"}, byTeam)
+	require.NoError(t, get())
 }

@@ -97,7 +97,11 @@ func (p *IAMPolicies) identities(creds []Credential) (map[string]*iam.Identity, 
 		if id.Principal.UserID == "" {
 			id.Principal.UserID = d.AccessKeyID
 		}
-		if j := strings.LastIndexByte(d.ARN, '/'); j >= 0 {
+		// aws:username is an IAM user's name alone: IAM sets no
+		// aws:username for a role's session or a federated user (IAM
+		// User Guide, "IAM policy elements: Variables and tags",
+		// "Request information that you can use for policy variables").
+		if j := strings.LastIndexByte(d.ARN, '/'); j >= 0 && strings.Contains(d.ARN, ":user/") {
 			id.Principal.UserName = d.ARN[j+1:]
 		}
 		for k, v := range d.Keys {

@@ -330,14 +330,36 @@ func substitute(s string, r *Request) (string, bool) {
 			return b.String(), true
 		}
 		b.WriteString(s[:i])
-		name := s[i+2 : i+j]
+		name, def, hasDef := splitVariable(s[i+2 : i+j])
 		v, ok := variable(name, r)
+		if !ok && hasDef {
+			v, ok = def, true
+		}
 		if !ok {
 			return "", false
 		}
 		b.WriteString(v)
 		s = s[i+j+1:]
 	}
+}
+
+// splitVariable reads the inside of ${...}: a key's name, and the
+// default value after a comma in single quotes (${key, 'default'}: the
+// IAM User Guide's "IAM policy elements: Variables and tags",
+// "Specifying default values"), which stands for the variable when the
+// request has no value for the key; spaces around the name and the
+// quoted default are ignored, and two quotes in the default are one.
+func splitVariable(in string) (name, def string, hasDef bool) {
+	name, rest, found := strings.Cut(in, ",")
+	name = strings.TrimSpace(name)
+	if !found {
+		return name, "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) < 2 || rest[0] != '\'' || rest[len(rest)-1] != '\'' {
+		return in, "", false // not a default: the whole text names no key
+	}
+	return name, strings.ReplaceAll(rest[1:len(rest)-1], "''", "'"), true
 }
 
 // variable is the value of the policy variable name for r: the

@@ -346,7 +346,7 @@ func variables(s string, f func(string)) {
 		if j < 0 {
 			return
 		}
-		if name := s[i+2 : i+j]; name != "*" && name != "?" && name != "$" {
+		if name, _, _ := splitVariable(s[i+2 : i+j]); name != "*" && name != "?" && name != "$" {
 			f(name)
 		}
 		s = s[i+j+1:]

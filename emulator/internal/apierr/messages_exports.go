@@ -1,6 +1,7 @@
 package apierr
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -112,6 +113,13 @@ const (
 	ImportItemValidationError    = "ItemValidationError"
 	MsgImportItemValidationError = "Some of the items failed validation checks and were not imported. Please check CloudWatch error logs for more details."
 )
+
+// MsgImportFirstRefusal is the emulator's addition to an import's
+// ItemValidationError message: how many items were refused and the
+// first one's error, which AWS logs to CloudWatch instead.
+func MsgImportFirstRefusal(n int64, first string) string {
+	return fmt.Sprintf("The emulator refused %d item(s); the first: %s", n, first)
+}
 
 // ConstraintTransferClientToken is the ClientToken pattern of
 // ExportTableToPointInTime and ImportTable (AWS API reference).

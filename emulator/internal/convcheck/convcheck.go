@@ -435,9 +435,20 @@ func (tp *Policy) CheckRead(r Req, table string, k storage.Key) error {
 	return tp.st.settle(r, []conventions.Violation{*v}, tp.mode)
 }
 
+// wholeReads are the operations other than a Scan that read every
+// tenant's items of a table, guarded as a Scan is: the Streams API's
+// reads of its stream and an export, by what they do.
+var wholeReads = map[string]string{
+	"DescribeStream":           "read the stream of",
+	"GetShardIterator":         "read the stream of",
+	"GetRecords":               "read the stream of",
+	"ExportTableToPointInTime": "export",
+}
+
 // GuardScan is the tenant guard for a read of table that is not
-// confined to one partition: a Scan (index "") or a Query of a secondary
-// index. Only cross-tenant callers, and callers bound to no tenant, may.
+// confined to one partition: a Scan (index ""), a Query of a secondary
+// index, a read of its stream or an export (wholeReads). Only
+// cross-tenant callers, and callers bound to no tenant, may.
 func (tp *Policy) GuardScan(r Req, table, index string) error {
 	if tp.P.Roles == 0 || !tp.P.Enabled("B10") {
 		return nil
@@ -447,7 +458,9 @@ func (tp *Policy) GuardScan(r Req, table, index string) error {
 		return nil
 	}
 	msg := fmt.Sprintf(apierr.MsgConvScanGuarded, tenant, table)
-	if index != "" {
+	if what, ok := wholeReads[r.Op]; ok {
+		msg = fmt.Sprintf(apierr.MsgConvWholeGuarded, tenant, what, table, r.Op)
+	} else if index != "" {
 		msg = fmt.Sprintf(apierr.MsgConvIndexGuarded, tenant, index, table)
 	}
 	return tp.deny(r, &conventions.Violation{Rule: "B10", Table: table, Severity: tp.P.Severity("B10"), Message: msg})

@@ -9,6 +9,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The DynamoDB Streams API (X-Amz-Target DynamoDBStreams_20120810.<Op>),
@@ -257,17 +258,32 @@ func shardIDConstraints(cs *apierr.Constraints, id, path string) {
 	}
 }
 
-// lookupStream resolves a stream ARN of the call's namespace.
+// lookupStream resolves a stream ARN of the call's namespace, for a
+// caller the table's key guards let read it (guardStream).
 func lookupStream(c service.Call, arn string) (service.Stream, error) {
 	if err := checkStreamARN(arn); err != nil {
 		return service.Stream{}, err
 	}
 	for _, s := range c.Space().Streams(c.Now()) {
 		if s.ARN() == arn {
-			return s, nil
+			return s, guardStream(c, s)
 		}
 	}
 	return service.Stream{}, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
+}
+
+// guardStream puts a read of s to its table's key guards as a read of
+// every partition (service.Call.GuardScan): a stream holds every
+// tenant's records, so a caller the conventions layer binds to a tenant
+// is refused it as it is refused a Scan (docs/conventions.md, rule B10),
+// not given a filtered part of it. The stream of a table that no longer
+// exists, or was made again, is its table's of that name now.
+func guardStream(c service.Call, s service.Stream) error {
+	t, ok := c.Space().Table(s.TableName())
+	if !ok {
+		return nil
+	}
+	return c.GuardScan(t, "", storage.Value{})
 }
 
 // GetShardIteratorInput is the GetShardIterator request.

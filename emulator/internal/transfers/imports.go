@@ -231,6 +231,12 @@ func importTable(c service.Call, in *ImportTableInput) (*ImportTableOutput, erro
 		// AWS ends an import some of whose items it refused FAILED, the
 		// others imported (ack-api-quirks DDB-IMPORT-020).
 		j.desc.ImportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", apierr.ImportItemValidationError, apierr.MsgImportItemValidationError
+		if r.firstRefusal != "" {
+			// AWS's words, then the emulator's: the first refused item's
+			// error (a conventions refusal names its rule, the row and
+			// why), which AWS would log to CloudWatch.
+			j.desc.FailureMessage += " " + apierr.MsgImportFirstRefusal(j.desc.ErrorCount, r.firstRefusal)
+		}
 	}
 	return recordImport(c, j), nil
 }
@@ -273,6 +279,11 @@ type importRun struct {
 	d      *ImportTableDescription
 	params *service.CreateTableInput
 	opts   *InputFormatOptions
+
+	create       *string              // an item's creation's condition (createGuard)
+	names        wire.ExpressionNames // its names
+	refused      []wire.WireItem      // items refused, to try again (retry)
+	firstRefusal string               // the first item refused for good: its error's type and message
 }
 
 // run imports every object under prefix in the bucket's directory.
@@ -289,6 +300,7 @@ func (r *importRun) run(bucketDir, prefix string) error {
 			return err
 		}
 	}
+	r.retry()
 	return nil
 }
 
@@ -425,14 +437,94 @@ func (r *importRun) csv(in io.Reader) error {
 	}
 }
 
-// put writes one item through PutItem; a refusal counts as an error.
+// maxImportRetries bounds the refused items an import keeps to try
+// again once the others are written: a version chain read in key order
+// (<sk>@10 before <sk>@2) has its later versions refused until the
+// earlier ones exist. Past it, a refused item is an error at once.
+const maxImportRetries = 10_000
+
+// put writes one item through PutItem as the item's creation (the
+// table is new: a condition that its key does not exist, so that the
+// table's write checks see a create, as an application's first write
+// of a row carries it); an item whose key the import already wrote is
+// put again without it, the later one kept. A refused item is tried
+// again after the others (retry), then counts as an error.
 func (r *importRun) put(item wire.WireItem) {
-	name := r.table
-	if err := r.c.PutItem(&service.PutItemInput{TableName: &name, Item: item}); err != nil {
-		r.d.ErrorCount++
+	if err := r.write(item); err != nil {
+		if len(r.refused) < maxImportRetries {
+			r.refused = append(r.refused, item)
+			return
+		}
+		r.refuse(err)
 		return
 	}
 	r.d.ImportedItemCount++
+}
+
+// write puts item, as a create first (put).
+func (r *importRun) write(item wire.WireItem) error {
+	name := r.table
+	if r.create == nil {
+		r.createGuard()
+	}
+	err := r.c.PutItem(&service.PutItemInput{TableName: &name, Item: item, ConditionExpression: r.create, ExpressionAttributeNames: r.names})
+	if errors.Is(err, apierr.ErrConditionalCheckFailed) {
+		err = r.c.PutItem(&service.PutItemInput{TableName: &name, Item: item})
+	}
+	return err
+}
+
+// createGuard makes the condition of an item's creation:
+// attribute_not_exists of each key attribute.
+func (r *importRun) createGuard() {
+	t, ok := r.c.Space().Table(r.table)
+	if !ok {
+		return
+	}
+	ks := t.Schema()
+	cond := "attribute_not_exists(#k0)"
+	r.names = wire.ExpressionNames{"#k0": ks.Partition.Name}
+	if ks.HasSort() {
+		cond += " AND attribute_not_exists(#k1)"
+		r.names["#k1"] = ks.Sort.Name
+	}
+	r.create = &cond
+}
+
+// retry writes the refused items again, pass after pass, while a pass
+// writes one; those still refused count as errors, the first one's
+// refusal kept for the import's FailureMessage.
+func (r *importRun) retry() {
+	for len(r.refused) > 0 {
+		var still []wire.WireItem
+		var last error
+		for _, item := range r.refused {
+			if err := r.write(item); err != nil {
+				still, last = append(still, item), err
+				continue
+			}
+			r.d.ImportedItemCount++
+		}
+		if len(still) == len(r.refused) {
+			for range still {
+				r.refuse(last)
+			}
+			return
+		}
+		r.refused = still
+	}
+}
+
+// refuse counts a refused item, keeping the first refusal's message.
+func (r *importRun) refuse(err error) {
+	r.d.ErrorCount++
+	if r.firstRefusal == "" {
+		if ae, ok := apierr.Classify(err); ok {
+			r.firstRefusal = ae.Class.Name + ": " + ae.Msg
+		} else {
+			r.firstRefusal = err.Error()
+		}
+	}
 }
 
 func jsonString(s string) string {
