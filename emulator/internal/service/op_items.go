@@ -332,7 +332,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	var out *PutItemOutput
-	err = c.useItem(t, key, access.Put, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Put, func(u *itemUse) error { //gcassert:noescape
 		change, kept, err := u.storeItem(itemWrite{item: item, size: size, cond: cond, returnValues: in.ReturnValues,
 			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
 			condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
@@ -393,7 +393,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	var stored storage.EncodedItem
 	var found bool
-	if err := c.useItem(t, key, access.Get, func(u *itemUse) error {
+	if err := c.useItem(t, key, access.Get, func(u *itemUse) error { //gcassert:noescape
 		stored, found = u.fetchItem(consistent)
 		return nil
 	}); err != nil {
@@ -456,7 +456,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, err
 	}
 	var out *DeleteItemOutput
-	err = c.useItem(t, key, access.Delete, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Delete, func(u *itemUse) error { //gcassert:noescape
 		change, _, err := u.storeItem(itemWrite{cond: cond, returnValues: in.ReturnValues,
 			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
 		if err != nil {
@@ -497,7 +497,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	var out *UpdateItemOutput
-	err = c.useItem(t, key, access.Update, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Update, func(u *itemUse) error { //gcassert:noescape
 		var err error
 		out, err = updateItemIn(u, t, in, key, upd, cond)
 		return err

@@ -101,7 +101,7 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 // runTransactGet reads validated Gets from one consistent snapshot, in
 // the transaction's use of their items (useTxGets).
 func runTransactGet(c *call, gets []*txGet, mode string) (out *TransactGetItemsOutput, err error) {
-	err = c.useTxGets(gets, func(u *txGetUse) error {
+	err = c.useTxGets(gets, func(u *txGetUse) error { //gcassert:noescape
 		out = readTxGets(u, gets, mode)
 		return nil
 	})

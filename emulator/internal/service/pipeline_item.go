@@ -32,7 +32,9 @@ import (
 // whose methods are the only way to storage. A scope's state lives in the
 // call (scope, zero between requests: call_pool.go), so a request
 // allocates nothing for it; fn is only called, never kept, so its
-// closure stays on the handler's stack (BenchmarkOps/GetItem/handler).
+// closure stays on the handler's stack (each handler's function literal
+// says so with //gcassert:noescape, which TestCompilerClaims checks;
+// BenchmarkOps' allocation counts did not move).
 
 // scope is a data-plane request's scope: the use it opened and what fn
 // reported of it. Each kind of use sees it through its own type
