@@ -11,7 +11,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -81,13 +80,6 @@ func (o *TransactGetItemsOutput) AppendJSON(b []byte) []byte {
 		b = wire.AppendConsumedList(append(b, `,"ConsumedCapacity":`...), o.ConsumedCapacity)
 	}
 	return append(b, '}')
-}
-
-// txGet is one validated Get.
-type txGet struct {
-	t    *table
-	key  storage.Key
-	proj *expr.Projection
 }
 
 func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
