@@ -29,9 +29,15 @@ import (
 // in a package of its own, names that met every local err or key
 // renamed), 0.52 (11 in 21), and 0.55 (12 in 22) with SearchVectors'
 // strict checks read in the one pass (wire_strict.go). Uses the type
-// checker resolves gave 0.72 and 0.43.
+// checker resolves gave 0.72 and 0.43. The core held 1.65 (122 pairs in
+// 74 files) with its handlers keeping the pipeline's order by hand; with
+// the data plane's uses in managed scopes (pipeline_item.go) and the
+// helpers they share in the files that own them, 1.54 (114 in 74). Most
+// of what is left pairs the catalog and namespaces with service.go and
+// register.go: the next step is a package of their own.
 var maxMutualPairs = map[string]float64{
-	"emulator/internal/wire": 0.8,
+	"emulator/internal/wire":    0.8,
+	"emulator/internal/service": 1.55,
 }
 
 // TestMutualFilePairs: the packages of maxMutualPairs stay under their

@@ -29,8 +29,12 @@ const maxPackageLines = 11500
 // the one request decoder replaced the list cuts: the core's table of
 // limits (limits.go: each row's Start and Past, BatchGetItem's parking)
 // took the place of the cuts' prescans and cut values (oversize.go), 18
-// lines more than they; to be won back.
-const maxCoreLines = 11756
+// lines more than they; to be won back. It rose again, by 148 to 11,904,
+// when the handlers' call-order protocol became managed scopes
+// (pipeline_item.go): a type per kind of use, and the end of every use
+// the core begins, where before a use that failed after its Begin was
+// never ended; to be won back with the catalog's split.
+const maxCoreLines = 11904
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

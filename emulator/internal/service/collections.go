@@ -6,6 +6,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
+// ItemCollectionMetrics is reported for tables with local secondary indexes
+// when ReturnItemCollectionMetrics is SIZE.
+type ItemCollectionMetrics struct {
+	ItemCollectionKey   wire.WireItem `json:"ItemCollectionKey,omitempty"`
+	SizeEstimateRangeGB []float64     `json:"SizeEstimateRangeGB,omitempty"`
+}
+
 // Item collections: the items of one partition key value in a table with
 // local secondary indexes, together with their index entries. DynamoDB
 // reports a collection's size when a write asks for

@@ -5,11 +5,13 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Shared helpers of the data-plane operations (PutItem, GetItem, DeleteItem,
-// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): key validation
+// UpdateItem, Query, Scan, BatchGetItem, BatchWriteItem): ReturnValues, a
+// write's condition checked on the current item, key validation
 // (the key values' rules are tablespec's, key_values.go; a request's
 // expression compiler is exprparams'; capacity accounting is in
 // capacity.go).
@@ -105,4 +107,33 @@ func itemKeyAttr(item storage.Item, attr storage.KeyAttr, partition bool) (stora
 		return storage.Value{}, apierr.KeyShape(fmt.Sprintf(apierr.MsgKeyTypeMismatch, attr.Name, attr.Kind, v.Kind()))
 	}
 	return v, tablespec.CheckKeyValue(attr.Name, v, partition)
+}
+
+// ReturnValues values.
+const (
+	returnNone       = "NONE"
+	returnAllOld     = "ALL_OLD"
+	returnUpdatedOld = "UPDATED_OLD"
+	returnAllNew     = "ALL_NEW"
+	returnUpdatedNew = "UPDATED_NEW"
+)
+
+// checkCondition evaluates cond (nil: no condition) on the current item
+// inside a Write callback and returns ConditionalCheckFailedException, with
+// the current item when rvoccf is ALL_OLD, if it does not hold.
+func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error {
+	if cond == nil {
+		return nil
+	}
+	ok, err := cond.Eval(cur)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return nil
+	}
+	if rvoccf == returnAllOld && cur != nil {
+		return apierr.ConditionalCheckFailed(cur)
+	}
+	return apierr.ConditionalCheckFailed(nil)
 }

@@ -82,7 +82,7 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 		}
 	}
 	var out *Page
-	err := c.c.useBegun(t, begin, func(u *readUse) error {
+	err := c.c.useBegun(t, begin, func(u *readUse) error { //gcassert:noescape
 		p := &pageReader{req: req}
 		if err := read(func() *storage.Table { return u.view(r.Index, r.Consistent) }, p.visit); err != nil {
 			return err
@@ -125,7 +125,7 @@ func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.I
 func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
 	t, key, proj := r.Table, r.Key, r.Projection
 	size := 0
-	if err := c.c.useItem(t.t, key, access.Get, func(u *itemUse) error {
+	if err := c.c.useItem(t.t, key, access.Get, func(u *itemUse) error { //gcassert:noescape
 		var stored storage.EncodedItem
 		if stored, found = u.fetchItem(consistent); found {
 			size = stored.Size()
@@ -164,7 +164,7 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 	}
 	var change storage.Change
 	var cc *ConsumedCapacity
-	err := cl.useGuarded(t, w.Key, acc, func(u *itemUse) error {
+	err := cl.useGuarded(t, w.Key, acc, func(u *itemUse) error { //gcassert:noescape
 		var err error
 		change, err = writeItemIn(u, w, op, newSize)
 		if err == nil {

@@ -71,7 +71,7 @@ func queryMulti(c *call, t *table, x *tablespec.IndexDef, comp *expr.Compiler, i
 		Forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
 	}
 	var out *QueryOutput
-	err = c.useRead(t, x, multiKey(kc), nil, access.Query, req.filter != nil, func(u *readUse) error {
+	err = c.useRead(t, x, multiKey(kc), nil, access.Query, req.filter != nil, func(u *readUse) error { //gcassert:noescape
 		var err error
 		out, err = queryIndexPage(u, t, x, req, in, q, func(esk storage.Item) (storage.Item, error) {
 			return multiStartKey(t, x, esk, kc)

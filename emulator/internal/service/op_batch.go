@@ -422,7 +422,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	cb := writeBatch{c: c}            // the stages' checks of every write (stage_check.go)
 	for ti, bt := range tables {
 		var err error
-		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses.table(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
+		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses.ofTable(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
 			return err
 		}
 	}
@@ -434,7 +434,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	}
 	for ti, name := range names {
 		if !keep[ti] {
-			recycleBatchWrites(in.RequestItems[name], uses.table(ti))
+			recycleBatchWrites(in.RequestItems[name], uses.ofTable(ti))
 		}
 	}
 	return nil

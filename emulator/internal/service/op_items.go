@@ -17,15 +17,6 @@ import (
 // storage read or one storage Table.Write, evaluating any condition on the
 // current item inside the write so a failed condition writes nothing.
 
-// ReturnValues values.
-const (
-	returnNone       = "NONE"
-	returnAllOld     = "ALL_OLD"
-	returnUpdatedOld = "UPDATED_OLD"
-	returnAllNew     = "ALL_NEW"
-	returnUpdatedNew = "UPDATED_NEW"
-)
-
 // Enum value sets in the order AWS lists them in constraint messages.
 const (
 	enumReturnValues       = "ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW"
@@ -47,13 +38,6 @@ const (
 type AttributeValueUpdate struct {
 	Action string               `json:"Action,omitempty"`
 	Value  *wire.AttributeValue `json:"Value,omitempty"`
-}
-
-// ItemCollectionMetrics is reported for tables with local secondary indexes
-// when ReturnItemCollectionMetrics is SIZE.
-type ItemCollectionMetrics struct {
-	ItemCollectionKey   wire.WireItem `json:"ItemCollectionKey,omitempty"`
-	SizeEstimateRangeGB []float64     `json:"SizeEstimateRangeGB,omitempty"`
 }
 
 // PutItemInput is the PutItem request.
@@ -258,45 +242,6 @@ func compileCondition(comp *expr.Compiler, text *string, expected *expr.LegacyEx
 	return cond, err
 }
 
-// checkCondition evaluates cond (nil: no condition) on the current item
-// inside a Write callback and returns ConditionalCheckFailedException, with
-// the current item when rvoccf is ALL_OLD, if it does not hold.
-func checkCondition(cond *expr.Condition, cur storage.Item, rvoccf string) error {
-	if cond == nil {
-		return nil
-	}
-	ok, err := cond.Eval(cur)
-	if err != nil {
-		return err
-	}
-	if ok {
-		return nil
-	}
-	if rvoccf == returnAllOld && cur != nil {
-		return apierr.ConditionalCheckFailed(cur)
-	}
-	return apierr.ConditionalCheckFailed(nil)
-}
-
-// putOrDelete stores item under key, or deletes the item there when item
-// is nil, checking cond (nil: none) on the current item inside the write.
-// The current item is decoded only when cond or ReturnValues ALL_OLD needs
-// it; otherwise the Change has OldSize but no Old.
-func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf, capacityMode string) (storage.Change, error) {
-	if cond == nil && returnValues != returnAllOld && !needOld(t, capacityMode) {
-		return t.data.Put(key, item)
-	}
-	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
-		if err := checkCondition(cond, cur, rvoccf); err != nil {
-			return nil, err
-		}
-		if item == nil && cur == nil {
-			return nil, storage.ErrNoWrite
-		}
-		return item, nil
-	})
-}
-
 // handlePutItem is PutItem's handler.
 func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 	if err := writeConstraints(in.TableName, in.ReturnValues, in.ReturnConsumedCapacity, in.ReturnItemCollectionMetrics,
@@ -332,7 +277,7 @@ func handlePutItem(c *call, in *PutItemInput) (*PutItemOutput, error) {
 		return nil, err
 	}
 	var out *PutItemOutput
-	err = c.useItem(t, key, access.Put, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Put, func(u *itemUse) error { //gcassert:noescape
 		change, kept, err := u.storeItem(itemWrite{item: item, size: size, cond: cond, returnValues: in.ReturnValues,
 			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity,
 			condText: in.ConditionExpression, names: in.ExpressionAttributeNames})
@@ -393,7 +338,7 @@ func getItem(c *call, in *GetItemInput) (*GetItemOutput, error) {
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	var stored storage.EncodedItem
 	var found bool
-	if err := c.useItem(t, key, access.Get, func(u *itemUse) error {
+	if err := c.useItem(t, key, access.Get, func(u *itemUse) error { //gcassert:noescape
 		stored, found = u.fetchItem(consistent)
 		return nil
 	}); err != nil {
@@ -456,7 +401,7 @@ func deleteItem(c *call, in *DeleteItemInput) (*DeleteItemOutput, error) {
 		return nil, err
 	}
 	var out *DeleteItemOutput
-	err = c.useItem(t, key, access.Delete, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Delete, func(u *itemUse) error { //gcassert:noescape
 		change, _, err := u.storeItem(itemWrite{cond: cond, returnValues: in.ReturnValues,
 			rvoccf: in.ReturnValuesOnConditionCheckFailure, capacity: in.ReturnConsumedCapacity})
 		if err != nil {
@@ -497,7 +442,7 @@ func updateItem(c *call, in *UpdateItemInput) (*UpdateItemOutput, error) {
 		return nil, err
 	}
 	var out *UpdateItemOutput
-	err = c.useItem(t, key, access.Update, func(u *itemUse) error {
+	err = c.useItem(t, key, access.Update, func(u *itemUse) error { //gcassert:noescape
 		var err error
 		out, err = updateItemIn(u, t, in, key, upd, cond)
 		return err

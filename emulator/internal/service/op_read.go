@@ -299,7 +299,7 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	}
 	forward := in.ScanIndexForward == nil || *in.ScanIndexForward
 	var out *QueryOutput
-	err = c.useRead(t, x, queryKey(kc.Partition, kc.Sort), nil, access.Query, req.filter != nil, func(u *readUse) error {
+	err = c.useRead(t, x, queryKey(kc.Partition, kc.Sort), nil, access.Query, req.filter != nil, func(u *readUse) error { //gcassert:noescape
 		var err error
 		if x != nil {
 			out, err = queryIndexPage(u, t, x, req, in, indexQuery(x, kc, forward), func(esk storage.Item) (storage.Item, error) {
@@ -489,7 +489,7 @@ func scan(c *call, in *ScanInput) (*ScanOutput, error) {
 		r.Segment, r.TotalSegments = int(*in.Segment), int(*in.TotalSegments)
 	}
 	var out *ScanOutput
-	err = c.useRead(t, x, access.KeyCondition{}, nil, access.Scan, req.filter != nil, func(u *readUse) error {
+	err = c.useRead(t, x, access.KeyCondition{}, nil, access.Scan, req.filter != nil, func(u *readUse) error { //gcassert:noescape
 		var err error
 		if x != nil {
 			out, err = scanIndex(u, t, x, req, r, in)

@@ -426,7 +426,7 @@ func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*
 // TransactionCanceledException with one reason per action. The
 // WriteChecker stages see all of its writes at once.
 func applyTx(c *call, acts []*txAction) (changes []storage.Change, err error) {
-	err = c.useTx(acts, func(u *txUse, refused []apierr.CancellationReason) error {
+	err = c.useTx(acts, func(u *txUse, refused []apierr.CancellationReason) error { //gcassert:noescape
 		var err error
 		changes, err = applyTxIn(u, c, acts, refused)
 		return err

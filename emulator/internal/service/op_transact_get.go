@@ -11,7 +11,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -83,13 +82,6 @@ func (o *TransactGetItemsOutput) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// txGet is one validated Get.
-type txGet struct {
-	t    *table
-	key  storage.Key
-	proj *expr.Projection
-}
-
 func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
 	gets, err := c.prepareTransactGet(in)
 	if err != nil {
@@ -101,7 +93,7 @@ func transactGetItems(c *call, in *TransactGetItemsInput) (*TransactGetItemsOutp
 // runTransactGet reads validated Gets from one consistent snapshot, in
 // the transaction's use of their items (useTxGets).
 func runTransactGet(c *call, gets []*txGet, mode string) (out *TransactGetItemsOutput, err error) {
-	err = c.useTxGets(gets, func(u *txGetUse) error {
+	err = c.useTxGets(gets, func(u *txGetUse) error { //gcassert:noescape
 		out = readTxGets(u, gets, mode)
 		return nil
 	})

@@ -39,8 +39,8 @@ func (u *TableUse) endBatchItem(ru, wu float64, ixUnits map[*tablespec.IndexDef]
 // for a refused write); nil when nothing watches.
 type batchUses [][]*TableUse
 
-// table returns the uses of table ti's writes (nil: none watched).
-func (b batchUses) table(ti int) []*TableUse {
+// ofTable returns the uses of table ti's writes (nil: none watched).
+func (b batchUses) ofTable(ti int) []*TableUse {
 	if b == nil {
 		return nil
 	}

@@ -11,55 +11,38 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The managed scopes of the data plane, in the shape of bbolt's
-// db.Update(fn) and go-memdb's deferred Abort: a handler asks for a scope
-// over its table and keys (useItem, useRead, useTx, useTxGets) and does
-// its work inside fn. The scope runs the key guard and the stages' Begin,
-// calls fn with the use, and ends the use in a defer whatever fn did:
-//
-//   - fn reported what the use did (itemUse.storeItem, updateStored,
-//     fetchItem; readUse.answerPage; txUse.commitTx; txGetUse.readAll): the stages'
-//     End was told that, with its units, as it was reported (before the
-//     handler gives anything of it back), and the deferred end does
-//     nothing, as go-memdb's Abort after a Commit;
-//   - fn failed by a write's condition, or cancelled a transaction: the
-//     use is charged as AWS charges it (pipeline_condfail.go);
-//   - fn failed otherwise, or panicked: the stages' End is told the use
-//     was refused with the error (it charges nothing).
-//
-// So a use's Begin and End pair by construction, and a handler cannot
-// run a stage out of order: it holds no more than the use fn is given,
-// whose methods are the only way to storage. A scope's state lives in the
-// call (scope, zero between requests: call_pool.go), so a request
-// allocates nothing for it; fn is only called, never kept, so its
-// closure stays on the handler's stack (BenchmarkOps/GetItem/handler).
+// The data plane's managed scopes, as bbolt's db.Update(fn) and
+// go-memdb's deferred Abort: a handler asks for a scope over its table
+// and keys (useItem, useRead, useTx, useTxGets, useSearch) and works in
+// fn, given the use. The scope runs the key guard and the stages' Begin,
+// calls fn, and ends the use in a defer: a report of what the use did
+// (storeItem, updateStored, fetchItem, answerPage, commitTx, readAll)
+// told the stages' End at once, and the defer does nothing (Abort after
+// Commit); else a write refused by its condition or a cancelled
+// transaction is charged (pipeline_condfail.go), and any other error or
+// a panic ends the use as refused. Begin and End pair by construction.
+// The scope lives in the call (call_pool.go); fn is only called, never
+// kept, so its closure stays on the handler's stack (//gcassert:noescape
+// on each, TestCompilerClaims).
 
-// scope is a data-plane request's scope: the use it opened and what fn
-// reported of it. Each kind of use sees it through its own type
-// (itemUse, readUse, txUse, txGetUse), with that kind's methods only.
+// scope is a data-plane request's scope, which each kind of use sees
+// through its own type (itemUse, readUse, txUse, ...) and methods.
 type scope struct {
-	c    *call
-	use  *TableUse // the use the stages watch (stage.go); nil: nothing watches
-	open bool      // a use began and has not ended
-	t    *table
-	key  storage.Key
-	// newSize is the size of the item the write would store, charged
-	// when its condition refuses it (0: a delete, or not known).
-	newSize int
-	// size is the size the write is charged for (the larger of the old
-	// and new item), change what it did.
-	size   int
-	change storage.Change
-	// A transaction's actions (nil: a read transaction's Gets) and
-	// their uses (nil: nothing watches).
-	acts   []*txAction
-	txUses []*TableUse
+	c       *call
+	use     *TableUse // the use the stages watch (stage.go); nil: nothing watches
+	open    bool      // a use began and has not ended
+	t       *table
+	key     storage.Key
+	newSize int            // the item a write refused by its condition is charged for
+	size    int            // the size a write is charged for
+	change  storage.Change // what the write did
+	acts    []*txAction    // a write transaction's actions (nil: a read's)
+	txUses  []*TableUse    // a transaction's uses (nil: nothing watches)
 }
 
-// openScope starts the call's scope afresh with use u of t (key: the item's,
-// zero for a read of several). It is zeroed in place, then set: a
-// composite literal assigned to c.scope was built in a temporary and
-// copied (BenchmarkOps/GetItem/handler).
+// openScope starts the call's scope afresh with use u of t (key: the
+// item's), zeroed in place (a composite literal was built in a temporary
+// and copied: BenchmarkOps/GetItem/handler).
 func (c *call) openScope(u *TableUse, t *table, key storage.Key) *scope {
 	s := &c.scope
 	*s = scope{}
@@ -84,40 +67,35 @@ func (s *scope) end(err *error) {
 		return
 	}
 	s.open = false
-	u := s.use
-	s.use = nil
-	switch {
-	case conditionRefused(*err):
-		u.endRefused(*err, s.key, s.newSize) // pipeline_condfail.go
-	default:
-		u.endFailed(*err)
+	if conditionRefused(*err) {
+		s.use.endRefused(*err, s.key, s.newSize) // pipeline_condfail.go
+	} else {
+		s.use.endFailed(*err)
 	}
+	s.use = nil
 }
 
-// endTx ends a transaction's scope, once, when fn did not report it
+// endActions ends a transaction's scope, once, when fn did not report it
 // (txUse.commitTx, txGetUse.readAll): each action of a cancelled transaction
 // is charged what it would have cost (pipeline_condfail.go); any other
 // error, or a panic, ends each use as refused with it.
-func (s *scope) endTx(err *error) {
+func (s *scope) endActions(err *error) {
 	if !s.open {
 		return
 	}
 	s.open = false
-	uses := s.txUses
-	s.txUses = nil
-	switch {
-	case s.acts != nil && errors.Is(*err, apierr.ErrTransactionCanceled):
-		endTxCancelled(uses, s.acts) // pipeline_condfail.go
-	default:
-		for _, u := range uses {
+	if s.acts != nil && errors.Is(*err, apierr.ErrTransactionCanceled) {
+		endTxCancelled(s.txUses, s.acts) // pipeline_condfail.go
+	} else {
+		for _, u := range s.txUses {
 			u.endFailed(*err)
 		}
 	}
+	s.txUses = nil
 }
 
-// endFailed ends u for a use that failed with err after its Begin (a
-// check after it, a panic: err nil): the stages hear of it as refused,
-// and charge nothing. Nil-safe.
+// endFailed ends u, which failed with err after its Begin (nil: a
+// panic), as refused: nothing is charged. Nil-safe.
 func (u *TableUse) endFailed(err error) {
 	if u == nil {
 		return
@@ -128,13 +106,12 @@ func (u *TableUse) endFailed(err error) {
 	u.end(Outcome{Refused: err})
 }
 
-// itemUse is a request's use of one item (useItem): its write or its
-// read.
+// itemUse is a request's use of one item (useItem).
 type itemUse scope
 
-// useItem runs fn in the request's use of the item with key in t: the
-// key guard, each stage's Begin, fn, and the use's end (scope.end),
-// whatever fn does. It returns the error that refused the use, or fn's.
+// useItem runs fn in the use of the item with key in t: the key guard,
+// each stage's Begin, fn, and the use's end. It returns the error that
+// refused the use, or fn's.
 func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) error {
 	var err error
 	if acc.IsWrite() {
@@ -177,12 +154,10 @@ type itemWrite struct {
 	names    map[string]string
 }
 
-// storeItem runs the write w of the use's item, its condition checked on
-// the current item inside the write, through the stages' write checks:
-// on a table a WriteChecker checks, they check it in the same storage
-// transaction (storeChecked). kept reports that the checks saw w's item,
-// which must then stay the caller's (op_batch_recycle.go). The write is
-// reported to the use: the larger of w's item and the one it replaced.
+// storeItem runs the write w of the use's item, its condition checked
+// inside the write, with the stages' write checks in the same storage
+// transaction (storeChecked; kept: they saw w's item, which must then
+// stay the caller's, op_batch_recycle.go), and reports it to the use.
 func (u *itemUse) storeItem(w itemWrite) (change storage.Change, kept bool, err error) {
 	u.newSize = w.size // what a refusal by the condition is charged for
 	if writeCheck(u.t) != NoWriteCheck {
@@ -198,11 +173,9 @@ func (u *itemUse) storeItem(w itemWrite) (change storage.Change, kept bool, err 
 }
 
 // updateStored runs an update of the use's item in one storage write
-// (call.updateWrite, with the stages' write checks wc): next computes
-// the new item from the current one and returns its size, also when it
-// fails (the size a refusal by the condition is charged for; 0: none).
-// The write is reported to the use: the larger of the new item and the
-// one it replaced.
+// (updateWrite, with the write checks wc) and reports it to the use:
+// next makes the new item from the current one and returns its size,
+// also when it fails (what a refusal by the condition is charged for).
 func (u *itemUse) updateStored(wc WriteCheck, next func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error)) (storage.Change, error) {
 	change, err := u.c.updateWrite(u.t, wc, u.key, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, error) {
 		item, size, err := next(tx, cur)
@@ -215,9 +188,27 @@ func (u *itemUse) updateStored(wc WriteCheck, next func(tx *storage.WriteTx, cur
 	return change, err
 }
 
-// patched reports an update made on the stored record (update_patch.go)
-// that returned change, the new item of newSize, or err (newSize: what a
-// refusal by its condition is charged for).
+// putOrDelete stores item under key, or deletes the item there when item
+// is nil, checking cond (nil: none) on the current item inside the write.
+// The current item is decoded only when cond or ReturnValues ALL_OLD needs
+// it; otherwise the Change has OldSize but no Old.
+func putOrDelete(t *table, key storage.Key, item storage.Item, cond *expr.Condition, returnValues, rvoccf, capacityMode string) (storage.Change, error) {
+	if cond == nil && returnValues != returnAllOld && !needOld(t, capacityMode) {
+		return t.data.Put(key, item)
+	}
+	return t.data.Write(key, func(cur storage.Item) (storage.Item, error) {
+		if err := checkCondition(cond, cur, rvoccf); err != nil {
+			return nil, err
+		}
+		if item == nil && cur == nil {
+			return nil, storage.ErrNoWrite
+		}
+		return item, nil
+	})
+}
+
+// patched reports an update made on the stored record (update_patch.go),
+// as updateStored does.
 func (u *itemUse) patched(change storage.Change, newSize int, err error) {
 	u.newSize = newSize
 	if err == nil {
@@ -232,9 +223,8 @@ func (u *itemUse) wrote(sizeBytes int, change storage.Change) {
 	(*scope)(u).endWith(Outcome{WriteUnits: capacity.WriteUnits(sizeBytes), Change: change, HasChange: true})
 }
 
-// fetchItem reads the use's item from the view consistent asks for (the
-// table's, or its eventual view through the ReadViewer stages), and
-// reports the read to the use.
+// fetchItem reads the use's item from the view consistent asks for
+// (stage_read.go), and reports the read to the use.
 func (u *itemUse) fetchItem(consistent bool) (storage.EncodedItem, bool) {
 	stored, found := u.use.view(u.t, nil, consistent).GetEncoded(u.key)
 	n := 0
@@ -256,18 +246,14 @@ func (u *itemUse) answerCollection(ret string) *ItemCollectionMetrics {
 	return u.t.collectionMetrics(ret, u.key, u.change)
 }
 
-// readUse is a request's read of a table or an index (useRead): a
-// Query's, a Scan's, a PartiQL SELECT's page.
+// readUse is a request's read of a table or an index (useRead).
 type readUse scope
 
-// useRead runs fn in the request's read of t, or of its index x (nil:
-// the table): each stage's Begin, fn, and the read's end, whatever fn
-// does. kc is the read's key condition (a Query's partition and sort
-// condition, none for a Scan), parts the partitions a read of several is
-// put to the stages by, one by one (nil: kc's), filter whether a filter
-// drops items read. The tenant guard of a read runs before, where its
-// validation order puts it (guardKey, guardQuery, guardScan:
-// stage_check.go; a feature's through Call.GuardKey and Call.GuardScan).
+// useRead runs fn in the read of t, or of its index x (nil: the table):
+// each stage's Begin, fn, and the read's end. kc is its key condition
+// (none: a Scan), parts the partitions a read of several is put to the
+// stages by (nil: kc's), filter whether a filter drops items. Its key
+// guard ran where its validation order puts it (stage_check.go).
 func (c *call) useRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool, fn func(r *readUse) error) (err error) {
 	u, err := c.beginRead(t, x, kc, parts, acc, filter)
 	if err != nil {
@@ -304,12 +290,9 @@ func (r *readUse) answerPage(p *pageReader) (*pageOutput, error) {
 // txUse is a write transaction's use of its actions' items (useTx).
 type txUse scope
 
-// useTx runs fn in a write transaction's use of its actions: each
-// action put to the stages (txStages), fn with the reasons to cancel
-// with (nil: none refused), and the uses' end, whatever fn does: a
-// cancelled transaction's actions are charged what they would have cost
-// (pipeline_condfail.go). It returns the error that fails the call, or
-// fn's.
+// useTx runs fn in a write transaction's use of its actions: each put to
+// the stages (txStages), fn with the reasons to cancel with (nil: none
+// refused), and the uses' end.
 func (c *call) useTx(acts []*txAction, fn func(u *txUse, refused []apierr.CancellationReason) error) (err error) {
 	refused, uses, err := c.txStages(acts)
 	if err != nil {
@@ -317,7 +300,7 @@ func (c *call) useTx(acts []*txAction, fn func(u *txUse, refused []apierr.Cancel
 	}
 	s := c.openScope(nil, nil, storage.Key{})
 	s.acts, s.txUses = acts, uses
-	defer s.endTx(&err)
+	defer s.endActions(&err)
 	return fn((*txUse)(s), refused)
 }
 
@@ -338,9 +321,8 @@ func (u *txUse) commitTx(tx *storage.WriteTx, changes []storage.Change) error {
 // txGetUse is a read transaction's use of its Gets' items (useTxGets).
 type txGetUse scope
 
-// useTxGets runs fn in a read transaction's use of its Gets: each Get
-// put to the stages (txGetStages), fn, and the uses' end, whatever fn
-// does. It returns the error that refuses the transaction, or fn's.
+// useTxGets runs fn in a read transaction's use of its Gets: each put to
+// the stages (txGetStages), fn, and the uses' end.
 func (c *call) useTxGets(gets []*txGet, fn func(u *txGetUse) error) (err error) {
 	uses, err := c.txGetStages(gets)
 	if err != nil {
@@ -348,7 +330,7 @@ func (c *call) useTxGets(gets []*txGet, fn func(u *txGetUse) error) (err error) 
 	}
 	s := c.openScope(nil, nil, storage.Key{})
 	s.txUses = uses
-	defer s.endTx(&err)
+	defer s.endActions(&err)
 	return fn((*txGetUse)(s))
 }
 
@@ -375,13 +357,10 @@ func endTxGets(uses []*TableUse, sizes []int) {
 // searchUse is a request's search of a vector index (useSearch).
 type searchUse scope
 
-// useSearch runs fn in the request's search of t's vector index x: the
-// tenant guard (the partition the search names when its HASH element is
-// the table's partition key, else the index as a whole, as a Scan of
-// it), each stage's Begin (the index's search limit among them), fn, and
-// the search's end, whatever fn does. hash is the HASH element's value
-// (invalid: none). The search itself reads the table's eventual view
-// (searchData).
+// useSearch runs fn in the search of t's vector index x: the tenant
+// guard (the partition when its HASH element, hash, is the table's
+// partition key, else the index as a Scan of it), each stage's Begin,
+// fn, and the search's end.
 func (c *call) useSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Value, fn func(u *searchUse) error) (err error) {
 	kc, acc := access.KeyCondition{}, access.Scan
 	if e := x.SchemaElem(t.schema.Partition.Name); e != nil && e.Type == tablespec.SearchHash && hash.IsValid() {
@@ -407,10 +386,8 @@ func (u *searchUse) searched(bytes float64, returned int) {
 	(*scope)(u).endWith(Outcome{SearchBytes: bytes, Read: returned, Returned: returned})
 }
 
-// useBegun runs fn in a read whose use a feature's begin opens
-// (Call.ReadPage): begin runs the feature's checks, then Call.BeginRead
-// (beginPage), which begins the use in this scope; fn, and the read's
-// end, whatever begin and fn do.
+// useBegun runs begin, whose Call.BeginRead (beginPage) begins the use
+// of this scope (Call.ReadPage), then fn, and the read's end.
 func (c *call) useBegun(t *table, begin func() error, fn func(r *readUse) error) (err error) {
 	s := c.openScope(nil, t, storage.Key{})
 	defer s.end(&err)

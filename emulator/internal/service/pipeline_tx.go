@@ -6,6 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/internal/access"
+	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -14,6 +15,13 @@ import (
 // locks, so that a refusal (an injected conflict) wins over a condition,
 // as a lock held by another transaction would, and no delay is slept
 // under a lock; a refused action cancels the transaction with its code.
+
+// txGet is one validated Get of a read transaction.
+type txGet struct {
+	t    *table
+	key  storage.Key
+	proj *expr.Projection
+}
 
 // txAccess is the report's access of a write transaction's action.
 func txAccess(k txKind) access.Access {

@@ -1,7 +1,7 @@
 package service
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -89,8 +89,8 @@ const (
 // Write is one item write a WriteChecker checks: Old the item replaced
 // and New the item stored (nil: none, a delete); Condition and Names the
 // request's ConditionExpression and names (nil: none) and Cond as compiled (a PartiQL WHERE
-// clause has no text), CreateOnly a write that creates only (PartiQL INSERT); Position where it
-// sits in its request, as AWS names a member ("": alone).
+// clause has no text), CreateOnly a write that creates only (PartiQL INSERT). Position says where
+// it sits in its request.
 type Write struct {
 	Table      Table
 	Op         WriteOp
@@ -100,8 +100,24 @@ type Write struct {
 	Names      map[string]string
 	Cond       *expr.Condition
 	CreateOnly bool
-	Position   string
 	tx         *storage.WriteTx // the write's storage transaction (nil: none)
+	// The write's place in its request, 1 + its index (0: alone): in
+	// the batch's table batchTable, else among a transaction's actions.
+	batchTable string
+	place      int
+}
+
+// Position is where the write sits in its request, as AWS names a member
+// ("TransactItems[2]", `RequestItems["t"][0]`; "": alone). It is made
+// when asked (a rule's refusal or warning names it), not per write.
+func (w *Write) Position() string {
+	switch {
+	case w.place == 0:
+		return ""
+	case w.batchTable != "":
+		return "RequestItems[" + strconv.Quote(w.batchTable) + "][" + strconv.Itoa(w.place-1) + "]"
+	}
+	return "TransactItems[" + strconv.Itoa(w.place-1) + "]"
 }
 
 // Reads reports whether the check may read other items (Exists, Get).
@@ -355,8 +371,7 @@ func (c *call) batchWriteChecked(b *writeBatch, tx *storage.WriteTx, t *table, i
 			}
 			op = WriteDelete
 		}
-		b.add(&Write{Table: Table{t: t}, Op: op, Key: key, Old: cur, New: item, tx: tx,
-			Position: fmt.Sprintf("RequestItems[%q][%d]", t.name, i)})
+		b.add(&Write{Table: Table{t: t}, Op: op, Key: key, Old: cur, New: item, tx: tx, batchTable: t.name, place: i + 1})
 		return item, nil
 	})
 }
@@ -380,7 +395,7 @@ func checkTransactWrites(c *call, tx *storage.WriteTx, acts []*txAction) error {
 		}
 		old, _ := tx.Get(a.t.data, a.key)
 		b.add(&Write{Table: Table{t: a.t}, Op: op, Key: a.key, Old: old, New: a.item, tx: tx, Cond: a.cond,
-			Condition: a.checked.text, Names: a.checked.names, CreateOnly: a.insert, Position: fmt.Sprintf("TransactItems[%d]", i)})
+			Condition: a.checked.text, Names: a.checked.names, CreateOnly: a.insert, place: i + 1})
 	}
 	return b.settle()
 }

@@ -59,7 +59,7 @@ func write(p *convcheck.Policy, w *service.Write) conventions.Write {
 		pk, _ := g.Keys()
 		cw.IndexKeys = append(cw.IndexKeys, conventions.IndexKey{Index: g.Name(), Attr: pk})
 	}
-	cw.Position = w.Position
+	cw.Position = w.Position()
 	if w.Reads() {
 		cw.Exists = func(pk, sk string) bool { return w.Exists(ks.StringKey(pk, sk)) }
 		if cw.Policy.Latest != "" {
