@@ -24,7 +24,7 @@ func Limit(r Registrar, in any, member string, p wire.List) { r.sm.limits.Add(in
 // answer is the whole body's (the same-answer tests in oversize_test.go
 // and beside it).
 func coreLimits() *wire.Limits {
-	limits := &wire.Limits{ItemBytes: maxItemBytes}
+	limits := (&wire.Limits{ItemBytes: maxItemBytes}).CutItem(&PutItemInput{}, "Item") // PutItem reads only its size first
 	limits.Add(&TransactWriteItemsInput{}, "TransactItems", wire.List{Max: maxTransactItems,
 		Start: func(at wire.At) { at.Owner.(*TransactWriteItemsInput).past = oversize.Past{} },
 		Past: func(at wire.At, e any) {
