@@ -118,6 +118,13 @@ func TestOversizedMembers(t *testing.T) {
 				return fmt.Sprintf(`"a%07d":{"ComparisonOperator":"NE","AttributeValueList":[{"S":"x"}]}`, i)
 			}) + `}}`
 		}},
+		// An item of many attributes: cut past the item size limit
+		// (emulator/internal/wire/overitem.go); 6.3 times its body in
+		// process (BenchmarkOversizeMemory/WideItem) and 9.5 at 9.9 MB
+		// eight at once before, decoded whole into a map.
+		{"WideItem", "PutItem", 400, "Item size has exceeded the maximum allowed size", 4, func(n int) string {
+			return `{"TableName":"tab","Item":{"pk":{"S":"b"},` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d":{"S":"x"}`, i) }) + `}}`
+		}},
 		{"ItemList", "PutItem", 400, "Item size has exceeded the maximum allowed size", 4, func(n int) string {
 			return `{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[` + repeatList(n, func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) }) + `]}}}`
 		}},

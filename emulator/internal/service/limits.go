@@ -27,7 +27,7 @@ func Limit[O, E any](r Registrar, member string, row wire.Row[O, E]) {
 // answer is the whole body's (the same-answer tests in oversize_test.go
 // and beside it).
 func coreLimits() *wire.Limits {
-	limits := &wire.Limits{ItemBytes: maxItemBytes}
+	limits := (&wire.Limits{ItemBytes: maxItemBytes}).CutItem(&PutItemInput{}, "Item") // PutItem reads only its size first
 	wire.Add(limits, "TransactItems", wire.Row[TransactWriteItemsInput, TransactWriteItem]{Max: maxTransactItems,
 		Start: func(in *TransactWriteItemsInput, _ wire.At) { in.past = oversize.Past{} },
 		Past: func(in *TransactWriteItemsInput, at wire.At, item *TransactWriteItem) {

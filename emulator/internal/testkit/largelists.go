@@ -53,6 +53,8 @@ var LargeLists = []LargeList{
 		`{"TableName":"tab","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"},`, `}}`},
 	{"Parameters", "ExecuteStatement", func(i int) string { return fmt.Sprintf(`{"S":"k%07d"}`, i) },
 		`{"Statement":"SELECT * FROM \"tab\" WHERE pk = ?","Parameters":[`, `]}`},
+	{"WideItem", "PutItem", func(i int) string { return fmt.Sprintf(`"a%07d":{"S":"x"}`, i) },
+		`{"TableName":"tab","Item":{"pk":{"S":"b"},`, `}}`},
 	{"ItemList", "PutItem", func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) },
 		`{"TableName":"tab","Item":{"pk":{"S":"b"},"l":{"L":[`, `]}}}`},
 	{"ItemList/BatchWriteItem", "BatchWriteItem", func(i int) string { return fmt.Sprintf(`{"N":"%07d"}`, i) },

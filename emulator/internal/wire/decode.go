@@ -639,6 +639,18 @@ func itemField() codec {
 	}
 }
 
+// cutItemField is itemField of a member its Limits cut past the item
+// size limit (Limits.CutItem, overitem.go).
+func cutItemField() codec {
+	var hint atomic.Int32
+	return func(d *reqDecoder, v reflect.Value, depth int) error {
+		d.cut = true
+		err := decodeItemHinted(d, v, depth, &hint)
+		d.cut = false
+		return err
+	}
+}
+
 // decodeItemHinted is decodeWireItem with the map size hint of its
 // field (nil: the request's item before's).
 func decodeItemHinted(d *reqDecoder, v reflect.Value, depth int, hint *atomic.Int32) error {

@@ -70,7 +70,9 @@
 //     strict request's errors; wire_scan.go: the JSON scanner the decoders share; wire_plain.go:
 //     the leading bytes of a string that need no escaping, eight at a time.
 //   - limits.go: the Limits of the members far over AWS's limits, and
-//     an attribute's own list over the item size limit (overList).
+//     an attribute's own list over the item size limit (overList);
+//     overitem.go: an item of many attributes over it (Limits.CutItem:
+//     PutItem's Item), its later attributes kept as text, and ItemNames.
 //   - wire_decode.go: attribute values (AttributeValue, WireItem,
 //     DecodeItem), decoded and validated.
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues

@@ -24,7 +24,8 @@ type Limits struct {
 	// deeper than those (overList).
 	ItemBytes int
 	lists     map[reflect.Type]map[string]*list
-	codecs    sync.Map // reflect.Type -> codec: the decoder's plans read with these Limits (decode.go)
+	cuts      map[reflect.Type]map[string]bool // the items CutItem cuts
+	codecs    sync.Map                         // reflect.Type -> codec: the decoder's plans read with these Limits (decode.go)
 }
 
 // Row is the policy of one list member of the struct O whose elements
@@ -130,6 +131,33 @@ func (l *Limits) Rows() []string {
 	}
 	slices.Sort(rows)
 	return rows
+}
+
+// CutItem makes the WireItem member of the struct owner points to (its
+// json name) an item cut past ItemBytes (overitem.go): an item a
+// request writes, of which nothing reads more than its size and its
+// attribute names (ItemNames) before its size is checked. It returns l.
+func (l *Limits) CutItem(owner any, member string) *Limits {
+	t := reflect.TypeOf(owner).Elem()
+	// A misspelt member would switch the cut off without a word, as a
+	// misspelt row would (checkRow): it stops the wiring instead.
+	if fields, _ := structFields(t); fields[member].t != reflect.TypeFor[WireItem]() {
+		panic(fmt.Sprintf("wire: CutItem %q on %s: no member of that name holds an item", member, t))
+	}
+	if l.cuts == nil {
+		l.cuts = map[reflect.Type]map[string]bool{}
+	}
+	if l.cuts[t] == nil {
+		l.cuts[t] = map[string]bool{}
+	}
+	l.cuts[t][member] = true
+	return l
+}
+
+// cutsItem reports whether member of struct type t is an item CutItem
+// cuts.
+func (l *Limits) cutsItem(t reflect.Type, member string) bool {
+	return l != nil && l.ItemBytes > 0 && l.cuts[t][member]
 }
 
 // list is the policy of member of struct type t (nil: none).

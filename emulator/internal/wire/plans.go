@@ -233,6 +233,9 @@ func (b *builder) structOf(t reflect.Type) codec {
 		m.f.dec = b.codec(m.t)
 		if m.t == reflect.TypeFor[WireItem]() {
 			m.f.dec = itemField()
+			if b.lim.cutsItem(t, name) {
+				m.f.dec = cutItemField()
+			}
 		}
 		if m.f.lim = b.lim.list(t, name); m.f.lim != nil {
 			et := m.t.Elem() // a list's element, or a map's list

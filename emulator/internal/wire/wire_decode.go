@@ -255,6 +255,9 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		d.pos++
 		return m, nil
 	}
+	if lvl == 0 && d.cut && d.lim != nil && d.lim.ItemBytes > 0 {
+		return m, d.cutItem(m)
+	}
 	for more := true; more; {
 		name, err := d.readString()
 		if err != nil {

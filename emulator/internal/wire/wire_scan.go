@@ -49,6 +49,9 @@ type decoder struct {
 	// small is the chunk short strings read outside text are copied
 	// into (keepText).
 	small []byte
+	// cut: the item being read is cut past the item size limit
+	// (Limits.CutItem, overitem.go).
+	cut bool
 	// place, while a strict request is read, counts its lines and
 	// columns over the bytes drop takes out (wire_strict.go); nil else.
 	place *place

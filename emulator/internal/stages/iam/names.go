@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 )
 
@@ -123,12 +124,10 @@ func (a *attrs) projection(src *string, toGet []string, names map[string]string)
 	return len(toGet) > 0
 }
 
-// item adds the names of an item a write puts.
+// item adds the names of an item a write puts (of an item cut past the
+// item size limit, every name: wire.ItemNames).
 func (a *attrs) item(item map[string]storageValue) {
-	names := make([]string, 0, len(item))
-	for k := range item {
-		names = append(names, k)
-	}
+	names := wire.ItemNames(item)
 	slices.Sort(names)
 	a.addAll(names)
 }
