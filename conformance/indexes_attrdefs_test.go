@@ -3,8 +3,8 @@ package conformance
 // UpdateTable's AttributeDefinitions when it creates a GSI, as AWS
 // answers: the new index's keys are defined in the request itself, a
 // table key included, and a definition no key uses is dropped. Captured
-// against AWS (eu-west-2) by nubo-db/dynoxide (issues 144 and 129, its
-// CHANGELOG: "DynamoDB requires a new index's key attributes to appear
+// against AWS (eu-west-2) by nubo-db/dynoxide (its issue threads on new
+// indexes' definitions and its CHANGELOG: "DynamoDB requires a new index's key attributes to appear
 // in the request itself"; "an entry supplied in the delta that is used
 // by no key schema is dropped rather than stored").
 

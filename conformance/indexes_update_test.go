@@ -246,7 +246,7 @@ func TestIndexUpdateTableErrors(t *testing.T) {
 				}
 				if tc.name == "create without a definition of its key" {
 					// Captured against AWS (eu-west-2) by nubo-db/dynoxide
-					// (issue 144): "Some index key attributes are not
+					// (its thread on new indexes' definitions): "Some index key attributes are not
 					// defined in AttributeDefinitions"; the sentence is
 					// CreateTable's for undefined keys.
 					AWSDiffers(t, `an index key the request does not define: DynamoDB Local says "Attribute h is not defined in AttributeDefinitions"`)

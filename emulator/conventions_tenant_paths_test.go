@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
-	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 	"github.com/stretchr/testify/require"
 
@@ -55,7 +55,7 @@ func TestConventionsTenantStreams(t *testing.T) {
 	_, err = hostile.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
 	requireTenantRefused(t, err, `read the stream of table "`+cmdTable+`" (DescribeStream)`)
 	_, err = hostile.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn,
-		ShardId: aws.String("shardId-00000000000000000000-00000001"), ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+		ShardId: aws.String("shardId-00000000000000000000-00000001"), ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 	requireTenantRefused(t, err, `read the stream of table "`+cmdTable+`" (GetShardIterator)`)
 
 	for _, key := range []string{"AKIDADMIN", accessKey} {
@@ -63,7 +63,7 @@ func TestConventionsTenantStreams(t *testing.T) {
 		d, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
 		require.NoError(t, err, key)
 		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn,
-			ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+			ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
 		require.NoError(t, err, key)
 		recs, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
 		require.NoError(t, err, key)

@@ -99,7 +99,7 @@ var layers = []layer{
 	// The IAM stage parses what a request names (its expressions, its
 	// PartiQL statements) for the condition keys, and reads an index's
 	// projection.
-	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "emulator/internal/streamlog"}, internal: true},
+	{pkg: "emulator/internal/stages/iam", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "internal/iampolicy", "internal/insights", "internal/storage", "internal/expr", "internal/partiql", "internal/partiql/lower", "emulator/internal/streamlog", "emulator/internal/wire"}, internal: true},
 	{pkg: "emulator/internal/stages/throttle", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults/throttle"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	{pkg: "emulator/internal/stages/conventions", may: []string{"emulator/internal/service", "emulator/internal/convcheck", "conventions", "internal/storage", "emulator/internal/stages/insights", "internal/insights"}, testMay: []string{"emulator/internal/service/servicetest"}, internal: true},
 	// The facade and the HTTP edge: the service behind it, the errors

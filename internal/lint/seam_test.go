@@ -323,6 +323,7 @@ func passesParams(fn *ast.FuncDecl, call *ast.CallExpr) bool {
 // is met on a noun it shares with the others, not on a type of its own.
 var seamNouns = map[string]string{
 	"":                 "plugging in: Op, DataOp, APIOp, NewState, NewServiceState, UpdateTableMember",
+	"Searching":        "a vector search inside Call.Search: what it consumed (Searched)",
 	"Registrar":        "a feature's registration with one service: its operations' and its old records' members (ExtMembers)",
 	"Call":             "one request: its identity, its tables' lookups, and the core's reads and writes through the pipeline",
 	"Table":            "a live table: its identity, keys, definition, storage and the one funnel of its changes (Change)",

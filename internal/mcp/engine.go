@@ -105,18 +105,20 @@ func (g engine) call(ctx context.Context, api, op string, body []byte) (json.Raw
 	return json.RawMessage(rec.body.Bytes()), nil
 }
 
-// memberTools are request members that one operation's tool takes and
-// others are sent by mistake: a Scan or a GetItem given a key condition
-// is pointed to query, not to the member whose name is nearest
-// (ProjectionExpression).
-var memberTools = map[string]string{
-	"KeyConditionExpression": "query",
-	"KeyConditions":          "query",
-	"ScanIndexForward":       "query",
-	"UpdateExpression":       "update_item",
-	"AttributeUpdates":       "update_item",
-	"Segment":                "scan",
-	"TotalSegments":          "scan",
+// memberTool names the tool that takes member when it is one that one
+// operation's tool takes and others are sent by mistake: a Scan or a
+// GetItem given a key condition is pointed to query, not to the member
+// whose name is nearest (ProjectionExpression).
+func memberTool(member string) (string, bool) {
+	switch member {
+	case "KeyConditionExpression", "KeyConditions", "ScanIndexForward":
+		return "query", true
+	case "UpdateExpression", "AttributeUpdates":
+		return "update_item", true
+	case "Segment", "TotalSegments":
+		return "scan", true
+	}
+	return "", false
 }
 
 // checkMembers refuses a request of op with a member op does not take,
@@ -127,7 +129,7 @@ func (g engine) checkMembers(op string, body []byte) error {
 		return nil
 	}
 	last := path[strings.LastIndexAny(path, ".]")+1:]
-	if tool, ok := memberTools[last]; ok && path == last {
+	if tool, ok := memberTool(last); ok && path == last {
 		return inputErrorf("unknown member %q: %s takes no %s; the %s tool does. Nothing was done (taken there: %s)", path, op, last, tool, strings.Join(known, ", "))
 	}
 	if near, ok := nearest(last, known); ok {

@@ -200,7 +200,7 @@ func (s schema) check(args json.RawMessage) error {
 		if len(known) == 0 {
 			return inputErrorf("unknown argument %q: this tool takes no arguments", name)
 		}
-		if tool, ok := memberTools[name]; ok {
+		if tool, ok := memberTool(name); ok {
 			return inputErrorf("unknown argument %q: this tool takes no %s; the %s tool does. Nothing was done (this tool takes: %s)", name, name, tool, strings.Join(known, ", "))
 		}
 		if near, ok := nearest(name, known); ok {

@@ -435,19 +435,22 @@ func (tp *Policy) CheckRead(r Req, table string, k storage.Key) error {
 	return tp.st.settle(r, []conventions.Violation{*v}, tp.mode)
 }
 
-// wholeReads are the operations other than a Scan that read every
-// tenant's items of a table, guarded as a Scan is: the Streams API's
-// reads of its stream and an export, by what they do.
-var wholeReads = map[string]string{
-	"DescribeStream":           "read the stream of",
-	"GetShardIterator":         "read the stream of",
-	"GetRecords":               "read the stream of",
-	"ExportTableToPointInTime": "export",
+// wholeRead names what op does when it is one of the operations other
+// than a Scan that read every tenant's items of a table, guarded as a
+// Scan is: the Streams API's reads of its stream and an export.
+func wholeRead(op string) (string, bool) {
+	switch op {
+	case "DescribeStream", "GetShardIterator", "GetRecords":
+		return "read the stream of", true
+	case "ExportTableToPointInTime":
+		return "export", true
+	}
+	return "", false
 }
 
 // GuardScan is the tenant guard for a read of table that is not
 // confined to one partition: a Scan (index ""), a Query of a secondary
-// index, a read of its stream or an export (wholeReads). Only
+// index, a read of its stream or an export (wholeRead). Only
 // cross-tenant callers, and callers bound to no tenant, may.
 func (tp *Policy) GuardScan(r Req, table, index string) error {
 	if tp.P.Roles == 0 || !tp.P.Enabled("B10") {
@@ -458,7 +461,7 @@ func (tp *Policy) GuardScan(r Req, table, index string) error {
 		return nil
 	}
 	msg := fmt.Sprintf(apierr.MsgConvScanGuarded, tenant, table)
-	if what, ok := wholeReads[r.Op]; ok {
+	if what, ok := wholeRead(r.Op); ok {
 		msg = fmt.Sprintf(apierr.MsgConvWholeGuarded, tenant, what, table, r.Op)
 	} else if index != "" {
 		msg = fmt.Sprintf(apierr.MsgConvIndexGuarded, tenant, index, table)

@@ -152,13 +152,47 @@ func ParseHead(b []byte, h *Head) (ok bool) {
 	}
 	var vals [fieldCount][]byte
 	var seen [fieldCount]bool
+	if !readFields(rest, &vals, &seen) {
+		return false
+	}
+	if !seen[fieldContentLength] || !h.HTTP10 && !seen[fieldHost] {
+		return false
+	}
+	n, ok := parseContentLength(vals[fieldContentLength])
+	if !ok {
+		return false
+	}
+	h.ContentLength = n
+	if !validHost(vals[fieldHost]) {
+		return false
+	}
+	if seen[fieldConnection] {
+		c := connectionTokens(vals[fieldConnection])
+		switch {
+		case c&connUnknown != 0:
+			return false
+		case c&connKeepAlive != 0 && h.HTTP10:
+			return false // HTTP/1.0 keep-alive: net/http's
+		}
+		h.Close = c&connClose != 0
+	}
+	h.setValues(&vals)
+	return true
+}
+
+// readFields reads the header fields of a head after its request line,
+// through the empty line, into vals and seen; false when the request is
+// not eligible for the loop.
+func readFields(rest []byte, vals *[fieldCount][]byte, seen *[fieldCount]bool) bool {
 	for {
+		var line []byte
+		var found bool
 		line, rest, found = bytes.Cut(rest, crlf)
 		if !found {
 			return false
 		}
 		if len(line) == 0 {
-			break
+			return true
 		}
 		colon := bytes.IndexByte(line, ':')
 		if colon <= 0 {
@@ -188,31 +222,13 @@ func ParseHead(b []byte, h *Head) (ok bool) {
 		seen[f] = true
 		vals[f] = val
 	}
-	if !seen[fieldContentLength] || !h.HTTP10 && !seen[fieldHost] {
-		return false
-	}
-	n, ok := parseContentLength(vals[fieldContentLength])
-	if !ok {
-		return false
-	}
-	h.ContentLength = n
-	if !validHost(vals[fieldHost]) {
-		return false
-	}
-	if seen[fieldConnection] {
-		c := connectionTokens(vals[fieldConnection])
-		switch {
-		case c&connUnknown != 0:
-			return false
-		case c&connKeepAlive != 0 && h.HTTP10:
-			return false // HTTP/1.0 keep-alive: net/http's
-		}
-		h.Close = c&connClose != 0
-	}
-	// One string for all the values, sliced: one allocation, a
-	// strings.Builder's (its String does not copy), where a []byte made
-	// and then converted took two (TestAllocationBudgets, the loop's
-	// rows).
+}
+
+// setValues sets h's string fields from vals. One string for all the
+// values, sliced: one allocation, a strings.Builder's (its String does
+// not copy), where a []byte made and then converted took two
+// (TestAllocationBudgets, the loop's rows).
+func (h *Head) setValues(vals *[fieldCount][]byte) {
 	size := 0
 	for f := fieldHost; f <= fieldBranch; f++ {
 		size += len(vals[f])
@@ -237,7 +253,6 @@ func ParseHead(b []byte, h *Head) (ok bool) {
 	h.AcceptEncoding = take(fieldAcceptEncoding)
 	h.Tenant = take(fieldTenant)
 	h.Branch = take(fieldBranch)
-	return true
 }
 
 var crlf = []byte("\r\n")

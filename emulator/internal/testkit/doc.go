@@ -22,6 +22,8 @@
 //   - clock.go: Clock.
 //   - heap.go: LiveHeap.
 //   - fixtures.go: items.
+//   - largelists.go: requests of about 4 MB whose size is one list or
+//     map member (LargeLists), for the memory tests and budgets.
 //   - workload.go: random requests (writes through every write path,
 //     tables, changes of every part of a definition).
 //   - replay.go: recording a commit hook's records and comparing two

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -105,7 +104,8 @@ func (d *decoder) cutItem(m map[string]storage.Value) error {
 	}
 	end := d.pos - 1 // the '}'
 	if size > limit {
-		m[restKey] = storage.S(unsafe.String(&d.data[rest], end-rest))
+		// A copy, not a view: the window moves on under later members.
+		m[restKey] = storage.S(string(d.data[rest:end]))
 		return nil
 	}
 	return d.decodeRest(m, rest, end)
@@ -157,7 +157,8 @@ func ItemNames(item map[string]storage.Value) []string {
 		return names
 	}
 	s := rest.Str()
-	d := decoder{data: unsafe.Slice(unsafe.StringData(s), len(s)), text: s}
+	d := decoder{data: []byte(s), text: s} // a refused item's names: rare, so copied
+
 	for d.pos < len(d.data) {
 		name, err := d.readString()
 		if err != nil || d.expect(':') != nil {
