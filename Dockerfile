@@ -29,7 +29,7 @@
 # not resolve a stage named through a build argument (FROM image-${X}).
 #
 # The images have no real shell: java, curl, wget, sh, bash, awslocal and
-# dynamoemu-conventions are links to /dynamoemu-tools (internal/tools),
+# dynamoemu-conventions are links to /dynamoemu-tools (cmd/internal/tools),
 # which the server's binary does not contain; the HEALTHCHECK is the
 # server's binary asking the server for ListTables.
 
@@ -44,7 +44,7 @@ ENV CGO_ENABLED=0 GOTOOLCHAIN=auto
 # header say. Without --build-arg VERSION=... it is the checkout's: the
 # tag on its commit, else devel- and the commit, read from the .git/HEAD
 # and refs that .dockerignore lets into the build context (go run
-# ./internal/release version); "devel" only where the context has no .git.
+# ./cmd/internal/release version); "devel" only where the context has no .git.
 ARG VERSION=
 COPY . .
 # -trimpath -ldflags="-s -w": no build paths, no symbol table or DWARF;
@@ -56,7 +56,7 @@ COPY . .
 # (-gcflags=all=-l: nothing in them is hot; 57 kB).
 # A shell without sed would build without the flags and say nothing.
 RUN sed '/^#/d' cmd/dynamoemu/cold.gcflags >/dev/null
-RUN v="${VERSION}"; [ -n "$v" ] || v=$(go run ./internal/release version .) || exit 1; \
+RUN v="${VERSION}"; [ -n "$v" ] || v=$(go run ./cmd/internal/release version .) || exit 1; \
 	echo "version $v"; \
 	go build -tags nethttpomithttp2 $(sed '/^#/d' cmd/dynamoemu/cold.gcflags) -trimpath -buildvcs=false -ldflags="-s -w -X github.com/dynamoemu/dynamoemu/emulator.version=$v" -o /out/dynamoemu ./cmd/dynamoemu
 RUN go build -gcflags=all=-l -trimpath -buildvcs=false -ldflags="-s -w" -o /out/dynamoemu-tools ./cmd/dynamoemu-tools
@@ -68,7 +68,7 @@ RUN go build -gcflags=all=-l -trimpath -buildvcs=false -ldflags="-s -w" -o /out/
 # stage's layers by podman/buildah (4.3) with their default --layers, and the
 # COPY below would not find it.
 RUN mkdir -p /out/home/dynamodblocal/data
-# The names the tools' binary answers to (internal/tools): java for
+# The names the tools' binary answers to (cmd/internal/tools): java for
 # DynamoDB Local's command line (its image's entrypoint; testcontainers
 # replaces the entrypoint with it), curl, wget and sh for health checks
 # copied from compose files, bash and awslocal for LocalStack's init

@@ -46,7 +46,7 @@ import (
 //     Options.IAM, the row's action (dynamoemu:CreateSnapshot, ...) on
 //     its resource (admin_iam.go).
 //   - guardMCP, the MCP endpoint: the origin check, then the MCP server's
-//     own bearer token (internal/mcp), with or without Credentials.
+//     own bearer token (cmd/internal/mcp), with or without Credentials.
 //   - guardOrigin: the origin check alone, for the reason its row gives.
 //   - guardNone: nothing, for the reason its row gives.
 

@@ -49,7 +49,7 @@ func routeOptions(creds bool) Options {
 		}
 		_, _ = io.WriteString(w, "console")
 	})
-	// The MCP server checks its own bearer token (internal/mcp's
+	// The MCP server checks its own bearer token (cmd/internal/mcp's
 	// RequireToken, tested there and in cmd/dynamoemu with the real one).
 	o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer "+routeMCPToken {

@@ -2,7 +2,7 @@
 // binary, linked as /usr/bin/sh, bash, curl, wget, awslocal, java and
 // dynamoemu-conventions: what health checks, LocalStack's ready.d scripts
 // and harnesses written for amazon/dynamodb-local run inside the
-// container (internal/tools says what each takes). Started by its own
+// container (cmd/internal/tools says what each takes). Started by its own
 // name, the first argument names the tool:
 //
 //	dynamoemu-tools awslocal dynamodb list-tables
@@ -15,7 +15,7 @@ package main
 import (
 	"os"
 
-	"github.com/dynamoemu/dynamoemu/internal/tools"
+	"github.com/dynamoemu/dynamoemu/cmd/internal/tools"
 )
 
 func main() {

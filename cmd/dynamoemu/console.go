@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
-	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleHandler returns the web console's handler for emulator.Options,

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/conventionscheck"
 	"github.com/dynamoemu/dynamoemu/conventions"
-	"github.com/dynamoemu/dynamoemu/internal/conventionscheck"
 )
 
-// The conventions check of any endpoint (internal/conventionscheck) is a
+// The conventions check of any endpoint (cmd/internal/conventionscheck) is a
 // command of the server's binary: "dynamoemu check ...", also "dynamoemu
 // conventions check ..." (main.go's table; with the container image's
 // "-host 0.0.0.0" before it) and, in the image, by its old command name

@@ -13,10 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/conventionscheck"
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
-	"github.com/dynamoemu/dynamoemu/internal/conventionscheck"
 )
 
 func TestLoadConventions(t *testing.T) {
@@ -52,7 +52,7 @@ func TestLoadConventions(t *testing.T) {
 // TestConventionsCommand: the conventions check is a command of the
 // server's binary ("check", "conventions check", the container's "-host
 // 0.0.0.0 conventions check"), with its output and exit status. Its old
-// command name, dynamoemu-conventions, is the tools' (internal/tools).
+// command name, dynamoemu-conventions, is the tools' (cmd/internal/tools).
 func TestConventionsCommand(t *testing.T) {
 	dir := t.TempDir()
 	url, _, db := emulatortest.NewServerWith(t, emulator.Options{SharedDB: true})

@@ -18,7 +18,7 @@ import (
 // testcontainers-modules) or for GET / to answer 400 (Testcontainers for
 // .NET), and probe /shell/ in compose health checks. Started that way,
 // with "-jar FILE.jar" among its arguments (the image's java, a link to
-// the tools' binary, starts the server so: internal/tools), the server:
+// the tools' binary, starts the server so: cmd/internal/tools), the server:
 //   - takes DynamoDB Local's flags with their meaning: without -inMemory or
 //     -dbPath, DynamoDB Local keeps its database in the working directory,
 //     and so does this server (-dbPath .); it listens on every interface

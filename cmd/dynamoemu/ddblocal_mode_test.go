@@ -68,7 +68,7 @@ func TestDynamoDBLocalBlock(t *testing.T) {
 }
 
 // javaServer is the server binary started with a command line of
-// DynamoDB Local's image, as the image's java (internal/tools) starts it,
+// DynamoDB Local's image, as the image's java (cmd/internal/tools) starts it,
 // in its own working directory.
 type javaServer struct {
 	cmd    *exec.Cmd

@@ -26,7 +26,7 @@
 // them are refused or reported, and GET /dynamoemu/conventions lists what
 // was seen. The check of the tables of any endpoint is a command,
 // "dynamoemu check ..." (also "dynamoemu conventions check ...";
-// internal/conventionscheck), with its output and exit status. The binary
+// cmd/internal/conventionscheck), with its output and exit status. The binary
 // links no AWS SDK: the check has a client of its own.
 //
 // The first argument names a command of main.go's table (serve, check,
@@ -53,6 +53,6 @@
 // takes LocalStack's shape (localstack.go). The name the process was
 // started by changes nothing: the image's sh, bash, curl, wget, awslocal,
 // java and dynamoemu-conventions are another binary
-// (../dynamoemu-tools, internal/tools). -load also reads CloudFormation,
+// (../dynamoemu-tools, cmd/internal/tools). -load also reads CloudFormation,
 // SAM, cdk synth and serverless.yml templates (package iac).
 package main

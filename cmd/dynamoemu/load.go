@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/mcp"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 // -load: a NoSQL Workbench model, AWS's DynamoDB MCP data model, or

@@ -17,9 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/mcp"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
-	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 func main() {

@@ -15,12 +15,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/mcp"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
-	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
-// The MCP server (internal/mcp, docs/mcp.md): on the server's own port at
+// The MCP server (cmd/internal/mcp, docs/mcp.md): on the server's own port at
 // adminpath.MCP (streamable HTTP, a bearer token), and as "dynamoemu
 // mcp", over stdin and stdout with an engine of its own. -load (a NoSQL
 // Workbench model's tables and sample data at start) serves both.

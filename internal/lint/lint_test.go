@@ -131,26 +131,26 @@ var layers = []layer{
 	{pkg: "emulator/internal/adminhttp", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/httpedge", "emulator/internal/service", "emulator/internal/stages/insights", "internal/insights", "internal/faults", "conventions", "internal/storage", "internal/persist", "emulator/internal/stages/lag"}, internal: true},
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
-	{pkg: "internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
+	{pkg: "cmd/internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
 	// The MCP server: the emulator's public API and its DynamoDB JSON
 	// handler; insights for designs and the report's matching, expr and
 	// storage to read a request's key condition as the report does.
-	{pkg: "internal/mcp", may: []string{"emulator", "emulator/report", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
+	{pkg: "cmd/internal/mcp", may: []string{"emulator", "emulator/report", "conventions", "internal/insights", "internal/expr", "internal/storage", "internal/iac", "internal/shapes"}, tests: true},
 	// console, mcp: the server mounts the web console and the MCP
 	// endpoint; conventionscheck: "dynamoemu check".
-	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "internal/console", "internal/mcp", "internal/conventionscheck", "internal/adminpath"}, tests: true},
-	{pkg: "internal/conventionscheck", may: []string{"conventions", "internal/storage", "internal/shapes"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
+	{pkg: "cmd/dynamoemu", may: []string{"emulator", "conventions", "cmd/internal/console", "cmd/internal/mcp", "cmd/internal/conventionscheck", "internal/adminpath"}, tests: true},
+	{pkg: "cmd/internal/conventionscheck", may: []string{"conventions", "internal/storage", "internal/shapes"}, tests: true}, // the conventions check of any endpoint, with a client of its own (no AWS SDK)
 	{pkg: "cmd/dynamoemu-soak", may: []string{"emulator"}, tests: true},
 	// The image's sh, curl, wget, awslocal and java: nothing of ours, and
 	// never linked by the server (TestServerWithoutTools).
-	{pkg: "internal/tools", tests: true},
-	{pkg: "cmd/dynamoemu-tools", may: []string{"internal/tools"}},
+	{pkg: "cmd/internal/tools", tests: true},
+	{pkg: "cmd/dynamoemu-tools", may: []string{"cmd/internal/tools"}},
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
 	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
-	{pkg: "internal/capture"}, // the capture format (record, replay, the table of AWS records): nothing of ours
-	{pkg: "internal/release"}, // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
+	{pkg: "internal/capture"},     // the capture format (record, replay, the table of AWS records): nothing of ours
+	{pkg: "cmd/internal/release"}, // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API
 	// dynamoemu record and replay: the AWS SDK's credential chain and
@@ -286,12 +286,12 @@ func TestServerWithoutAWSSDK(t *testing.T) {
 }
 
 // TestServerWithoutTools: the server links none of the image's tools
-// (internal/tools: sh, curl, wget, awslocal, DynamoDB Local's java command
+// (cmd/internal/tools: sh, curl, wget, awslocal, DynamoDB Local's java command
 // line); they are a binary of their own, linked under those names in the
 // image only.
 func TestServerWithoutTools(t *testing.T) {
 	for _, p := range goList(t, "-deps", "./cmd/dynamoemu") {
-		if p.ImportPath == module+"/internal/tools" {
+		if p.ImportPath == module+"/cmd/internal/tools" {
 			t.Errorf("cmd/dynamoemu depends on %s (go list -deps ./cmd/dynamoemu): the tools are cmd/dynamoemu-tools'", p.ImportPath)
 		}
 	}
@@ -300,13 +300,13 @@ func TestServerWithoutTools(t *testing.T) {
 // TestToolsStaySmall: the tools' binary, part of the image's size, links
 // the standard library's networking and process packages but not net/http
 // (its TLS, HTTP/2 and server: about 2 MB) nor encoding/json (0.37 MB):
-// internal/tools has an HTTP/1.1 client and a JSON reader of its own.
+// cmd/internal/tools has an HTTP/1.1 client and a JSON reader of its own.
 func TestToolsStaySmall(t *testing.T) {
 	for _, p := range goList(t, "-deps", "./cmd/dynamoemu-tools") {
 		switch {
 		case p.ImportPath == "net/http" || p.ImportPath == "encoding/json" || p.ImportPath == "crypto/tls":
 			t.Errorf("cmd/dynamoemu-tools depends on %s (go list -deps ./cmd/dynamoemu-tools)", p.ImportPath)
-		case strings.HasPrefix(p.ImportPath, module+"/") && p.ImportPath != module+"/internal/tools" && p.ImportPath != module+"/cmd/dynamoemu-tools":
+		case strings.HasPrefix(p.ImportPath, module+"/") && p.ImportPath != module+"/cmd/internal/tools" && p.ImportPath != module+"/cmd/dynamoemu-tools":
 			t.Errorf("cmd/dynamoemu-tools depends on %s: the tools link nothing of the emulator", p.ImportPath)
 		case !strings.HasPrefix(p.ImportPath, module+"/") && strings.Contains(strings.SplitN(p.ImportPath, "/", 2)[0], "."):
 			t.Errorf("cmd/dynamoemu-tools depends on the module package %s: the standard library only", p.ImportPath)

@@ -30,7 +30,7 @@ var internalTypeExceptions = map[string]string{
 	// rules on every data-plane write: a copy into a public item type
 	// would cost an allocation and a walk of each item per write. Its
 	// callers are the emulator and the conventions check ("dynamoemu
-	// check", internal/conventionscheck); a Go user
+	// check", cmd/internal/conventionscheck); a Go user
 	// checks items through the emulator (Options.Conventions).
 	"conventions.Write": "the stored item type on the write path",
 }

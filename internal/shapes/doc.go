@@ -8,7 +8,7 @@
 // the conventions check read), with their members and EpochTime, the
 // wire's timestamp. Put is a transaction's put and a bulk import file's
 // line. It imports nothing of ours, so the emulator's packages, its
-// clients (internal/mcp, internal/conventionscheck) and DynamoDB Local's
+// clients (cmd/internal/mcp, cmd/internal/conventionscheck) and DynamoDB Local's
 // reader (internal/ddblocal) all use these.
 //
 // # Basics

@@ -6,8 +6,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleKeyboard: the skip link, pressed with the keyboard on a table's

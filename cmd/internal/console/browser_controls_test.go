@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleControls uses the controls the AWS console has and the first

@@ -54,7 +54,7 @@ func TestLoadTemplate(t *testing.T) {
 	t.Cleanup(func() { _ = emu.Close() })
 	eng := newEngine(emu, "local", "us-east-1")
 	load := func(name string) TemplateLoad {
-		src, err := os.ReadFile("../iac/testdata/" + name)
+		src, err := os.ReadFile("../../../internal/iac/testdata/" + name)
 		require.NoError(t, err)
 		require.True(t, IsTemplate(src))
 		got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
@@ -158,7 +158,7 @@ func TestLoadRealCDKSynth(t *testing.T) {
 	emu, err := emulator.New(emulator.Options{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = emu.Close() })
-	src, err := os.ReadFile("../iac/testdata/cdk-synth/OrdersStack.template.json")
+	src, err := os.ReadFile("../../../internal/iac/testdata/cdk-synth/OrdersStack.template.json")
 	require.NoError(t, err)
 	got, err := LoadTemplate(ctx, emu, "", "", src, TemplateOptions{})
 	require.NoError(t, err)

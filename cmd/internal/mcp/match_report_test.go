@@ -100,7 +100,7 @@ func TestMatchEqualsReportOverMCP(t *testing.T) {
 	createUsers := `{"TableName":"BlogApp","BillingMode":"PAY_PER_REQUEST","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],
 		"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"},{"AttributeName":"GSI1PK","AttributeType":"S"},{"AttributeName":"GSI1SK","AttributeType":"S"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"GSI1","KeySchema":[{"AttributeName":"GSI1PK","KeyType":"HASH"},{"AttributeName":"GSI1SK","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]}`
-	files, err := filepath.Glob("../insights/testdata/*blog.*")
+	files, err := filepath.Glob("../../../internal/insights/testdata/*blog.*")
 	require.NoError(t, err)
 	n := 0
 	for _, path := range files {

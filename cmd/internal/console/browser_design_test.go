@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // designPosts is the design the query builder's requests are matched
@@ -181,7 +181,7 @@ func consoleDesign(t *testing.T, b *browser) {
 	// An overloaded GSI1 (a user by e-mail, a user's posts, a tag's
 	// posts): a Scan on GSI1PK with a user's key is pointed at the
 	// pattern whose prefix the value has, with the Query to send.
-	users, err := os.ReadFile("../insights/testdata/usersblog.design")
+	users, err := os.ReadFile("../../../internal/insights/testdata/usersblog.design")
 	if err != nil {
 		t.Fatal(err)
 	}

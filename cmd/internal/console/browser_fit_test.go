@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
 	"github.com/dynamoemu/dynamoemu/emulator"
-	"github.com/dynamoemu/dynamoemu/internal/console"
 )
 
 // consoleFit opens every screen of the console at 1280x800 with data

@@ -31,7 +31,7 @@ import (
 // testdata/npmclient; without MCP_NPM_TEST it does not run.
 func TestNPMClient(t *testing.T) {
 	if os.Getenv("MCP_NPM_TEST") == "" {
-		t.Skip("set MCP_NPM_TEST=1 after npm ci in internal/mcp/testdata/npmclient")
+		t.Skip("set MCP_NPM_TEST=1 after npm ci in cmd/internal/mcp/testdata/npmclient")
 	}
 	node, err := exec.LookPath("node")
 	require.NoError(t, err, "MCP_NPM_TEST is set but node is not on PATH")
@@ -41,7 +41,7 @@ func TestNPMClient(t *testing.T) {
 	require.NoError(t, err, "MCP_NPM_TEST is set but the npm dependencies are missing (npm ci in %s)", dir)
 
 	bin := filepath.Join(t.TempDir(), "dynamoemu")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/dynamoemu")
+	build := exec.Command("go", "build", "-o", bin, "../../dynamoemu")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 

@@ -19,7 +19,7 @@ import (
 // and under a data directory; the corrected model then loads.
 func TestLoadDataModel(t *testing.T) {
 	ctx := context.Background()
-	model, err := os.ReadFile("../insights/testdata/blog.dynamodb_data_model.json")
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.dynamodb_data_model.json")
 	require.NoError(t, err)
 	emu, err := emulator.New(emulator.Options{})
 	require.NoError(t, err)
@@ -85,7 +85,7 @@ func TestLoadDataModel(t *testing.T) {
 // FuzzDataModelPlan: reading a data model to load it never panics, and
 // a model it accepts has a CreateTable request per table.
 func FuzzDataModelPlan(f *testing.F) {
-	model, err := os.ReadFile("../insights/testdata/blog.dynamodb_data_model.json")
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.dynamodb_data_model.json")
 	require.NoError(f, err)
 	f.Add(string(model))
 	f.Add(`{"tables": [{"TableName": "T", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}], "items": {"T": [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}]}, "access_patterns": []}`)

@@ -10,7 +10,7 @@ import (
 // TestDocsListEveryTool: docs/mcp.md names every tool the server has, so
 // that the page stays the list of tools.
 func TestDocsListEveryTool(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/mcp.md")
+	doc, err := os.ReadFile("../../../docs/mcp.md")
 	require.NoError(t, err)
 	s := &Server{}
 	for _, tl := range s.allTools() {

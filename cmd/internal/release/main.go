@@ -3,9 +3,9 @@
 // disk, without running it, so that the binaries of other platforms are
 // checked too:
 //
-//	go run ./internal/release check -platform linux/arm64 -version v1.2.3 FILE
-//	go run ./internal/release sbom -version v1.2.3 FILE > FILE.spdx.json
-//	go run ./internal/release version DIR
+//	go run ./cmd/internal/release check -platform linux/arm64 -version v1.2.3 FILE
+//	go run ./cmd/internal/release sbom -version v1.2.3 FILE > FILE.spdx.json
+//	go run ./cmd/internal/release version DIR
 //
 // check exits 1 unless FILE is an executable of the platform's format and
 // machine (ELF, Mach-O or PE), its build information names the same

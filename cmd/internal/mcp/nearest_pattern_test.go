@@ -16,7 +16,7 @@ import (
 // pattern's literal prefix, then by the attributes a pattern's key is
 // made of, then by access and index.
 func TestNearestPattern(t *testing.T) {
-	src, err := os.ReadFile("../insights/testdata/usersblog.design")
+	src, err := os.ReadFile("../../../internal/insights/testdata/usersblog.design")
 	require.NoError(t, err)
 	f := newFixture(t, "memory", Options{})
 	design, _ := json.Marshal(string(src))

@@ -17,7 +17,7 @@ import (
 // nothing and says which item.
 func TestLoadModel(t *testing.T) {
 	ctx := context.Background()
-	model, err := os.ReadFile("../insights/testdata/blog.workbench.json")
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.workbench.json")
 	require.NoError(t, err)
 	emu, err := emulator.New(emulator.Options{})
 	require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestLoadModel(t *testing.T) {
 // data directory across a restart; the corrected model then loads.
 func TestLoadModelLeavesNothing(t *testing.T) {
 	ctx := context.Background()
-	model, err := os.ReadFile("../insights/testdata/blog.workbench.json")
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.workbench.json")
 	require.NoError(t, err)
 	good := string(model)
 	gsi2 := `"GSI2PK": {

@@ -27,7 +27,7 @@ func TestDesignEveryFormat(t *testing.T) {
 	}
 	for file, pattern := range files {
 		t.Run(file, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("..", "insights", "testdata", file))
+			src, err := os.ReadFile(filepath.Join("..", "..", "..", "internal", "insights", "testdata", file))
 			require.NoError(t, err)
 			f := newFixture(t, "memory", Options{})
 			require.NoError(t, f.emu.Reports().SetDesign(src))
@@ -61,7 +61,7 @@ func TestUsersBlogInstructions(t *testing.T) {
 			"posts-by-user: query on GSI1 where pk = USER#{userId} and sk begins_with POST#", "posts-by-tag: query on GSI1 where pk = TAG#{tag} and sk begins_with POST#",
 			"tag-post: put on the table where pk = POST#{postId} and sk = TAG#{tag}", "add-comment: put on the table where pk = POST#{postId} and sk = COMMENT#{commentId}"},
 	} {
-		src, err := os.ReadFile(filepath.Join("..", "insights", "testdata", file))
+		src, err := os.ReadFile(filepath.Join("..", "..", "..", "internal", "insights", "testdata", file))
 		require.NoError(t, err)
 		f := newFixture(t, "memory", Options{})
 		require.NoError(t, f.emu.Reports().SetDesign(src))

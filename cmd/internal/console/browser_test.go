@@ -23,10 +23,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
+	"github.com/dynamoemu/dynamoemu/cmd/internal/mcp"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
-	"github.com/dynamoemu/dynamoemu/internal/console"
-	"github.com/dynamoemu/dynamoemu/internal/mcp"
 )
 
 // The browser test drives the console in a real, headless Chromium through

@@ -9,7 +9,7 @@
 // snapshot taken undoes a delete, in the same session: no restart. Last,
 // a message too deep or too large fails its call at once and leaves the
 // session serving. The first line printed is a JSON summary that
-// internal/mcp/npm_client_test.go reads.
+// cmd/internal/mcp/npm_client_test.go reads.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

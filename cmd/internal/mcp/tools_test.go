@@ -37,7 +37,7 @@ pattern orders-by-status query Order on byStatus where pk = {status}
 // toolCases is every tool's case, in an order where each finds what the
 // earlier ones made.
 func toolCases(t *testing.T) []toolCase {
-	model, err := os.ReadFile("../insights/testdata/blog.workbench.json")
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.workbench.json")
 	require.NoError(t, err)
 	modelJSON, _ := json.Marshal(string(model))
 	designJSON, _ := json.Marshal(ordersDesign)
