@@ -53,7 +53,7 @@ done
 # docs/containers.md states the linux-x64 package's packed size ("the
 # linux-x64 package packs to N MB"): it must be this pack's, at the
 # precision written.
-stated=$(grep -o 'the linux-x64 package packs to [0-9.]* MB' ../docs/containers.md | grep -o '[0-9][0-9.]*' | head -1)
+stated=$(grep -o 'the linux-x64 package packs to [0-9.]* MB' ../docs/containers.md | sed -E 's/.* packs to ([0-9.]+) MB/\1/' | head -1)
 [[ -n $stated ]] || { echo "npm/test.sh: docs/containers.md no longer states the linux-x64 package's packed size" >&2; exit 1; }
 if [[ -f $work/dynamoemu-linux-x64-$version.tgz ]]; then
 	packed=$(stat -c %s "$work/dynamoemu-linux-x64-$version.tgz")
