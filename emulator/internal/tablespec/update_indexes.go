@@ -99,7 +99,7 @@ func (m *Indexes) createGSI(cr *GlobalSecondaryIndex, defs []AttributeDefinition
 	}
 	// The new index's keys are defined in the request itself, not only
 	// in the table's definitions (captured against AWS, eu-west-2:
-	// nubo-db/dynoxide issue 144, "Some index key attributes are not
+	// nubo-db/dynoxide's thread on new indexes' definitions, "Some index key attributes are not
 	// defined in AttributeDefinitions"; with none at all, ScyllaDB's
 	// AWS-verified test_gsi_updatetable.py,
 	// test_gsi_backfill_with_real_column: "ValidationException.*
