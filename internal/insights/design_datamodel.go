@@ -345,91 +345,19 @@ func (c *cliCommand) condition(pt *Pattern, key KeyDef, t *DesignTable, items []
 			items = append(it, items...)
 		}
 	}
-	example := func(attr, v, ph string) Template { return exampleTemplate(attr, v, ph, t, items) }
 	if pt.Access == Scan {
 		return nil
 	}
-	attrName := func(s string) string {
-		if n, ok := c.names[s]; ok {
-			return n
-		}
-		return s
-	}
-	value := func(ph string) (string, error) {
-		av, ok := c.values[ph]
-		if !ok {
-			return "", errorf("%s has no value in --expression-attribute-values", ph)
-		}
-		return avText(av), nil
-	}
-	set := func(attr, op, lo, hi, loName, hiName string) error {
-		switch attr {
-		case key.Partition:
-			if op != "=" {
-				return errorf("the partition key %s is compared with %s, not =", attr, op)
-			}
-			pt.PK, pt.HasPK = example(attr, lo, loName), true
-		case key.Sort:
-			so, ok := sortOpOf(op)
-			if !ok {
-				return errorf("sort key operator %q", op)
-			}
-			pt.SortOp = so
-			if so == SortBeginsWith {
-				pt.SK = literalOr(lo, key.Sort)
-			} else {
-				pt.SK = example(attr, lo, loName)
-			}
-			if so == SortBetween {
-				pt.SK2 = example(attr, hi, hiName)
-			}
-		default:
-			return errorf("%s is no key attribute of the %s", attr, map[bool]string{true: "table", false: "index " + pt.Index}[pt.Index == ""])
-		}
-		return nil
-	}
+	ks := keySetter{c: c, pt: pt, key: key, t: t, items: items}
 	switch {
 	case c.keyCond != "":
-		res := keyConditionREs()
-		beginsWithRE, betweenRE, compareRE := res[0], res[1], res[2]
-		rest := c.keyCond
-		for _, m := range beginsWithRE.FindAllStringSubmatch(rest, -1) {
-			v, err := value(m[2])
-			if err != nil {
-				return err
-			}
-			if err := set(attrName(m[1]), "begins_with", v, "", m[2], ""); err != nil {
-				return err
-			}
-		}
-		rest = beginsWithRE.ReplaceAllString(rest, "")
-		for _, m := range betweenRE.FindAllStringSubmatch(rest, -1) {
-			lo, err := value(m[2])
-			if err != nil {
-				return err
-			}
-			hi, err := value(m[3])
-			if err != nil {
-				return err
-			}
-			if err := set(attrName(m[1]), "between", lo, hi, m[2], m[3]); err != nil {
-				return err
-			}
-		}
-		rest = betweenRE.ReplaceAllString(rest, "")
-		for _, m := range compareRE.FindAllStringSubmatch(rest, -1) {
-			v, err := value(m[3])
-			if err != nil {
-				return err
-			}
-			if err := set(attrName(m[1]), m[2], v, "", m[3], ""); err != nil {
-				return err
-			}
+		if err := ks.keyCondition(c.keyCond); err != nil {
+			return err
 		}
 	case c.key != nil:
 		for _, attr := range []string{key.Partition, key.Sort} {
 			if av, ok := c.key[attr]; ok && attr != "" {
-				if err := set(attr, "=", avText(av), "", "", ""); err != nil {
+				if err := ks.set(attr, "=", avText(av), "", "", ""); err != nil {
 					return err
 				}
 			}
@@ -440,6 +368,106 @@ func (c *cliCommand) condition(pt *Pattern, key KeyDef, t *DesignTable, items []
 	}
 	if pt.Access != Query && key.Sort != "" && pt.SortOp == SortNone {
 		pt.SortOp, pt.SK = SortEQ, varTemplate(key.Sort, "sk")
+	}
+	return nil
+}
+
+// keySetter sets a pattern's key condition from a command's parts: pt
+// on key of table t, whose sample items are items.
+type keySetter struct {
+	c     *cliCommand
+	pt    *Pattern
+	key   KeyDef
+	t     *DesignTable
+	items []sampleItem
+}
+
+// keyCondition sets the key condition from a --key-condition-expression:
+// its begins_with, then its between, then its comparisons.
+func (ks keySetter) keyCondition(cond string) error {
+	res := keyConditionREs()
+	beginsWithRE, betweenRE, compareRE := res[0], res[1], res[2]
+	rest := cond
+	for _, m := range beginsWithRE.FindAllStringSubmatch(rest, -1) {
+		v, err := ks.value(m[2])
+		if err != nil {
+			return err
+		}
+		if err := ks.set(ks.attrName(m[1]), "begins_with", v, "", m[2], ""); err != nil {
+			return err
+		}
+	}
+	rest = beginsWithRE.ReplaceAllString(rest, "")
+	for _, m := range betweenRE.FindAllStringSubmatch(rest, -1) {
+		lo, err := ks.value(m[2])
+		if err != nil {
+			return err
+		}
+		hi, err := ks.value(m[3])
+		if err != nil {
+			return err
+		}
+		if err := ks.set(ks.attrName(m[1]), "between", lo, hi, m[2], m[3]); err != nil {
+			return err
+		}
+	}
+	rest = betweenRE.ReplaceAllString(rest, "")
+	for _, m := range compareRE.FindAllStringSubmatch(rest, -1) {
+		v, err := ks.value(m[3])
+		if err != nil {
+			return err
+		}
+		if err := ks.set(ks.attrName(m[1]), m[2], v, "", m[3], ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attrName is the attribute a name or #placeholder stands for.
+func (ks keySetter) attrName(s string) string {
+	if n, ok := ks.c.names[s]; ok {
+		return n
+	}
+	return s
+}
+
+// value is the text of the :placeholder's value.
+func (ks keySetter) value(ph string) (string, error) {
+	av, ok := ks.c.values[ph]
+	if !ok {
+		return "", errorf("%s has no value in --expression-attribute-values", ph)
+	}
+	return avText(av), nil
+}
+
+// set sets the condition on attr: op with the value lo (and hi for
+// between), named by placeholders loName and hiName.
+func (ks keySetter) set(attr, op, lo, hi, loName, hiName string) error {
+	pt, key := ks.pt, ks.key
+	example := func(attr, v, ph string) Template { return exampleTemplate(attr, v, ph, ks.t, ks.items) }
+	switch attr {
+	case key.Partition:
+		if op != "=" {
+			return errorf("the partition key %s is compared with %s, not =", attr, op)
+		}
+		pt.PK, pt.HasPK = example(attr, lo, loName), true
+	case key.Sort:
+		so, ok := sortOpOf(op)
+		if !ok {
+			return errorf("sort key operator %q", op)
+		}
+		pt.SortOp = so
+		if so == SortBeginsWith {
+			pt.SK = literalOr(lo, key.Sort)
+		} else {
+			pt.SK = example(attr, lo, loName)
+		}
+		if so == SortBetween {
+			pt.SK2 = example(attr, hi, hiName)
+		}
+	default:
+		return errorf("%s is no key attribute of the %s", attr, map[bool]string{true: "table", false: "index " + pt.Index}[pt.Index == ""])
 	}
 	return nil
 }

@@ -58,11 +58,7 @@ func isDynamoose(top *object) bool {
 func parseDynamoose(top *object) (*Design, error) {
 	top.format = FormatDynamoose
 	t := &DesignTable{Unnamed: true, FromTraffic: true, At: top.path}
-	type lsi struct {
-		name, sort string
-		at         string
-	}
-	var locals []lsi
+	var locals []dynamooseLSI
 	for i, name := range top.names {
 		var typ string
 		if json.Unmarshal(top.values[i], &typ) == nil {
@@ -75,74 +71,14 @@ func parseDynamoose(top *object) (*Design, error) {
 		if err := a.only(dynamooseAttrMembers...); err != nil {
 			return nil, err
 		}
-		for _, role := range []string{"hashKey", "rangeKey"} {
-			on, err := dynamooseFlag(a, role)
-			if err != nil {
-				return nil, err
-			}
-			if !on {
-				continue
-			}
-			key := &t.Key.Partition
-			if role == "rangeKey" {
-				key = &t.Key.Sort
-			}
-			if *key != "" {
-				return nil, a.errf(role, "the table's %s is %s already", role, *key)
-			}
-			*key = name
+		if err := dynamooseKeyRoles(a, name, t); err != nil {
+			return nil, err
 		}
-		raw := a.get("index")
-		if raw == nil {
-			continue
+		more, err := dynamooseIndexes(a, name, t)
+		if err != nil {
+			return nil, err
 		}
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
-			list = []json.RawMessage{raw}
-		}
-		for j, r := range list {
-			at := a.at("index")
-			if len(list) > 1 || strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
-				at = a.elem("index", j)
-			}
-			x, err := members(r, FormatDynamoose, at)
-			if err != nil {
-				return nil, err
-			}
-			if err := x.only("name", "type", "global", "rangeKey", "project", "throughput"); err != nil {
-				return nil, err
-			}
-			xn, err := x.need("name")
-			if err != nil {
-				return nil, err
-			}
-			if err := checkName(x, "name", xn, "index"); err != nil {
-				return nil, err
-			}
-			kind, err := x.str("type")
-			if err != nil {
-				return nil, err
-			}
-			global, err := dynamooseFlag(x, "global")
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case kind == "local" || kind == "" && x.has("global") && !global:
-				locals = append(locals, lsi{name: xn, sort: name, at: x.path})
-				continue
-			case kind != "" && kind != "global":
-				return nil, x.errf("type", "%q: an index is global or local", kind)
-			}
-			sort, err := x.str("rangeKey")
-			if err != nil {
-				return nil, err
-			}
-			if t.index(xn) != nil {
-				return nil, x.errf("name", "index %q twice", xn)
-			}
-			t.Indexes = append(t.Indexes, &IndexDef{Name: xn, Key: KeyDef{Partition: name, Sort: sort}, At: x.path})
-		}
+		locals = append(locals, more...)
 	}
 	if t.Key.Partition == "" {
 		return nil, &DesignError{Format: FormatDynamoose, Msg: "no attribute is the hashKey"}
@@ -154,6 +90,107 @@ func parseDynamoose(top *object) (*Design, error) {
 		t.Indexes = append(t.Indexes, &IndexDef{Name: l.name, Key: KeyDef{Partition: t.Key.Partition, Sort: l.sort}, At: l.at})
 	}
 	return &Design{Tables: []*DesignTable{t}, Format: FormatDynamoose}, nil
+}
+
+// dynamooseLSI is a local index an attribute declares: its name, its
+// sort key (the attribute) and where it is.
+type dynamooseLSI struct {
+	name, sort string
+	at         string
+}
+
+// dynamooseKeyRoles makes attribute a, named name, t's partition or sort
+// key when it says hashKey or rangeKey.
+func dynamooseKeyRoles(a *object, name string, t *DesignTable) error {
+	for _, role := range []string{"hashKey", "rangeKey"} {
+		on, err := dynamooseFlag(a, role)
+		if err != nil {
+			return err
+		}
+		if !on {
+			continue
+		}
+		key := &t.Key.Partition
+		if role == "rangeKey" {
+			key = &t.Key.Sort
+		}
+		if *key != "" {
+			return a.errf(role, "the table's %s is %s already", role, *key)
+		}
+		*key = name
+	}
+	return nil
+}
+
+// dynamooseIndexes reads attribute a's index member (one index or a
+// list): global indexes join t, local ones are returned, to be keyed
+// once the table's partition key is known.
+func dynamooseIndexes(a *object, name string, t *DesignTable) ([]dynamooseLSI, error) {
+	raw := a.get("index")
+	if raw == nil {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		list = []json.RawMessage{raw}
+	}
+	var locals []dynamooseLSI
+	for j, r := range list {
+		at := a.at("index")
+		if len(list) > 1 || strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
+			at = a.elem("index", j)
+		}
+		x, err := members(r, FormatDynamoose, at)
+		if err != nil {
+			return nil, err
+		}
+		local, err := dynamooseIndex(x, name, t)
+		if err != nil {
+			return nil, err
+		}
+		if local != nil {
+			locals = append(locals, *local)
+		}
+	}
+	return locals, nil
+}
+
+// dynamooseIndex reads one index x of attribute name: a global one joins
+// t, a local one is returned.
+func dynamooseIndex(x *object, name string, t *DesignTable) (*dynamooseLSI, error) {
+	if err := x.only("name", "type", "global", "rangeKey", "project", "throughput"); err != nil {
+		return nil, err
+	}
+	xn, err := x.need("name")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkName(x, "name", xn, "index"); err != nil {
+		return nil, err
+	}
+	kind, err := x.str("type")
+	if err != nil {
+		return nil, err
+	}
+	global, err := dynamooseFlag(x, "global")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case kind == "local" || kind == "" && x.has("global") && !global:
+		return &dynamooseLSI{name: xn, sort: name, at: x.path}, nil
+	case kind != "" && kind != "global":
+		return nil, x.errf("type", "%q: an index is global or local", kind)
+	}
+	sort, err := x.str("rangeKey")
+	if err != nil {
+		return nil, err
+	}
+	if t.index(xn) != nil {
+		return nil, x.errf("name", "index %q twice", xn)
+	}
+	t.Indexes = append(t.Indexes, &IndexDef{Name: xn, Key: KeyDef{Partition: name, Sort: sort}, At: x.path})
+	return nil, nil
 }
 
 // dynamooseFlag returns boolean member name of o (false when absent).

@@ -114,7 +114,20 @@ func inferKey(ev keyEvidence) (t Template, ok bool) {
 			return t, true
 		}
 	}
-	// The reading that fits every value, the most frequent first.
+	if t, ok := fittingReading(readings, values); ok {
+		return t, true
+	}
+	if tag := typeTag(values); tag != "" {
+		if t, err := parseTemplate(tag + "{" + name + "}"); err == nil {
+			return t, true
+		}
+	}
+	return fallback, false
+}
+
+// fittingReading returns the reading (a template with variables) that
+// fits every value, the most frequent first; false when none does.
+func fittingReading(readings, values []string) (Template, bool) {
 	counts := map[string]int{}
 	for _, r := range readings {
 		if strings.Contains(r, "{") {
@@ -141,12 +154,7 @@ func inferKey(ev keyEvidence) (t Template, ok bool) {
 			return t, true
 		}
 	}
-	if tag := typeTag(values); tag != "" {
-		if t, err := parseTemplate(tag + "{" + name + "}"); err == nil {
-			return t, true
-		}
-	}
-	return fallback, false
+	return Template{}, false
 }
 
 // typeTag returns the leading type tag every value shares and goes on

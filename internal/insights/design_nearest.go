@@ -50,70 +50,82 @@ func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
 		score := 0
 		if pt.HasPK {
 			for _, n := range named {
-				switch {
-				case n.Attr == key.Partition && n.Value == "":
-					score += 600 // named without a value: attribute_exists(GSI1PK)
-					np.By = n.Attr
-				case n.Attr == key.Partition:
-					// The partition key attribute: its value fits the
-					// template, the more literal text the better; one
-					// that does not fit is still this key's request.
-					if pt.PK.match(n.Value, n.Prefix) || n.Prefix && strings.HasPrefix(pt.PK.lead(), n.Value) {
-						score += 1000 + 10*pt.PK.weight()
-						np.By = n.Attr
-						if !n.Prefix {
-							np.Value = n.Value
-						}
-					} else {
-						score += 200
-					}
-				case n.Value == "":
-				case n.Partition && pt.PK.weight() > 0 && pt.PK.match(n.Value, n.Prefix):
-					// The request's partition key value fits the
-					// pattern's, on another attribute: the table for an
-					// index, or another index.
-					score += 300 + 10*pt.PK.weight()
-				case key.Sort != "" && n.Attr == key.Sort && pt.SortOp != SortNone:
-					if pt.SK.match(n.Value, n.Prefix || pt.SortOp == SortBeginsWith) || strings.HasPrefix(n.Value, pt.SK.lead()) && pt.SK.lead() != "" {
-						score += 100 + pt.SK.weight()
-					} else {
-						score += 20
-					}
-				case pt.PK.hasVar(n.Attr):
-					// An attribute the partition key is made of.
-					score += 500
-					if np.By == "" {
-						np.By = n.Attr
-						if v, ok := pt.PK.with(n.Attr, n.Value); ok && !n.Prefix {
-							np.Value = v
-						}
-					}
-				case pt.SortOp != SortNone && pt.SK.hasVar(n.Attr):
-					score += 50
-				}
+				score += np.nameScore(n)
 			}
 		}
-		// Then the access: the same first, then a read for a read
-		// (a query for a Scan or Query: they read many items), never a
-		// write for a read.
-		switch {
-		case pt.Access == q.Access:
-			score += 30
-		case pt.Access.IsWrite() != q.Access.IsWrite():
-			score -= 600
-		case pt.Access == Query:
-			score += 20
-		default:
-			score += 10
-		}
-		if pt.Index == q.Index {
-			score += 5
-		}
+		score += accessScore(pt, q)
 		if best.Pattern == nil || score > bestScore {
 			best, bestScore = np, score
 		}
 	}
 	return best, best.Pattern != nil
+}
+
+// nameScore scores how well the request's named attribute n fits np's
+// pattern, setting np.By and np.Value when n reads its partition key.
+func (np *NearestPattern) nameScore(n NamedAttr) int {
+	pt, key := np.Pattern, np.Key
+	switch {
+	case n.Attr == key.Partition && n.Value == "":
+		np.By = n.Attr
+		return 600 // named without a value: attribute_exists(GSI1PK)
+	case n.Attr == key.Partition:
+		// The partition key attribute: its value fits the
+		// template, the more literal text the better; one
+		// that does not fit is still this key's request.
+		if pt.PK.match(n.Value, n.Prefix) || n.Prefix && strings.HasPrefix(pt.PK.lead(), n.Value) {
+			np.By = n.Attr
+			if !n.Prefix {
+				np.Value = n.Value
+			}
+			return 1000 + 10*pt.PK.weight()
+		}
+		return 200
+	case n.Value == "":
+	case n.Partition && pt.PK.weight() > 0 && pt.PK.match(n.Value, n.Prefix):
+		// The request's partition key value fits the
+		// pattern's, on another attribute: the table for an
+		// index, or another index.
+		return 300 + 10*pt.PK.weight()
+	case key.Sort != "" && n.Attr == key.Sort && pt.SortOp != SortNone:
+		if pt.SK.match(n.Value, n.Prefix || pt.SortOp == SortBeginsWith) || strings.HasPrefix(n.Value, pt.SK.lead()) && pt.SK.lead() != "" {
+			return 100 + pt.SK.weight()
+		}
+		return 20
+	case pt.PK.hasVar(n.Attr):
+		// An attribute the partition key is made of.
+		if np.By == "" {
+			np.By = n.Attr
+			if v, ok := pt.PK.with(n.Attr, n.Value); ok && !n.Prefix {
+				np.Value = v
+			}
+		}
+		return 500
+	case pt.SortOp != SortNone && pt.SK.hasVar(n.Attr):
+		return 50
+	}
+	return 0
+}
+
+// accessScore scores pattern pt's access and index against q's: the
+// same access first, then a read for a read (a query for a Scan or
+// Query: they read many items), never a write for a read.
+func accessScore(pt *Pattern, q *Request) int {
+	score := 0
+	switch {
+	case pt.Access == q.Access:
+		score += 30
+	case pt.Access.IsWrite() != q.Access.IsWrite():
+		score -= 600
+	case pt.Access == Query:
+		score += 20
+	default:
+		score += 10
+	}
+	if pt.Index == q.Index {
+		score += 5
+	}
+	return score
 }
 
 // hasVar reports whether the template has variable name.

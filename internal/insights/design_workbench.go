@@ -179,47 +179,15 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 		"TableData", "DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings"); err != nil {
 		return wt, nil, err
 	}
-	name, err := o.need("TableName")
+	dt, err := readWorkbenchKey(o, &wt)
 	if err != nil {
 		return wt, nil, err
 	}
-	if err := checkName(o, "TableName", name, "table"); err != nil {
-		return wt, nil, err
-	}
-	wt.Name = name
-	wt.AttrTypes = map[string]string{}
-	ka, err := o.object("KeyAttributes")
-	if err != nil {
-		return wt, nil, err
-	}
-	if ka == nil {
-		return wt, nil, o.errf("KeyAttributes", "missing: a table has a key")
-	}
-	if wt.Key, err = readKeyAttributes(ka, wt.AttrTypes); err != nil {
-		return wt, nil, err
-	}
-	dt := &DesignTable{Name: name, Key: wt.Key, At: o.path}
 	if err := readNonKeyAttributes(o); err != nil {
 		return wt, nil, err
 	}
-	gsis, err := o.array("GlobalSecondaryIndexes")
-	if err != nil {
+	if err := readWorkbenchIndexes(o, &wt, dt); err != nil {
 		return wt, nil, err
-	}
-	for i, raw := range gsis {
-		x, err := members(raw, FormatWorkbench, o.elem("GlobalSecondaryIndexes", i))
-		if err != nil {
-			return wt, nil, err
-		}
-		wi, err := readWorkbenchIndex(x, wt.AttrTypes)
-		if err != nil {
-			return wt, nil, err
-		}
-		if dt.index(wi.Name) != nil {
-			return wt, nil, x.errf("IndexName", "index %q twice", wi.Name)
-		}
-		wt.Indexes = append(wt.Indexes, wi)
-		dt.Indexes = append(dt.Indexes, &IndexDef{Name: wi.Name, Key: wi.Key, At: x.path})
 	}
 	if wt.Items, err = o.array("TableData"); err != nil {
 		return wt, nil, err
@@ -232,91 +200,177 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			return wt, nil, err
 		}
 	}
-	facets, err := o.array("TableFacets")
+	fs, err := readWorkbenchFacets(o, &wt)
 	if err != nil {
 		return wt, nil, err
-	}
-	type facet struct {
-		o            *object
-		pkA, skA     string
-		nonKey       []string
-		hasSortAlias bool
-		items        []sampleItem // the facet's own TableData
-	}
-	var fs []facet
-	for i, raw := range facets {
-		f, err := members(raw, FormatWorkbench, o.elem("TableFacets", i))
-		if err != nil {
-			return wt, nil, err
-		}
-		if err := f.only("FacetName", "KeyAttributeAlias", "TableData", "NonKeyAttributes", "DataAccess"); err != nil {
-			return wt, nil, err
-		}
-		if _, err := f.object("DataAccess"); err != nil {
-			return wt, nil, err
-		}
-		items, err := f.array("TableData")
-		if err != nil {
-			return wt, nil, err
-		}
-		wt.Items = append(wt.Items, items...)
-		ff := facet{o: f, items: sampleItems(items)}
-		alias, err := f.object("KeyAttributeAlias")
-		if err != nil {
-			return wt, nil, err
-		}
-		if alias == nil {
-			return wt, nil, f.errf("KeyAttributeAlias", "missing: a facet names its key")
-		}
-		if err := alias.only("PartitionKeyAlias", "SortKeyAlias"); err != nil {
-			return wt, nil, err
-		}
-		if ff.pkA, err = alias.need("PartitionKeyAlias"); err != nil {
-			return wt, nil, err
-		}
-		if ff.skA, err = alias.str("SortKeyAlias"); err != nil {
-			return wt, nil, err
-		}
-		ff.hasSortAlias = alias.has("SortKeyAlias")
-		switch {
-		case wt.Key.Sort == "" && ff.skA != "":
-			return wt, nil, alias.errf("SortKeyAlias", "table %q has no sort key", name)
-		case wt.Key.Sort != "" && ff.skA == "":
-			return wt, nil, alias.errf("SortKeyAlias", "missing: table %q has a sort key (%s)", name, wt.Key.Sort)
-		}
-		if ff.nonKey, err = f.strings("NonKeyAttributes"); err != nil {
-			return wt, nil, err
-		}
-		fs = append(fs, ff)
 	}
 	samples, err := sampleKeys(wt.Items, wt.Key, o.at("TableData"))
 	if err != nil {
 		return wt, nil, err
 	}
-	// aliasVars: per facet, the table key attributes whose alias names a
-	// variable, not a template or a constant.
+	aliasVars, err := facetEntities(fs, wt.Key, dt, samples)
+	if err != nil {
+		return wt, nil, err
+	}
+	tableItems := sampleItems(wt.Items)
+	completeFacetTemplates(fs, aliasVars, tableItems, wt.Key, dt)
+	if len(fs) == 0 {
+		tableEntity(o, wt.Key, dt, tableItems)
+	}
+	return wt, dt, nil
+}
+
+// readWorkbenchKey reads a table's TableName and KeyAttributes into wt
+// and returns the design table they make.
+func readWorkbenchKey(o *object, wt *WorkbenchTable) (*DesignTable, error) {
+	name, err := o.need("TableName")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkName(o, "TableName", name, "table"); err != nil {
+		return nil, err
+	}
+	wt.Name = name
+	wt.AttrTypes = map[string]string{}
+	ka, err := o.object("KeyAttributes")
+	if err != nil {
+		return nil, err
+	}
+	if ka == nil {
+		return nil, o.errf("KeyAttributes", "missing: a table has a key")
+	}
+	if wt.Key, err = readKeyAttributes(ka, wt.AttrTypes); err != nil {
+		return nil, err
+	}
+	return &DesignTable{Name: name, Key: wt.Key, At: o.path}, nil
+}
+
+// readWorkbenchIndexes reads a table's GlobalSecondaryIndexes into wt
+// and dt.
+func readWorkbenchIndexes(o *object, wt *WorkbenchTable, dt *DesignTable) error {
+	gsis, err := o.array("GlobalSecondaryIndexes")
+	if err != nil {
+		return err
+	}
+	for i, raw := range gsis {
+		x, err := members(raw, FormatWorkbench, o.elem("GlobalSecondaryIndexes", i))
+		if err != nil {
+			return err
+		}
+		wi, err := readWorkbenchIndex(x, wt.AttrTypes)
+		if err != nil {
+			return err
+		}
+		if dt.index(wi.Name) != nil {
+			return x.errf("IndexName", "index %q twice", wi.Name)
+		}
+		wt.Indexes = append(wt.Indexes, wi)
+		dt.Indexes = append(dt.Indexes, &IndexDef{Name: wi.Name, Key: wi.Key, At: x.path})
+	}
+	return nil
+}
+
+// workbenchFacet is one element of a table's TableFacets as read.
+type workbenchFacet struct {
+	o            *object
+	pkA, skA     string
+	nonKey       []string
+	hasSortAlias bool
+	items        []sampleItem // the facet's own TableData
+}
+
+// readWorkbenchFacets reads a table's TableFacets, adding each facet's
+// TableData to wt's items.
+func readWorkbenchFacets(o *object, wt *WorkbenchTable) ([]workbenchFacet, error) {
+	facets, err := o.array("TableFacets")
+	if err != nil {
+		return nil, err
+	}
+	var fs []workbenchFacet
+	for i, raw := range facets {
+		f, err := members(raw, FormatWorkbench, o.elem("TableFacets", i))
+		if err != nil {
+			return nil, err
+		}
+		ff, err := readWorkbenchFacet(f, wt)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, ff)
+	}
+	return fs, nil
+}
+
+// readWorkbenchFacet reads one facet f of table wt.
+func readWorkbenchFacet(f *object, wt *WorkbenchTable) (workbenchFacet, error) {
+	ff := workbenchFacet{o: f}
+	if err := f.only("FacetName", "KeyAttributeAlias", "TableData", "NonKeyAttributes", "DataAccess"); err != nil {
+		return ff, err
+	}
+	if _, err := f.object("DataAccess"); err != nil {
+		return ff, err
+	}
+	items, err := f.array("TableData")
+	if err != nil {
+		return ff, err
+	}
+	wt.Items = append(wt.Items, items...)
+	ff.items = sampleItems(items)
+	alias, err := f.object("KeyAttributeAlias")
+	if err != nil {
+		return ff, err
+	}
+	if alias == nil {
+		return ff, f.errf("KeyAttributeAlias", "missing: a facet names its key")
+	}
+	if err := alias.only("PartitionKeyAlias", "SortKeyAlias"); err != nil {
+		return ff, err
+	}
+	if ff.pkA, err = alias.need("PartitionKeyAlias"); err != nil {
+		return ff, err
+	}
+	if ff.skA, err = alias.str("SortKeyAlias"); err != nil {
+		return ff, err
+	}
+	ff.hasSortAlias = alias.has("SortKeyAlias")
+	switch {
+	case wt.Key.Sort == "" && ff.skA != "":
+		return ff, alias.errf("SortKeyAlias", "table %q has no sort key", wt.Name)
+	case wt.Key.Sort != "" && ff.skA == "":
+		return ff, alias.errf("SortKeyAlias", "missing: table %q has a sort key (%s)", wt.Name, wt.Key.Sort)
+	}
+	if ff.nonKey, err = f.strings("NonKeyAttributes"); err != nil {
+		return ff, err
+	}
+	return ff, nil
+}
+
+// facetEntities adds an entity to dt for each facet, with the templates
+// its key aliases give, and returns per facet the table key attributes
+// whose alias names a variable, not a template or a constant.
+func facetEntities(fs []workbenchFacet, key KeyDef, dt *DesignTable, samples map[string][]string) ([]map[string]string, error) {
 	aliasVars := make([]map[string]string, len(fs))
 	for i, f := range fs {
 		name, err := f.o.need("FacetName")
 		if err != nil {
-			return wt, nil, err
+			return nil, err
 		}
 		if err := checkName(f.o, "FacetName", name, "facet"); err != nil {
-			return wt, nil, err
+			return nil, err
 		}
 		if dt.entity(name) != nil {
-			return wt, nil, f.o.errf("FacetName", "facet %q twice", name)
+			return nil, f.o.errf("FacetName", "facet %q twice", name)
 		}
 		e := &Entity{Name: name, Attrs: map[string]Template{}, At: f.o.path}
 		aliasVars[i] = map[string]string{}
 		aliasAt := f.o.at("KeyAttributeAlias")
-		for _, k := range []struct{ attr, alias, field string }{{wt.Key.Partition, f.pkA, "PartitionKeyAlias"}, {wt.Key.Sort, f.skA, "SortKeyAlias"}} {
+		for _, k := range []struct{ attr, alias, field string }{{key.Partition, f.pkA, "PartitionKeyAlias"}, {key.Sort, f.skA, "SortKeyAlias"}} {
 			if k.attr == "" {
 				continue
 			}
 			t, variable, err := aliasTemplate(k.alias, samples[k.attr])
 			if err != nil {
-				return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + "." + k.field, Msg: err.Error()}
+				return nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + "." + k.field, Msg: err.Error()}
 			}
 			e.Attrs[k.attr] = t
 			if variable {
@@ -325,12 +379,16 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 		}
 		dt.Entities = append(dt.Entities, e)
 	}
-	// Each facet's items: its own TableData, else the table's items its
-	// key aliases fit. They complete the templates (design_infer.go): a
-	// table key alias that names a variable takes the type tag and the
-	// attribute its values show ("USER#{userId}" for the alias "PK"), and
-	// each index key attribute the facet lists gets its template.
-	tableItems := sampleItems(wt.Items)
+	return aliasVars, nil
+}
+
+// completeFacetTemplates completes the facets' entities from their
+// items: each facet's own TableData, else the table's items its key
+// aliases fit (design_infer.go). A table key alias that names a
+// variable takes the type tag and the attribute its values show
+// ("USER#{userId}" for the alias "PK"), and each index key attribute the
+// facet lists gets its template.
+func completeFacetTemplates(fs []workbenchFacet, aliasVars []map[string]string, tableItems []sampleItem, key KeyDef, dt *DesignTable) {
 	for i, f := range fs {
 		e := dt.Entities[i]
 		mine := f.items
@@ -339,9 +397,9 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			for _, o := range fs[:i] {
 				attrs = append(attrs, o.nonKey)
 			}
-			mine = entityItems(tableItems, wt.Key, e, f.nonKey, dt.Entities[:i], attrs)
+			mine = entityItems(tableItems, key, e, f.nonKey, dt.Entities[:i], attrs)
 		}
-		for _, attr := range []string{wt.Key.Partition, wt.Key.Sort} {
+		for _, attr := range []string{key.Partition, key.Sort} {
 			if v, ok := aliasVars[i][attr]; ok {
 				// An alias that is the attribute's own name ("PK")
 				// names no variable: the items may show a constant.
@@ -359,21 +417,22 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			}
 		}
 	}
-	if len(fs) == 0 {
-		// No facets: the table's items as one entity, in every index.
-		e := &Entity{Name: name, Attrs: map[string]Template{}, At: o.path}
-		for _, k := range append([]KeyDef{wt.Key}, indexKeys(dt)...) {
-			for _, attr := range []string{k.Partition, k.Sort} {
-				if attr != "" && isName(attr) {
-					e.Attrs[attr], _ = inferKey(keyEvidence{attr: attr, items: tableItems, keyAttr: dt.isKeyAttr, variable: true})
-				}
+}
+
+// tableEntity adds to dt, a table without facets, its items as one
+// entity named after the table, in every index.
+func tableEntity(o *object, key KeyDef, dt *DesignTable, tableItems []sampleItem) {
+	e := &Entity{Name: dt.Name, Attrs: map[string]Template{}, At: o.path}
+	for _, k := range append([]KeyDef{key}, indexKeys(dt)...) {
+		for _, attr := range []string{k.Partition, k.Sort} {
+			if attr != "" && isName(attr) {
+				e.Attrs[attr], _ = inferKey(keyEvidence{attr: attr, items: tableItems, keyAttr: dt.isKeyAttr, variable: true})
 			}
 		}
-		if len(e.Attrs) > 0 {
-			dt.Entities = append(dt.Entities, e)
-		}
 	}
-	return wt, dt, nil
+	if len(e.Attrs) > 0 {
+		dt.Entities = append(dt.Entities, e)
+	}
 }
 
 // indexKeys returns the keys of t's indexes.
