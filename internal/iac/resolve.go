@@ -114,6 +114,7 @@ func (r *resolver) resolve(v any, at string) (any, error) {
 	return v, nil
 }
 
+// intrinsic resolves the intrinsic function fn of argument arg, at at.
 func (r *resolver) intrinsic(fn string, arg any, at string) (any, error) {
 	at = at + "." + fn
 	switch fn {
@@ -126,82 +127,109 @@ func (r *resolver) intrinsic(fn string, arg any, at string) (any, error) {
 	case "Fn::Sub":
 		return r.sub(arg, at)
 	case "Fn::Join":
-		a, err := r.resolve(arg, at)
-		if err != nil {
-			return nil, err
-		}
-		l, ok := a.([]any)
-		if !ok || len(l) != 2 {
-			return nil, fmt.Errorf("%s: want [delimiter, [values]]", at)
-		}
-		sep, ok1 := l[0].(string)
-		items, ok2 := l[1].([]any)
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("%s: want [delimiter, [values]]", at)
-		}
-		parts := make([]string, len(items))
-		for i, it := range items {
-			parts[i] = scalarString(it)
-		}
-		return strings.Join(parts, sep), nil
+		return r.join(arg, at)
 	case "Fn::Select":
-		a, err := r.resolve(arg, at)
-		if err != nil {
-			return nil, err
-		}
-		l, ok := a.([]any)
-		if !ok || len(l) != 2 {
-			return nil, fmt.Errorf("%s: want [index, [values]]", at)
-		}
-		i, err := strconv.Atoi(scalarString(l[0]))
-		items, ok := l[1].([]any)
-		if err != nil || !ok || i < 0 || i >= len(items) {
-			return nil, fmt.Errorf("%s: index %v out of range", at, l[0])
-		}
-		return items[i], nil
+		return r.selectOf(arg, at)
 	case "Fn::Split":
-		a, err := r.resolve(arg, at)
-		if err != nil {
-			return nil, err
-		}
-		l, ok := a.([]any)
-		if !ok || len(l) != 2 {
-			return nil, fmt.Errorf("%s: want [delimiter, string]", at)
-		}
-		sep, ok1 := l[0].(string)
-		s, ok2 := l[1].(string)
-		if !ok1 || !ok2 || sep == "" {
-			return nil, fmt.Errorf("%s: want [delimiter, string]", at)
-		}
-		var out []any
-		for _, p := range strings.Split(s, sep) {
-			out = append(out, p)
-		}
-		return out, nil
+		return r.split(arg, at)
 	case "Fn::FindInMap":
-		a, err := r.resolve(arg, at)
-		if err != nil {
-			return nil, err
-		}
-		l, ok := a.([]any)
-		if !ok || len(l) < 3 {
-			return nil, fmt.Errorf("%s: want [map, key, key]", at)
-		}
-		var cur any = r.mappings
-		for _, k := range l[:3] {
-			m, ok := cur.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: %v not in Mappings", at, l[:3])
-			}
-			if cur, ok = m[scalarString(k)]; !ok {
-				return nil, fmt.Errorf("%s: %v not in Mappings", at, l[:3])
-			}
-		}
-		return cur, nil
+		return r.findInMap(arg, at)
 	case "Fn::GetAtt":
 		return r.getAtt(arg, at)
 	}
 	return nil, fmt.Errorf("%s: an intrinsic function that cannot be resolved locally", at)
+}
+
+// list resolves an intrinsic's argument arg, which is a list; false when
+// it is not one.
+func (r *resolver) list(arg any, at string) ([]any, bool, error) {
+	a, err := r.resolve(arg, at)
+	if err != nil {
+		return nil, false, err
+	}
+	l, ok := a.([]any)
+	return l, ok, nil
+}
+
+// join resolves Fn::Join: [delimiter, [values]].
+func (r *resolver) join(arg any, at string) (any, error) {
+	l, ok, err := r.list(arg, at)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(l) != 2 {
+		return nil, fmt.Errorf("%s: want [delimiter, [values]]", at)
+	}
+	sep, ok1 := l[0].(string)
+	items, ok2 := l[1].([]any)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("%s: want [delimiter, [values]]", at)
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = scalarString(it)
+	}
+	return strings.Join(parts, sep), nil
+}
+
+// selectOf resolves Fn::Select: [index, [values]].
+func (r *resolver) selectOf(arg any, at string) (any, error) {
+	l, ok, err := r.list(arg, at)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(l) != 2 {
+		return nil, fmt.Errorf("%s: want [index, [values]]", at)
+	}
+	i, err := strconv.Atoi(scalarString(l[0]))
+	items, ok := l[1].([]any)
+	if err != nil || !ok || i < 0 || i >= len(items) {
+		return nil, fmt.Errorf("%s: index %v out of range", at, l[0])
+	}
+	return items[i], nil
+}
+
+// split resolves Fn::Split: [delimiter, string].
+func (r *resolver) split(arg any, at string) (any, error) {
+	l, ok, err := r.list(arg, at)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(l) != 2 {
+		return nil, fmt.Errorf("%s: want [delimiter, string]", at)
+	}
+	sep, ok1 := l[0].(string)
+	s, ok2 := l[1].(string)
+	if !ok1 || !ok2 || sep == "" {
+		return nil, fmt.Errorf("%s: want [delimiter, string]", at)
+	}
+	var out []any
+	for _, p := range strings.Split(s, sep) {
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// findInMap resolves Fn::FindInMap: [map, key, key] in Mappings.
+func (r *resolver) findInMap(arg any, at string) (any, error) {
+	l, ok, err := r.list(arg, at)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || len(l) < 3 {
+		return nil, fmt.Errorf("%s: want [map, key, key]", at)
+	}
+	var cur any = r.mappings
+	for _, k := range l[:3] {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: %v not in Mappings", at, l[:3])
+		}
+		if cur, ok = m[scalarString(k)]; !ok {
+			return nil, fmt.Errorf("%s: %v not in Mappings", at, l[:3])
+		}
+	}
+	return cur, nil
 }
 
 // getAtt resolves Fn::GetAtt of a table: Arn at once, StreamArn once the

@@ -259,16 +259,49 @@ func indexes(v any, at string, global bool) ([]any, error) {
 // globalTable reads an AWS::DynamoDB::GlobalTable: the table is its
 // replica in Options.Region, the other replicas' regions are listed.
 func (r *resolver) globalTable(t *Table, props map[string]any, at string) error {
+	here, err := r.localReplica(t, props, at)
+	if err != nil {
+		return err
+	}
+	rat := at + ".Replicas[" + r.opts.Region + "]"
+	provisioned := props["BillingMode"] == "PROVISIONED"
+	if provisioned {
+		wcu, err := writeUnits(props["WriteProvisionedThroughputSettings"], at+".WriteProvisionedThroughputSettings")
+		if err != nil {
+			return err
+		}
+		rcu, err := readUnits(here["ReadProvisionedThroughputSettings"], rat+".ReadProvisionedThroughputSettings")
+		if err != nil {
+			return err
+		}
+		t.Create["ProvisionedThroughput"] = map[string]any{"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
+	}
+	for _, name := range sortedKeys(props) {
+		if err := r.globalTableProp(t, name, props[name], here, at, rat, provisioned); err != nil {
+			return err
+		}
+	}
+	for _, name := range sortedKeys(here) {
+		if err := t.replicaProp(name, here[name], rat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// localReplica returns the replica of a global table in Options.Region,
+// listing the other replicas' regions in t.
+func (r *resolver) localReplica(t *Table, props map[string]any, at string) (map[string]any, error) {
 	reps, ok := props["Replicas"].([]any)
 	if !ok || len(reps) == 0 {
-		return fmt.Errorf("%s.Replicas: want a list of replicas", at)
+		return nil, fmt.Errorf("%s.Replicas: want a list of replicas", at)
 	}
 	var here map[string]any
 	for i, rep := range reps {
 		m, ok := rep.(map[string]any)
 		region, _ := m["Region"].(string)
 		if !ok || region == "" {
-			return fmt.Errorf("%s.Replicas[%d]: want a Region", at, i)
+			return nil, fmt.Errorf("%s.Replicas[%d]: want a Region", at, i)
 		}
 		if region == r.opts.Region {
 			here = m
@@ -277,107 +310,103 @@ func (r *resolver) globalTable(t *Table, props map[string]any, at string) error 
 		}
 	}
 	if here == nil {
-		return fmt.Errorf("%s.Replicas: no replica in %s, the region the tables are made in", at, r.opts.Region)
+		return nil, fmt.Errorf("%s.Replicas: no replica in %s, the region the tables are made in", at, r.opts.Region)
 	}
-	rat := at + ".Replicas[" + r.opts.Region + "]"
-	provisioned := props["BillingMode"] == "PROVISIONED"
-	rcu, wcu := int64(0), int64(0)
-	if provisioned {
-		var err error
-		if wcu, err = writeUnits(props["WriteProvisionedThroughputSettings"], at+".WriteProvisionedThroughputSettings"); err != nil {
+	return here, nil
+}
+
+// globalTableProp reads property name, value v, of a global table at at
+// whose local replica here is at rat.
+func (r *resolver) globalTableProp(t *Table, name string, v any, here map[string]any, at, rat string, provisioned bool) error {
+	switch name {
+	case "TableName", "Replicas", "WriteProvisionedThroughputSettings":
+	case "AttributeDefinitions", "KeySchema", "BillingMode", "WarmThroughput":
+		t.Create[name] = v
+	case "WriteOnDemandThroughputSettings":
+		m, _ := v.(map[string]any)
+		if u, ok := m["MaxWriteRequestUnits"]; ok {
+			t.setOnDemand("MaxWriteRequestUnits", u)
+		}
+	case "LocalSecondaryIndexes":
+		idx, err := indexes(v, at+"."+name, false)
+		if err != nil {
 			return err
 		}
-		if rcu, err = readUnits(here["ReadProvisionedThroughputSettings"], rat+".ReadProvisionedThroughputSettings"); err != nil {
+		t.Create[name] = idx
+	case "GlobalSecondaryIndexes":
+		idx, err := r.globalIndexes(v, here, at+"."+name, rat, provisioned)
+		if err != nil {
 			return err
 		}
-		t.Create["ProvisionedThroughput"] = map[string]any{"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
+		t.Create[name] = idx
+	case "StreamSpecification":
+		s, err := stream(v, at+"."+name)
+		if err != nil {
+			return err
+		}
+		t.Create[name] = s
+	case "SSESpecification":
+		sse, err := globalSSE(v, at+"."+name)
+		if err != nil {
+			return err
+		}
+		t.Create[name] = sse
+	case "TimeToLiveSpecification":
+		return t.ttl(v, at+"."+name)
+	default: // GlobalTableWitnesses, MultiRegionConsistency, and names unknown
+		return unknownProp(at, name)
 	}
-	for _, name := range sortedKeys(props) {
-		v := props[name]
-		switch name {
-		case "TableName", "Replicas", "WriteProvisionedThroughputSettings":
-		case "AttributeDefinitions", "KeySchema", "BillingMode", "WarmThroughput":
-			t.Create[name] = v
-		case "WriteOnDemandThroughputSettings":
-			m, _ := v.(map[string]any)
-			if u, ok := m["MaxWriteRequestUnits"]; ok {
-				t.setOnDemand("MaxWriteRequestUnits", u)
-			}
-		case "LocalSecondaryIndexes":
-			idx, err := indexes(v, at+"."+name, false)
-			if err != nil {
-				return err
-			}
-			t.Create[name] = idx
-		case "GlobalSecondaryIndexes":
-			idx, err := r.globalIndexes(v, here, at+"."+name, rat, provisioned)
-			if err != nil {
-				return err
-			}
-			t.Create[name] = idx
-		case "StreamSpecification":
-			s, err := stream(v, at+"."+name)
-			if err != nil {
-				return err
-			}
-			t.Create[name] = s
-		case "SSESpecification":
-			m, _ := v.(map[string]any)
-			sse := map[string]any{}
-			for _, k := range sortedKeys(m) {
-				switch k {
-				case "SSEEnabled":
-					sse["Enabled"] = m[k]
-				case "SSEType":
-					sse[k] = m[k]
-				default:
-					return unknownProp(at+"."+name, k)
-				}
-			}
-			t.Create[name] = sse
-		case "TimeToLiveSpecification":
-			if err := t.ttl(v, at+"."+name); err != nil {
-				return err
-			}
-		default: // GlobalTableWitnesses, MultiRegionConsistency, and names unknown
-			return unknownProp(at, name)
+	return nil
+}
+
+// globalSSE is a global table's SSESpecification as CreateTable's.
+func globalSSE(v any, at string) (map[string]any, error) {
+	m, _ := v.(map[string]any)
+	sse := map[string]any{}
+	for _, k := range sortedKeys(m) {
+		switch k {
+		case "SSEEnabled":
+			sse["Enabled"] = m[k]
+		case "SSEType":
+			sse[k] = m[k]
+		default:
+			return nil, unknownProp(at, k)
 		}
 	}
-	for _, name := range sortedKeys(here) {
-		v := here[name]
-		switch name {
-		case "Region", "ReadProvisionedThroughputSettings", "GlobalSecondaryIndexes":
-		case "TableClass", "DeletionProtectionEnabled", "Tags":
-			t.Create[name] = v
-		case "ReadOnDemandThroughputSettings":
-			m, _ := v.(map[string]any)
-			if u, ok := m["MaxReadRequestUnits"]; ok {
-				t.setOnDemand("MaxReadRequestUnits", u)
-			}
-		case "PointInTimeRecoverySpecification":
-			if err := t.pitr(v, rat+"."+name); err != nil {
-				return err
-			}
-		case "ContributorInsightsSpecification":
-			if err := t.insights(v, rat+"."+name); err != nil {
-				return err
-			}
-		case "SSESpecification":
-			m, _ := v.(map[string]any)
-			sse, _ := t.Create["SSESpecification"].(map[string]any)
-			if sse == nil {
-				sse = map[string]any{}
-				t.Create["SSESpecification"] = sse
-			}
-			for k, x := range m {
-				if k != "KMSMasterKeyId" {
-					return unknownProp(rat+"."+name, k)
-				}
-				sse[k] = x
-			}
-		default: // KinesisStreamSpecification, ReplicaStreamSpecification, ResourcePolicy, ...
-			return unknownProp(rat, name)
+	return sse, nil
+}
+
+// replicaProp reads property name, value v, of a global table's local
+// replica at rat.
+func (t *Table) replicaProp(name string, v any, rat string) error {
+	switch name {
+	case "Region", "ReadProvisionedThroughputSettings", "GlobalSecondaryIndexes":
+	case "TableClass", "DeletionProtectionEnabled", "Tags":
+		t.Create[name] = v
+	case "ReadOnDemandThroughputSettings":
+		m, _ := v.(map[string]any)
+		if u, ok := m["MaxReadRequestUnits"]; ok {
+			t.setOnDemand("MaxReadRequestUnits", u)
 		}
+	case "PointInTimeRecoverySpecification":
+		return t.pitr(v, rat+"."+name)
+	case "ContributorInsightsSpecification":
+		return t.insights(v, rat+"."+name)
+	case "SSESpecification":
+		m, _ := v.(map[string]any)
+		sse, _ := t.Create["SSESpecification"].(map[string]any)
+		if sse == nil {
+			sse = map[string]any{}
+			t.Create["SSESpecification"] = sse
+		}
+		for k, x := range m {
+			if k != "KMSMasterKeyId" {
+				return unknownProp(rat+"."+name, k)
+			}
+			sse[k] = x
+		}
+	default: // KinesisStreamSpecification, ReplicaStreamSpecification, ResourcePolicy, ...
+		return unknownProp(rat, name)
 	}
 	return nil
 }

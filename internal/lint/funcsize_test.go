@@ -43,8 +43,6 @@ var funcPending = map[string][2]int{
 	"emulator/internal/stages/throttle.configure":   {71, 33},
 	"emulator/internal/wire.(*builder).strictOf":    {91, 32},
 	"internal/expr.(*Scanner).Scan":                 {83, 36},
-	"internal/iac.(*resolver).globalTable":          {123, 41},
-	"internal/iac.(*resolver).intrinsic":            {89, 35},
 	"cmd/internal/mcp.(*Server).adminTools":         {115, 12},
 	"cmd/internal/mcp.(*Server).insightTools":       {138, 21},
 	"cmd/internal/mcp.(*Server).usesOf":             {170, 44},
