@@ -149,47 +149,11 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	}
 
 	// The newest snapshot that loads.
-	var base uint64
-	var pieces [][]byte
 	deferIdx := deferIndexes(dir, segs, snaps)
-	newDB := func() *storage.DB {
-		db := storage.NewDB(w)
-		db.SetVectorIndexer(opts.VectorIndexes)
-		if deferIdx {
-			db.DeferIndexes()
-		}
-		return db
+	base, err := ns.loadNewestSnapshot(snaps, deferIdx)
+	if err != nil {
+		return fail(err)
 	}
-	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
-		db := newDB()
-		h, pcs, err := loadSnapshot(db, filepath.Join(dir, snaps[i].name), deferIdx, ns.progress("snapshot", snaps[i].name, snaps[i].size))
-		switch {
-		case err == nil:
-			ns.db, base, pieces = db, h.base, pcs
-			ns.snaps = snaps[:i+1]
-			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, h.base
-			w.snapSize = snaps[i].size
-		case errors.Is(err, ErrNewerFormat):
-			return fail(fmt.Errorf("%s: %w", snaps[i].name, err))
-		case errors.Is(err, ErrCorrupt):
-			ns.rec.Skipped = append(ns.rec.Skipped, fmt.Sprintf("%s: %v", snaps[i].name, err))
-			opts.Logger.Warn("persist: snapshot unusable, trying an older one", "namespace", name, "snapshot", snaps[i].name, "err", err)
-			if err := os.Rename(filepath.Join(dir, snaps[i].name), filepath.Join(dir, snaps[i].name+".corrupt")); err != nil {
-				return fail(err)
-			}
-		default:
-			return fail(fmt.Errorf("%s: %w", snaps[i].name, err))
-		}
-	}
-	if ns.db == nil {
-		ns.db = newDB()
-	}
-	if ns.side != nil {
-		if err := ns.side.Load(ns.db, pieces); err != nil {
-			return fail(fmt.Errorf("%s: its sidecar state: %w", ns.rec.Snapshot, err))
-		}
-	}
-	pieces = nil
 
 	// The log after it.
 	last, err := ns.replay(segs, base)
@@ -204,6 +168,69 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 	if err := ns.openActive(last); err != nil {
 		return fail(err)
 	}
+	ns.startWriting()
+	ns.rec.Took = time.Since(start)
+	if len(snaps) > 0 || len(segs) > 0 {
+		opts.Logger.Info("persist: namespace loaded", "namespace", name, "snapshot", ns.rec.Snapshot,
+			"records", ns.rec.Records, "lsn", last, "took", ns.rec.Took)
+	}
+	if ns.rec.Lost != "" {
+		opts.Logger.Error("persist: namespace loaded WITHOUT records it is missing, as AcceptLoss asked", "namespace", name, "lost", ns.rec.Lost)
+	}
+	return ns, nil
+}
+
+// loadNewestSnapshot loads into ns.db the newest of snaps that loads
+// (renaming corrupt ones aside), or makes an empty database when none
+// does, and its sidecar's state; it returns the LSN the log goes on
+// after.
+func (ns *namespace) loadNewestSnapshot(snaps []snapFile, deferIdx bool) (uint64, error) {
+	var base uint64
+	var pieces [][]byte
+	newDB := func() *storage.DB {
+		db := storage.NewDB(ns.wal)
+		db.SetVectorIndexer(ns.opts.VectorIndexes)
+		if deferIdx {
+			db.DeferIndexes()
+		}
+		return db
+	}
+	for i := len(snaps) - 1; i >= 0 && ns.db == nil; i-- {
+		db := newDB()
+		h, pcs, err := loadSnapshot(db, filepath.Join(ns.dir, snaps[i].name), deferIdx, ns.progress("snapshot", snaps[i].name, snaps[i].size))
+		switch {
+		case err == nil:
+			ns.db, base, pieces = db, h.base, pcs
+			ns.snaps = snaps[:i+1]
+			ns.rec.Snapshot, ns.rec.SnapshotLSN = snaps[i].name, h.base
+			ns.wal.snapSize = snaps[i].size
+		case errors.Is(err, ErrNewerFormat):
+			return 0, fmt.Errorf("%s: %w", snaps[i].name, err)
+		case errors.Is(err, ErrCorrupt):
+			ns.rec.Skipped = append(ns.rec.Skipped, fmt.Sprintf("%s: %v", snaps[i].name, err))
+			ns.opts.Logger.Warn("persist: snapshot unusable, trying an older one", "namespace", ns.name, "snapshot", snaps[i].name, "err", err)
+			if err := os.Rename(filepath.Join(ns.dir, snaps[i].name), filepath.Join(ns.dir, snaps[i].name+".corrupt")); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, fmt.Errorf("%s: %w", snaps[i].name, err)
+		}
+	}
+	if ns.db == nil {
+		ns.db = newDB()
+	}
+	if ns.side != nil {
+		if err := ns.side.Load(ns.db, pieces); err != nil {
+			return 0, fmt.Errorf("%s: its sidecar state: %w", ns.rec.Snapshot, err)
+		}
+	}
+	return base, nil
+}
+
+// startWriting ends ns's load: the log takes writes, the syncer and the
+// compaction loop start, and a long log is folded at once.
+func (ns *namespace) startWriting() {
+	w := ns.wal
 	w.loading = false
 	w.compact = ns.kickCompaction
 	w.startSyncer()
@@ -220,15 +247,6 @@ func openNamespace(name, dir string, opts *Options) (*namespace, error) {
 		ns.kickCompaction()
 	}
 	w.mu.Unlock()
-	ns.rec.Took = time.Since(start)
-	if len(snaps) > 0 || len(segs) > 0 {
-		opts.Logger.Info("persist: namespace loaded", "namespace", name, "snapshot", ns.rec.Snapshot,
-			"records", ns.rec.Records, "lsn", last, "took", ns.rec.Took)
-	}
-	if ns.rec.Lost != "" {
-		opts.Logger.Error("persist: namespace loaded WITHOUT records it is missing, as AcceptLoss asked", "namespace", name, "lost", ns.rec.Lost)
-	}
-	return ns, nil
 }
 
 // deferIndexes reports whether a load of dir had better leave the
@@ -543,29 +561,12 @@ func lastRecord(path string) (uint64, bool) {
 // frames end, where its seal begins and what it names (0: not sealed),
 // and, if it ends in damage rather than at its end, why.
 func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64, r *storage.Record) (end, sealAt int64, sealNext uint64, torn, err error) {
-	path := filepath.Join(ns.dir, seg.name)
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, 0, nil, err
+	f, st, h, torn, err := ns.openSegment(seg)
+	if f != nil {
+		defer f.Close()
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, 0, 0, nil, err
-	}
-	hb := make([]byte, headerSize)
-	if _, err := io.ReadFull(f, hb); err != nil {
-		return 0, 0, 0, fmt.Errorf("header: %v", err), nil
-	}
-	h, err := parseHeader(hb, kindSegment)
-	if errors.Is(err, ErrNewerFormat) {
-		return 0, 0, 0, nil, fmt.Errorf("%s: %w", seg.name, err)
-	}
-	if err != nil {
-		return 0, 0, 0, err, nil
-	}
-	if h.base != seg.first {
-		return 0, 0, 0, fmt.Errorf("header says first record %d", h.base), nil
+	if torn != nil || err != nil {
+		return 0, 0, 0, torn, err
 	}
 	ns.logV = h.version
 	report := ns.progress("log", seg.name, st.Size())
@@ -606,46 +607,8 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64, r *st
 		if seq <= *last {
 			continue // in the snapshot
 		}
-		var when time.Time
-		body := payload
-		if h.version >= versionTimes {
-			ms, k := binary.Varint(payload)
-			if k <= 0 {
-				return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
-			}
-			when, body = time.UnixMilli(ms), payload[k:]
-		}
-		// Most records are commits of item writes that storage copies as
-		// it stores them: those are parsed as views of the frame's
-		// buffer (ReplayView), any other parsed again with its own copy.
-		// A copy each was 46 MB of new memory for the 46 MB log of
-		// BenchmarkRestart's 1M kill state: its start through the
-		// server went from 1.61-1.63 to 1.41-1.42 s without it, the 100k
-		// state's (a log alone) from 323-347 to 275-281 ms. A commit
-		// ReplayView declines (a table whose stream observes it) goes
-		// through the sidecar twice, the first time applying nothing.
-		viewed := false
-		if storage.ParseRecordView(body, r) == nil && r.Kind == storage.RecordCommit {
-			apply := func() (err error) {
-				viewed, err = ns.db.ReplayView(r)
-				return err
-			}
-			if err := ns.replayWith(r, when, apply); err != nil {
-				return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
-			}
-			if viewed && poisonViews {
-				for i := range body {
-					body[i] = 0xEE
-				}
-			}
-		}
-		if !viewed {
-			if err := storage.ParseRecordInto(body, r); err != nil {
-				return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
-			}
-			if err := ns.replayWith(r, when, func() error { return ns.db.Replay(r) }); err != nil {
-				return 0, 0, 0, nil, fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
-			}
+		if err := ns.applyFrame(seg, h.version, seq, at, payload, r); err != nil {
+			return 0, 0, 0, nil, err
 		}
 		*last = seq
 		ns.rec.Records++
@@ -654,6 +617,83 @@ func (ns *namespace) replaySegment(seg segFile, base uint64, last *uint64, r *st
 			report(fr.off, st.Size(), int64(ns.rec.Records))
 		}
 	}
+}
+
+// openSegment opens seg and reads its header. torn says why the
+// segment's header is damaged (the segment holds nothing); err is an
+// error of the file system or a newer format. f, when not nil, is for
+// the caller to close.
+func (ns *namespace) openSegment(seg segFile) (f *os.File, st os.FileInfo, h fileHeader, torn, err error) {
+	f, err = os.Open(filepath.Join(ns.dir, seg.name))
+	if err != nil {
+		return nil, nil, h, nil, err
+	}
+	if st, err = f.Stat(); err != nil {
+		return f, nil, h, nil, err
+	}
+	hb := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, hb); err != nil {
+		return f, st, h, fmt.Errorf("header: %v", err), nil
+	}
+	h, err = parseHeader(hb, kindSegment)
+	if errors.Is(err, ErrNewerFormat) {
+		return f, st, h, nil, fmt.Errorf("%s: %w", seg.name, err)
+	}
+	if err != nil {
+		return f, st, h, err, nil
+	}
+	if h.base != seg.first {
+		return f, st, h, fmt.Errorf("header says first record %d", h.base), nil
+	}
+	return f, st, h, nil, nil
+}
+
+// applyFrame applies record seq, at byte at of seg (a segment of format
+// version), whose frame holds payload, parsing it into r.
+func (ns *namespace) applyFrame(seg segFile, version uint32, seq uint64, at int64, payload []byte, r *storage.Record) error {
+	var when time.Time
+	body := payload
+	if version >= versionTimes {
+		ms, k := binary.Varint(payload)
+		if k <= 0 {
+			return fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but its time does not parse (a bug)", seg.name, seq, at)
+		}
+		when, body = time.UnixMilli(ms), payload[k:]
+	}
+	// Most records are commits of item writes that storage copies as
+	// it stores them: those are parsed as views of the frame's
+	// buffer (ReplayView), any other parsed again with its own copy.
+	// A copy each was 46 MB of new memory for the 46 MB log of
+	// BenchmarkRestart's 1M kill state: its start through the
+	// server went from 1.61-1.63 to 1.41-1.42 s without it, the 100k
+	// state's (a log alone) from 323-347 to 275-281 ms. A commit
+	// ReplayView declines (a table whose stream observes it) goes
+	// through the sidecar twice, the first time applying nothing.
+	viewed := false
+	if storage.ParseRecordView(body, r) == nil && r.Kind == storage.RecordCommit {
+		apply := func() (err error) {
+			viewed, err = ns.db.ReplayView(r)
+			return err
+		}
+		if err := ns.replayWith(r, when, apply); err != nil {
+			return fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
+		}
+		if viewed && poisonViews {
+			for i := range body {
+				body[i] = 0xEE
+			}
+		}
+	}
+	if viewed {
+		return nil
+	}
+	if err := storage.ParseRecordInto(body, r); err != nil {
+		return fmt.Errorf("log segment %s, record %d at byte %d: its checksum is right but it does not parse (written by a newer version, or a bug): %w", seg.name, seq, at, err)
+	}
+	if err := ns.replayWith(r, when, func() error { return ns.db.Replay(r) }); err != nil {
+		return fmt.Errorf("log segment %s, record %d at byte %d (%s): does not apply: %w", seg.name, seq, at, r.Kind, err)
+	}
+	return nil
 }
 
 // replayWith runs apply, which applies r, through the sidecar's Replay

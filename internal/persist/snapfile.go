@@ -373,20 +373,8 @@ func readAhead(fr *frameReader, stop <-chan struct{}) <-chan aheadFrame {
 func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 	switch p[0] {
 	case snapEnd:
-		if err := l.finishTable(); err != nil {
+		if err := l.endFrame(p[1:], n); err != nil {
 			return false, err
-		}
-		var v [3]uint64
-		rest := p[1:]
-		for i := range v {
-			x, k := binary.Uvarint(rest)
-			if k <= 0 {
-				return false, errors.New("bad end frame")
-			}
-			v[i], rest = x, rest[k:]
-		}
-		if len(rest) != 0 || v[0] != l.tables || v[1] != l.items || v[2] != n {
-			return false, fmt.Errorf("end frame says %d tables, %d items, %d frames; read %d, %d, %d", v[0], v[1], v[2], l.tables, l.items, n)
 		}
 		return true, nil
 	case snapPiece:
@@ -413,59 +401,91 @@ func (l *snapLoad) frame(p []byte, n uint64) (done bool, err error) {
 		if l.sideSeen {
 			return false, errors.New("a record after the sidecar's pieces")
 		}
-	default:
-		return false, fmt.Errorf("payload type %d", p[0])
+		return false, l.recordFrame(p[1:])
 	}
+	return false, fmt.Errorf("payload type %d", p[0])
+}
+
+// endFrame checks the end frame's payload p, after n frames: its counts
+// of tables, items and frames are those read.
+func (l *snapLoad) endFrame(p []byte, n uint64) error {
+	if err := l.finishTable(); err != nil {
+		return err
+	}
+	var v [3]uint64
+	rest := p
+	for i := range v {
+		x, k := binary.Uvarint(rest)
+		if k <= 0 {
+			return errors.New("bad end frame")
+		}
+		v[i], rest = x, rest[k:]
+	}
+	if len(rest) != 0 || v[0] != l.tables || v[1] != l.items || v[2] != n {
+		return fmt.Errorf("end frame says %d tables, %d items, %d frames; read %d, %d, %d", v[0], v[1], v[2], l.tables, l.items, n)
+	}
+	return nil
+}
+
+// recordFrame loads a snapRecord frame's payload p: metadata, a table's
+// creation, or (before chunks) a commit of its items.
+func (l *snapLoad) recordFrame(p []byte) error {
 	// Parsed without a copy (nothing keeps a record frame's memory): a
 	// commit's images go to the TableBuilder, which copies them; any
 	// other record, whose strings are kept, is parsed again with its own
 	// copy. Commits are parsed into one Record, reusing its
 	// array of writes (BenchmarkLoadDir: see docs/persistence.md).
 	r := &l.commit
-	err = storage.ParseRecordTransientInto(p[1:], r)
+	err := storage.ParseRecordTransientInto(p, r)
 	if err == nil && r.Kind != storage.RecordCommit {
-		r, err = storage.ParseRecord(p[1:])
+		r, err = storage.ParseRecord(p)
 	}
 	if err != nil {
-		return false, err
+		return err
 	}
 	switch r.Kind {
 	case storage.RecordMeta:
 		if r.Table != "" || l.def != nil {
-			return false, errors.New("table metadata record in a snapshot")
+			return errors.New("table metadata record in a snapshot")
 		}
-		return false, l.db.SetMeta(r.Key, r.Value)
+		return l.db.SetMeta(r.Key, r.Value)
 	case storage.RecordCreateTable:
 		if err := l.finishTable(); err != nil {
-			return false, err
+			return err
 		}
 		if l.b, err = storage.NewTableBuilder(*r.Def); err != nil {
-			return false, err
+			return err
 		}
 		if l.deferIdx {
 			l.b.DeferIndexes()
 		}
 		l.def = r.Def
-		return false, nil
+		return nil
 	case storage.RecordCommit:
-		if l.v >= versionChunks {
-			return false, errors.New("a commit of items in a snapshot of chunks")
-		}
-		if l.b == nil {
-			return false, errors.New("items before their table")
-		}
-		for _, w := range r.Writes {
-			if w.Table != l.def.ID || !w.HasNew || w.HadOld {
-				return false, fmt.Errorf("item write of table %q in table %q's items", w.Table, l.def.ID)
-			}
-			if err := l.b.Add(w.New); err != nil {
-				return false, err
-			}
-			l.items++
-		}
-		return false, nil
+		return l.commitFrame(r)
 	}
-	return false, fmt.Errorf("%s record in a snapshot", r.Kind)
+	return fmt.Errorf("%s record in a snapshot", r.Kind)
+}
+
+// commitFrame loads a commit of the items of the table being built, as
+// snapshots before chunks hold them.
+func (l *snapLoad) commitFrame(r *storage.Record) error {
+	if l.v >= versionChunks {
+		return errors.New("a commit of items in a snapshot of chunks")
+	}
+	if l.b == nil {
+		return errors.New("items before their table")
+	}
+	for _, w := range r.Writes {
+		if w.Table != l.def.ID || !w.HasNew || w.HadOld {
+			return fmt.Errorf("item write of table %q in table %q's items", w.Table, l.def.ID)
+		}
+		if err := l.b.Add(w.New); err != nil {
+			return err
+		}
+		l.items++
+	}
+	return nil
 }
 
 // orderFrame reads a snapOrder frame's payload: a run of the order of
