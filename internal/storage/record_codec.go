@@ -245,69 +245,9 @@ func parseRecordWith(s string, checkImages bool, into *Record) (*Record, error) 
 	}
 	switch r.Kind {
 	case RecordCommit:
-		n := d.count()
-		if d.err == nil {
-			if cap(r.Writes) >= n {
-				r.Writes = r.Writes[:n]
-				clear(r.Writes)
-			} else {
-				r.Writes = make([]ItemWrite, n)
-			}
-		}
-		for i := 0; i < n && d.err == nil; i++ {
-			w := &r.Writes[i]
-			w.Table = d.str()
-			flags, origin := d.byte(), d.byte()
-			if flags&^(wHadOld|wHasNew|wHasSort) != 0 || origin > byte(OriginReplica) {
-				d.fail("bad write flags")
-			}
-			w.HadOld, w.HasNew, w.Origin = flags&wHadOld != 0, flags&wHasNew != 0, Origin(origin)
-			w.Key.Partition = d.keyValue()
-			if flags&wHasSort != 0 {
-				w.Key.Sort = d.keyValue()
-			}
-			w.New.key = w.Key
-			if w.HasNew {
-				size := d.uvarint()
-				if size > 1<<32-1 {
-					d.fail("item size")
-				}
-				w.New.size = uint32(size)
-				w.New.body = d.str()
-				if d.err == nil && checkImages {
-					d.checkImage(w.New.body)
-				}
-			}
-		}
+		d.commitWrites(r, checkImages)
 	case RecordCreateTable, RecordRestoreTable:
-		def := &TableDef{ID: d.str(), Name: d.str()}
-		def.Schema.Partition, def.Schema.Sort = d.keyAttr(), d.keyAttr()
-		n := d.count()
-		for i := 0; i < n && d.err == nil; i++ {
-			def.Indexes = append(def.Indexes, d.indexDef())
-		}
-		if v == recordVersionVectors {
-			n = d.count()
-			if n == 0 {
-				d.fail("version 2 record without vector indexes")
-			}
-			for i := 0; i < n && d.err == nil; i++ {
-				def.VectorIndexes = append(def.VectorIndexes, d.vectorIndexDef())
-			}
-		}
-		n = d.count()
-		prev := ""
-		for i := 0; i < n && d.err == nil; i++ {
-			k, v := d.str(), d.str()
-			if i > 0 && k <= prev {
-				d.fail("metadata keys out of order")
-			}
-			prev = k
-			if def.Meta == nil {
-				def.Meta = make(map[string][]byte, n)
-			}
-			def.Meta[k] = []byte(v)
-		}
+		def := d.tableDef(v == recordVersionVectors)
 		r.Def, r.Table = def, def.ID
 		if r.Kind == RecordRestoreTable && d.err == nil {
 			r.From = d.snapshotItems(def)
@@ -353,6 +293,80 @@ func parseRecordWith(s string, checkImages bool, into *Record) (*Record, error) 
 	}
 	r.unchecked = !checkImages && r.Kind == RecordCommit
 	return r, nil
+}
+
+// commitWrites reads a commit's writes into r, its Writes' array
+// reused when large enough, checking their item images or not.
+func (d *decoder) commitWrites(r *Record, checkImages bool) {
+	n := d.count()
+	if d.err == nil {
+		if cap(r.Writes) >= n {
+			r.Writes = r.Writes[:n]
+			clear(r.Writes)
+		} else {
+			r.Writes = make([]ItemWrite, n)
+		}
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		w := &r.Writes[i]
+		w.Table = d.str()
+		flags, origin := d.byte(), d.byte()
+		if flags&^(wHadOld|wHasNew|wHasSort) != 0 || origin > byte(OriginReplica) {
+			d.fail("bad write flags")
+		}
+		w.HadOld, w.HasNew, w.Origin = flags&wHadOld != 0, flags&wHasNew != 0, Origin(origin)
+		w.Key.Partition = d.keyValue()
+		if flags&wHasSort != 0 {
+			w.Key.Sort = d.keyValue()
+		}
+		w.New.key = w.Key
+		if w.HasNew {
+			size := d.uvarint()
+			if size > 1<<32-1 {
+				d.fail("item size")
+			}
+			w.New.size = uint32(size)
+			w.New.body = d.str()
+			if d.err == nil && checkImages {
+				d.checkImage(w.New.body)
+			}
+		}
+	}
+}
+
+// tableDef reads a created or restored table's definition: its names,
+// key schema, indexes, vector indexes (when vectors, a version 2
+// record) and metadata.
+func (d *decoder) tableDef(vectors bool) *TableDef {
+	def := &TableDef{ID: d.str(), Name: d.str()}
+	def.Schema.Partition, def.Schema.Sort = d.keyAttr(), d.keyAttr()
+	n := d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		def.Indexes = append(def.Indexes, d.indexDef())
+	}
+	if vectors {
+		n = d.count()
+		if n == 0 {
+			d.fail("version 2 record without vector indexes")
+		}
+		for i := 0; i < n && d.err == nil; i++ {
+			def.VectorIndexes = append(def.VectorIndexes, d.vectorIndexDef())
+		}
+	}
+	n = d.count()
+	prev := ""
+	for i := 0; i < n && d.err == nil; i++ {
+		k, v := d.str(), d.str()
+		if i > 0 && k <= prev {
+			d.fail("metadata keys out of order")
+		}
+		prev = k
+		if def.Meta == nil {
+			def.Meta = make(map[string][]byte, n)
+		}
+		def.Meta[k] = []byte(v)
+	}
+	return def
 }
 
 // snapshotItems reads a restore's items into a snapshot of the table def

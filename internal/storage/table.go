@@ -308,20 +308,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 		}
 	}
 	if newItem == nil {
-		if found {
-			t.deleteLocked(pk, sk, oldE)
-			if t.indexedLocked() {
-				t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, entry{}, nil, 0)
-			}
-			if len(t.vindexes) > 0 {
-				t.updateVectorIndexesLocked(ItemRef{pk: pk, e: oldE}, nil)
-			}
-			t.releaseLocked(oldE.rec)
-		}
-		if t.coll != nil {
-			ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
-			t.setCollectionLocked(pk, ch.CollectionSize)
-		}
+		t.removeItemLocked(k, pk, sk, oldE, found, &ch)
 		return ch, nil
 	}
 	if err := t.checkItemKey(k, newItem); err != nil {
@@ -339,21 +326,7 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 			return Change{}, err
 		}
 	}
-	if found && sameString(e.rec, oldE.rec) && e.size == oldE.size {
-		// The item is stored as it was (storeRecordLocked kept its record):
-		// the partition and every index already hold this very entry, so
-		// none is searched again (a B-tree search of a large GSI
-		// costs a cache and TLB miss a level).
-		t.stamp = 0
-	} else {
-		t.putLocked(pk, e, oldE, found)
-		if t.indexedLocked() {
-			t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, e, newItem, int(e.size))
-		}
-		if len(t.vindexes) > 0 {
-			t.updateVectorIndexesLocked(ItemRef{pk: e.pk(), e: e}, newItem)
-		}
-	}
+	t.placeItemLocked(k, pk, e, oldE, found, newItem, &ch)
 	if t.coll != nil {
 		t.setCollectionLocked(pk, ch.CollectionSize)
 	}
@@ -364,6 +337,46 @@ func (t *Table) writeItemLocked(k Key, newItem Item, decodeOld bool, fn func(old
 	}
 	ch.same = ch.noop || found && t.obs != nil && t.sameSetsLocked(k, oldE, ch.Old, e, newItem)
 	return ch, nil
+}
+
+// removeItemLocked is writeItemLocked's delete: the item stored as oldE
+// (when found) leaves the partition, the indexes and the collection's
+// size, which ch records.
+func (t *Table) removeItemLocked(k Key, pk, sk string, oldE entry, found bool, ch *Change) {
+	if found {
+		t.deleteLocked(pk, sk, oldE)
+		if t.indexedLocked() {
+			t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, entry{}, nil, 0)
+		}
+		if len(t.vindexes) > 0 {
+			t.updateVectorIndexesLocked(ItemRef{pk: pk, e: oldE}, nil)
+		}
+		t.releaseLocked(oldE.rec)
+	}
+	if t.coll != nil {
+		ch.CollectionSize, _ = t.coll.next(pk, ch.Old, ch.OldSize, nil, 0) // shrinks: never refused
+		t.setCollectionLocked(pk, ch.CollectionSize)
+	}
+}
+
+// placeItemLocked is writeItemLocked's store of newItem, encoded as e,
+// in the partition and the indexes in place of oldE (when found).
+func (t *Table) placeItemLocked(k Key, pk string, e, oldE entry, found bool, newItem Item, ch *Change) {
+	if found && sameString(e.rec, oldE.rec) && e.size == oldE.size {
+		// The item is stored as it was (storeRecordLocked kept its record):
+		// the partition and every index already hold this very entry, so
+		// none is searched again (a B-tree search of a large GSI
+		// costs a cache and TLB miss a level).
+		t.stamp = 0
+		return
+	}
+	t.putLocked(pk, e, oldE, found)
+	if t.indexedLocked() {
+		t.updateIndexesLocked(oldE, t.oldIndexedLocked(k, oldE, found, ch.Old), ch.OldSize, e, newItem, int(e.size))
+	}
+	if len(t.vindexes) > 0 {
+		t.updateVectorIndexesLocked(ItemRef{pk: e.pk(), e: e}, newItem)
+	}
 }
 
 // oldIndexedLocked returns what the indexes need of the replaced item,
