@@ -56,30 +56,9 @@ type awsCLIRequest struct {
 // readFile reads file:// values.
 func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRequest, error) {
 	var r awsCLIRequest
-	var rest []string
-	for i := 0; i < len(args); i++ { // global options may come first
-		switch a := args[i]; a {
-		case "--region", "--endpoint-url", "--output", "--profile", "--cli-read-timeout", "--cli-connect-timeout":
-			if i+1 == len(args) {
-				return r, fmt.Errorf("%w: %s needs a value", errAWSCLIUsage, a)
-			}
-			i++
-			switch a {
-			case "--region":
-				r.region = args[i]
-			case "--endpoint-url":
-				r.endpoint = args[i]
-			case "--output":
-				if args[i] != "json" {
-					return r, fmt.Errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
-				}
-			}
-		case "--no-cli-pager", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request":
-		case "--query":
-			return r, fmt.Errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
-		default:
-			rest = append(rest, a)
-		}
+	rest, err := r.globalOptions(args)
+	if err != nil {
+		return r, err
 	}
 	if len(rest) < 2 || rest[0] != "dynamodb" || strings.HasPrefix(rest[1], "-") {
 		return r, fmt.Errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
@@ -100,62 +79,106 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 			i++
 			vals = append(vals, opts[i])
 		}
-		name := o[2:]
-		if name == "cli-input-json" {
-			if len(vals) != 1 {
-				return r, fmt.Errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
-			}
-			v, err := awsCLIValue(vals[0], readFile, true)
-			if err != nil {
-				return r, fmt.Errorf("--cli-input-json: %w", err)
-			}
-			m, ok := v.(jsonObject)
-			if !ok {
-				return r, fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
-			}
-			for _, x := range m {
-				r.input.set(x.key, x.val)
-			}
-			continue
-		}
-		param := pascal(name)
-		if len(vals) == 0 { // a switch: --consistent-read, --no-consistent-read
-			if neg, ok := strings.CutPrefix(name, "no-"); ok {
-				r.input.set(pascal(neg), false)
-			} else {
-				r.input.set(param, true)
-			}
-			continue
-		}
-		var list []any
-		for _, s := range vals {
-			v, err := awsCLIValue(s, readFile, false)
-			if err != nil {
-				return r, fmt.Errorf("--%s: %w", name, err)
-			}
-			if str, ok := v.(string); ok && awsCLINumberParam(param) {
-				n, err := strconv.ParseInt(str, 10, 64)
-				if err != nil {
-					return r, fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
-				}
-				v = n
-			}
-			list = append(list, v)
-		}
-		switch {
-		case len(list) > 1:
-			r.input.set(param, list)
-		case awsCLIListParam(param):
-			if l, ok := list[0].([]any); ok {
-				r.input.set(param, l)
-			} else {
-				r.input.set(param, list)
-			}
-		default:
-			r.input.set(param, list[0])
+		if err := r.option(o[2:], vals, readFile); err != nil {
+			return r, err
 		}
 	}
 	return r, nil
+}
+
+// globalOptions reads the AWS CLI's global options, which may come
+// first, into r, and returns the other arguments.
+func (r *awsCLIRequest) globalOptions(args []string) ([]string, error) {
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "--region", "--endpoint-url", "--output", "--profile", "--cli-read-timeout", "--cli-connect-timeout":
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("%w: %s needs a value", errAWSCLIUsage, a)
+			}
+			i++
+			switch a {
+			case "--region":
+				r.region = args[i]
+			case "--endpoint-url":
+				r.endpoint = args[i]
+			case "--output":
+				if args[i] != "json" {
+					return nil, fmt.Errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
+				}
+			}
+		case "--no-cli-pager", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request":
+		case "--query":
+			return nil, fmt.Errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, nil
+}
+
+// option sets the input's member for the command's option --name with
+// the values vals.
+func (r *awsCLIRequest) option(name string, vals []string, readFile func(string) ([]byte, error)) error {
+	if name == "cli-input-json" {
+		return r.inputJSON(vals, readFile)
+	}
+	param := pascal(name)
+	if len(vals) == 0 { // a switch: --consistent-read, --no-consistent-read
+		if neg, ok := strings.CutPrefix(name, "no-"); ok {
+			r.input.set(pascal(neg), false)
+		} else {
+			r.input.set(param, true)
+		}
+		return nil
+	}
+	var list []any
+	for _, s := range vals {
+		v, err := awsCLIValue(s, readFile, false)
+		if err != nil {
+			return fmt.Errorf("--%s: %w", name, err)
+		}
+		if str, ok := v.(string); ok && awsCLINumberParam(param) {
+			n, err := strconv.ParseInt(str, 10, 64)
+			if err != nil {
+				return fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
+			}
+			v = n
+		}
+		list = append(list, v)
+	}
+	switch {
+	case len(list) > 1:
+		r.input.set(param, list)
+	case awsCLIListParam(param):
+		if l, ok := list[0].([]any); ok {
+			r.input.set(param, l)
+		} else {
+			r.input.set(param, list)
+		}
+	default:
+		r.input.set(param, list[0])
+	}
+	return nil
+}
+
+// inputJSON sets the input's members from --cli-input-json's object.
+func (r *awsCLIRequest) inputJSON(vals []string, readFile func(string) ([]byte, error)) error {
+	if len(vals) != 1 {
+		return fmt.Errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
+	}
+	v, err := awsCLIValue(vals[0], readFile, true)
+	if err != nil {
+		return fmt.Errorf("--cli-input-json: %w", err)
+	}
+	m, ok := v.(jsonObject)
+	if !ok {
+		return fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
+	}
+	for _, x := range m {
+		r.input.set(x.key, x.val)
+	}
+	return nil
 }
 
 // pascal is a CLI name in the API's case: create-table is CreateTable.

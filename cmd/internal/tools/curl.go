@@ -136,6 +136,26 @@ func runCurl(args []string, stdout, stderr io.Writer) int {
 		}
 		timeout = time.Duration(secs * float64(time.Second))
 	}
+	res, err := c.fetch(timeout)
+	if errors.Is(err, errUnsupportedScheme) {
+		return fail(curlProto, "Protocol not supported: %v", err)
+	}
+	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return fail(curlTimeout, "Operation timed out: %v", err)
+		}
+		return fail(curlConnect, "Failed to connect: %v", err)
+	}
+	if c.on["fail"] && res.status >= 400 {
+		return fail(curlHTTP, "The requested URL returned error: %d", res.status)
+	}
+	return c.write(res, stdout, fail)
+}
+
+// fetch makes curl's request, with -X, -I, -H, -A, and its retries
+// (--retry, --retry-delay) while it fails or answers 5xx.
+func (c curlArgs) fetch(timeout time.Duration) (response, error) {
 	method := "GET"
 	if c.on["head"] {
 		method = "HEAD"
@@ -152,28 +172,18 @@ func runCurl(args []string, stdout, stderr io.Writer) int {
 	if d, err := strconv.Atoi(c.val["retry-delay"]); err == nil && d >= 0 {
 		delay = time.Duration(d) * time.Second
 	}
-	var res response
-	var err error
 	for try := 0; ; try++ {
-		res, err = fetch(method, c.target, header, nil, timeout)
+		res, err := fetch(method, c.target, header, nil, timeout)
 		if try >= retries || (err == nil && res.status < 500) {
-			break
+			return res, err
 		}
 		time.Sleep(delay)
 	}
-	if errors.Is(err, errUnsupportedScheme) {
-		return fail(curlProto, "Protocol not supported: %v", err)
-	}
-	if err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return fail(curlTimeout, "Operation timed out: %v", err)
-		}
-		return fail(curlConnect, "Failed to connect: %v", err)
-	}
-	if c.on["fail"] && res.status >= 400 {
-		return fail(curlHTTP, "The requested URL returned error: %d", res.status)
-	}
+}
+
+// write writes the answer res as curl's options ask (-o, -i, -w) and
+// returns the exit status, failing through fail.
+func (c curlArgs) write(res response, stdout io.Writer, fail func(code int, format string, a ...any) int) int {
 	out := stdout
 	if path := c.val["output"]; path != "" && path != "-" {
 		f, err := os.Create(path)

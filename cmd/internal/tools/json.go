@@ -93,65 +93,9 @@ func (p *jsonParser) value(depth int) (any, error) {
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
-		p.pos++
-		obj := jsonObject{}
-		p.skipSpace()
-		if p.pos < len(p.src) && p.src[p.pos] == '}' {
-			p.pos++
-			return obj, nil
-		}
-		for {
-			p.skipSpace()
-			if p.pos == len(p.src) || p.src[p.pos] != '"' {
-				return nil, p.errorf("want a member's name")
-			}
-			key, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			if p.skipSpace(); p.pos == len(p.src) || p.src[p.pos] != ':' {
-				return nil, p.errorf("want :")
-			}
-			p.pos++
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			obj.set(key, v) // the last of repeated names wins, as in encoding/json
-			if p.skipSpace(); p.pos < len(p.src) && p.src[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.pos < len(p.src) && p.src[p.pos] == '}' {
-				p.pos++
-				return obj, nil
-			}
-			return nil, p.errorf("want , or }")
-		}
+		return p.object(depth)
 	case c == '[':
-		p.pos++
-		list := []any{}
-		p.skipSpace()
-		if p.pos < len(p.src) && p.src[p.pos] == ']' {
-			p.pos++
-			return list, nil
-		}
-		for {
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-			if p.skipSpace(); p.pos < len(p.src) && p.src[p.pos] == ',' {
-				p.pos++
-				continue
-			}
-			if p.pos < len(p.src) && p.src[p.pos] == ']' {
-				p.pos++
-				return list, nil
-			}
-			return nil, p.errorf("want , or ]")
-		}
+		return p.array(depth)
 	case c == '"':
 		return p.str()
 	case c == '-' || c >= '0' && c <= '9':
@@ -172,6 +116,72 @@ func (p *jsonParser) value(depth int) (any, error) {
 		}
 	}
 	return nil, p.errorf("unexpected %q", p.src[p.pos])
+}
+
+// object reads an object at p.pos (its opening brace), depth deep.
+func (p *jsonParser) object(depth int) (any, error) {
+	p.pos++
+	obj := jsonObject{}
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		return obj, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos == len(p.src) || p.src[p.pos] != '"' {
+			return nil, p.errorf("want a member's name")
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if p.skipSpace(); p.pos == len(p.src) || p.src[p.pos] != ':' {
+			return nil, p.errorf("want :")
+		}
+		p.pos++
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		obj.set(key, v) // the last of repeated names wins, as in encoding/json
+		if p.skipSpace(); p.pos < len(p.src) && p.src[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.pos < len(p.src) && p.src[p.pos] == '}' {
+			p.pos++
+			return obj, nil
+		}
+		return nil, p.errorf("want , or }")
+	}
+}
+
+// array reads an array at p.pos (its opening bracket), depth deep.
+func (p *jsonParser) array(depth int) (any, error) {
+	p.pos++
+	list := []any{}
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+		p.pos++
+		return list, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		if p.skipSpace(); p.pos < len(p.src) && p.src[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.pos < len(p.src) && p.src[p.pos] == ']' {
+			p.pos++
+			return list, nil
+		}
+		return nil, p.errorf("want , or ]")
+	}
 }
 
 // str reads a string at p.pos (its opening quote).

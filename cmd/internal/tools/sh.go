@@ -123,23 +123,11 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 			inWord = true
 			i += j + 1
 		case c == '"':
-			i++
-			for ; i < len(line) && line[i] != '"'; i++ {
-				switch {
-				case line[i] == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`", line[i+1]) >= 0:
-					i++
-					word.WriteByte(line[i])
-				case line[i] == '$':
-					v, n := expandVar(line[i:], getenv)
-					word.WriteString(v)
-					i += n - 1
-				default:
-					word.WriteByte(line[i])
-				}
+			n, err := doubleQuoted(line[i:], getenv, &word)
+			if err != nil {
+				return nil, err
 			}
-			if i == len(line) {
-				return nil, fmt.Errorf("%w: unterminated \"", errShellSyntax)
-			}
+			i += n - 1
 			inWord = true
 		case c == '\\' && i+1 < len(line):
 			i++
@@ -150,28 +138,15 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 			word.WriteString(v)
 			i += n - 1
 			inWord = true
-		case strings.HasPrefix(line[i:], "||") || strings.HasPrefix(line[i:], "&&"):
-			flush()
-			toks = append(toks, shellToken{text: line[i : i+2], op: true})
-			i++
-		case c == ';':
-			flush()
-			toks = append(toks, shellToken{text: ";", op: true})
-		case strings.HasPrefix(line[i:], "2>&1"):
-			flush()
-			toks = append(toks, shellToken{text: "2>&1", op: true})
-			i += 3
-		case strings.HasPrefix(line[i:], "&>") || strings.HasPrefix(line[i:], "2>") || strings.HasPrefix(line[i:], ">>"):
-			flush()
-			toks = append(toks, shellToken{text: line[i : i+2], op: true})
-			i++
-		case c == '>':
-			if inWord && word.String() == "1" { // 1>
+		case shellOperator(line[i:]) != "":
+			op := shellOperator(line[i:])
+			if op == ">" && inWord && word.String() == "1" { // 1>
 				word.Reset()
 				inWord = false
 			}
 			flush()
-			toks = append(toks, shellToken{text: ">", op: true})
+			toks = append(toks, shellToken{text: op, op: true})
+			i += len(op) - 1
 		case c == '|' || c == '&' || c == '<' || c == '(' || c == ')' || c == '`':
 			return nil, fmt.Errorf("%w: %q (pipes, background jobs, input redirection, subshells)", errShellSyntax, string(c))
 		default:
@@ -181,6 +156,44 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 	}
 	flush()
 	return toks, nil
+}
+
+// shellOperators are the operators shellTokens takes, each before any
+// it starts with.
+var shellOperators = []string{"||", "&&", ";", "2>&1", "&>", "2>", ">>", ">"}
+
+// shellOperator returns the operator s starts with, or "".
+func shellOperator(s string) string {
+	for _, op := range shellOperators {
+		if strings.HasPrefix(s, op) {
+			return op
+		}
+	}
+	return ""
+}
+
+// doubleQuoted appends to word the text of the double-quoted string s
+// starts with, expanding variables and \ escapes of " \ $ and `, and
+// says how many bytes it took, quotes included.
+func doubleQuoted(s string, getenv func(string) string, word *strings.Builder) (int, error) {
+	i := 1
+	for ; i < len(s) && s[i] != '"'; i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0:
+			i++
+			word.WriteByte(s[i])
+		case s[i] == '$':
+			v, n := expandVar(s[i:], getenv)
+			word.WriteString(v)
+			i += n - 1
+		default:
+			word.WriteByte(s[i])
+		}
+	}
+	if i == len(s) {
+		return 0, fmt.Errorf("%w: unterminated \"", errShellSyntax)
+	}
+	return i + 1, nil
 }
 
 // expandVar expands the variable at the start of s ("$NAME", "${NAME}",
