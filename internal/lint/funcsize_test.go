@@ -37,7 +37,6 @@ var funcPending = map[string][2]int{
 	"cmd/dynamoemu-soak.killCheck":                  {96, 33},
 	"cmd/dynamoemu.parseFlagsAs":                    {106, 24},
 	"emulator/internal/globaltables.updateGroup":    {89, 37},
-	"emulator/internal/ion.(*ionParser).number":     {72, 40},
 	"emulator/internal/lambdaesm.(*settings).apply": {88, 32},
 	"emulator/internal/lambdaesm.parseRule":         {79, 33},
 	"emulator/internal/stages/throttle.configure":   {71, 33},

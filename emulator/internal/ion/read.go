@@ -723,26 +723,37 @@ func (p *ionParser) number() ionValue {
 	}
 	neg := tok[0] == '-'
 	if len(digits) > 2 && digits[0] == '0' && strings.IndexByte("xXbB", digits[1]) >= 0 {
-		base := 16
-		if digits[1] == 'b' || digits[1] == 'B' {
-			base = 2
-		}
-		body, ok := ionUnderscores(digits[2:], base)
-		var n big.Int
-		if !ok || body == "" {
-			p.fail("a bad int %q", tok)
-			return ionValue{}
-		}
-		if _, ok := n.SetString(body, base); !ok {
-			p.fail("a bad int %q", tok)
-			return ionValue{}
-		}
-		if neg {
-			n.Neg(&n)
-		}
-		return ionValue{kind: ionNumber, text: n.String()}
+		return p.radixInt(tok, digits, neg)
 	}
-	// [int][.frac][(d|e)[+-]exp]
+	return p.decimal(tok, digits, neg)
+}
+
+// radixInt parses a hexadecimal (0x) or binary (0b) int token tok,
+// digits without its sign.
+func (p *ionParser) radixInt(tok, digits string, neg bool) ionValue {
+	base := 16
+	if digits[1] == 'b' || digits[1] == 'B' {
+		base = 2
+	}
+	body, ok := ionUnderscores(digits[2:], base)
+	var n big.Int
+	if !ok || body == "" {
+		p.fail("a bad int %q", tok)
+		return ionValue{}
+	}
+	if _, ok := n.SetString(body, base); !ok {
+		p.fail("a bad int %q", tok)
+		return ionValue{}
+	}
+	if neg {
+		n.Neg(&n)
+	}
+	return ionValue{kind: ionNumber, text: n.String()}
+}
+
+// decimal parses a decimal int, decimal or float token tok, digits
+// without its sign: [int][.frac][(d|e)[+-]exp].
+func (p *ionParser) decimal(tok, digits string, neg bool) ionValue {
 	k := 0
 	for k < len(digits) && (digits[k] >= '0' && digits[k] <= '9' || digits[k] == '_') {
 		k++
