@@ -205,6 +205,38 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	c.ddbLocal = ddbLocal
 	fs := flag.NewFlagSet("dynamoemu", flag.ContinueOnError)
 	fs.SetOutput(out)
+	c.addFlags(fs)
+	fs.Usage = func() {
+		if ddbLocal {
+			fmt.Fprint(fs.Output(), ddbLocalUsage)
+		}
+		fmt.Fprint(fs.Output(), usageHead())
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		c.hostSet = c.hostSet || f.Name == "host"
+		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
+		c.portSet = c.portSet || f.Name == "port"
+		c.mcpSet = c.mcpSet || f.Name == "mcp"
+	})
+	if err := c.localstack.fromEnv(getenv); err != nil {
+		return c, err
+	}
+	if c.localstack.on {
+		c.localstackDefaults()
+	}
+	if err := c.check(fs, ddbLocal, getenv); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// addFlags defines the server's flags on fs, each setting its member
+// of c.
+func (c *config) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.port, "port", 8000, "TCP port to listen on")
 	// No default in the flag: -help would print (default "127.0.0.1"),
 	// while without -host the server listens on both loopbacks.
@@ -246,30 +278,14 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 	addFaultFlags(fs, &c.faults)
 	addMCPFlags(fs, &c.mcp, "mcp")
 	addLocalstackFlags(fs, &c.localstack)
-	fs.Usage = func() {
-		if ddbLocal {
-			fmt.Fprint(fs.Output(), ddbLocalUsage)
-		}
-		fmt.Fprint(fs.Output(), usageHead())
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	fs.Visit(func(f *flag.Flag) {
-		c.hostSet = c.hostSet || f.Name == "host"
-		c.inMemorySet = c.inMemorySet || f.Name == "inMemory"
-		c.portSet = c.portSet || f.Name == "port"
-		c.mcpSet = c.mcpSet || f.Name == "mcp"
-	})
-	if err := c.localstack.fromEnv(getenv); err != nil {
-		return c, err
-	}
-	if c.localstack.on {
-		c.localstackDefaults()
-	}
+}
+
+// check completes and checks c once fs has parsed the command line:
+// defaults of DynamoDB Local's command line (ddbLocal) and of -host, the
+// environment's -consistency, and every value's range.
+func (c *config) check(fs *flag.FlagSet, ddbLocal bool, getenv func(string) string) error {
 	if c.localstack.initTimeout <= 0 {
-		return c, fmt.Errorf("-localstackInitTimeout %v: want a positive duration", c.localstack.initTimeout)
+		return fmt.Errorf("-localstackInitTimeout %v: want a positive duration", c.localstack.initTimeout)
 	}
 	if ddbLocal {
 		c.ddbLocalDefaults()
@@ -278,33 +294,33 @@ func parseFlagsAs(args []string, out io.Writer, ddbLocal bool, getenv func(strin
 		c.host = "127.0.0.1" // and ::1 (listen.go)
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if c.port < 0 || c.port > 65535 {
-		return c, fmt.Errorf("-port %d out of range", c.port)
+		return fmt.Errorf("-port %d out of range", c.port)
 	}
 	if err := c.limits.validate(); err != nil {
-		return c, err
+		return err
 	}
 	if l := emulator.HTTPLoop(c.httpLoop); l != emulator.LoopOwn && l != emulator.LoopStd {
-		return c, fmt.Errorf("-httpLoop %q: want own or std", c.httpLoop)
+		return fmt.Errorf("-httpLoop %q: want own or std", c.httpLoop)
 	}
 	if err := c.validatePersistence(); err != nil {
-		return c, err
+		return err
 	}
 	if err := (emulator.Options{AllowHosts: c.allowHosts}).Validate(); err != nil {
-		return c, fmt.Errorf("-allowHost: %w", err)
+		return fmt.Errorf("-allowHost: %w", err)
 	}
 	if err := c.mcp.validate("mcp"); err != nil {
-		return c, err
+		return err
 	}
 	if c.consistency == "" && getenv != nil {
 		c.consistency = getenv(consistencyEnv)
 	}
 	if err := (emulator.Options{Consistency: c.consistency}).Validate(); err != nil {
-		return c, fmt.Errorf("-consistency: %w", err)
+		return fmt.Errorf("-consistency: %w", err)
 	}
-	return c, nil
+	return nil
 }
 
 // consistencyEnv sets -consistency when the flag is not given.
