@@ -36,8 +36,6 @@ var funcPending = map[string][2]int{
 	"cmd/dynamoemu-bench.readResponse":              {91, 32},
 	"cmd/dynamoemu-soak.killCheck":                  {96, 33},
 	"emulator/internal/globaltables.updateGroup":    {89, 37},
-	"emulator/internal/lambdaesm.(*settings).apply": {88, 32},
-	"emulator/internal/lambdaesm.parseRule":         {79, 33},
 	"emulator/internal/stages/throttle.configure":   {71, 33},
 	"emulator/internal/wire.(*builder).strictOf":    {91, 32},
 	"internal/expr.(*Scanner).Scan":                 {83, 36},

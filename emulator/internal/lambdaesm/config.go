@@ -218,20 +218,8 @@ func (st *settings) apply(s *Spec, create bool) error {
 		return err
 	}
 	if create {
-		*st = settings{enabled: true, batchSize: defaultBatchSize, maxRetries: -1, maxAge: -1, parallel: 1}
-		switch {
-		case s.EventSourceArn != nil && *s.EventSourceArn != "":
-			if !isStreamARN(*s.EventSourceArn) {
-				return invalidParameter("Unrecognized event source, must be DynamoDB stream ARN: " + *s.EventSourceArn)
-			}
-			st.sourceARN = *s.EventSourceArn
-		case s.TableName != nil && *s.TableName != "":
-			st.tableName = *s.TableName
-		default:
-			return invalidParameter("EventSourceArn is required")
-		}
-		if s.StartingPosition == nil {
-			return invalidParameter("StartingPosition must be provided for a DynamoDB stream event source")
+		if err := st.create(s); err != nil {
+			return err
 		}
 	}
 	if s.StartingPosition != nil {
@@ -249,6 +237,37 @@ func (st *settings) apply(s *Spec, create bool) error {
 	} else if create {
 		return invalidParameter("FunctionName is required")
 	}
+	if err := st.applyBatching(s); err != nil {
+		return err
+	}
+	return st.applyDelivery(s)
+}
+
+// create sets st to a new mapping's defaults and its source, which s
+// must name with its starting position.
+func (st *settings) create(s *Spec) error {
+	*st = settings{enabled: true, batchSize: defaultBatchSize, maxRetries: -1, maxAge: -1, parallel: 1}
+	switch {
+	case s.EventSourceArn != nil && *s.EventSourceArn != "":
+		if !isStreamARN(*s.EventSourceArn) {
+			return invalidParameter("Unrecognized event source, must be DynamoDB stream ARN: " + *s.EventSourceArn)
+		}
+		st.sourceARN = *s.EventSourceArn
+	case s.TableName != nil && *s.TableName != "":
+		st.tableName = *s.TableName
+	default:
+		return invalidParameter("EventSourceArn is required")
+	}
+	if s.StartingPosition == nil {
+		return invalidParameter("StartingPosition must be provided for a DynamoDB stream event source")
+	}
+	return nil
+}
+
+// applyBatching sets the members of s that shape batches and their
+// retries: Enabled, BatchSize, the batching window, retries, record age,
+// bisection, ParallelizationFactor and the tumbling window.
+func (st *settings) applyBatching(s *Spec) error {
 	if s.Enabled != nil {
 		st.enabled = *s.Enabled
 	}
@@ -270,14 +289,21 @@ func (st *settings) apply(s *Spec, create bool) error {
 	if s.BisectBatchOnFunctionError != nil {
 		st.bisect = *s.BisectBatchOnFunctionError
 	}
-	if s.FunctionResponseTypes != nil {
-		st.reportItems = len(s.FunctionResponseTypes) > 0
-	}
 	if s.ParallelizationFactor != nil {
 		st.parallel = int(*s.ParallelizationFactor)
 	}
 	if s.TumblingWindowInSeconds != nil {
 		st.tumbling = *s.TumblingWindowInSeconds
+	}
+	return nil
+}
+
+// applyDelivery sets the members of s that decide what is delivered
+// where: FunctionResponseTypes, FilterCriteria, the on-failure
+// destination and the Endpoint.
+func (st *settings) applyDelivery(s *Spec) error {
+	if s.FunctionResponseTypes != nil {
+		st.reportItems = len(s.FunctionResponseTypes) > 0
 	}
 	if s.FilterCriteria != nil {
 		fs, err := parseFilters(s.FilterCriteria)

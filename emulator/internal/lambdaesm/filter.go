@@ -234,60 +234,73 @@ func parseRule(v any) (valueRule, error) {
 			}
 			return valueRule{kind: ruleExists, exists: b}, nil
 		case "anything-but":
-			r := valueRule{kind: ruleAnythingBut}
-			switch x := arg.(type) {
-			case []any:
-				if len(x) == 0 {
-					return valueRule{}, errPattern
-				}
-				for _, e := range x {
-					lit, ok := literal(e)
-					if !ok || e == nil {
-						return valueRule{}, errPattern
-					}
-					r.lits = append(r.lits, lit)
-				}
-			case map[string]any:
-				sub, err := parseRule(x)
-				if err != nil || (sub.kind != rulePrefix && sub.kind != ruleSuffix && sub.kind != ruleEqualsFold) {
-					return valueRule{}, errPattern
-				}
-				r.sub = &sub
-			default:
-				lit, ok := literal(x)
-				if !ok || x == nil {
-					return valueRule{}, errPattern
-				}
-				r.lits = []node{lit}
-			}
-			return r, nil
+			return parseAnythingBut(arg)
 		case "numeric":
-			list, ok := arg.([]any)
-			if !ok || len(list) == 0 || len(list)%2 != 0 || len(list) > 4 {
-				return valueRule{}, errPattern
-			}
-			r := valueRule{kind: ruleNumeric}
-			for i := 0; i < len(list); i += 2 {
-				op, ok1 := list[i].(string)
-				n, ok2 := list[i+1].(json.Number)
-				if !ok1 || !ok2 {
-					return valueRule{}, errPattern
-				}
-				f, err := n.Float64()
-				if err != nil || math.IsInf(f, 0) {
-					return valueRule{}, errPattern
-				}
-				switch op {
-				case "=", "<", "<=", ">", ">=":
-				default:
-					return valueRule{}, errPattern
-				}
-				r.ranges = append(r.ranges, numCmp{op: op, v: f})
-			}
-			return r, nil
+			return parseNumeric(arg)
 		}
 	}
 	return valueRule{}, errPattern
+}
+
+// parseAnythingBut parses the argument of an anything-but rule: a
+// literal, a list of them, or a prefix, suffix or equals-ignore-case
+// rule.
+func parseAnythingBut(arg any) (valueRule, error) {
+	r := valueRule{kind: ruleAnythingBut}
+	switch x := arg.(type) {
+	case []any:
+		if len(x) == 0 {
+			return valueRule{}, errPattern
+		}
+		for _, e := range x {
+			lit, ok := literal(e)
+			if !ok || e == nil {
+				return valueRule{}, errPattern
+			}
+			r.lits = append(r.lits, lit)
+		}
+	case map[string]any:
+		sub, err := parseRule(x)
+		if err != nil || (sub.kind != rulePrefix && sub.kind != ruleSuffix && sub.kind != ruleEqualsFold) {
+			return valueRule{}, errPattern
+		}
+		r.sub = &sub
+	default:
+		lit, ok := literal(x)
+		if !ok || x == nil {
+			return valueRule{}, errPattern
+		}
+		r.lits = []node{lit}
+	}
+	return r, nil
+}
+
+// parseNumeric parses the argument of a numeric rule: one or two
+// comparisons, each an operator and a finite number.
+func parseNumeric(arg any) (valueRule, error) {
+	list, ok := arg.([]any)
+	if !ok || len(list) == 0 || len(list)%2 != 0 || len(list) > 4 {
+		return valueRule{}, errPattern
+	}
+	r := valueRule{kind: ruleNumeric}
+	for i := 0; i < len(list); i += 2 {
+		op, ok1 := list[i].(string)
+		n, ok2 := list[i+1].(json.Number)
+		if !ok1 || !ok2 {
+			return valueRule{}, errPattern
+		}
+		f, err := n.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			return valueRule{}, errPattern
+		}
+		switch op {
+		case "=", "<", "<=", ">", ">=":
+		default:
+			return valueRule{}, errPattern
+		}
+		r.ranges = append(r.ranges, numCmp{op: op, v: f})
+	}
+	return r, nil
 }
 
 // match reports whether the object o (nil: absent, or not an object)
