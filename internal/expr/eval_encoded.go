@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -27,6 +28,9 @@ type Matcher struct {
 	attrs  []storage.EncodedValue // the condition's attributes of the current item
 	inline [4]storage.EncodedValue
 	num    []byte // size() results of the current item, as text
+	// hidden marks the attributes of cond.attrs the Matcher does not
+	// see (MatcherOver): missing from every item. nil: none.
+	hidden []bool
 }
 
 // Matcher returns a Matcher for the condition.
@@ -40,10 +44,36 @@ func (cond *Condition) Matcher() *Matcher {
 	return m
 }
 
+// MatcherOver returns a Matcher that sees of each item only the
+// top-level attributes in visible (nil: all): the others are missing, as
+// they are from the item's entry in an index that projects visible. It
+// answers for e what Match answers for e cut to visible, without the
+// cut.
+func (cond *Condition) MatcherOver(visible []string) *Matcher {
+	m := cond.Matcher()
+	if visible == nil {
+		return m
+	}
+	for i, a := range cond.attrs {
+		if !slices.Contains(visible, a) {
+			if m.hidden == nil {
+				m.hidden = make([]bool, len(cond.attrs))
+			}
+			m.hidden[i] = true
+		}
+	}
+	return m
+}
+
 // Match reports whether the stored item e satisfies the condition: what
 // Eval answers for e.Item().
 func (m *Matcher) Match(e storage.EncodedItem) bool {
 	e.Lookup(m.cond.attrs, m.attrs)
+	for i, h := range m.hidden {
+		if h {
+			m.attrs[i] = storage.EncodedValue{}
+		}
+	}
 	if m.cond.terms != nil {
 		return m.matchLegacy()
 	}

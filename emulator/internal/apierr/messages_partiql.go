@@ -42,6 +42,12 @@ const (
 	MsgDeleteReturning = "Invalid returning clause: RETURNING %s *. Only RETURNING ALL OLD * is allowed in DELETE statements."
 	// Not observed: the emulator's own words for an unreadable NextToken.
 	MsgInvalidNextToken = "The provided NextToken is invalid"
+	// AWS, for an ExecuteStatement NextToken it cannot read, and for one
+	// another statement or other parameters read: captured against AWS
+	// (eu-west-2, 2026) and published by nubo-db/dynoxide (CHANGELOG,
+	// src/partiql/executor.rs).
+	MsgPartiQLInvalidNextToken = "Invalid NextToken"
+	MsgNextTokenMismatch       = "NextToken does not match request"
 )
 
 // Messages of BatchExecuteStatement (DynamoDB Local's; no public record of

@@ -1,23 +1,20 @@
 package partiqlops
 
 import (
-	"encoding/base64"
-
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // PartiQL SELECT: lowered against the table or index it names (key
 // conditions for the partitions the WHERE clause fixes, the whole WHERE
 // as a filter, the SELECT list), then read by the core as Query pages
 // (seeking into each partition) or a Scan, with Limit and a NextToken
-// (select_read.go, over service.Call.ReadPage). An index with a multi-attribute key is
-// refused, as DynamoDB Local refuses it.
+// (select_read.go, over service.Call.ReadPage; the token: token.go). An
+// index with a multi-attribute key is refused, as DynamoDB Local refuses
+// it.
 
 func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptions) (*ExecuteStatementOutput, error) {
 	t, x, target, err := selectTarget(c, s.From.Table.Text, indexName(s))
@@ -31,6 +28,9 @@ func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptio
 	if err != nil {
 		return nil, lowered(err)
 	}
+	if opt.nextToken != nil {
+		opt.tokenFP = fingerprint(b) // token.go
+	}
 	page, err := readSelect(c, t, x, target.Keys, sel, opt) // select_read.go
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func runSelect(c service.Call, b lower.Binding, s *partiql.Select, opt stmtOptio
 		out.Items, out.stored = nil, projectColumns(sel.Columns, page.Stored)
 	}
 	if page.LastKey != nil {
-		out.NextToken = encodeNextToken(page.LastKey)
+		out.NextToken = encodeNextToken(page.LastKey, fingerprint(b))
 	}
 	return out, nil
 }
@@ -90,9 +90,4 @@ func indexName(s *partiql.Select) *string {
 		return nil
 	}
 	return &s.From.Index.Text
-}
-
-// A NextToken is the base64 of the last evaluated key's DynamoDB JSON.
-func encodeNextToken(key storage.Item) string {
-	return base64.StdEncoding.EncodeToString(wire.AppendItem(nil, key))
 }

@@ -1,14 +1,12 @@
 package partiqlops
 
 import (
-	"encoding/base64"
 	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
@@ -18,8 +16,8 @@ import (
 // A SELECT's read: one page, read by the core as Query and Scan read
 // theirs (service.Call.ReadPage: Limit, the 1 MB page, the filter, an
 // index's rules), over the partitions its key conditions fix (seeking
-// into each) or a Scan, with a NextToken (the base64 of the last
-// evaluated key's DynamoDB JSON).
+// into each) or a Scan, with a NextToken (the last evaluated key, bound
+// to the statement and its parameters: token.go).
 //
 // From an index target ("table"."index"): read as Query reads an index
 // (a seek into each index partition the WHERE clause fixes by equality
@@ -40,6 +38,7 @@ type selectPlan struct {
 	none bool                 // the key conditions match no partition: read nothing
 	// stopped: the page ended (Limit or its size) in the partition read.
 	stopped bool
+	tokenFP tokenFingerprint // the statement's, which a NextToken must carry (token.go)
 }
 
 // readSelect reads one page of a SELECT sel of t (or its index x; keys:
@@ -55,7 +54,7 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 	if err := filterProjected(t, x, sel); err != nil {
 		return nil, err
 	}
-	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None}
+	plan := &selectPlan{t: t, x: x, sel: sel, kcs: sel.Keys, none: sel.None, tokenFP: opt.tokenFP}
 	if x != nil {
 		for _, kc := range sel.Keys {
 			plan.iqs = append(plan.iqs, storage.IndexQuery{Partition: []storage.Value{kc.Partition}, Sort: kc.Sort, Forward: sel.Forward})
@@ -151,13 +150,13 @@ func (plan *selectPlan) tableStart(nextToken *string, start **storage.Key) (int,
 	if nextToken == nil {
 		return 0, nil
 	}
-	it, err := decodeTokenItem(*nextToken)
+	it, err := decodeNextToken(*nextToken, plan.tokenFP)
 	if err != nil {
 		return 0, err
 	}
 	k, err := plan.t.KeyFromKeyParam(it)
 	if err != nil {
-		return 0, apierr.Validation(apierr.MsgInvalidNextToken)
+		return 0, apierr.Validation(apierr.MsgPartiQLInvalidNextToken)
 	}
 	*start = &k
 	return plan.firstPartition(func(i int) bool { return storage.Equal(k.Partition, plan.kcs[i].Partition) })
@@ -196,20 +195,7 @@ func (plan *selectPlan) firstPartition(in func(i int) bool) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, apierr.Validation(apierr.MsgInvalidNextToken)
-}
-
-// decodeTokenItem decodes a NextToken into the key item it holds.
-func decodeTokenItem(tok string) (storage.Item, error) {
-	raw, err := base64.StdEncoding.DecodeString(tok)
-	if err != nil {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	it, err := wire.DecodeItem(raw)
-	if err != nil {
-		return nil, apierr.Validation(apierr.MsgInvalidNextToken)
-	}
-	return it, nil
+	return 0, apierr.Validation(apierr.MsgPartiQLInvalidNextToken)
 }
 
 // indexStart reads an index SELECT's NextToken (nil: none) into *start
@@ -218,13 +204,13 @@ func (plan *selectPlan) indexStart(nextToken *string, start *storage.Item) (int,
 	if nextToken == nil {
 		return 0, nil
 	}
-	it, err := decodeTokenItem(*nextToken)
+	it, err := decodeNextToken(*nextToken, plan.tokenFP)
 	if err != nil {
 		return 0, err
 	}
 	k, err := plan.t.IndexStartKey(plan.x, it)
 	if err != nil {
-		return 0, apierr.Validation(apierr.MsgInvalidNextToken)
+		return 0, apierr.Validation(apierr.MsgPartiQLInvalidNextToken)
 	}
 	*start = k
 	return plan.firstPartition(func(i int) bool {

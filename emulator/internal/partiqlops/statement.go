@@ -102,8 +102,9 @@ type stmtOptions struct {
 	consistent bool
 	limit      int // 0: none
 	nextToken  *string
-	capacity   string // ReturnConsumedCapacity
-	rvoccf     string // ReturnValuesOnConditionCheckFailure
+	tokenFP    tokenFingerprint // a SELECT's, for nextToken (token.go)
+	capacity   string           // ReturnConsumedCapacity
+	rvoccf     string           // ReturnValuesOnConditionCheckFailure
 }
 
 func executeStatement(c service.Call, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {

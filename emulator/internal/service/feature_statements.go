@@ -43,12 +43,16 @@ func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, 
 // PageRead is one page of a read of a table or of its index by a
 // feature's own plan (a PartiQL SELECT's partitions), read as Query and
 // Scan read theirs: Limit, the 1 MB page, the filter, the index's rules.
+// On an index, the filter sees the index's entry: an attribute the index
+// does not project is missing, even where an LSI fetches it for the
+// projection (AWS's answers to PartiQL reads of an index, published
+// captures: nubo-db/dynoxide tests/partiql_index_qualifier.rs, eu-west-2).
 type PageRead struct {
 	Table      Table
 	Index      *tablespec.IndexDef // the index read (nil: the table)
 	Projection *expr.Projection    // on an index, checked as a ProjectionExpression (not applied)
-	Filter     *expr.Condition
-	Limit      int // 0: none
+	Filter     *expr.Condition     // on an index, of its entry
+	Limit      int                 // 0: none
 	Consistent bool
 	Capacity   string // ReturnConsumedCapacity
 }
@@ -80,6 +84,7 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 		if err != nil {
 			return nil, err
 		}
+		req.filterOver = req.index.projected // nil: ALL, the whole item
 	}
 	var out *Page
 	err := c.c.useBegun(t, begin, func(u *readUse) error { //gcassert:noescape

@@ -75,9 +75,9 @@ func TestExecuteStatementPagingAndCapacity(t *testing.T) {
 		t.Errorf("last page has a NextToken")
 	}
 	r.wantError("ExecuteStatement", stmtBody("SELECT * FROM rng WHERE pk = 'b'", `,"NextToken":"`+tok+`"`),
-		"ValidationException", apierr.MsgInvalidNextToken)
+		"ValidationException", apierr.MsgNextTokenMismatch)
 	r.wantError("ExecuteStatement", stmtBody("SELECT * FROM rng", `,"NextToken":"%%%"`),
-		"ValidationException", apierr.MsgInvalidNextToken)
+		"ValidationException", apierr.MsgPartiQLInvalidNextToken)
 }
 
 func TestExecuteStatementErrors(t *testing.T) {

@@ -98,6 +98,7 @@ type readRequest struct {
 	capacity    string // ReturnConsumedCapacity
 	filter      *expr.Condition
 	filterAttrs []string // the top-level attributes the filter reads
+	filterOver  []string // the attributes the filter sees (nil: all; ReadPage's index entry)
 	projection  *expr.Projection
 	index       *indexRead // nil: the read is of the table; else indexBuf
 	pooled      bool       // from readRequests: its page's recycle gives it back (page_pool.go)

@@ -29,7 +29,7 @@ type pageEval struct {
 func newPageEval(req *readRequest) pageEval {
 	var pe pageEval
 	if req.filter != nil {
-		pe.match = req.filter.Matcher()
+		pe.match = req.filter.MatcherOver(req.filterOver)
 	}
 	switch {
 	case req.projection != nil:

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -43,13 +44,19 @@ func TestSelectIndexCapacityAndToken(t *testing.T) {
 		t.Fatalf("NextToken %q: %v", tok, err)
 	}
 	// The last item read (gs ascending in partition x1: sk 10, 7) with
-	// the index's and the table's keys.
-	if got, want := string(raw), `{"g":{"S":"x1"},"gs":{"N":"13"},"pk":{"S":"p1"},"sk":{"N":"7"}}`; got != want {
-		t.Errorf("NextToken holds %s, want %s", got, want)
+	// the index's and the table's keys, before the token's tail (the
+	// statement's fingerprint and a check).
+	if got, want := string(raw), `{"g":{"S":"x1"},"gs":{"N":"13"},"pk":{"S":"p1"},"sk":{"N":"7"}}`; !strings.HasPrefix(got, want) || len(got) != len(want)+24 {
+		t.Errorf("NextToken holds %q, want %s and 24 bytes", got, want)
 	}
 	for _, bad := range []string{"!", base64.StdEncoding.EncodeToString([]byte(`{"pk":{"S":"p1"},"sk":{"N":"7"}}`))} {
 		r.wantError("ExecuteStatement", stmtBody(`SELECT * FROM "ixt"."gxi" WHERE g = 'x1'`, `,"NextToken":"`+bad+`"`),
-			"ValidationException", apierr.MsgInvalidNextToken)
+			"ValidationException", apierr.MsgPartiQLInvalidNextToken)
+	}
+	// The token of this index, on the table or on another index.
+	for _, other := range []string{`SELECT * FROM "ixt" WHERE g = 'x1'`, `SELECT * FROM "ixt"."lxi" WHERE g = 'x1'`} {
+		r.wantError("ExecuteStatement", stmtBody(other, `,"NextToken":"`+tok+`"`),
+			"ValidationException", apierr.MsgNextTokenMismatch)
 	}
 }
 
