@@ -130,7 +130,15 @@ func consoleNamespaces(t *testing.T, b *browser) {
 	b.watchCalls()
 	b.press('r')
 	b.wait("the refreshed list", `window.__calls.some((c) => c.op.startsWith("GET /namespaces")) && window.__calls.some((c) => c.op.startsWith("GET /tables")) && document.querySelectorAll("main table.table-list-grid tbody tr").length === 50`)
-	if ops := b.callOps(); len(ops) != 2 || !strings.HasPrefix(ops[0], "GET /tables?") && !strings.HasPrefix(ops[1], "GET /tables?") {
+	// The footer's clock reads on its own timer: a reading that falls in
+	// the refresh is no call of the list's.
+	var ops []string
+	for _, op := range b.callOps() {
+		if op != "GET /clock" {
+			ops = append(ops, op)
+		}
+	}
+	if len(ops) != 2 || !strings.HasPrefix(ops[0], "GET /tables?") && !strings.HasPrefix(ops[1], "GET /tables?") {
 		t.Errorf("refreshing a list of 50 tables made the calls %q, want one GET /tables and the namespaces", ops)
 	}
 	checkLaptopFit(t, b, 20)

@@ -440,6 +440,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("design", func(t *testing.T) { b.use(t); consoleDesign(t, b) })
 	t.Run("fit", func(t *testing.T) { b.use(t); consoleFit(t, b) })
 	t.Run("keyboard", func(t *testing.T) { b.use(t); consoleKeyboard(t, b) })
+	t.Run("grid", func(t *testing.T) { b.use(t); consoleGrid(t, b) })
+	t.Run("axe", func(t *testing.T) { b.use(t); consoleAxe(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {
 		t.Errorf("the page reported %d errors:\n%s", len(errs), strings.Join(errs, "\n"))

@@ -69,15 +69,18 @@
 // cards wrapping long values instead of cutting them; its items a page
 // at a time (Scan with Limit and ExclusiveStartKey), the key attributes
 // first and then the columns chosen (by default the most used
-// attributes that fit; grid.js lays the grid out to its frame, a long
-// value cut or wrapped, never a sideways scroll), sorted by a column,
+// attributes that fit; grid.js lays the grid out to its frame, each key
+// column as wide as its values need, a long value of the others cut or
+// wrapped, never a sideways scroll), sorted by a column,
 // added, edited and deleted as DynamoDB JSON or plain JSON (ddb.js
 // converts both ways and keeps numbers as their text: 38 digits
 // survive), selected and deleted together or purged (bulk.js:
 // BatchWriteItem, unprocessed items sent again); a Query and Scan builder
 // that shows the request it sends and the answer's counts and
 // ConsumedCapacity, and which pattern of the design it serves (or the
-// nearest and why not), asked as the form rests; a table's Monitor tab
+// nearest and why not), asked as the form rests, its results under the
+// form in the same grid (Columns chosen per table and index, Wrap); a
+// table's Monitor tab
 // (monitor.js: consumed capacity, requests, throttles, injected errors,
 // item count and size as inline SVG line graphs, from the report's
 // totals, DescribeTable and the fault log read every 5 s while shown,
@@ -142,6 +145,14 @@
 //	browser_fit_test.go  every screen at 1280x800 with wide data, none
 //	                wider than its frame; the items grid of a 16-attribute
 //	                table, its columns chosen and its values wrapped
+//	browser_keyboard_test.go  the skip link and the sidebar's filter
+//	browser_grid_test.go  keys whole in the items grid and a query's
+//	                results (BlogApp, at 1280x800 and 1920x1080); the
+//	                results' Columns and Wrap
+//	browser_axe_test.go  axe-core on every screen, both themes, and the
+//	                dialogs: no serious or critical violation
+//	testdata/axe/   the axe-core version the test installs (npm ci, into
+//	                the user's cache directory), never part of the page
 //
 // # Caveats
 //

@@ -201,7 +201,8 @@ const nsButton = document.getElementById("ns-button");
 
 function renderNamespace() {
   const others = state.namespaces.filter((n) => n.accessKey !== namespace.accessKey || n.region !== namespace.region).length;
-  mount(nsButton, icon("key"), h("span.ns-key", namespace.accessKey), h("span.ns-sep", "·"), h("span.ns-region", namespace.region),
+  // Its name is what it shows, after "Namespace" (read, not shown): a voice command says what it sees.
+  mount(nsButton, h("span.visually-hidden", "Namespace "), icon("key"), h("span.ns-key", namespace.accessKey), h("span.ns-sep", "·"), h("span.ns-region", namespace.region),
     config.sharedDb && h("span.badge.info", "shared"),
     !config.sharedDb && others > 0 && h("span.badge.accent.ns-others", { title: `${others} other namespace${others > 1 ? "s" : ""} hold tables` }, `+${others}`));
   nsButton.title = config.sharedDb
@@ -397,11 +398,16 @@ function showHelp() {
     ["i", "insights"], ["p", "PartiQL editor"], ["s", "snapshots"], ["e", "exports and imports"], ["b", "branches"], ["h", "stream handlers"],
     ["N", "switch namespace"], ["d", "dark / light"], ["?", "this help"],
     ["1 – 9", "table: overview, items, query, stream, backups, exports, replicas, contributor insights, monitor"], ["n", "new item"], ["r", "refresh"], ["[ ]", "previous / next page"],
-    ["Space", "select the item (items grid)"], ["w", "wrap long values (items grid)"],
+    ["Space", "select the item (items grid)"], ["w", "wrap long values (items grid, query results)"],
     ["↑ ↓  j k", "move in a grid"], ["Enter", "open the item"], ["Del  x", "delete the item"],
     ["Ctrl+Enter", "save, run, confirm"], ["Esc", "close a dialog"],
   ];
-  dialog({ title: "Keyboard", body: h("table.keys", rows.map(([k, d]) => h("tr", h("td", h("kbd", k)), h("td", d)))) });
+  const d = dialog({ title: "Keyboard", body: h("table.keys", rows.map(([k, d]) => h("tr", h("td", h("kbd", k)), h("td", d)))) });
+  // The list scrolls and holds nothing to focus: the keyboard scrolls it once it has the focus.
+  const body = document.querySelector("dialog[open] .dialog-body");
+  body?.setAttribute("tabindex", "0");
+  body?.setAttribute("aria-label", "Keys");
+  return d;
 }
 
 document.getElementById("help-button").addEventListener("click", showHelp);

@@ -91,7 +91,7 @@ export function attributeForm(item, keySchema, types, onchange = () => {}) {
   }, icon("plus"), "Add attribute");
   const el = h("div.attr-form",
     h("table.grid.static.attr-table", { "aria-label": "Attributes" },
-      h("thead", h("tr", h("th", { scope: "col" }, "Attribute"), h("th", { scope: "col" }, "Type"), h("th", { scope: "col" }, "Value"), h("th"))), rows),
+      h("thead", h("tr", h("th", { scope: "col" }, "Attribute"), h("th", { scope: "col" }, "Type"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, h("span.visually-hidden", "Remove")))), rows),
     h("div.actions", add));
   const read = () => {
     const out = {};

@@ -8,7 +8,7 @@
 // column header sorts the rows shown (click again to reverse), by each
 // value's type: numbers as numbers, the rest as text.
 
-import { h, icon, badge } from "./ui.js";
+import { h, icon, badge, dialog } from "./ui.js";
 import { typeOf, short, stringify } from "./ddb.js";
 
 /** MAX_COLUMNS bounds the attribute columns shown by default. */
@@ -19,6 +19,43 @@ const MIN_COLUMN_PX = 120;
 
 /** FIXED_PX is the width of the columns that are no attribute (selection, "+N more", actions). */
 const FIXED_PX = 36 + 88 + 76;
+
+/** KEY_MIN_PX and KEY_MAX_PX bound a key column's width: its values whole, within reason. */
+const KEY_MIN_PX = 64;
+const KEY_MAX_PX = 340;
+
+/** CELL_PAD_PX is a cell's padding left and right (app.css .grid td), with a pixel to spare. */
+const CELL_PAD_PX = 2 * 12 + 2;
+
+let measurer = null;
+/** textWidth is the width in px of text in the grid's font (mono: its numbers'). */
+function textWidth(text, mono, font = "13px") {
+  if (typeof document === "undefined") return text.length * 7.5;
+  measurer ||= document.createElement("canvas").getContext("2d");
+  const style = getComputedStyle(document.documentElement);
+  measurer.font = mono ? `12.5px ${style.getPropertyValue("--mono") || "monospace"}` : `${font} ${getComputedStyle(document.body).fontFamily}`;
+  return measurer.measureText(text).width;
+}
+
+/**
+ * keyWidths is the width in px each key column needs for its header
+ * (name and badge) and its values to show whole on one line (the
+ * widest of items, between KEY_MIN_PX
+ * and KEY_MAX_PX). A key is what a person looks a row up by: it is not
+ * cut while the other columns share what is left.
+ */
+export function keyWidths(items, keys, badges = []) {
+  return keys.map((k, i) => {
+    // The header: the name (12px, bold), its badge (10px, 5px padding, 6px apart) and the sort mark.
+    let w = textWidth(k, false, "600 12px") + textWidth(badges[i] || (i === 0 ? "PK" : "SK"), false, "600 10px") + 2 * 5 + 6 + 14;
+    for (const it of items) {
+      const av = it[k];
+      if (av === undefined) continue;
+      w = Math.max(w, textWidth(short(av, 240), typeOf(av) === "N"));
+    }
+    return Math.round(Math.min(KEY_MAX_PX, Math.max(KEY_MIN_PX, w + CELL_PAD_PX)));
+  });
+}
 
 /**
  * attributesByUse lists the attributes of items that are not keys, the
@@ -37,7 +74,7 @@ export function attributesByUse(items, keys) {
  */
 export function defaultColumns(items, keys, width = 0) {
   let n = MAX_COLUMNS - keys.length;
-  if (width > 0) n = Math.min(n, Math.floor((width - FIXED_PX) / MIN_COLUMN_PX) - keys.length);
+  if (width > 0) n = Math.min(n, Math.floor((width - FIXED_PX - keyWidths(items, keys).reduce((a, b) => a + b, 0)) / MIN_COLUMN_PX));
   return attributesByUse(items, keys).slice(0, Math.max(1, n)).map((a) => a.name);
 }
 
@@ -84,6 +121,7 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
   const hiddenNames = new Set();
   for (const it of items) for (const k of Object.keys(it)) if (!shown.includes(k)) hiddenNames.add(k);
   const hidden = hiddenNames.size;
+  const widths = fitKeys(keyWidths(items, keys, badges), width, cols.length, !!selected, hidden > 0);
   if (sort && shown.includes(sort.col)) {
     items = items.map((it, i) => [it, i]).sort(([a, i], [b, j]) => sort.dir * compareValues(a[sort.col], b[sort.col]) || i - j).map(([it]) => it);
   }
@@ -168,10 +206,32 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
   return h("div.grid-wrap", h("table.grid.fit" + (wrap ? ".wrap-cells" : ""), { "aria-label": label, dataset: { columns: String(shown.length) } },
     h("colgroup",
       selected && h("col.select-col"),
-      shown.map((k, i) => h("col", { class: i < keys.length ? "key-col" : "" })),
+      shown.map((k, i) => {
+        const col = h("col", { class: i < keys.length ? "key-col" : "" });
+        if (i < keys.length && widths) col.style.width = `${widths[i]}px`; // CSSOM: the page's CSP allows no style attribute
+        return col;
+      }),
       hidden > 0 && h("col.more-col"),
       h("col.actions-col")),
     h("thead", head), body));
+}
+
+/** OTHER_MIN_PX is the narrowest an attribute column that is no key is left. */
+const OTHER_MIN_PX = 72;
+
+/**
+ * fitKeys returns the key columns' widths for a grid width px wide
+ * (null: the columns share the width alike): as keyWidths asks, and
+ * narrower in proportion where that leaves the others fewer than
+ * OTHER_MIN_PX each. width 0 (not known) keeps them as asked.
+ */
+export function fitKeys(widths, width, others, selection, more) {
+  if (!(width > 0)) return widths;
+  const room = width - (selection ? 36 : 0) - (more ? 96 : 0) - 76 - others * OTHER_MIN_PX - 2;
+  const sum = widths.reduce((a, b) => a + b, 0);
+  if (sum <= room) return widths;
+  if (room < widths.length * KEY_MIN_PX) return null;
+  return widths.map((w) => Math.floor((w * room) / sum));
 }
 
 /** cell shows one attribute value with a type hint. */
@@ -180,4 +240,80 @@ function cell(av) {
   const t = typeOf(av);
   return h("td", { class: "t-" + t.toLowerCase(), title: `${t}: ${short(av, 400)}` },
     h("span.cell-text", short(av, 240)), ["M", "L", "SS", "NS", "BS", "B"].includes(t) && h("span.type-tag", t));
+}
+
+const COLUMNS_KEY = "dynamoemu.console.columns"; // {"namespace/table" (items) or "namespace/table?index" (query results): [attribute, ...]}
+const WRAP_KEY = "dynamoemu.console.wrap";
+
+/** stored reads a JSON value kept in localStorage (fallback when none or unreadable). */
+export function stored(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
+}
+
+/** store keeps a JSON value in localStorage (not kept when it cannot be). */
+export function store(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* not remembered */ }
+}
+
+/** chosenColumns returns the columns chosen for the grid id names (null: the default). */
+export function chosenColumns(id) {
+  const c = stored(COLUMNS_KEY, {})[id];
+  return Array.isArray(c) && c.every((x) => typeof x === "string") ? c : null;
+}
+
+/** chooseColumns keeps the columns of the grid id names (null: back to the default). */
+function chooseColumns(id, columns) {
+  const all = stored(COLUMNS_KEY, {});
+  if (columns) all[id] = columns; else delete all[id];
+  store(COLUMNS_KEY, all);
+}
+
+/**
+ * columnsDialog lets a person choose the columns of the grid id names
+ * (of items, keys, width px): the attributes of the items, the most used
+ * first, with how many items have each. It returns true when the choice
+ * changed (kept in localStorage), false when cancelled.
+ */
+export async function columnsDialog({ id, title, items, keys, width }) {
+  const current = chosenColumns(id) || defaultColumns(items, keys, width);
+  const attrs = attributesByUse(items, keys);
+  for (const c of current) if (!attrs.some((a) => a.name === c)) attrs.push({ name: c, n: 0 });
+  const boxes = attrs.map((a) => [a.name, h("input", { type: "checkbox", checked: current.includes(a.name), dataset: { attr: a.name }, "aria-label": `Show ${a.name}` })]);
+  const fits = defaultColumns(items, keys, width).length;
+  const choice = await dialog({
+    title,
+    body: [
+      h("p.muted.small", `The key attributes always show (${keys.join(", ")}). About ${fits} more fit this grid's width one line each; more columns are narrower (Wrap shows their values over a few lines).`),
+      h("ul.column-choice", boxes.map(([name, box]) => {
+        const a = attrs.find((x) => x.name === name);
+        return h("li", h("label.check", box, h("span.mono", name), h("span.muted.small", a.n ? `in ${a.n} of ${items.length}` : "not on this page")));
+      })),
+    ],
+    buttons: [
+      { label: "Default", value: "default" },
+      { label: "Cancel", value: null },
+      { label: "Show", value: "show", kind: "primary" },
+    ],
+  });
+  if (choice === "default") chooseColumns(id, null);
+  else if (choice === "show") chooseColumns(id, boxes.filter(([, b]) => b.checked).map(([name]) => name));
+  else return false;
+  return true;
+}
+
+/** columnsButton is the toolbar's Columns button: how many of the attributes show. */
+export function columnsButton(onclick, shown, all) {
+  return h("button.columns-button", { type: "button", onclick, title: "Choose the columns shown" }, icon("table"), `Columns ${shown}/${all}`);
+}
+
+/** wrapped tells whether grids wrap long values (one choice for every grid, kept in localStorage). */
+export function wrapped() { return stored(WRAP_KEY, false) === true; }
+
+/** wrapButton toggles wrapping and calls redraw(wrap). */
+export function wrapButton(redraw) {
+  const b = h("button", {
+    type: "button", "aria-pressed": String(wrapped()), title: "Wrap long values over a few lines, or cut them to one line (w)",
+    onclick: () => { const w = !wrapped(); store(WRAP_KEY, w); b.setAttribute("aria-pressed", String(w)); redraw(w); },
+  }, "Wrap");
+  return b;
 }

@@ -143,7 +143,7 @@ export async function backupsTab(body, info) {
   const list = backups.length === 0
     ? h("p.muted", "No backups of this table yet.")
     : h("div.grid-wrap", h("table.grid.static.backups", { "aria-label": "Backups" },
-      h("thead", h("tr", ["Name", "Type", "Status", "Created", "Size", ""].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", h("tr", ["Name", "Type", "Status", "Created", "Size", ""].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Actions"))))),
       h("tbody", backups.map((b) => h("tr", { dataset: { backup: b.BackupName } },
         h("td.strong", b.BackupName), h("td", badge(b.BackupType, b.BackupType === "SYSTEM" ? "info" : "")),
         h("td", badge(b.BackupStatus, b.BackupStatus === "AVAILABLE" ? "ok" : "warn")), h("td.small", when(b.BackupCreationDateTime)),

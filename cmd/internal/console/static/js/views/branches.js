@@ -61,7 +61,7 @@ export async function branchesView(main) {
     list.length === 0
       ? empty("No branches", "Fork one here, from a test (emulatortest.Fork) or with POST /dynamoemu/branches.")
       : h("div.grid-wrap", h("table.grid.static.branches", { "aria-label": "Branches" },
-        h("thead", h("tr", ["Branch", "Namespace", "Base", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", h("tr", ["Branch", "Namespace", "Base", ""].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Actions"))))),
         h("tbody", list.map((b) => {
           const [, region] = b.namespace.split("/");
           return h("tr", { dataset: { branch: b.name }, class: diffOf === b.name ? "selected" : "" },

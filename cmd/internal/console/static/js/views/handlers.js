@@ -50,7 +50,7 @@ export async function handlersView(main) {
     mount(box, list.length === 0
       ? empty("No stream handlers", "Map a table's stream to a function with aws lambda create-event-source-mapping --endpoint-url (this server), a mappings file (-eventSourceMappings), serverless.yml (-serverless) or the Go and JS APIs.")
       : h("div.grid-wrap", h("table.grid.static.mappings", { "aria-label": "Event source mappings" },
-        h("thead", h("tr", ["Function · table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age", ""].map((c, i) => h("th", { scope: "col", class: i >= 3 && i < 9 ? "t-n" : "" }, c)))),
+        h("thead", h("tr", ["Function · table", "State", "Last result", "Last batch", "Invocations", "Errors", "Discarded", "Filtered", "Iterator age", ""].map((c, i) => h("th", { scope: "col", class: i >= 3 && i < 9 ? "t-n" : "" }, c || h("span.visually-hidden", "Actions"))))),
         h("tbody", list.map((m) => [
           h("tr", { dataset: { uuid: m.uuid }, title: `UUID ${m.uuid}` },
             h("td", h("div.strong.mono", functionOfArn(m.functionArn)), h("div.mono.small.muted", tableOfArn(m.eventSourceArn) || "waiting for its table")),

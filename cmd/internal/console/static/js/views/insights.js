@@ -86,7 +86,7 @@ function tableSection(t) {
     h("h3", t.table, h("span.muted.small", ` ${count(t.itemCount || 0)} items`)),
     renderCharts(tableCharts(t)),
     h("div.grid-wrap", h("table.grid.static",
-      h("thead", h("tr", ["", "Requests", "Get", "Query", "Scan", "Writes", "Read", "Returned", "Filter waste", "RCU", "WCU", "Throttled"].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", h("tr", ["", "Requests", "Get", "Query", "Scan", "Writes", "Read", "Returned", "Filter waste", "RCU", "WCU", "Throttled"].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Table or index"))))),
       h("tbody", (t.resources || []).map((r) => h("tr",
         h("td.strong", r.index ? "index " + r.index : "table"), h("td.t-n", count(r.requests)), h("td.t-n", count(r.gets)),
         h("td.t-n", count(r.queries)), h("td.t-n", r.scans ? badge(count(r.scans), "warn") : "0"), h("td.t-n", count(r.writes)),

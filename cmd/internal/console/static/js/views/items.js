@@ -7,39 +7,13 @@
 
 import { call, namespaceID } from "../api.js";
 import { h, mount, icon, empty, errorToast, dialog, field, toast, count, confirmDialog } from "../ui.js";
-import { itemGrid, rowKey, attributesByUse, defaultColumns } from "../grid.js";
+import { itemGrid, rowKey, attributesByUse, defaultColumns, chosenColumns, columnsDialog, columnsButton, wrapped, wrapButton } from "../grid.js";
 import { editItem, deleteItem } from "../editor.js";
 import { deleteKeys, purgeTable } from "../bulk.js";
 import { keyOf } from "../ddb.js";
 import { downloadCSV } from "../csv.js";
 
 const SIZE_KEY = "dynamoemu.console.pageSize";
-const COLUMNS_KEY = "dynamoemu.console.columns"; // {"namespace/table": [attribute, ...]}
-const WRAP_KEY = "dynamoemu.console.wrap";
-
-/** stored reads a JSON value kept in localStorage (fallback when none or unreadable). */
-function stored(key, fallback) {
-  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; }
-}
-
-/** store keeps a JSON value in localStorage (not kept when it cannot be). */
-function store(key, value) {
-  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* not remembered */ }
-}
-
-/** chosenColumns returns the columns chosen for a table (null: the default). */
-function chosenColumns(table) {
-  const all = stored(COLUMNS_KEY, {});
-  const c = all[`${namespaceID()}/${table}`];
-  return Array.isArray(c) && c.every((x) => typeof x === "string") ? c : null;
-}
-
-/** chooseColumns keeps a table's columns (null: back to the default). */
-function chooseColumns(table, columns) {
-  const all = stored(COLUMNS_KEY, {});
-  if (columns) all[`${namespaceID()}/${table}`] = columns; else delete all[`${namespaceID()}/${table}`];
-  store(COLUMNS_KEY, all);
-}
 
 /** sorts keeps each table's sort while the page lives (table name -> {col, dir}). */
 const sorts = new Map();
@@ -132,39 +106,12 @@ export async function itemsTab(body, info, reload) {
   }, [10, 25, 50, 100, 250].map((n) => h("option", { value: String(n), selected: n === size }, `${n} per page`)));
 
   const width = () => result.clientWidth || body.clientWidth;
-  /** columnsDialog lets the columns shown be chosen: the page's attributes, the most used first. */
-  const columnsDialog = async () => {
-    const items = last?.Items || [];
-    const current = chosenColumns(t.TableName) || defaultColumns(items, keys, width());
-    const attrs = attributesByUse(items, keys);
-    for (const c of current) if (!attrs.some((a) => a.name === c)) attrs.push({ name: c, n: 0 });
-    const boxes = attrs.map((a) => [a.name, h("input", { type: "checkbox", checked: current.includes(a.name), dataset: { attr: a.name }, "aria-label": `Show ${a.name}` })]);
-    const fits = defaultColumns(items, keys, width()).length;
-    const choice = await dialog({
-      title: `Columns of ${t.TableName}`,
-      body: [
-        h("p.muted.small", `The key attributes always show (${keys.join(", ")}). About ${fits} more fit this grid's width one line each; more columns are narrower (Wrap shows their values over a few lines).`),
-        h("ul.column-choice", boxes.map(([name, box]) => {
-          const a = attrs.find((x) => x.name === name);
-          return h("li", h("label.check", box, h("span.mono", name), h("span.muted.small", a.n ? `in ${a.n} of ${items.length}` : "not on this page")));
-        })),
-      ],
-      buttons: [
-        { label: "Default", value: "default" },
-        { label: "Cancel", value: null },
-        { label: "Show", value: "show", kind: "primary" },
-      ],
-    });
-    if (choice === "default") chooseColumns(t.TableName, null);
-    else if (choice === "show") chooseColumns(t.TableName, boxes.filter(([, b]) => b.checked).map(([name]) => name));
-    else return;
-    draw();
+  const columnsID = () => `${namespaceID()}/${t.TableName}`;
+  const chooseColumns = async () => {
+    if (await columnsDialog({ id: columnsID(), title: `Columns of ${t.TableName}`, items: last?.Items || [], keys, width: width() })) draw();
   };
-  let wrap = stored(WRAP_KEY, false) === true;
-  const wrapButton = h("button", {
-    type: "button", "aria-pressed": String(wrap), title: "Wrap long values over a few lines, or cut them to one line (w)",
-    onclick: () => { wrap = !wrap; store(WRAP_KEY, wrap); wrapButton.setAttribute("aria-pressed", String(wrap)); draw(); },
-  }, "Wrap");
+  let wrap = wrapped();
+  const wrapToggle = wrapButton((w) => { wrap = w; draw(); });
 
   const deleteButton = h("button.danger-outline", { type: "button", onclick: removeSelected, title: "Delete the selected items" }, icon("trash"), "Delete selected");
   const syncSelection = () => {
@@ -176,7 +123,7 @@ export async function itemsTab(body, info, reload) {
   const draw = () => {
     const items = last.Items || [];
     const sort = sorts.get(t.TableName) || null;
-    shownColumns = (chosenColumns(t.TableName) || defaultColumns(items, keys, width())).filter((c) => !keys.includes(c));
+    shownColumns = (chosenColumns(columnsID()) || defaultColumns(items, keys, width())).filter((c) => !keys.includes(c));
     syncSelection();
     mount(bar,
       h("button.primary", { type: "button", onclick: add, title: "New item (n)" }, icon("plus"), "Add item"),
@@ -184,9 +131,8 @@ export async function itemsTab(body, info, reload) {
       deleteButton,
       h("button.danger-outline", { type: "button", onclick: purge, title: "Delete every item of the table" }, "Purge…"),
       items.length > 0 && h("button", { type: "button", title: "Download this page of items as CSV", onclick: () => downloadCSV(`${t.TableName}-page${page + 1}.csv`, items, keys) }, "CSV"),
-      h("button.columns-button", { type: "button", onclick: columnsDialog, title: "Choose the columns shown" }, icon("table"),
-        `Columns ${keys.length + shownColumns.length}/${keys.length + attributesByUse(items, keys).length}`),
-      wrapButton,
+      columnsButton(chooseColumns, keys.length + shownColumns.length, keys.length + attributesByUse(items, keys).length),
+      wrapToggle,
       h("span.spacer"),
       h("span.page-info", `Page ${page + 1} · ${items.length} items · scanned ${last.ScannedCount}`,
         last.ConsumedCapacity && ` · ${last.ConsumedCapacity.CapacityUnits} RCU`,
@@ -204,10 +150,10 @@ export async function itemsTab(body, info, reload) {
     mount(result, itemGrid({
       items, keys, onOpen: open, onDelete: remove, label: `Items of ${t.TableName}`,
       sort, onSort: (s) => { if (s) sorts.set(t.TableName, s); else sorts.delete(t.TableName); draw(); },
-      selected, onSelect: syncSelection, columns: shownColumns, onColumns: columnsDialog, wrap,
+      selected, onSelect: syncSelection, columns: shownColumns, width: width(), onColumns: chooseColumns, wrap,
     }));
   };
 
   await load();
-  return { keys: { n: add, r: load, "]": next, "[": prev, w: () => wrapButton.click() } };
+  return { keys: { n: add, r: load, "]": next, "[": prev, w: () => wrapToggle.click() } };
 }

@@ -34,7 +34,7 @@ export async function overviewTab(body, info, reload) {
   const indexTable = indexes.length === 0
     ? h("p.muted", "No secondary indexes. Add a global one below; local ones only at creation (Create table).")
     : h("div.grid-wrap", h("table.grid.static.indexes", { "aria-label": "Indexes" },
-      h("thead", h("tr", ["Name", "Kind", "Keys", "Projection", "Items", "Size", "Status", ""].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", h("tr", ["Name", "Kind", "Keys", "Projection", "Items", "Size", "Status", ""].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Actions"))))),
       h("tbody", indexes.map((x) => h("tr", { dataset: { index: x.IndexName } },
         h("td.strong", x.IndexName), h("td", badge(x.kind)), h("td", keyText(x.KeySchema, t.AttributeDefinitions)),
         h("td", projectionText(x.Projection)), h("td.t-n", count(x.ItemCount)), h("td.t-n", bytes(x.IndexSizeBytes)),

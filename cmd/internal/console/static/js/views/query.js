@@ -7,7 +7,7 @@
 import { call, config, namespace, admin, namespaceID } from "../api.js";
 import { h, mount, icon, field, segmented, jsonView, errorToast, copyText, badge, empty } from "../ui.js";
 import { parse, fromPlain, checkItem, stringify, valueFor, Num } from "../ddb.js";
-import { itemGrid } from "../grid.js";
+import { itemGrid, defaultColumns, chosenColumns, columnsDialog, columnsButton, attributesByUse, wrapped, wrapButton } from "../grid.js";
 import { editItem, deleteItem } from "../editor.js";
 import { downloadCSV } from "../csv.js";
 
@@ -72,7 +72,9 @@ export async function queryTab(body, info) {
   let matchTimer = null;
   let matchSeq = 0;
   let matched = ""; // the request last matched, as text
-  const result = h("div.result");
+  const result = h("div.result.query-result");
+  let shownResult = null; // [out, ms] drawn last, drawn again when the columns or Wrap change
+  const wrapToggle = wrapButton(() => { if (shownResult) drawResult(...shownResult); });
   const runButton = h("button.primary", { type: "submit", title: "Run (Ctrl+Enter)" }, icon("play"), "Run");
   form.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(true); } });
 
@@ -243,13 +245,24 @@ export async function queryTab(body, info) {
     starts[p + 1] = out.LastEvaluatedKey;
     st.last = { out, ms, page, starts: [...starts] };
     drawResult(out, ms);
+    // The result is drawn under the form, across the page's width: brought into view when it starts in the window's lower half.
+    const top = result.getBoundingClientRect().top;
+    if (top > innerHeight / 2) result.scrollIntoView({ block: "start" });
   }
 
   function drawResult(out, ms) {
+    shownResult = [out, ms];
     const items = out.Items || [];
     const keys = [...new Set([...t.KeySchema, ...keySchema()].map((k) => k.AttributeName))];
     const kind = indexes.find((x) => x.name === st.index)?.kind;
     const badges = keys.map((k, i) => (i < t.KeySchema.length ? (i === 0 ? "PK" : "SK") : `${kind} ${keySchema()[0].AttributeName === k ? "PK" : "SK"}`));
+    // The columns of a table's or index's results are chosen apart from its items grid's (a projection or index may hold fewer).
+    const columnsID = `${namespaceID()}/${t.TableName}?${st.index}`;
+    const width = result.clientWidth;
+    const cols = (chosenColumns(columnsID) || defaultColumns(items, keys, width)).filter((c) => !keys.includes(c));
+    const chooseColumns = async () => {
+      if (await columnsDialog({ id: columnsID, title: `Columns of ${st.index ? `${t.TableName} · ${st.index}` : t.TableName}`, items, keys, width })) drawResult(out, ms);
+    };
     const waste = out.ScannedCount > 0 ? 1 - out.Count / out.ScannedCount : 0;
     const cc = out.ConsumedCapacity;
     mount(result,
@@ -264,16 +277,18 @@ export async function queryTab(body, info) {
         h("span.page-info", `Page ${page + 1}`),
         out.LastEvaluatedKey ? h("span.muted.mono.small", "LastEvaluatedKey ", stringify(out.LastEvaluatedKey, 0)) : h("span.muted", "last page"),
         h("span.spacer"),
+        items.length > 0 && columnsButton(chooseColumns, keys.length + cols.length, keys.length + attributesByUse(items, keys).length),
+        items.length > 0 && wrapToggle,
         items.length > 0 && h("button", { type: "button", title: "Download this page of results as CSV", onclick: () => downloadCSV(`${t.TableName}-results-page${page + 1}.csv`, items, keys) }, "CSV"),
         h("button", { type: "button", disabled: page === 0, onclick: () => { page--; run(false); }, title: "Previous page ([)" }, icon("left"), "Previous"),
         h("button", { type: "button", disabled: !out.LastEvaluatedKey, onclick: () => { page++; run(false); }, title: "Next page (])" }, "Next", icon("right"))),
       items.length
-        ? itemGrid({ items, keys, badges, label: "Results", width: result.clientWidth, onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
+        ? itemGrid({ items, keys, badges, label: "Results", width, columns: cols, onColumns: chooseColumns, wrap: wrapped(), onOpen: async (it) => { if (await editItem(t, it)) run(false); }, onDelete: async (it) => { if (await deleteItem(t, it)) run(false); } })
         : empty("No items", out.ScannedCount > 0 ? "Items were read, and the filter dropped them all." : "Nothing matches the key condition."));
   }
 
   drawForm();
-  mount(body, h("div.builder-layout", form, h("div.builder-out", matchBox, result, preview)));
+  mount(body, h("div.builder-layout", form, h("div.builder-out", matchBox, preview)), result);
   showPreview();
   if (st.last) {
     // The form was run before: run it again (a read), so the answer shown is today's.
@@ -286,6 +301,7 @@ export async function queryTab(body, info) {
       r: () => run(false),
       "]": () => { if (starts[page + 1]) { page++; run(false); } },
       "[": () => { if (page > 0) { page--; run(false); } },
+      w: () => { if (shownResult) wrapToggle.click(); },
     },
   };
 }

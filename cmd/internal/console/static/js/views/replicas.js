@@ -42,7 +42,7 @@ export async function replicasTab(body, info, reload) {
       replicas.length === 0
         ? h("p.muted", "No replicas: this table lives in this region only.")
         : h("div.grid-wrap", h("table.grid.static", { "aria-label": "Replicas" },
-          h("thead", h("tr", ["Region", "Status", "Table class", ""].map((c) => h("th", { scope: "col" }, c)))),
+          h("thead", h("tr", ["Region", "Status", "Table class", ""].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Actions"))))),
           h("tbody", replicas.map((r) => h("tr", { dataset: { region: r.RegionName } },
             h("td.strong.mono", r.RegionName, r.RegionName === namespace.region && h("span.muted.small", " (this one)")),
             h("td", badge(r.ReplicaStatus || "?", r.ReplicaStatus === "ACTIVE" ? "ok" : "warn")),

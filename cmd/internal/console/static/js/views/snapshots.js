@@ -58,7 +58,7 @@ export async function snapshotsView(main) {
       ? empty("No snapshots", "Take one here, or from a test (emulatortest.Checkpoint, POST /dynamoemu/snapshots).",
         h("button.primary", { type: "button", onclick: take }, icon("plus"), "Take snapshot"))
       : h("div.grid-wrap", h("table.grid.static.snapshots", { "aria-label": "Snapshots" },
-        h("thead", h("tr", ["Snapshot", "Taken (emulator time)", "Holds", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", h("tr", ["Snapshot", "Taken (emulator time)", "Holds", ""].map((c) => h("th", { scope: "col" }, c || h("span.visually-hidden", "Actions"))))),
         h("tbody", list.slice().reverse().map((s) => h("tr", { dataset: { snapshot: s.id }, class: shown?.id === s.id ? "selected" : "" },
           h("td.strong.mono", s.id), h("td.small", when(s.taken)), h("td.small", summary(s)),
           h("td.actions-cell",

@@ -99,7 +99,7 @@ export async function transfersView(main) {
     const x = exports[i];
     tr.append(h("td", x.ExportStatus === "COMPLETED" && h("button.small", { type: "button", onclick: () => useExport(x), title: "Fill the import form with this export" }, "Import…")));
   }
-  exportRows.querySelector("thead tr")?.append(h("th", { scope: "col" }, ""));
+  exportRows.querySelector("thead tr")?.append(h("th", { scope: "col" }, h("span.visually-hidden", "Actions")));
 
   const importState = (s) => badge(s, s === "COMPLETED" ? "ok" : s === "FAILED" ? "danger" : "warn");
   mount(main, h("div.page",
