@@ -249,15 +249,17 @@ func (p *parser) refuseAlias() {
 }
 
 // dmlTarget is the table of INSERT INTO, UPDATE, DELETE FROM and FROM ...
-// SET: a name must come (AWS: "Expected identifier for simple path").
+// SET: a name must come (AWS: "Expected identifier for simple path"). An
+// index after it is read, and refused by the caller as AWS refuses it
+// before it looks the table up.
 func (p *parser) dmlTarget() Target {
 	if t := p.Tok(); t != IDENT && t != QIDENT {
 		p.failKind(KindExpectedIdent, "table name")
 	}
-	return p.parseTarget(false)
+	return p.parseTarget(true)
 }
 
-// target := name [ "." name ]   (the second name, an index, only in SELECT)
+// target := name [ "." name ]   (the second name, an index, read when index)
 // name   := IDENT | QIDENT
 func (p *parser) parseTarget(index bool) Target {
 	t := Target{Table: p.parseName()}

@@ -35,6 +35,12 @@ const (
 	// tests/tier3/error-messages/partiql.test.ts).
 	MsgPartiQLPathComponents = "A path may contain at most 2 components in the FROM clause"
 	MsgPartiQLEmptyComponent = "Path component cannot be an empty string"
+	// AWS, for an index named in an UPDATE or DELETE, and in an INSERT,
+	// before the table is looked up (AWS eu-west-2 as captured and
+	// published by nubo-db/dynoxide, tests/partiql_index_qualifier.rs,
+	// its captures Q23, Q24, Q25; DynamoDB Local agrees).
+	MsgPartiQLWriteOnIndex  = "This operation is not supported on an index"
+	MsgPartiQLInsertOnIndex = "FROM clause may only contain a single table name in data manipulation statements"
 	// AWS, for a DELETE whose RETURNING is not ALL OLD * (%s: the clause's
 	// words, "MODIFIED OLD"): nothing is deleted. Public records of AWS
 	// answers (nubo-db/dynamodb-conformance,

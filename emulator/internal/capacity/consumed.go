@@ -17,25 +17,21 @@ type (
 // index's under GlobalSecondaryIndexes or LocalSecondaryIndexes, and each
 // vector index's VectorWriteRequestBytes under VectorIndexes. A
 // transaction's units (u.Tx) are also its ReadCapacityUnits or
-// WriteCapacityUnits, as AWS reports for transactions only.
+// WriteCapacityUnits, as AWS reports for transactions only: the total's,
+// the table's and each index's (AWS, eu-west-2, as captured and published
+// by nubo-db/dynoxide, tests/transactional_index_consumed_capacity.rs).
 func Consumed(table, mode string, u *Usage) *ConsumedCapacity {
 	total := u.Table
 	for _, v := range u.Indexes {
 		total += v
 	}
 	cc := &ConsumedCapacity{TableName: table, CapacityUnits: total}
-	if u.Tx {
-		units := u.Table
-		if u.Write {
-			cc.WriteCapacityUnits = &units
-		} else {
-			cc.ReadCapacityUnits = &units
-		}
-	}
+	cc.ReadCapacityUnits, cc.WriteCapacityUnits = u.axis(total)
 	if mode != "INDEXES" {
 		return cc
 	}
-	cc.Table = &Capacity{CapacityUnits: u.Table, ReadCapacityUnits: cc.ReadCapacityUnits, WriteCapacityUnits: cc.WriteCapacityUnits}
+	cc.Table = &Capacity{CapacityUnits: u.Table}
+	cc.Table.ReadCapacityUnits, cc.Table.WriteCapacityUnits = u.axis(u.Table)
 	for x, v := range u.Indexes {
 		m := &cc.GlobalSecondaryIndexes
 		if x.Local {
@@ -44,7 +40,9 @@ func Consumed(table, mode string, u *Usage) *ConsumedCapacity {
 		if *m == nil {
 			*m = make(map[string]Capacity)
 		}
-		(*m)[x.Name] = Capacity{CapacityUnits: v}
+		arm := Capacity{CapacityUnits: v}
+		arm.ReadCapacityUnits, arm.WriteCapacityUnits = u.axis(v)
+		(*m)[x.Name] = arm
 	}
 	for name, b := range u.Vectors {
 		if cc.VectorIndexes == nil {
@@ -55,4 +53,17 @@ func Consumed(table, mode string, u *Usage) *ConsumedCapacity {
 		cc.VectorIndexes[name] = v
 	}
 	return cc
+}
+
+// axis is units as a transaction's ReadCapacityUnits or
+// WriteCapacityUnits (the one its kind reports; both nil outside a
+// transaction).
+func (u *Usage) axis(units float64) (read, write *float64) {
+	switch {
+	case !u.Tx:
+		return nil, nil
+	case u.Write:
+		return nil, &units
+	}
+	return &units, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lex"
 	"github.com/dynamoemu/dynamoemu/internal/partiql"
+	"github.com/dynamoemu/dynamoemu/internal/partiql/lower"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -240,7 +241,13 @@ func runStatement(c service.Call, st partiql.Statement, text string, params []st
 	b := binding(text, params)
 	switch s := st.(type) {
 	case *partiql.Select:
-		return runSelect(c, b, s, opt)
+		out, err := runSelect(c, b, s, opt)
+		if ae, ok := apierr.Classify(err); ok && ae.Class == apierr.ErrResourceNotFound {
+			if agg := lower.AggregateError(b, s); agg != nil {
+				return nil, lowered(agg) // ahead of the missing table, as AWS (lower.AggregateError)
+			}
+		}
+		return out, err
 	case *partiql.Insert:
 		return runInsert(c, b, s, opt)
 	case *partiql.Update:
@@ -253,18 +260,19 @@ func runStatement(c service.Call, st partiql.Statement, text string, params []st
 
 // pathError refuses the path a statement names (its table, and index)
 // as AWS does, before the table is looked up: more than two components,
-// or an empty one.
+// an empty one, or an index named by a write.
 func pathError(st partiql.Statement) error {
 	var t partiql.Target
+	onIndex := ""
 	switch s := st.(type) {
 	case *partiql.Select:
 		t = s.From
 	case *partiql.Insert:
-		t = s.Into
+		t, onIndex = s.Into, apierr.MsgPartiQLInsertOnIndex
 	case *partiql.Update:
-		t = s.Table
+		t, onIndex = s.Table, apierr.MsgPartiQLWriteOnIndex
 	case *partiql.Delete:
-		t = s.From
+		t, onIndex = s.From, apierr.MsgPartiQLWriteOnIndex
 	case *partiql.Exists:
 		t = s.Query.From
 	default:
@@ -275,6 +283,8 @@ func pathError(st partiql.Statement) error {
 		return apierr.Validation(apierr.MsgPartiQLPathComponents)
 	case t.Table.Text == "" || t.Index != nil && t.Index.Text == "":
 		return apierr.Validation(apierr.MsgPartiQLEmptyComponent)
+	case t.Index != nil && onIndex != "":
+		return apierr.Validation(onIndex)
 	}
 	return nil
 }

@@ -67,6 +67,17 @@ func planInsert(c service.Call, b lower.Binding, s *partiql.Insert) (*writePlan,
 	return p, itemRule(t.CheckIndexKeys(item, false))
 }
 
+// refused is the output of a write refused by its condition: the
+// capacity the refusal consumed (WriteItem), which BatchExecuteStatement
+// adds to its table's total; nil when there is none. ExecuteStatement
+// answers the error alone.
+func refused(cc *service.ConsumedCapacity) *ExecuteStatementOutput {
+	if cc == nil {
+		return nil
+	}
+	return &ExecuteStatementOutput{ConsumedCapacity: cc}
+}
+
 func runInsert(c service.Call, b lower.Binding, s *partiql.Insert, opt stmtOptions) (*ExecuteStatementOutput, error) {
 	p, err := planInsert(c, b, s)
 	if err != nil {
@@ -74,7 +85,7 @@ func runInsert(c service.Call, b lower.Binding, s *partiql.Insert, opt stmtOptio
 	}
 	_, cc, err := c.WriteItem(&service.TxWrite{Kind: service.TxPut, Insert: true, Table: p.t, Key: p.key, Item: p.item}, opt.capacity)
 	if err != nil {
-		return nil, err
+		return refused(cc), err
 	}
 	return &ExecuteStatementOutput{ConsumedCapacity: cc}, nil
 }
@@ -109,7 +120,7 @@ func runUpdate(c service.Call, b lower.Binding, s *partiql.Update, opt stmtOptio
 	w := &service.TxWrite{Kind: service.TxUpdate, Table: p.t, Key: p.key, Update: p.upd, Condition: p.cond, RVOCCF: opt.rvoccf}
 	change, cc, err := c.WriteItem(w, opt.capacity)
 	if err != nil {
-		return nil, err
+		return refused(cc), err
 	}
 	out := &ExecuteStatementOutput{ConsumedCapacity: cc}
 	if s.Returning != nil {
@@ -202,7 +213,7 @@ func runDelete(c service.Call, b lower.Binding, s *partiql.Delete, opt stmtOptio
 	w := &service.TxWrite{Kind: service.TxDelete, Table: p.t, Key: p.key, Condition: p.cond, RVOCCF: opt.rvoccf}
 	change, cc, err := c.WriteItem(w, opt.capacity)
 	if err != nil {
-		return nil, err
+		return refused(cc), err
 	}
 	out := &ExecuteStatementOutput{ConsumedCapacity: cc}
 	if s.Returning != nil && change.Old != nil {

@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/access"
 	"github.com/dynamoemu/dynamoemu/internal/expr"
@@ -155,8 +156,10 @@ func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage
 // condition holds; applies the update with UpdateItem's checks of the
 // result; and puts the write to the stages' write checks. A delete of a
 // missing item changes nothing. It returns what the write did and its
-// capacity; a refusal is charged by the pipeline.
-func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedCapacity, error) {
+// capacity; a refusal is charged by the pipeline, and one by the condition
+// also returns, with its error, its capacity on the table alone (the larger
+// of the stored and the carried item: pipeline_condfail.go).
+func (c Call) WriteItem(w *TxWrite, mode string) (storage.Change, *ConsumedCapacity, error) {
 	cl, t := c.c, w.Table.t
 	op, acc, newSize := WritePut, access.Put, 0
 	switch w.Kind {
@@ -169,14 +172,18 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 	}
 	var change storage.Change
 	var cc *ConsumedCapacity
+	refusedSize := 0
 	err := cl.useGuarded(t, w.Key, acc, func(u *itemUse) error { //gcassert:noescape
 		var err error
-		change, err = writeItemIn(u, w, op, newSize)
+		change, refusedSize, err = writeItemIn(u, w, op, newSize)
 		if err == nil {
-			cc = u.answerCapacity(capacity)
+			cc = u.answerCapacity(mode)
 		}
 		return err
 	})
+	if conditionRefused(err) {
+		return storage.Change{}, consumed(t, mode, capacity.WriteUnits(refusedSize)), err
+	}
 	if err != nil {
 		return storage.Change{}, nil, err // a refusal is charged by the scope
 	}
@@ -184,14 +191,16 @@ func (c Call) WriteItem(w *TxWrite, capacity string) (storage.Change, *ConsumedC
 }
 
 // writeItemIn is WriteItem's write, of op, in the use u of its item:
-// newSize is the size of a put's item (what its refusal is charged for).
-func writeItemIn(u *itemUse, w *TxWrite, op WriteOp, newSize int) (storage.Change, error) {
+// newSize is the size of a put's item; refusedSize, a refusal's charge.
+func writeItemIn(u *itemUse, w *TxWrite, op WriteOp, newSize int) (change storage.Change, refusedSize int, err error) {
 	t, wc := w.Table.t, writeCheck(w.Table.t)
-	return u.updateStored(wc, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error) {
+	change, err = u.updateStored(wc, func(tx *storage.WriteTx, cur storage.Item) (storage.Item, int, error) {
 		if w.Insert && cur != nil {
+			refusedSize = max(newSize, storage.ItemSize(cur))
 			return nil, newSize, apierr.New(apierr.ErrDuplicateItem, apierr.MsgDuplicateItem)
 		}
 		if err := checkCondition(w.Condition, cur, w.RVOCCF); err != nil {
+			refusedSize = max(newSize, storage.ItemSize(cur))
 			return nil, newSize, err
 		}
 		next, size := w.Item, newSize
@@ -211,6 +220,7 @@ func writeItemIn(u *itemUse, w *TxWrite, op WriteOp, newSize int) (storage.Chang
 		}
 		return next, size, nil
 	})
+	return change, refusedSize, err
 }
 
 // MaxItemBytes is the largest item.
@@ -289,6 +299,7 @@ func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byt
 	if err := checkTxActions(acts); err != nil {
 		return nil, err
 	}
+	keepOld(acts, mode)
 	run := func() (*TransactWriteItemsOutput, error) {
 		changes, err := applyTx(c.c, acts)
 		if err != nil {

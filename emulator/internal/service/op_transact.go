@@ -109,18 +109,19 @@ var txParam = [...]string{txCheck: "conditionCheck", txPut: "put", txDelete: "de
 
 // txAction is one validated action of a TransactWriteItems.
 type txAction struct {
-	kind   txKind
-	t      *table
-	key    storage.Key
-	item   storage.Item // Put: the item; after evaluate, the item to write (nil: delete)
-	cond   *expr.Condition
-	upd    *expr.Update
-	rvoccf string
-	insert bool                       // a PartiQL INSERT: the item must not exist (DuplicateItem)
-	preset *apierr.CancellationReason // a reason found in validation (no table, key, item)
-	size   int                        // bytes the action adds to the transaction's payload
-	cur    int                        // size of the current item, once evaluated (0: absent)
-	old    storage.Item               // the current item, kept for a table with vector indexes (vector_capacity.go)
+	kind    txKind
+	t       *table
+	key     storage.Key
+	item    storage.Item // Put: the item; after evaluate, the item to write (nil: delete)
+	cond    *expr.Condition
+	upd     *expr.Update
+	rvoccf  string
+	insert  bool                       // a PartiQL INSERT: the item must not exist (DuplicateItem)
+	preset  *apierr.CancellationReason // a reason found in validation (no table, key, item)
+	size    int                        // bytes the action adds to the transaction's payload
+	cur     int                        // size of the current item, once evaluated (0: absent)
+	old     storage.Item               // the current item, kept for a table with vector indexes (vector_capacity.go) or keepOld
+	keepOld bool                       // the answer's capacity reads the item replaced (needOld)
 	// checked: the condition as the stages' write checks read it (set
 	// only for a table whose writes are checked, stage_check.go).
 	checked writeCond
@@ -414,11 +415,19 @@ func (s *itemSet) add(t *table, k storage.Key) bool {
 
 // runTransactWrite runs validated actions as one storage transaction.
 func runTransactWrite(c *call, in *TransactWriteItemsInput, acts []*txAction) (*TransactWriteItemsOutput, error) {
+	keepOld(acts, optString(in.ReturnConsumedCapacity))
 	changes, err := applyTx(c, acts)
 	if err != nil {
 		return nil, err
 	}
 	return transactWriteOutput(optString(in.ReturnConsumedCapacity), optString(in.ReturnItemCollectionMetrics), acts, changes), nil
+}
+
+// keepOld marks the actions whose capacity in mode reads the old item.
+func keepOld(acts []*txAction, mode string) {
+	for _, a := range acts {
+		a.keepOld = a.t != nil && needOld(a.t, mode)
+	}
 }
 
 // applyTx evaluates validated actions and applies their writes in one
@@ -531,14 +540,14 @@ func (a *txAction) evaluate(tx *storage.WriteTx) (apierr.CancellationReason, err
 	if a.preset != nil {
 		return *a.preset, nil
 	}
-	vectors := len(a.t.vectorIndexes()) > 0 // their capacity reads the item replaced
-	if a.cond == nil && a.kind != txUpdate && !a.insert && !vectors {
+	keep := a.keepOld || len(a.t.vectorIndexes()) > 0 // their capacity reads the item replaced
+	if a.cond == nil && a.kind != txUpdate && !a.insert && !keep {
 		return apierr.CancellationReason{Code: apierr.ReasonNone}, nil // nothing to read
 	}
 	cur, found := tx.Get(a.t.data, a.key)
 	if found {
 		a.cur = storage.ItemSize(cur)
-		if vectors {
+		if keep {
 			a.old = cur
 		}
 	}
@@ -587,11 +596,10 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
 }
 
-// txUnits is the capacity a transaction took from one table.
+// txUnits is the capacity a transaction took from one table (Usage.Table).
 type txUnits struct {
-	table   string // its name: a token's replay keeps it (idempotency.go), not the table
-	units   float64
-	vectors map[string]float64 // VectorWriteRequestBytes by vector index (capacity.Written)
+	table string // its name: a token's replay keeps it (idempotency.go), not the table
+	capacity.Usage
 }
 
 // addUnits adds u for t to list, keeping tables in their first order.
@@ -603,24 +611,23 @@ func addUnits(list []txUnits, t *table, u capacity.Usage) []txUnits {
 	if i == len(list) {
 		list = append(list, txUnits{table: t.name})
 	}
-	list[i].units += u.Table
-	if u.Vectors != nil { // no range over a nil map on every action
-		list[i].vectors = tablespec.AddBytes(list[i].vectors, u.Vectors)
-	}
+	list[i].Add(u)
 	return list
 }
 
 // txCapacity is a transaction's ConsumedCapacity list for mode: per table,
 // CapacityUnits and, as AWS reports for transactions only, the same figure
-// as WriteCapacityUnits (write) or ReadCapacityUnits, also under Table for
-// INDEXES. Nil when mode asks for none.
+// as WriteCapacityUnits (write) or ReadCapacityUnits, also under Table and
+// each index for INDEXES. Nil when mode asks for none.
 func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 	if !asked(mode) {
 		return nil
 	}
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
-		out = append(out, capacity.Consumed(u.table, mode, &capacity.Usage{Table: u.units, Vectors: u.vectors, Tx: true, Write: write}))
+		cu := u.Usage
+		cu.Tx, cu.Write = true, write
+		out = append(out, capacity.Consumed(u.table, mode, &cu))
 	}
 	return out
 }
@@ -629,7 +636,9 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 // tables first appear: a transactional write of the larger of the old and
 // new item, and a ConditionCheck's as a transactional write of the item it
 // checks (AWS's accounting as recorded in paritysuite/dynamodb-conformance#67;
-// a condition on a write adds nothing). Item collection metrics per table.
+// a condition on a write adds nothing); each index a write touches as the
+// write alone, not doubled (AWS as published by nubo-db/dynoxide,
+// tests/transactional_index_consumed_capacity.rs). Item collection metrics per table.
 // The output keeps what a replay of the same ClientRequestToken reports:
 // a transactional read of each item written.
 func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.Change) *TransactWriteItemsOutput {
@@ -650,7 +659,7 @@ func transactWriteOutput(mode, ricm string, acts []*txAction, changes []storage.
 		if a.old != nil {
 			ch.Old = a.old
 		}
-		writes = addUnits(writes, a.t, capacity.Written(capacityOf(a.t, false), max(ch.OldSize, ch.NewSize), ch, true))
+		writes = addUnits(writes, a.t, capacity.Written(capacityOf(a.t, a.keepOld), max(ch.OldSize, ch.NewSize), ch, true))
 		out.replayReads = addUnits(out.replayReads, a.t, capacity.Usage{Table: capacity.TxReadUnits(max(ch.OldSize, ch.NewSize))})
 		icm[a.t.name].add(a.key, ch)
 	}

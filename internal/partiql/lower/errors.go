@@ -69,7 +69,6 @@ const (
 	msgListIndexRange = "List index is not within the allowable range; index: [%s] at %d:%d:%d"
 	// AWS and Local (attribute_exists(x) in a SELECT list).
 	msgUnexpectedPathPart = "Unexpected path component at %d:%d:%d"
-	msgUnexpectedOperator = "Unexpected operator" // after MsgMalformed: an aggregate such as COUNT(*)
 	// Local.
 	msgOrderByNoWhere   = "Must have WHERE clause in the statement when using ORDER BY clause."
 	msgOrderByNoHashKey = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."

@@ -140,8 +140,11 @@ func (l *lowerer) lowerSelect(s *partiql.Select, t Target) (*Select, *Error) {
 		// COUNT(*) and the like: refused as AWS refuses them, after the
 		// multi-attribute key refusal (AWS's answers as recorded by
 		// paritysuite/dynamodb-conformance, tests/tier3/error-messages/
-		// partiqlMultiAttributeIndex.test.ts, October 2026).
-		return nil, errPlain(partiql.MsgMalformed + msgUnexpectedOperator)
+		// partiqlMultiAttributeIndex.test.ts, October 2026), as a path
+		// component at the function's name ("SELECT COUNT(*) FROM t":
+		// "Unexpected path component at 1:8:5", AWS eu-west-2 as captured
+		// and published by nubo-db/dynoxide, tests/partiql.rs).
+		return nil, l.aggregateErr(s.Projection)
 	}
 	ks := t.Keys
 	trees, equality, err := l.keyConditions(ks, s.Where)
@@ -200,9 +203,6 @@ func (l *lowerer) projection(list []partiql.Expr) ([]Column, *expr.Projection, *
 	cols := make([]Column, len(list))
 	proj := &expr.ProjectionExpr{Paths: make([]*expr.PathExpr, len(list))}
 	for i, e := range list {
-		if c, ok := e.(*partiql.Call); ok && c.Star {
-			return nil, nil, errPlain(partiql.MsgMalformed + msgUnexpectedOperator)
-		}
 		p, ok := e.(*partiql.Path)
 		if !ok {
 			return nil, nil, l.errAt(msgUnexpectedPathPart, e, lex.UTF16Len(nodeHead(e)))
@@ -233,6 +233,30 @@ func (l *lowerer) projection(list []partiql.Expr) ([]Column, *expr.Projection, *
 }
 
 // nodeHead is the text a node starts with, for the length of its place.
+// AggregateError is the refusal of s's aggregate (COUNT(*)), nil when its
+// SELECT list has none: what AWS answers, rather than that the table is
+// missing, for an aggregate over a table that does not exist (AWS
+// eu-west-2 as captured and published by nubo-db/dynoxide, CHANGELOG
+// 0.13: "fired before the table-existence check"; DynamoDB Local agrees).
+func AggregateError(b Binding, s *partiql.Select) error {
+	l := &lowerer{b}
+	if err := l.aggregateErr(s.Projection); err != nil {
+		return err
+	}
+	return nil
+}
+
+// aggregateErr refuses the first aggregate (COUNT(*)) of a SELECT list
+// as the path component it is not.
+func (l *lowerer) aggregateErr(list []partiql.Expr) *Error {
+	for _, e := range list {
+		if c, ok := e.(*partiql.Call); ok && c.Star {
+			return l.errAt(msgUnexpectedPathPart, e, lex.UTF16Len(c.Fun))
+		}
+	}
+	return nil
+}
+
 func nodeHead(e partiql.Expr) string {
 	if c, ok := e.(*partiql.Call); ok {
 		return c.Fun
