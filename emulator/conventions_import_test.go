@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/require"
 
+	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/emulator/emulatortest"
 )
@@ -101,4 +102,86 @@ func TestConventionsImportVersionChain(t *testing.T) {
 	require.True(t, strings.HasPrefix(msg, "Some of the items failed validation checks and were not imported."), msg)
 	require.Contains(t, msg, "[conventions ")
 	require.Contains(t, msg, `pk="ORDER"`)
+}
+
+// tenantCommandItem is commandItem of tenant's order.
+func tenantCommandItem(tenant string, version int) map[string]av {
+	pk := "ORDER#" + tenant
+	it := commandItem(pk, orderSK, version)
+	it["id"], it["tenantCode"] = s(conventions.GenerateID(pk, orderSK)), s(tenant)
+	return it
+}
+
+// TestConventionsImportTenantBound: what the tenant guard promises an
+// import, from the SDK with the tenant's own key: an ImportTable is
+// judged item by item as the caller's writes are, so a caller bound to
+// tenant acme (x-tenant-code) importing acme's version chain and mbc's
+// rows into an opted-in table writes acme's rows and no row of mbc's.
+// The import ends FAILED (ItemValidationError, as AWS ends an import
+// some of whose items it refused), its counts say so, and its
+// FailureMessage names the first refusal: AccessDeniedException, rule
+// B10, the tenants and the row. The same file imported by a cross-tenant
+// key is imported whole; an import of acme's rows alone by acme
+// completes.
+func TestConventionsImportTenantBound(t *testing.T) {
+	dir := t.TempDir()
+	e, err := emulator.New(emulator.Options{Conventions: convConfig(), SharedDB: true, ExportDir: dir})
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, e.Close()) })
+	ctx := context.Background()
+	var own, mixed strings.Builder
+	for v := 1; v <= 3; v++ {
+		own.WriteString(dynamoJSON(t, tenantCommandItem("acme", v)))
+	}
+	mixed.WriteString(own.String())
+	for v := 1; v <= 2; v++ {
+		mixed.WriteString(dynamoJSON(t, tenantCommandItem("mbc", v)))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bkt"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bkt", "own.json"), []byte(own.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bkt", "mixed.json"), []byte(mixed.String()), 0o644))
+
+	importInto := func(db *dynamodb.Client, table, object string) *types.ImportTableDescription {
+		out, err := db.ImportTable(ctx, &dynamodb.ImportTableInput{InputFormat: types.InputFormatDynamodbJson,
+			S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String(object)},
+			TableCreationParameters: &types.TableCreationParameters{TableName: aws.String(table), BillingMode: types.BillingModePayPerRequest,
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+					{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+					{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}}})
+		require.NoError(t, err)
+		d, err := db.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: out.ImportTableDescription.ImportArn})
+		require.NoError(t, err)
+		return d.ImportTableDescription
+	}
+	acme := emulatortest.TenantClient(t, e, accessKey, "acme")
+	tenantsIn := func(table string) map[string]int {
+		out, err := emulatortest.Client(t, e, "AKIDADMIN").Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(table)})
+		require.NoError(t, err)
+		got := map[string]int{}
+		for _, it := range out.Items {
+			got[it["tenantCode"].(*types.AttributeValueMemberS).Value]++
+		}
+		return got
+	}
+
+	d := importInto(acme, "local-demo-acme1-command", "mixed.json")
+	require.Equal(t, types.ImportStatusFailed, d.ImportStatus)
+	require.Equal(t, "ItemValidationError", aws.ToString(d.FailureCode))
+	require.Equal(t, int64(3), d.ImportedItemCount)
+	require.Equal(t, int64(2), d.ErrorCount)
+	msg := aws.ToString(d.FailureMessage)
+	require.True(t, strings.HasPrefix(msg, "Some of the items failed validation checks and were not imported."), msg)
+	require.Contains(t, msg, "The emulator refused 2 item(s); the first: AccessDeniedException: [conventions B10]")
+	require.Contains(t, msg, `caller tenant "acme" may not use tenant "mbc"`)
+	require.Contains(t, msg, `pk="ORDER#mbc"`)
+	require.Equal(t, map[string]int{"acme": 3}, tenantsIn("local-demo-acme1-command"))
+
+	d = importInto(acme, "local-demo-acme2-command", "own.json")
+	require.Equal(t, types.ImportStatusCompleted, d.ImportStatus, aws.ToString(d.FailureMessage))
+	require.Equal(t, int64(3), d.ImportedItemCount)
+
+	d = importInto(emulatortest.Client(t, e, "AKIDADMIN"), "local-demo-all-command", "mixed.json")
+	require.Equal(t, types.ImportStatusCompleted, d.ImportStatus, aws.ToString(d.FailureMessage))
+	require.Equal(t, map[string]int{"acme": 3, "mbc": 2}, tenantsIn("local-demo-all-command"))
 }

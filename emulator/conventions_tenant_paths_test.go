@@ -127,3 +127,63 @@ func TestConventionsSubTaskIndex(t *testing.T) {
 	require.Contains(t, ae.ErrorMessage(), "[conventions B11]")
 	require.Contains(t, ae.ErrorMessage(), "its index is not a number")
 }
+
+// TestConventionsTenantDeletedStream: a deleted table's stream stays
+// readable (24 hours on AWS) and is guarded as the live one was:
+// tenant002's own key is refused DescribeStream, GetShardIterator and
+// GetRecords on the stream of a deleted command table holding
+// tenant001's row, and on the stream of a table opted in by its tags,
+// deleted and made again under its name without them; a cross-tenant
+// key still reads the deleted table's records.
+func TestConventionsTenantDeletedStream(t *testing.T) {
+	env := newConvEnv(t)
+	ctx := context.Background()
+	const tagged = "orders-tagged"
+	makeTagged := func(tags ...types.Tag) {
+		_, err := env.db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(tagged), BillingMode: types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+				{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+			StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+			Tags:                tags})
+		require.NoError(t, err)
+	}
+	makeTagged(types.Tag{Key: aws.String(conventions.TagRoles), Value: aws.String("command")})
+	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+	env.mustPut(tagged, commandItem(orderPK, orderSK, 1), createCnd)
+	admin := emulatortest.StreamsClient(t, env.e, "AKIDADMIN")
+	arnOf := func(table string) *string {
+		listed, err := admin.ListStreams(ctx, &dynamodbstreams.ListStreamsInput{TableName: aws.String(table)})
+		require.NoError(t, err)
+		require.NotEmpty(t, listed.Streams)
+		return listed.Streams[0].StreamArn
+	}
+	arns := map[string]*string{cmdTable: arnOf(cmdTable), tagged: arnOf(tagged)}
+	for name := range arns {
+		_, err := env.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		require.NoError(t, err)
+	}
+	makeTagged() // made again, opting in to nothing
+
+	hostile := emulatortest.StreamsClient(t, env.e, "AKIDTENANT002")
+	for name, arn := range arns {
+		d, err := admin.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+		require.NoError(t, err, name)
+		shard := d.StreamDescription.Shards[0].ShardId
+		it, err := admin.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard,
+			ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+		require.NoError(t, err, name)
+		recs, err := admin.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		require.NoError(t, err, name)
+		require.Len(t, recs.Records, 1, name)
+
+		_, err = hostile.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+		requireTenantRefused(t, err, `read the stream of table "`+name+`" (DescribeStream)`)
+		_, err = hostile.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: shard,
+			ShardIteratorType: stypes.ShardIteratorTypeTrimHorizon})
+		requireTenantRefused(t, err, `read the stream of table "`+name+`" (GetShardIterator)`)
+		_, err = hostile.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		requireTenantRefused(t, err, `read the stream of table "`+name+`" (GetRecords)`)
+	}
+}

@@ -99,11 +99,17 @@ func (a *Admin) ServeSnapshotDrop(w http.ResponseWriter, r *http.Request) {
 
 // writeSnapshotError answers a snapshot request that failed: 400 with
 // a ValidationException body for an unknown ID (as the other admin
-// endpoints answer bad input), 500 otherwise (a rewind the namespace's
-// hook refused).
+// endpoints answer bad input), the error's own class for a rewind whose
+// items the write checks refused (a table that follows the conventions:
+// ValidationException or AccessDeniedException, nothing rewound), 500
+// otherwise (a rewind the namespace's hook refused).
 func (a *Admin) writeSnapshotError(w http.ResponseWriter, err error) {
 	if errors.Is(err, a.NoSnapshot) {
 		WriteError(w, err)
+		return
+	}
+	if ae, ok := apierr.Classify(err); ok {
+		writeClass(w, ae, ae.Class.Status)
 		return
 	}
 	ae := &apierr.Error{Class: apierr.ErrInternalServer, Msg: err.Error(), Cause: err}

@@ -178,3 +178,11 @@ const MsgRestoreLimit = "Subscriber limit exceeded: Only 50 restore operations c
 // no backup's ARN (a table's ARN, or not an ARN): AWS's, as recorded in
 // ack-api-quirks DDB-BACKUP-012 and DDB-TABLE-273.
 const MsgInvalidBackupARN = "Invalid Backup ARN"
+
+// MsgRestoreRefused is the emulator's error of a restore whose items the
+// stages' write checks refuse (a table that follows the conventions):
+// in the shape of an import's refusal (MsgImportFirstRefusal), how many
+// items were refused and the first one's error; the table is not made.
+func MsgRestoreRefused(table string, n int64, first string) string {
+	return "Table " + table + " was not restored. " + MsgImportFirstRefusal(n, first)
+}

@@ -89,6 +89,7 @@ func (c *catalog) tableByID(id string) *table {
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 	if s, ok := ns.loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
 		delete(ns.loadedStreams, t.name+"\x00"+m.streamLabel)
+		s.SetOwner(Table{t: t})
 		return s // rebuilt by persistence, already in the streamSet
 	}
 	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)

@@ -53,7 +53,9 @@ func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m
 // mode and its history, capacity, on-demand limits, warm throughput,
 // encryption and table class, ACTIVE (CREATING for the transient delay),
 // and edit changes it (its indexes: Edit.SetIndexes; a stream of its own,
-// with a new label: Edit.SetStream). A table of that name is
+// with a new label: Edit.SetStream). Its items are put to the stages'
+// checks of its writes first (checkRestored): one refused, the table is
+// not made. A table of that name is
 // TableAlreadyExistsException; an ErrNotDurable comes back with the
 // table made.
 func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
@@ -90,6 +92,11 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		return Table{}, err
 	}
 	ns, cat := cc.ns, cc.ns.own()
+	ns.loadedDefinition(t, nil) // the stages' state of t, which its items' checks read
+	if err := cc.checkRestored(t, snap); err != nil {
+		cc.forgetStream(s)
+		return Table{}, err
+	}
 	st, err := cat.db.RestoreTable(name, t.id, snap)
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		cc.forgetStream(s)
@@ -98,7 +105,6 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		}
 		return Table{}, err
 	}
-	ns.loadedDefinition(t, nil)
 	ns.publishTable(cat, t, st, m, s)
 	return Table{t: t}, err
 }

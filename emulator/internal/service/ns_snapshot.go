@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,8 +38,13 @@ func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 
 // RewindAll rewinds every namespace to its snapshot in spaces; one that
 // has none (made since) is emptied, and a fork not changed yet is forked
-// again (Fork), or dropped.
+// again (Fork), or dropped. The items of each table it would restore are
+// first put to the stages' checks (checkRewind): one refused, nothing is
+// rewound.
 func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
+	if err := s.checkRewind(spaces); err != nil {
+		return err
+	}
 	done := map[string]bool{}
 	for _, ns := range s.dbs.all() {
 		done[ns.key] = true
@@ -206,11 +212,9 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	tables := slices.Clone(c.tables)
 	c.mu.RUnlock()
 	for _, t := range tables {
-		if snap != nil {
-			if ts := snap.Table(t.name); ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive {
-				kept[t.name] = true
-				continue
-			}
+		if keeps(t, snap) {
+			kept[t.name] = true
+			continue
 		}
 		_ = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 			if m.status == statusDeleting {
@@ -256,6 +260,49 @@ func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string
 		}
 		if err := ns.publishStored(c, st); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// keeps reports whether a rewind to snap leaves t as it is: unchanged
+// since snap (storage.Table.Unchanged: same name and TableId, no write,
+// index or definition change) and ACTIVE.
+func keeps(t *table, snap *storage.Snapshot) bool {
+	if snap == nil {
+		return false
+	}
+	ts := snap.Table(t.name)
+	return ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive
+}
+
+// checkRewind puts the items of each table a rewind to spaces restores
+// in a namespace that exists (not one it leaves as it is: keeps) to the
+// stages' checks, as a restore's (checkRestored), by the operator: the
+// table as its recorded definition has it, told to the stages first. A
+// snapshot's tables were written through the checks, but a table may
+// have opted in since its rows were (by its tags), or run in warn mode.
+func (s *Service) checkRewind(spaces map[string]*storage.Snapshot) error {
+	for _, ns := range s.dbs.all() {
+		snap := spaces[ns.key]
+		if snap == nil || ns.cat.Load().frozen {
+			continue
+		}
+		c := &call{ctx: context.Background(), ns: ns, op: "RestoreSnapshot", now: s.clock(), clock: s.clock, svc: s}
+		for _, ts := range snap.Tables() {
+			if live := ns.getTable(ts.Name()); live != nil && keeps(live, snap) {
+				continue
+			}
+			t, m, err := s.decodeSharedRecord(ts.Meta(metaKeyTable), ts.KeySchema())
+			if err != nil {
+				return err
+			}
+			t.clock = s.clock
+			t.meta.Store(m)
+			ns.loadedDefinition(t, tagDescs(m.tags))
+			if err := c.checkRestored(t, ts); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

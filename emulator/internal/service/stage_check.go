@@ -1,7 +1,11 @@
 package service
 
 import (
+	"cmp"
+	"errors"
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -101,6 +105,10 @@ type Write struct {
 	Cond       *expr.Condition
 	CreateOnly bool
 	tx         *storage.WriteTx // the write's storage transaction (nil: none)
+	// restored: the items of the table being made of a snapshot, which
+	// the write's item is one of (checkRestored), read in place of a
+	// transaction (nil: none).
+	restored *storage.TableSnapshot
 	// The write's place in its request, 1 + its index (0: alone): in
 	// the batch's table batchTable, else among a transaction's actions.
 	batchTable string
@@ -121,17 +129,28 @@ func (w *Write) Position() string {
 }
 
 // Reads reports whether the check may read other items (Exists, Get).
-func (w *Write) Reads() bool { return w.tx != nil }
+func (w *Write) Reads() bool { return w.tx != nil || w.restored != nil }
 
 // Exists reports whether the table holds an item with key k, as the
-// write's transaction sees it (only when Reads; the table's lock is held).
+// write's transaction sees it (only when Reads; the table's lock is held),
+// or, for an item of a restore, as the table restored will hold it.
 func (w *Write) Exists(k storage.Key) bool {
+	if w.restored != nil {
+		_, ok := w.restored.GetEncoded(k)
+		return ok
+	}
 	_, ok := w.tx.GetEncoded(w.Table.t.data, k)
 	return ok
 }
 
 // Get returns the item with key k, as Exists sees it.
 func (w *Write) Get(k storage.Key) storage.Item {
+	if w.restored != nil {
+		if e, ok := w.restored.GetEncoded(k); ok {
+			return e.Item()
+		}
+		return nil
+	}
 	item, _ := w.tx.Get(w.Table.t.data, k)
 	return item
 }
@@ -408,3 +427,57 @@ func (c Call) RequestID() string { return c.c.requestID }
 
 // Tenant is the request's x-tenant-code header ("": none).
 func (c Call) Tenant() string { return c.c.tenantHdr }
+
+// checkRestored puts each item of snap, the items of t being made of a
+// snapshot (Call.MakeTable, a rewind: checkRewind), to the KeyGuards and
+// WriteCheckers of t before t is made, as its creation: a put with the
+// create guard, into the table as the restore leaves it (Write.Exists and
+// Write.Get read snap), by c's caller. One refused refuses the restore:
+// the error, of the class of the first refusal (the caller's,
+// AccessDeniedException, before any other), counts the items refused and
+// gives that refusal, as an import's FailureMessage does.
+func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
+	tt, call := Table{t: t}, Call{c: c}
+	checked := false
+	for _, g := range c.svc.seams.guards {
+		checked = checked || g.GuardsKeys(tt)
+	}
+	for _, v := range c.svc.seams.writes {
+		checked = checked || v.ChecksWrites(tt) != NoWriteCheck
+	}
+	if !checked {
+		return nil // restored without a look at its items
+	}
+	var n int64
+	var denied, other error
+	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
+		w := Write{Table: tt, Op: WritePut, Key: e.Key(), New: e.Item(), CreateOnly: true, restored: snap}
+		var err error
+		for _, g := range c.svc.seams.guards {
+			if err == nil && g.GuardsKeys(tt) {
+				err = g.GuardKey(call, tt, w.Key)
+			}
+		}
+		for _, v := range c.svc.seams.writes {
+			if err == nil && v.ChecksWrites(tt) != NoWriteCheck {
+				err = v.CheckWrite(call, &w)
+			}
+		}
+		switch {
+		case err == nil:
+			return true
+		case errors.Is(err, apierr.ErrAccessDenied):
+			denied = cmp.Or(denied, err)
+		default:
+			other = cmp.Or(other, err)
+		}
+		n++
+		return true
+	})
+	first := cmp.Or(denied, other)
+	ae, ok := apierr.Classify(first)
+	if first == nil || !ok {
+		return first
+	}
+	return apierr.New(ae.Class, apierr.MsgRestoreRefused(t.name, n, ae.Class.Name+": "+ae.Msg))
+}

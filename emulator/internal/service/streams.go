@@ -54,12 +54,15 @@ func (sm *seams) streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error
 	if err != nil || !m.streamOn() {
 		return streamrec.Def{}, err
 	}
-	return streamrec.Def{Table: t.streamTable(), ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
+	st := t.streamTable()
+	st.Owner = nil // a table decoded here, not the one read back (restoreStream owns it)
+	return streamrec.Def{Table: st, ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
 }
 
-// streamTable is what t's stream takes from its definition.
+// streamTable is what t's stream takes from its definition, and t (its
+// Owner, a Table: a feature reading a deleted table's stream finds it).
 func (t *table) streamTable() streamrec.Table {
-	return streamrec.Table{ARN: t.arn, Name: t.name, KeySchema: t.keySchema, Schema: t.schema}
+	return streamrec.Table{ARN: t.arn, Name: t.name, KeySchema: t.keySchema, Schema: t.schema, Owner: Table{t: t}}
 }
 
 // newStream returns the stream id of t with view type view, on clock.

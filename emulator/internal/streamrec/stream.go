@@ -45,7 +45,14 @@ type stream struct {
 	// changes hears the stream added to a set or taken out of one
 	// (Options.Changes); nil: nobody.
 	changes *streamlog.Signal
+	// owner is the table the stream is of, as its service knows it
+	// (Table.Owner, SetOwner; nil: not known, a stream rebuilt from its
+	// sidecar before its table was read back).
+	owner atomic.Pointer[owner]
 }
+
+// owner holds a stream's Owner.
+type owner struct{ v any }
 
 // Stream is a table's stream, enabled or disabled within its retention;
 // the zero Stream is none.
@@ -59,11 +66,14 @@ type ID struct {
 	Created              time.Time
 }
 
-// Table is what a stream takes from its table's definition.
+// Table is what a stream takes from its table's definition, and the
+// table itself as its service knows it (Owner: opaque here; nil: none),
+// which a stream outlives when the table is deleted.
 type Table struct {
 	ARN, Name string
 	KeySchema []tablespec.KeyElem
 	Schema    storage.KeySchema
+	Owner     any
 }
 
 // Options are a service's settings of its streams.
@@ -96,7 +106,7 @@ func (o Options) retention() time.Duration {
 // records.
 func New(t Table, id ID, view string, o Options) Stream {
 	arn := t.ARN + "/stream/" + id.Label
-	return Stream{s: &stream{
+	s := Stream{s: &stream{
 		arn:       arn,
 		label:     id.Label,
 		tableName: t.Name,
@@ -111,6 +121,25 @@ func New(t Table, id ID, view string, o Options) Stream {
 		log:       streamlog.NewIn(o.retention(), o.Budget),
 		changes:   o.Changes,
 	}}
+	s.SetOwner(t.Owner)
+	return s
+}
+
+// Owner is the table the stream is of, as its service knows it (nil:
+// not known), whether the table still exists or not.
+func (s Stream) Owner() any {
+	if o := s.s.owner.Load(); o != nil {
+		return o.v
+	}
+	return nil
+}
+
+// SetOwner makes v the stream's Owner: its table, read back after the
+// stream was rebuilt (nil: none).
+func (s Stream) SetOwner(v any) {
+	if v != nil {
+		s.s.owner.Store(&owner{v: v})
+	}
 }
 
 // IsZero reports whether s is no stream.

@@ -276,10 +276,17 @@ func lookupStream(c service.Call, arn string) (service.Stream, error) {
 // every partition (service.Call.GuardScan): a stream holds every
 // tenant's records, so a caller the conventions layer binds to a tenant
 // is refused it as it is refused a Scan (docs/conventions.md, rule B10),
-// not given a filtered part of it. The stream of a table that no longer
-// exists, or was made again, is its table's of that name now.
+// not given a filtered part of it. The stream of a deleted table (AWS
+// keeps it readable for 24 hours) is guarded by that table's keys as
+// the live one's was, and so is a stream of a table since made again
+// under its name: the stream's Owner. A stream rebuilt from its sidecar
+// after its table was deleted has none, and is its table's of that name
+// now, if any.
 func guardStream(c service.Call, s service.Stream) error {
-	t, ok := c.Space().Table(s.TableName())
+	t, ok := s.Owner().(service.Table)
+	if !ok {
+		t, ok = c.Space().Table(s.TableName())
+	}
 	if !ok {
 		return nil
 	}
