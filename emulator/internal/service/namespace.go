@@ -22,14 +22,8 @@ const defaultAccountID = "000000000000"
 // key id + region; with SharedDB there is one for everyone. Its tables
 // hang off one pointer, its catalog (catalog.go). The control-plane
 // operations (op_tables.go) own the catalog and may extend this struct.
-//
-// A branch that is never written is a Namespace and its map entry, so
-// the struct holds only what every namespace uses (48 bytes): its key
-// (nsKey) is read from its ID, and what a namespace keeps once used is
-// made at its first use (kept). A branch never written cost 302 bytes
-// with both in the struct and the key's strings copied apart from the
-// ID, 188 before branches were namespaces (BenchmarkBranchesHeap,
-// use=none and use=read, in this package).
+// A branch never written is one (48 bytes: what a used one keeps is made
+// by kept) and a map entry: 191 B, 302 before (BenchmarkBranchesHeap).
 type Namespace struct {
 	key   string // "AKID/region", "shared" or "shared/NAME": the namespace's ID; its nsKey (nk) is read from it
 	svc   *Service
@@ -38,14 +32,12 @@ type Namespace struct {
 	more  atomic.Pointer[nsKept]  // made at the first use (kept); nil for a namespace only read
 }
 
-// nsKept is what a namespace keeps once used, made at its first use
-// (Namespace.kept): a branch never written holds none of it.
+// nsKept is what a namespace keeps once used (Namespace.kept).
 type nsKept struct {
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
-	// loadedStreams are the streams persistence rebuilt, by table name
-	// and label, until RebuildCatalog gives them to their tables
-	// (streamrec.Sidecar); nil otherwise.
+	// loadedStreams: the streams persistence rebuilt (streamrec.Sidecar), by
+	// table name and label, till RebuildCatalog gives them to their tables.
 	loadedStreams map[string]streamrec.Stream
 
 	states atomic.Pointer[slots] // the features' and stages' (feature_state.go); nil, keeping none, until own
@@ -53,18 +45,14 @@ type nsKept struct {
 
 // kept returns what ns keeps once used, made now if need be.
 func (ns *Namespace) kept() *nsKept {
-	if m := ns.more.Load(); m != nil {
-		return m
+	if m := ns.more.Load(); m == nil {
+		ns.more.CompareAndSwap(nil, new(nsKept))
 	}
-	ns.more.CompareAndSwap(nil, new(nsKept))
 	return ns.more.Load()
 }
 
 // nk is the key that selects ns, read from its ID (parts of it, no copy).
-func (ns *Namespace) nk() nsKey {
-	k, _ := ns.svc.keyOf(ns.key)
-	return k
-}
+func (ns *Namespace) nk() nsKey { k, _ := ns.svc.keyOf(ns.key); return k }
 
 // newCatalog makes ns's own catalog, empty, with its DB: a new one (with
 // the hook n.hooks gives), or the one n.dbs opens (persistence), with the
@@ -222,9 +210,8 @@ func (n *namespaces) inUseLocked(k nsKey) *Namespace {
 	return n.idle[k].Value()
 }
 
-// newNamespace returns a namespace of k holding catalog c. Its ID is a
-// new string (k's may lie in a buffer the connection reuses), which its
-// key's parts are read from.
+// newNamespace returns a namespace of k holding catalog c; its ID a copy
+// (k's may lie in a buffer the connection reuses).
 func (n *namespaces) newNamespace(k nsKey, c *catalog) *Namespace {
 	ns := &Namespace{key: strings.Clone(k.keyString()), svc: n.svc}
 	ns.cat.Store(c)
