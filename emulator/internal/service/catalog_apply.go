@@ -87,13 +87,13 @@ func (c *catalog) tableByID(id string) *table {
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
-	if s, ok := ns.loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
-		delete(ns.loadedStreams, t.name+"\x00"+m.streamLabel)
+	if s, ok := ns.kept().loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
+		delete(ns.kept().loadedStreams, t.name+"\x00"+m.streamLabel)
 		s.SetOwner(Table{t: t})
 		return s // rebuilt by persistence, already in the streamSet
 	}
 	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)
-	ns.streams.Add(s)
+	ns.kept().streams.Add(s)
 	return s
 }
 

@@ -59,8 +59,10 @@ func (s State[T]) in(ns *Namespace) *T {
 // slots returns the states of ns: until it owns its catalog
 // (Namespace.own), empty ones nothing keeps.
 func (s State[T]) slots(ns *Namespace) *slots {
-	if sl := ns.states.Load(); sl != nil {
-		return sl
+	if m := ns.more.Load(); m != nil {
+		if sl := m.states.Load(); sl != nil {
+			return sl
+		}
 	}
 	return new(slots)
 }

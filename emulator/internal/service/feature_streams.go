@@ -24,7 +24,7 @@ const Enabled = streamrec.Enabled
 // Streams returns the namespace's streams not yet forgotten at now (a
 // request's Now; a poller's clock), in creation order. A stream of an
 // ARN is the one of the list with that ARN (none: forgotten, or never).
-func (s Space) Streams(now time.Time) []Stream { return s.ns.streams.All(now) }
+func (s Space) Streams(now time.Time) []Stream { return s.ns.kept().streams.All(now) }
 
 // Space is the namespace outside a request (the event source mappings'
 // pollers), as a feature's operation sees its own (Call.Space).

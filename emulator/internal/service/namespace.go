@@ -22,22 +22,37 @@ const defaultAccountID = "000000000000"
 // key id + region; with SharedDB there is one for everyone. Its tables
 // hang off one pointer, its catalog (catalog.go). The control-plane
 // operations (op_tables.go) own the catalog and may extend this struct.
+// A branch never written is one (48 bytes: what a used one keeps is made
+// by kept) and a map entry: 191 B, 302 before (BenchmarkBranchesHeap).
 type Namespace struct {
-	key   string // "AKID/region", or "shared": the namespace's ID
-	nk    nsKey  // the key that selects it
+	key   string // "AKID/region", "shared" or "shared/NAME": the namespace's ID; its nsKey (nk) is read from it
 	svc   *Service
 	cat   atomic.Pointer[catalog] // shared (frozen) until own, then its own; never shared again
 	ownMu sync.Mutex              // serializes own (first in the lock order: doc.go)
+	more  atomic.Pointer[nsKept]  // made at the first use (kept); nil for a namespace only read
+}
 
+// nsKept is what a namespace keeps once used (Namespace.kept).
+type nsKept struct {
 	streams streamrec.Set // the streams of its tables, disabled ones included (streams.go)
 
-	// loadedStreams are the streams persistence rebuilt, by table name
-	// and label, until RebuildCatalog gives them to their tables
-	// (streamrec.Sidecar); nil otherwise.
+	// loadedStreams: the streams persistence rebuilt (streamrec.Sidecar), by
+	// table name and label, till RebuildCatalog gives them to their tables.
 	loadedStreams map[string]streamrec.Stream
 
 	states atomic.Pointer[slots] // the features' and stages' (feature_state.go); nil, keeping none, until own
 }
+
+// kept returns what ns keeps once used, made now if need be.
+func (ns *Namespace) kept() *nsKept {
+	if m := ns.more.Load(); m == nil {
+		ns.more.CompareAndSwap(nil, new(nsKept))
+	}
+	return ns.more.Load()
+}
+
+// nk is the key that selects ns, read from its ID (parts of it, no copy).
+func (ns *Namespace) nk() nsKey { k, _ := ns.svc.keyOf(ns.key); return k }
 
 // newCatalog makes ns's own catalog, empty, with its DB: a new one (with
 // the hook n.hooks gives), or the one n.dbs opens (persistence), with the
@@ -62,7 +77,7 @@ func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	// those it loaded so already (persist.Options.VectorIndexes), which
 	// this keeps.
 	db.SetVectorIndexer(vector.Options{Approximate: n.svc.cfg.ApproximateVectors})
-	ns.states.CompareAndSwap(nil, new(slots))
+	ns.kept().states.CompareAndSwap(nil, new(slots))
 	for _, h := range n.svc.seams.hooks {
 		if h.WrapDB != nil {
 			h.WrapDB(Space{ns: ns}, db) // the features' hooks, in front of persistence (feature_lifecycle.go)
@@ -74,7 +89,8 @@ func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 		}
 	}
 	if sc := n.svc.sidecars.Lookup(ns.key); sc != nil {
-		ns.loadedStreams = sc.Attach(&ns.streams) // streams.go
+		m := ns.kept()
+		m.loadedStreams = sc.Attach(&m.streams) // streams.go
 	}
 	return &catalog{db: db}, true
 }
@@ -123,7 +139,7 @@ func (ns *Namespace) DB() *storage.DB { return ns.own().db }
 
 // Region is the region whose requests select this namespace; for a shared
 // namespace it is empty: use the request's region (call.region) for ARNs.
-func (ns *Namespace) Region() string { return ns.nk.region }
+func (ns *Namespace) Region() string { return ns.nk().region }
 
 // AccountID is the account id for ARNs ("000000000000", as DynamoDB Local).
 func (ns *Namespace) AccountID() string { return defaultAccountID }
@@ -168,14 +184,15 @@ func (n *namespaces) lookup(k nsKey, read bool) *Namespace {
 		if ns = n.inUseLocked(k); ns == nil {
 			ns = n.newNamespace(k, n.empty)
 			w := weak.Make(ns)
-			n.idle[ns.nk] = w
+			nk := ns.nk()
+			n.idle[nk] = w
 			runtime.AddCleanup(ns, func(k nsKey) {
 				n.mu.Lock()
 				defer n.mu.Unlock()
 				if n.idle[k] == w {
 					delete(n.idle, k)
 				}
-			}, ns.nk)
+			}, nk)
 		}
 		n.mu.Unlock()
 	}
@@ -193,10 +210,10 @@ func (n *namespaces) inUseLocked(k nsKey) *Namespace {
 	return n.idle[k].Value()
 }
 
-// newNamespace returns a namespace of k (copied) holding catalog c.
+// newNamespace returns a namespace of k holding catalog c; its ID a copy
+// (k's may lie in a buffer the connection reuses).
 func (n *namespaces) newNamespace(k nsKey, c *catalog) *Namespace {
-	k.accessKey, k.region = strings.Clone(k.accessKey), strings.Clone(k.region)
-	ns := &Namespace{key: k.keyString(), nk: k, svc: n.svc}
+	ns := &Namespace{key: strings.Clone(k.keyString()), svc: n.svc}
 	ns.cat.Store(c)
 	return ns
 }

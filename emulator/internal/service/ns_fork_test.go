@@ -91,7 +91,7 @@ func TestForkOwnsItsCatalogAtFirstWrite(t *testing.T) {
 // streamOf returns the one stream of namespace ns.
 func streamOf(t testing.TB, ns *Namespace) Stream {
 	t.Helper()
-	all := ns.streams.All(ns.svc.clock())
+	all := ns.kept().streams.All(ns.svc.clock())
 	require.Len(t, all, 1)
 	return all[0]
 }

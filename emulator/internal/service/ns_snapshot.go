@@ -90,7 +90,7 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	delete(n.idle, k)
 	if c != nil {
 		ns := n.newNamespace(k, c)
-		n.byKey[ns.nk] = ns
+		n.byKey[ns.nk()] = ns // its key's strings are its ID's, not id's
 	}
 	var gone *Namespace // to close: old if it owns its catalog, else perhaps its shared one's reader
 	if old != nil {
@@ -122,7 +122,7 @@ func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
 	c := n.shared[snap]
 	if c == nil {
 		n.mu.Unlock()
-		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{nk: nsKey{region: region}, svc: n.svc}}
+		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{key: nsKey{region: region}.keyString(), svc: n.svc}}
 		c.reader.cat.Store(c)
 		if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
 			n.svc.log.Error("cannot fill a shared catalog", "err", err)
@@ -175,10 +175,10 @@ func (ns *Namespace) own() *catalog {
 	n.mu.Lock()
 	ns.cat.Store(c)
 	var gone *Namespace
-	if n.inUseLocked(ns.nk) == ns { // not dropped (Fork) meanwhile
+	if nk := ns.nk(); n.inUseLocked(nk) == ns { // not dropped (Fork) meanwhile
 		gone = n.releaseLocked(old)
-		n.byKey[ns.nk] = ns
-		delete(n.idle, ns.nk)
+		n.byKey[nk] = ns
+		delete(n.idle, nk)
 	}
 	n.mu.Unlock()
 	if gone != nil {
@@ -240,7 +240,7 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 			return err
 		}
 	}
-	ns.streams.Retain(kept)
+	ns.kept().streams.Retain(kept)
 	return ns.restore(c, snap, kept)
 }
 

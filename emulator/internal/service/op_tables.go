@@ -122,7 +122,7 @@ func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescrip
 // CreateTable did not make visible.
 func (c *call) forgetStream(s streamrec.Stream) {
 	if !s.IsZero() {
-		c.ns.streams.Remove(s)
+		c.ns.kept().streams.Remove(s)
 	}
 }
 

@@ -34,8 +34,9 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	now := ns.svc.clock()
 	// Streams persistence rebuilt (streamrec.Sidecar) come back with
 	// their records; others with none.
-	rebuilt := ns.loadedStreams != nil
-	defer func() { ns.loadedStreams = nil }()
+	m := ns.kept()
+	rebuilt := m.loadedStreams != nil
+	defer func() { m.loadedStreams = nil }()
 	tables := c.db.Tables()
 	for _, st := range tables {
 		if err := ns.applied(c, &storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {

@@ -84,7 +84,7 @@ func streamIDOf(m *tableMeta) streamrec.ID {
 // forgotten again (forgetStream).
 func (t *table) registerStream(c *call, m *tableMeta, view, prev string) streamrec.Stream {
 	now := c.Now()
-	s := c.ns.streams.Register(t.name, prev, now, func(label string) streamrec.Stream {
+	s := c.ns.kept().streams.Register(t.name, prev, now, func(label string) streamrec.Stream {
 		return c.svc.newStream(t, streamrec.ID{Label: label, Shard: tablespec.NewShardID(now), Region: c.region, Created: now}, view, c.svc.clock)
 	})
 	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.Label(), s.ShardID(), s.Region(), s.Created()
