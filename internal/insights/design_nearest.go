@@ -8,7 +8,10 @@ import "strings"
 // what the request names of the patterns' keys (a key attribute whose
 // value fits a pattern's template, literal prefix and all; an attribute
 // a pattern's template holds as a variable), then by its access and
-// index.
+// index. A Scan names no key: it gets only a pattern whose key (or
+// what its key is made of) the Scan's filter names, else none, so that a
+// design without key templates (the key attributes' names only) does not
+// point a Scan on userId at a pattern that merely reads.
 
 // NamedAttr is an attribute a request names (in its key, its item, its
 // key condition or its filter) and the value it gives it ("": none, as
@@ -47,9 +50,10 @@ func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
 	for _, pt := range t.Patterns {
 		key, _ := t.keyOf(pt.Index)
 		np := NearestPattern{Pattern: pt, Key: key}
-		score := 0
+		score, keyScore := 0, 0
 		if pt.HasPK {
 			for _, n := range named {
+				before := score
 				switch {
 				case n.Attr == key.Partition && n.Value == "":
 					score += 600 // named without a value: attribute_exists(GSI1PK)
@@ -91,7 +95,11 @@ func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
 				case pt.SortOp != SortNone && pt.SK.hasVar(n.Attr):
 					score += 50
 				}
+				keyScore += score - before
 			}
+		}
+		if q.Access == Scan && keyScore == 0 {
+			continue
 		}
 		// Then the access: the same first, then a read for a read
 		// (a query for a Scan or Query: they read many items), never a
