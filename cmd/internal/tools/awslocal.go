@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -61,7 +60,7 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		switch a := args[i]; a {
 		case "--region", "--endpoint-url", "--output", "--profile", "--cli-read-timeout", "--cli-connect-timeout":
 			if i+1 == len(args) {
-				return r, fmt.Errorf("%w: %s needs a value", errAWSCLIUsage, a)
+				return r, errorf("%w: %s needs a value", errAWSCLIUsage, a)
 			}
 			i++
 			switch a {
@@ -71,29 +70,29 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 				r.endpoint = args[i]
 			case "--output":
 				if args[i] != "json" {
-					return r, fmt.Errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
+					return r, errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
 				}
 			}
 		case "--no-cli-pager", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request":
 		case "--query":
-			return r, fmt.Errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
+			return r, errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
 		default:
 			rest = append(rest, a)
 		}
 	}
 	if len(rest) < 2 || rest[0] != "dynamodb" || strings.HasPrefix(rest[1], "-") {
-		return r, fmt.Errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
+		return r, errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
 	}
 	r.op = pascal(rest[1])
 	if r.op == "Wait" {
-		return r, fmt.Errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
+		return r, errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
 	}
 	r.input = jsonObject{}
 	opts := rest[2:]
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		if !strings.HasPrefix(o, "--") || len(o) == 2 {
-			return r, fmt.Errorf("%w: %q is not an option", errAWSCLIUsage, o)
+			return r, errorf("%w: %q is not an option", errAWSCLIUsage, o)
 		}
 		var vals []string
 		for i+1 < len(opts) && !strings.HasPrefix(opts[i+1], "--") {
@@ -103,15 +102,15 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		name := o[2:]
 		if name == "cli-input-json" {
 			if len(vals) != 1 {
-				return r, fmt.Errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
+				return r, errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
 			}
 			v, err := awsCLIValue(vals[0], readFile, true)
 			if err != nil {
-				return r, fmt.Errorf("--cli-input-json: %w", err)
+				return r, errorf("--cli-input-json: %w", err)
 			}
 			m, ok := v.(jsonObject)
 			if !ok {
-				return r, fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
+				return r, errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
 			}
 			for _, x := range m {
 				r.input.set(x.key, x.val)
@@ -131,12 +130,12 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		for _, s := range vals {
 			v, err := awsCLIValue(s, readFile, false)
 			if err != nil {
-				return r, fmt.Errorf("--%s: %w", name, err)
+				return r, errorf("--%s: %w", name, err)
 			}
 			if str, ok := v.(string); ok && awsCLINumberParam(param) {
 				n, err := strconv.ParseInt(str, 10, 64)
 				if err != nil {
-					return r, fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
+					return r, errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
 				}
 				v = n
 			}
@@ -185,7 +184,7 @@ func awsCLIValue(s string, readFile func(string) ([]byte, error), jsonOnly bool)
 	if jsonOnly || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 		v, err := parseJSON(t)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errAWSCLIUsage, err)
+			return nil, errorf("%w: %v", errAWSCLIUsage, err)
 		}
 		return v, nil
 	}
@@ -238,7 +237,7 @@ type shorthand struct {
 const shorthandDepth = 32
 
 func (p *shorthand) errorf(format string, a ...any) error {
-	return fmt.Errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, fmt.Sprintf(format, a...))
+	return errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, sprintf(format, a...))
 }
 
 func (p *shorthand) members(depth int) (jsonObject, error) {
@@ -373,7 +372,7 @@ func runAwslocal(args []string, stdout, stderr io.Writer) int {
 		if errors.As(err, &ee) {
 			return ee.ExitCode()
 		}
-		fmt.Fprintln(stderr, "awslocal:", err)
+		fprintln(stderr, "awslocal:", err)
 		return 127
 	}
 	return 0
@@ -392,7 +391,7 @@ func awslocalEndpoint() string {
 func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	r, err := parseAWSCLI(args, os.ReadFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "awslocal: %v\n", strings.TrimPrefix(err.Error(), "awslocal: "))
+		fprintf(stderr, "awslocal: %v\n", strings.TrimPrefix(err.Error(), "awslocal: "))
 		return 252 // the AWS CLI's status for a command line it cannot parse
 	}
 	endpoint := r.endpoint
@@ -420,7 +419,7 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := fetch("POST", endpoint, header, appendJSON(nil, r.input, "", 0), time.Minute)
 	if err != nil {
-		fmt.Fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
+		fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
 		return 255
 	}
 	answer, perr := parseJSON(string(res.body))
@@ -430,7 +429,7 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 			typ, msg = memberString(obj, "__type"), memberString(obj, "message")+memberString(obj, "Message")
 		}
 		typ = typ[strings.LastIndexByte(typ, '#')+1:]
-		fmt.Fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, msg)
+		fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, msg)
 		return 254
 	}
 	switch obj, ok := answer.(jsonObject); {

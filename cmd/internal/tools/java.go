@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -49,7 +48,7 @@ func execServer(tool string, args []string, stderr io.Writer) int {
 	if err == nil {
 		err = syscall.Exec(server, append([]string{server}, args...), os.Environ())
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+	fprintf(stderr, "%s: %v\n", tool, err)
 	return 127
 }
 

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -42,19 +41,19 @@ func runShell(args []string, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && !strings.HasPrefix(args[0], "-"):
 		b, err := os.ReadFile(args[0])
 		if err != nil {
-			fmt.Fprintln(stderr, "sh:", err)
+			fprintln(stderr, "sh:", err)
 			return 127
 		}
 		src = string(b)
 	default:
-		fmt.Fprintln(stderr, "sh: dynamoemu's sh runs \"sh -c COMMANDS\" or \"sh FILE\" (docs/containers.md)")
+		fprintln(stderr, "sh: dynamoemu's sh runs \"sh -c COMMANDS\" or \"sh FILE\" (docs/containers.md)")
 		return 2
 	}
 	status := 0
 	for _, line := range shellLines(src) {
 		code, exit, err := runShellLine(line, stdout, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "sh: %v\n", err)
+			fprintf(stderr, "sh: %v\n", err)
 			return shellCannotRun
 		}
 		status = code
@@ -117,7 +116,7 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 		case c == '\'':
 			j := strings.IndexByte(line[i+1:], '\'')
 			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated '", errShellSyntax)
+				return nil, errorf("%w: unterminated '", errShellSyntax)
 			}
 			word.WriteString(line[i+1 : i+1+j])
 			inWord = true
@@ -138,7 +137,7 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 				}
 			}
 			if i == len(line) {
-				return nil, fmt.Errorf("%w: unterminated \"", errShellSyntax)
+				return nil, errorf("%w: unterminated \"", errShellSyntax)
 			}
 			inWord = true
 		case c == '\\' && i+1 < len(line):
@@ -173,7 +172,7 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 			flush()
 			toks = append(toks, shellToken{text: ">", op: true})
 		case c == '|' || c == '&' || c == '<' || c == '(' || c == ')' || c == '`':
-			return nil, fmt.Errorf("%w: %q (pipes, background jobs, input redirection, subshells)", errShellSyntax, string(c))
+			return nil, errorf("%w: %q (pipes, background jobs, input redirection, subshells)", errShellSyntax, string(c))
 		default:
 			word.WriteByte(c)
 			inWord = true
@@ -221,7 +220,7 @@ func runShellLine(line string, stdout, stderr io.Writer) (status int, exit bool,
 	op := ";" // how the next command is joined to the previous
 	run := func() error {
 		if len(cmd) == 0 {
-			return fmt.Errorf("%w: a missing command near %q", errShellSyntax, op)
+			return errorf("%w: a missing command near %q", errShellSyntax, op)
 		}
 		skip := op == "||" && status == 0 || op == "&&" && status != 0
 		if !skip {
@@ -275,7 +274,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 			continue
 		}
 		if i+1 == len(toks) || toks[i+1].op {
-			return 0, false, fmt.Errorf("%w: %s without a file", errShellSyntax, t.text)
+			return 0, false, errorf("%w: %s without a file", errShellSyntax, t.text)
 		}
 		i++
 		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
@@ -286,7 +285,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		if toks[i].text != "/dev/null" {
 			f, err := os.OpenFile(toks[i].text, flags, 0o644)
 			if err != nil {
-				fmt.Fprintln(stderr, "sh:", err)
+				fprintln(stderr, "sh:", err)
 				return 1, false, nil
 			}
 			files = append(files, f)
@@ -310,7 +309,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		if len(words) > 1 {
 			n, err := strconv.Atoi(words[1])
 			if err != nil {
-				return 0, false, fmt.Errorf("exit: %q is not a number", words[1])
+				return 0, false, errorf("exit: %q is not a number", words[1])
 			}
 			code = n & 0xff
 		}
@@ -320,7 +319,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 	case "false":
 		return 1, false, nil
 	case "echo":
-		fmt.Fprintln(out, strings.Join(words[1:], " "))
+		fprintln(out, strings.Join(words[1:], " "))
 		return 0, false, nil
 	}
 	switch commandName(words[0]) {
@@ -331,7 +330,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 	}
 	path, err := exec.LookPath(words[0])
 	if err != nil {
-		fmt.Fprintf(errw, "sh: %s: not found\n", words[0])
+		fprintf(errw, "sh: %s: not found\n", words[0])
 		return 127, false, nil
 	}
 	c := exec.Command(path, words[1:]...)
@@ -341,7 +340,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		if errors.As(err, &ee) {
 			return ee.ExitCode(), false, nil
 		}
-		fmt.Fprintf(errw, "sh: %s: %v\n", words[0], err)
+		fprintf(errw, "sh: %s: %v\n", words[0], err)
 		return 126, false, nil
 	}
 	return 0, false, nil
