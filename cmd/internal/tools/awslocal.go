@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -361,21 +360,16 @@ func scalar(s string) any {
 // scripts get it), else http://localhost:4566; without the AWS CLI (the
 // image has none) its own "awslocal dynamodb ...".
 func runAwslocal(args []string, stdout, stderr io.Writer) int {
-	aws, err := exec.LookPath("aws")
+	aws, err := lookPath("aws")
 	if err != nil {
 		return runAWSCLINative(args, stdout, stderr)
 	}
-	cmd := exec.Command(aws, append([]string{"--endpoint-url", awslocalEndpoint()}, args...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
+	code, err := run(aws, append([]string{"--endpoint-url", awslocalEndpoint()}, args...), stdout, stderr)
+	if err != nil {
 		fprintln(stderr, "awslocal:", err)
 		return 127
 	}
-	return 0
+	return code
 }
 
 // awslocalEndpoint is AWS_ENDPOINT_URL, else LocalStack's port on localhost.

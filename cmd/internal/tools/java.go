@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -34,7 +33,7 @@ func serverPath() (string, error) {
 			return p, nil
 		}
 	}
-	p, err := exec.LookPath("dynamoemu")
+	p, err := lookPath("dynamoemu")
 	if err != nil {
 		return "", errors.New("the dynamoemu server is not beside this binary, nor on PATH (or set " + serverEnv + ")")
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -328,20 +327,15 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 	case "wget":
 		return runWget(words[1:], out, errw), false, nil
 	}
-	path, err := exec.LookPath(words[0])
+	path, err := lookPath(words[0])
 	if err != nil {
 		fprintf(errw, "sh: %s: not found\n", words[0])
 		return 127, false, nil
 	}
-	c := exec.Command(path, words[1:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, out, errw
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), false, nil
-		}
+	code, err := run(path, words[1:], out, errw)
+	if err != nil {
 		fprintf(errw, "sh: %s: %v\n", words[0], err)
 		return 126, false, nil
 	}
-	return 0, false, nil
+	return code, false, nil
 }
