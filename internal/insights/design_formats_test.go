@@ -119,9 +119,9 @@ func TestWorkbenchAliases(t *testing.T) {
 		{"GSI1SK", nil, "{GSI1SK}"},
 		{"userId", nil, "{userId}"},
 	}
-	isAttr := func(a string) bool { return a == "PK" || a == "SK" || a == "GSI1SK" }
+	dt := &DesignTable{Key: KeyDef{Partition: "PK", Sort: "SK"}}
 	for _, tc := range tests {
-		got, _, err := aliasTemplate(tc.alias, tc.samples, isAttr)
+		got, _, err := aliasTemplate(tc.alias, tc.samples, dt, []string{"GSI1SK", "userId"})
 		require.NoError(t, err, tc.alias)
 		require.Equal(t, tc.want, got.String(), tc.alias)
 	}

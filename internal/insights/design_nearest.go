@@ -101,27 +101,33 @@ func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
 		if q.Access == Scan && keyScore == 0 {
 			continue
 		}
-		// Then the access: the same first, then a read for a read
-		// (a query for a Scan or Query: they read many items), never a
-		// write for a read.
-		switch {
-		case pt.Access == q.Access:
-			score += 30
-		case pt.Access.IsWrite() != q.Access.IsWrite():
-			score -= 600
-		case pt.Access == Query:
-			score += 20
-		default:
-			score += 10
-		}
-		if pt.Index == q.Index {
-			score += 5
-		}
+		score += accessScore(pt, q)
 		if best.Pattern == nil || score > bestScore {
 			best, bestScore = np, score
 		}
 	}
 	return best, best.Pattern != nil
+}
+
+// accessScore ranks pattern pt for q by its access: the same first, then
+// a read for a read (a query for a Scan or Query: they read many items),
+// never a write for a read; then the same index.
+func accessScore(pt *Pattern, q *Request) int {
+	score := 0
+	switch {
+	case pt.Access == q.Access:
+		score = 30
+	case pt.Access.IsWrite() != q.Access.IsWrite():
+		score = -600
+	case pt.Access == Query:
+		score = 20
+	default:
+		score = 10
+	}
+	if pt.Index == q.Index {
+		score += 5
+	}
+	return score
 }
 
 // hasVar reports whether the template has variable name.

@@ -317,9 +317,7 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 			if k.attr == "" {
 				continue
 			}
-			t, variable, err := aliasTemplate(k.alias, samples[k.attr], func(a string) bool {
-				return dt.isKeyAttr(a) || slices.Contains(f.nonKey, a)
-			})
+			t, variable, err := aliasTemplate(k.alias, samples[k.attr], dt, f.nonKey)
 			if err != nil {
 				return wt, nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + "." + k.field, Msg: err.Error()}
 			}
@@ -604,15 +602,15 @@ func sampleKeys(items []json.RawMessage, key KeyDef, at string) (map[string][]st
 // aliasTemplate is a facet's key alias for attribute attr as a
 // template (see the top of the file): samples are the values the sample
 // items hold in the attribute. variable: the alias names a variable
-// ("SongId", "PK"), whose type tag the facet's items may show. isAttr
-// says whether a name is one of the table's attributes.
-func aliasTemplate(alias string, samples []string, isAttr func(string) bool) (Template, bool, error) {
+// ("SongId", "PK"), whose type tag the facet's items may show. The
+// table's attributes are dt's key attributes and the facet's nonKey.
+func aliasTemplate(alias string, samples []string, dt *DesignTable, nonKey []string) (Template, bool, error) {
 	text, vars, err := convertTemplate(alias, braces|dollarBraces|angles)
 	if err != nil {
 		return Template{}, false, err
 	}
 	capitals := strings.ToUpper(alias) == alias
-	if !vars && !slices.Contains(samples, alias) && isName(alias) && (!capitals || isAttr(alias)) {
+	if !vars && !slices.Contains(samples, alias) && isName(alias) && (!capitals || dt.isKeyAttr(alias) || slices.Contains(nonKey, alias)) {
 		return knownTemplate("{" + alias + "}"), true, nil
 	}
 	t, err := parseTemplate(text)
