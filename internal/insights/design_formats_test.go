@@ -113,12 +113,53 @@ func TestWorkbenchAliases(t *testing.T) {
 		{"post", []string{"post"}, "post"},     // a sample item holds it: a constant
 		{"SongId", []string{"s1"}, "{SongId}"}, // a name no item holds: a variable
 		{"METADATA#1", nil, "METADATA#1"},      // not a name: a constant
+		{"PROFILE", nil, "PROFILE"},            // capitals, no attribute's name: a constant
+		{"PROFILE", []string{"u7"}, "PROFILE"},
+		{"PK", nil, "{PK}"}, // the attribute's own name: its value
+		{"GSI1SK", nil, "{GSI1SK}"},
+		{"userId", nil, "{userId}"},
 	}
+	dt := &DesignTable{Key: KeyDef{Partition: "PK", Sort: "SK"}}
 	for _, tc := range tests {
-		got, _, err := aliasTemplate(tc.alias, tc.samples)
+		got, _, err := aliasTemplate(tc.alias, tc.samples, dt, []string{"GSI1SK", "userId"})
 		require.NoError(t, err, tc.alias)
 		require.Equal(t, tc.want, got.String(), tc.alias)
 	}
+}
+
+// TestWorkbenchConstantAlias: a plain Workbench model (no templates, no
+// sample items) whose User facet's sort-key alias is PROFILE keeps
+// PROFILE a constant in the entity and its get; the facets whose alias is
+// the attribute's name (SK) keep a variable.
+func TestWorkbenchConstantAlias(t *testing.T) {
+	src, err := os.ReadFile("testdata/usersblog.workbench-plain.json")
+	require.NoError(t, err)
+	var model map[string]any
+	require.NoError(t, json.Unmarshal(src, &model))
+	table := model["DataModel"].([]any)[0].(map[string]any)
+	for i, f := range table["TableFacets"].([]any) {
+		facet := f.(map[string]any)
+		delete(facet, "TableData")
+		if i == 0 {
+			require.Equal(t, "User", facet["FacetName"])
+			facet["KeyAttributeAlias"].(map[string]any)["SortKeyAlias"] = "PROFILE"
+		}
+	}
+	src, err = json.Marshal(model)
+	require.NoError(t, err)
+	d, err := ParseDesign(src)
+	require.NoError(t, err)
+	require.Len(t, d.Tables, 1)
+	attrs := map[string]string{}
+	for _, e := range d.Tables[0].Entities {
+		attrs[e.Name] = e.Attrs["SK"].String()
+	}
+	require.Equal(t, map[string]string{"User": "PROFILE", "Post": "{SK}", "Comment": "{SK}", "TagPost": "{SK}"}, attrs)
+	conds := map[string]string{}
+	for _, p := range d.Tables[0].Patterns {
+		conds[p.Name] = p.Condition()
+	}
+	require.Equal(t, "pk = {PK} and sk = PROFILE", conds["get-User"], conds)
 }
 
 // TestDerivedPatterns: a Workbench model without patterns gets one get

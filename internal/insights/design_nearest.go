@@ -8,7 +8,10 @@ import "strings"
 // what the request names of the patterns' keys (a key attribute whose
 // value fits a pattern's template, literal prefix and all; an attribute
 // a pattern's template holds as a variable), then by its access and
-// index.
+// index. A Scan names no key: it gets only a pattern whose key (or
+// what its key is made of) the Scan's filter names, else none, so that a
+// design without key templates (the key attributes' names only) does not
+// point a Scan on userId at a pattern that merely reads.
 
 // NamedAttr is an attribute a request names (in its key, its item, its
 // key condition or its filter) and the value it gives it ("": none, as
@@ -47,12 +50,16 @@ func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
 	for _, pt := range t.Patterns {
 		key, _ := t.keyOf(pt.Index)
 		np := NearestPattern{Pattern: pt, Key: key}
-		score := 0
+		score, keyScore := 0, 0
 		if pt.HasPK {
 			for _, n := range named {
-				score += np.nameScore(n)
+				keyScore += np.nameScore(n)
 			}
 		}
+		if q.Access == Scan && keyScore == 0 {
+			continue // a Scan names no key of this pattern
+		}
+		score += keyScore
 		score += accessScore(pt, q)
 		if best.Pattern == nil || score > bestScore {
 			best, bestScore = np, score

@@ -26,8 +26,11 @@ import (
 // entity. A facet's key aliases are its templates for the table's key:
 // an alias with variables ({id}, ${id} or <id>) is a template; one
 // without is a constant when some sample item (TableData) holds it in
-// that attribute ("post"), else a variable named by the alias ("SongId"
-// is {SongId}). An index key attribute a facet lists in its
+// that attribute ("post") or when it is written in capitals and names no
+// attribute of the table ("PROFILE", "METADATA": the constant sort keys
+// of single-table designs, whose model may have no sample items), else a
+// variable named by the alias ("SongId" is {SongId}, "PK" the attribute's
+// own value). An index key attribute a facet lists in its
 // NonKeyAttributes puts the entity in that index, with a variable named
 // by the attribute ({GSI2PK}). A table without facets holds one entity
 // named after the table, with a variable for every key attribute.
@@ -368,7 +371,7 @@ func facetEntities(fs []workbenchFacet, key KeyDef, dt *DesignTable, samples map
 			if k.attr == "" {
 				continue
 			}
-			t, variable, err := aliasTemplate(k.alias, samples[k.attr])
+			t, variable, err := aliasTemplate(k.alias, samples[k.attr], dt, f.nonKey)
 			if err != nil {
 				return nil, &DesignError{Format: FormatWorkbench, Field: aliasAt + "." + k.field, Msg: err.Error()}
 			}
@@ -658,13 +661,15 @@ func sampleKeys(items []json.RawMessage, key KeyDef, at string) (map[string][]st
 // aliasTemplate is a facet's key alias for attribute attr as a
 // template (see the top of the file): samples are the values the sample
 // items hold in the attribute. variable: the alias names a variable
-// ("SongId", "PK"), whose type tag the facet's items may show.
-func aliasTemplate(alias string, samples []string) (Template, bool, error) {
+// ("SongId", "PK"), whose type tag the facet's items may show. The
+// table's attributes are dt's key attributes and the facet's nonKey.
+func aliasTemplate(alias string, samples []string, dt *DesignTable, nonKey []string) (Template, bool, error) {
 	text, vars, err := convertTemplate(alias, braces|dollarBraces|angles)
 	if err != nil {
 		return Template{}, false, err
 	}
-	if !vars && !slices.Contains(samples, alias) && isName(alias) {
+	capitals := strings.ToUpper(alias) == alias
+	if !vars && !slices.Contains(samples, alias) && isName(alias) && (!capitals || dt.isKeyAttr(alias) || slices.Contains(nonKey, alias)) {
 		return knownTemplate("{" + alias + "}"), true, nil
 	}
 	t, err := parseTemplate(text)

@@ -76,6 +76,14 @@ func loadModel(ctx context.Context, eng engine, src []byte) ([]LoadedTable, erro
 	if err != nil {
 		return nil, err
 	}
+	// The sample items are the model's, not the application's traffic:
+	// the access-pattern report does not count the load's writes (it
+	// pauses while they are put; requests other clients send meanwhile
+	// go uncounted too, for those few milliseconds).
+	if reps := eng.emu.Reports(); reps.Reporting() {
+		reps.SetReporting(false)
+		defer reps.SetReporting(true)
+	}
 	var out []LoadedTable
 	// undo deletes the tables this load created: what DynamoDB refuses
 	// that the checks above did not see (an item over 400 KB) leaves no

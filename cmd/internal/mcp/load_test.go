@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -102,4 +103,36 @@ func TestLoadModelLeavesNothing(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestLoadModelNotCounted: load_model (with setDesign) puts the model's
+// sample items without the access-pattern report counting them, and
+// leaves the report collecting: a put after it is counted, under the
+// design's pattern.
+func TestLoadModelNotCounted(t *testing.T) {
+	model, err := os.ReadFile("../../../internal/insights/testdata/blog.workbench.json")
+	require.NoError(t, err)
+	f := newFixture(t, "memory", Options{})
+	src, err := json.Marshal(string(model))
+	require.NoError(t, err)
+	require.Contains(t, f.ok("load_model", `{"model":`+string(src)+`,"setDesign":true}`), `"items":3`)
+	require.True(t, f.emu.Reports().Reporting(), "the report collects again")
+	requests := func() (n int64, costly int) {
+		for _, ns := range f.emu.Reports().Access() {
+			for _, tr := range ns.Report.Tables {
+				for _, r := range tr.Resources {
+					n += r.Requests
+				}
+			}
+			costly += len(ns.Report.Costliest)
+		}
+		return n, costly
+	}
+	n, costly := requests()
+	require.Zero(t, n, "the sample writes counted")
+	require.Zero(t, costly)
+	f.ok("put_item", `{"TableName":"Blog","Item":{"PK":{"S":"p9"},"SK_GSI1PK":{"S":"post"},"title":{"S":"t"}}}`)
+	n, costly = requests()
+	require.Equal(t, int64(1), n)
+	require.Equal(t, 1, costly)
 }

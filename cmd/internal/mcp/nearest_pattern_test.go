@@ -77,3 +77,48 @@ func TestNearestPattern(t *testing.T) {
 		})
 	}
 }
+
+// TestNearestPatternWithoutTemplates: in designs whose keys have no
+// templates of their own (the plain Workbench model and OneTable's, whose
+// patterns hold the key attributes' names), a Scan filtered on an
+// attribute no pattern's key is, or is made of, gets no nearest pattern;
+// one on a key attribute, or on the attribute a key is made of, gets the
+// pattern of that key.
+func TestNearestPatternWithoutTemplates(t *testing.T) {
+	scan := func(filter, values string) string {
+		return `{"TableName":"Blog","FilterExpression":"` + filter + `","ExpressionAttributeValues":` + values + `}`
+	}
+	for file, byKey := range map[string]string{
+		"blog.workbench-plain.json": "query-Post-GSI2",
+		"blog.onetable-plain.json":  "posts-by-author",
+	} {
+		src, err := os.ReadFile("../../../internal/insights/testdata/" + file)
+		require.NoError(t, err)
+		f := newFixture(t, "memory", Options{})
+		design, _ := json.Marshal(string(src))
+		f.ok("design_set", `{"design":`+string(design)+`}`)
+		nearest := func(req string) string {
+			var m struct {
+				Matches []struct{ Pattern, NearestPattern string }
+			}
+			require.NoError(t, json.Unmarshal([]byte(f.ok("design_match", `{"operation":"Scan","request":`+req+`}`)), &m))
+			require.Len(t, m.Matches, 1)
+			require.Empty(t, m.Matches[0].Pattern, file)
+			return m.Matches[0].NearestPattern
+		}
+		for _, req := range []string{
+			scan("userId = :u", `{":u":{"S":"u7"}}`),
+			scan("email = :e", `{":e":{"S":"ann@example.com"}}`),
+			scan("#t = :t", `{":t":{"S":"dynamodb"}}`+`,"ExpressionAttributeNames":{"#t":"tag"}`),
+			scan("attribute_exists(userId)", `{}`),
+		} {
+			require.Empty(t, nearest(req), "%s: %s", file, req)
+		}
+		near := nearest(scan("GSI2PK = :a", `{":a":{"S":"和田哲也"}}`))
+		require.True(t, strings.HasPrefix(near, byKey+":"), "%s: %s", file, near)
+		require.Contains(t, near, `Use a Query of index GSI2 with KeyConditionExpression "GSI2PK = :v" (:v = "和田哲也")`)
+		near = nearest(scan("author = :a", `{":a":{"S":"和田哲也"}}`))
+		require.True(t, strings.HasPrefix(near, byKey+":"), "%s: %s", file, near)
+		require.Contains(t, near, "this request filters on author (which GSI2PK")
+	}
+}

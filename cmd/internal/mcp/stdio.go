@@ -115,11 +115,16 @@ func (g *gate) next() []byte {
 		g.refuse(g.ids.id(), jsonrpc.CodeParseError,
 			fmt.Sprintf("the message is over %d bytes, the server's limit: it was not read", g.max))
 	case len(msg) == 0:
-	case !json.Valid(msg):
-		g.refuse(idOf(msg), jsonrpc.CodeParseError, "the message is not JSON")
 	case tooDeep(msg, MaxMessageDepth):
+		// Before json.Valid, which refuses text nested deeper than
+		// encoding/json's own 10,000 levels as not JSON. A Parse error
+		// (-32700) is JSON-RPC 2.0's code for "an error occurred on the
+		// server while parsing the JSON text"
+		// (https://www.jsonrpc.org/specification#error_object).
 		g.refuse(idOf(msg), jsonrpc.CodeParseError,
 			fmt.Sprintf("the message nests deeper than %d levels, the server's limit", MaxMessageDepth))
+	case !json.Valid(msg):
+		g.refuse(idOf(msg), jsonrpc.CodeParseError, "the message is not JSON")
 	case msg[0] == '[':
 		g.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not taken (MCP dropped them in 2025-06-18): send one message a line")
 	default:

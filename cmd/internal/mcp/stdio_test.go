@@ -108,7 +108,8 @@ func deepCall(id, depth int, idLast bool) string {
 }
 
 // TestStdioSurvivesAnyMessage: on stdio, a message the SDK cannot decode
-// (over 16 MiB: 20 MB; nested 1,001 levels deep; not JSON; a batch; not
+// (over 16 MiB: 20 MB; nested 1,001 or 100,000 levels deep, which
+// encoding/json alone would call not JSON; not JSON; a batch; not
 // JSON-RPC) is answered with a JSON-RPC error carrying the request's id
 // when the message gives it (null when not), and the server goes on: a
 // tools/list after each is answered. A message 1,000 levels deep is the
@@ -132,6 +133,8 @@ func TestStdioSurvivesAnyMessage(t *testing.T) {
 	}{
 		{"1,001 levels", deepCall(20, 1001, false), "20", jsonrpc.CodeParseError, "nests deeper than 1000 levels"},
 		{"1,001 levels, the id last", deepCall(21, 1001, true), "21", jsonrpc.CodeParseError, "nests deeper than 1000 levels"},
+		{"100,000 levels", deepCall(22, 100_000, false), "22", jsonrpc.CodeParseError, "nests deeper than 1000 levels"},
+		{"100,000 levels, never closed", strings.Repeat("[", 100_000), "null", jsonrpc.CodeParseError, "nests deeper than 1000 levels"},
 		{"20 MB", huge, "30", jsonrpc.CodeParseError, "over 16777216 bytes"},
 		{"20 MB, the id last", strings.Replace(huge, `"id":30,`, "", 1)[:len(huge)-len(`"id":30,`)-1] + `,"id":"last-31"}`, `"last-31"`,
 			jsonrpc.CodeParseError, "over 16777216 bytes"},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -96,11 +97,85 @@ func (s *Server) call(ctx context.Context, t *tool, args json.RawMessage) *sdk.C
 	case string:
 		text = []byte(v)
 	default:
-		if text, err = json.Marshal(v); err != nil {
+		if text, err = json.Marshal(emptyLists(reflect.ValueOf(v)).Interface()); err != nil {
 			return errorResult(err)
 		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s.capText(string(text))}}}
+}
+
+// emptyLists returns a copy of v in which every nil slice (but a []byte,
+// and below a json.Marshaler, which writes itself) is an empty one, so
+// that a tool's list with nothing in it is [] in its answer, as
+// DynamoDB's own answers have it, never null. Maps and pointers are
+// copied where something below them changes: v may be shared.
+func emptyLists(v reflect.Value) reflect.Value {
+	if !v.IsValid() || v.Type().Implements(marshalerType) {
+		return v
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return v
+		}
+		if v.IsNil() {
+			return reflect.MakeSlice(v.Type(), 0, 0)
+		}
+		if !mayHoldLists(v.Type().Elem()) {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(emptyLists(v.Index(i)))
+		}
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		for i := range v.NumField() {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(emptyLists(v.Field(i)))
+			}
+		}
+		return c
+	case reflect.Pointer:
+		if v.IsNil() || !mayHoldLists(v.Type().Elem()) {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(emptyLists(v.Elem()))
+		return c
+	case reflect.Map:
+		if v.IsNil() || !mayHoldLists(v.Type().Elem()) {
+			return v
+		}
+		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			c.SetMapIndex(it.Key(), emptyLists(it.Value()))
+		}
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		c.Set(emptyLists(v.Elem()))
+		return c
+	}
+	return v
+}
+
+// marshalerType is json.Marshaler's type.
+var marshalerType = reflect.TypeFor[json.Marshaler]()
+
+// mayHoldLists reports whether a value of type t may hold a slice
+// emptyLists changes.
+func mayHoldLists(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Struct, reflect.Pointer, reflect.Map, reflect.Interface:
+		return !t.Implements(marshalerType)
+	}
+	return false
 }
 
 // errorResult is a tool error whose text is err's. An error DynamoDB

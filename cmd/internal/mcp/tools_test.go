@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -256,4 +257,42 @@ func TestMisspeltMember(t *testing.T) {
 	text, isErr = f.call("batch_get_item", `{"RequestItems":{"Tab":{"Keys":[{"pk":{"S":"p"},"sk":{"S":"a"}}],"ProjectionExpresion":"v"}}}`)
 	require.True(t, isErr, text)
 	require.Contains(t, text, `did you mean "ProjectionExpression"?`)
+}
+
+// TestEmptyListsAsArrays: a tool's list with nothing in it is [] in its
+// answer, never null (snapshots, fault rules and their events, the
+// conventions' rules), and making it so changes nothing of the value the
+// tool returned.
+func TestEmptyListsAsArrays(t *testing.T) {
+	f := newFixture(t, "memory", Options{})
+	f.ok("enable_tools", `{"groups":["snapshots","faults","conventions"]}`)
+	for tool, want := range map[string][]string{
+		"snapshot_list":      {`"snapshots":[]`},
+		"faults_get":         {`"rules":[]`, `"Rules":[]`, `"Events":[]`},
+		"conventions_report": {`"rules":[]`},
+	} {
+		text := f.ok(tool, `{}`)
+		require.NotContains(t, text, "null", tool)
+		for _, w := range want {
+			require.Contains(t, text, w, tool)
+		}
+	}
+
+	type inner struct {
+		List  []string
+		Bytes []byte
+		Raw   json.RawMessage
+	}
+	in := struct {
+		A   []int
+		P   *inner
+		M   map[string]inner
+		Any any
+	}{P: &inner{}, M: map[string]inner{"k": {}}, Any: inner{}}
+	out, err := json.Marshal(emptyLists(reflect.ValueOf(in)).Interface())
+	require.NoError(t, err)
+	require.JSONEq(t, `{"A":[],"P":{"List":[],"Bytes":null,"Raw":null},"M":{"k":{"List":[],"Bytes":null,"Raw":null}},"Any":{"List":[],"Bytes":null,"Raw":null}}`, string(out))
+	require.Nil(t, in.A)
+	require.Nil(t, in.P.List, "the value given is not changed")
+	require.Nil(t, in.M["k"].List)
 }

@@ -2,10 +2,8 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -61,18 +59,18 @@ func parseAWSCLI(args []string, readFile func(string) ([]byte, error)) (awsCLIRe
 		return r, err
 	}
 	if len(rest) < 2 || rest[0] != "dynamodb" || strings.HasPrefix(rest[1], "-") {
-		return r, fmt.Errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
+		return r, errorf("%w: without the AWS CLI only \"awslocal dynamodb COMMAND [options]\" runs", errAWSCLIUsage)
 	}
 	r.op = pascal(rest[1])
 	if r.op == "Wait" {
-		return r, fmt.Errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
+		return r, errorf("%w: dynamodb wait is not taken without the AWS CLI (tables are ACTIVE at once)", errAWSCLIUsage)
 	}
 	r.input = jsonObject{}
 	opts := rest[2:]
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		if !strings.HasPrefix(o, "--") || len(o) == 2 {
-			return r, fmt.Errorf("%w: %q is not an option", errAWSCLIUsage, o)
+			return r, errorf("%w: %q is not an option", errAWSCLIUsage, o)
 		}
 		var vals []string
 		for i+1 < len(opts) && !strings.HasPrefix(opts[i+1], "--") {
@@ -94,7 +92,7 @@ func (r *awsCLIRequest) globalOptions(args []string) ([]string, error) {
 		switch a := args[i]; a {
 		case "--region", "--endpoint-url", "--output", "--profile", "--cli-read-timeout", "--cli-connect-timeout":
 			if i+1 == len(args) {
-				return nil, fmt.Errorf("%w: %s needs a value", errAWSCLIUsage, a)
+				return nil, errorf("%w: %s needs a value", errAWSCLIUsage, a)
 			}
 			i++
 			switch a {
@@ -104,12 +102,12 @@ func (r *awsCLIRequest) globalOptions(args []string) ([]string, error) {
 				r.endpoint = args[i]
 			case "--output":
 				if args[i] != "json" {
-					return nil, fmt.Errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
+					return nil, errorf("%w: --output %s: only json (install the AWS CLI for the others)", errAWSCLIUsage, args[i])
 				}
 			}
 		case "--no-cli-pager", "--no-paginate", "--debug", "--no-verify-ssl", "--no-sign-request":
 		case "--query":
-			return nil, fmt.Errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
+			return nil, errorf("%w: --query (JMESPath) is not taken without the AWS CLI", errAWSCLIUsage)
 		default:
 			rest = append(rest, a)
 		}
@@ -136,12 +134,12 @@ func (r *awsCLIRequest) option(name string, vals []string, readFile func(string)
 	for _, s := range vals {
 		v, err := awsCLIValue(s, readFile, false)
 		if err != nil {
-			return fmt.Errorf("--%s: %w", name, err)
+			return errorf("--%s: %w", name, err)
 		}
 		if str, ok := v.(string); ok && awsCLINumberParam(param) {
 			n, err := strconv.ParseInt(str, 10, 64)
 			if err != nil {
-				return fmt.Errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
+				return errorf("%w: --%s %q is not a number", errAWSCLIUsage, name, str)
 			}
 			v = n
 		}
@@ -165,15 +163,15 @@ func (r *awsCLIRequest) option(name string, vals []string, readFile func(string)
 // inputJSON sets the input's members from --cli-input-json's object.
 func (r *awsCLIRequest) inputJSON(vals []string, readFile func(string) ([]byte, error)) error {
 	if len(vals) != 1 {
-		return fmt.Errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
+		return errorf("%w: --cli-input-json takes one value", errAWSCLIUsage)
 	}
 	v, err := awsCLIValue(vals[0], readFile, true)
 	if err != nil {
-		return fmt.Errorf("--cli-input-json: %w", err)
+		return errorf("--cli-input-json: %w", err)
 	}
 	m, ok := v.(jsonObject)
 	if !ok {
-		return fmt.Errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
+		return errorf("%w: --cli-input-json is not a JSON object", errAWSCLIUsage)
 	}
 	for _, x := range m {
 		r.input.set(x.key, x.val)
@@ -208,7 +206,7 @@ func awsCLIValue(s string, readFile func(string) ([]byte, error), jsonOnly bool)
 	if jsonOnly || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 		v, err := parseJSON(t)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errAWSCLIUsage, err)
+			return nil, errorf("%w: %v", errAWSCLIUsage, err)
 		}
 		return v, nil
 	}
@@ -261,7 +259,7 @@ type shorthand struct {
 const shorthandDepth = 32
 
 func (p *shorthand) errorf(format string, a ...any) error {
-	return fmt.Errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, fmt.Sprintf(format, a...))
+	return errorf("%w: shorthand at %d: %s", errAWSCLIUsage, p.pos, sprintf(format, a...))
 }
 
 func (p *shorthand) members(depth int) (jsonObject, error) {
@@ -385,21 +383,16 @@ func scalar(s string) any {
 // scripts get it), else http://localhost:4566; without the AWS CLI (the
 // image has none) its own "awslocal dynamodb ...".
 func runAwslocal(args []string, stdout, stderr io.Writer) int {
-	aws, err := exec.LookPath("aws")
+	aws, err := lookPath("aws")
 	if err != nil {
 		return runAWSCLINative(args, stdout, stderr)
 	}
-	cmd := exec.Command(aws, append([]string{"--endpoint-url", awslocalEndpoint()}, args...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		fmt.Fprintln(stderr, "awslocal:", err)
+	code, err := run(aws, append([]string{"--endpoint-url", awslocalEndpoint()}, args...), stdout, stderr)
+	if err != nil {
+		fprintln(stderr, "awslocal:", err)
 		return 127
 	}
-	return 0
+	return code
 }
 
 // awslocalEndpoint is AWS_ENDPOINT_URL, else LocalStack's port on localhost.
@@ -415,7 +408,7 @@ func awslocalEndpoint() string {
 func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	r, err := parseAWSCLI(args, os.ReadFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "awslocal: %v\n", strings.TrimPrefix(err.Error(), "awslocal: "))
+		fprintf(stderr, "awslocal: %v\n", strings.TrimPrefix(err.Error(), "awslocal: "))
 		return 252 // the AWS CLI's status for a command line it cannot parse
 	}
 	endpoint := r.endpoint
@@ -443,7 +436,7 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := fetch("POST", endpoint, header, appendJSON(nil, r.input, "", 0), time.Minute)
 	if err != nil {
-		fmt.Fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
+		fprintf(stderr, "\nCould not connect to the endpoint URL: %q (%v)\n", endpoint, err)
 		return 255
 	}
 	answer, perr := parseJSON(string(res.body))
@@ -453,7 +446,7 @@ func runAWSCLINative(args []string, stdout, stderr io.Writer) int {
 			typ, msg = memberString(obj, "__type"), memberString(obj, "message")+memberString(obj, "Message")
 		}
 		typ = typ[strings.LastIndexByte(typ, '#')+1:]
-		fmt.Fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, msg)
+		fprintf(stderr, "\nAn error occurred (%s) when calling the %s operation: %s\n", typ, r.op, msg)
 		return 254
 	}
 	switch obj, ok := answer.(jsonObject); {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -76,10 +75,10 @@ func parseCurl(args []string) (curlArgs, string) {
 			}
 			n, ok := withArg[name]
 			if !ok {
-				return c, fmt.Sprintf("option %s: is unknown (dynamoemu's curl takes the options of health checks)", a)
+				return c, sprintf("option %s: is unknown (dynamoemu's curl takes the options of health checks)", a)
 			}
 			if i+1 == len(args) {
-				return c, fmt.Sprintf("option %s: requires parameter", a)
+				return c, sprintf("option %s: requires parameter", a)
 			}
 			i++
 			set(n, args[i])
@@ -92,12 +91,12 @@ func parseCurl(args []string) (curlArgs, string) {
 				}
 				n, ok := withArg[l]
 				if !ok {
-					return c, fmt.Sprintf("option -%s: is unknown (dynamoemu's curl takes the options of health checks)", l)
+					return c, sprintf("option -%s: is unknown (dynamoemu's curl takes the options of health checks)", l)
 				}
 				if rest := a[j+1:]; rest != "" { // -o/dev/null
 					set(n, rest)
 				} else if i+1 == len(args) {
-					return c, fmt.Sprintf("option -%s: requires parameter", l)
+					return c, sprintf("option -%s: requires parameter", l)
 				} else {
 					i++
 					set(n, args[i])
@@ -118,13 +117,13 @@ func parseCurl(args []string) (curlArgs, string) {
 func runCurl(args []string, stdout, stderr io.Writer) int {
 	c, msg := parseCurl(args)
 	if msg != "" {
-		fmt.Fprintln(stderr, "curl:", msg)
+		fprintln(stderr, "curl:", msg)
 		return curlUsage
 	}
 	quiet := c.on["silent"] && !c.on["show-error"]
 	fail := func(code int, format string, a ...any) int {
 		if !quiet {
-			fmt.Fprintf(stderr, "curl: (%d) "+format+"\n", append([]any{code}, a...)...)
+			fprintf(stderr, "curl: (%d) "+format+"\n", append([]any{code}, a...)...)
 		}
 		return code
 	}
@@ -194,18 +193,18 @@ func (c curlArgs) write(res response, stdout io.Writer, fail func(code int, form
 		out = f
 	}
 	if c.on["head"] || c.on["include"] {
-		fmt.Fprintf(out, "%s %d %s\r\n", res.proto, res.status, res.reason)
+		fprintf(out, "%s %d %s\r\n", res.proto, res.status, res.reason)
 		for _, h := range res.header {
-			fmt.Fprintf(out, "%s\r\n", h)
+			fprintf(out, "%s\r\n", h)
 		}
-		fmt.Fprint(out, "\r\n")
+		io.WriteString(out, "\r\n")
 	}
 	if _, err := out.Write(res.body); err != nil {
 		return fail(curlWrite, "writing the answer: %v", err)
 	}
 	if w := c.val["write-out"]; w != "" {
 		code := strconv.Itoa(res.status)
-		fmt.Fprint(stdout, strings.NewReplacer("%{http_code}", code, "%{response_code}", code, `\n`, "\n").Replace(w))
+		io.WriteString(stdout, strings.NewReplacer("%{http_code}", code, "%{response_code}", code, `\n`, "\n").Replace(w))
 	}
 	return 0
 }

@@ -3,7 +3,6 @@ package tools
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -61,7 +60,7 @@ func parseTarget(rawURL string) (target, error) {
 	rest := rawURL
 	if scheme, after, ok := strings.Cut(rawURL, "://"); ok {
 		if !strings.EqualFold(scheme, "http") {
-			return target{}, fmt.Errorf("%s: %w", rawURL, errUnsupportedScheme)
+			return target{}, errorf("%s: %w", rawURL, errUnsupportedScheme)
 		}
 		rest = after
 	}
@@ -76,7 +75,7 @@ func parseTarget(rawURL string) (target, error) {
 		}
 	}
 	if hostport == "" || strings.ContainsAny(hostport, "@ \t") || strings.ContainsAny(path, " \t\r\n") {
-		return target{}, fmt.Errorf("%s: not a URL the tools fetch (http://HOST[:PORT]/PATH)", rawURL)
+		return target{}, errorf("%s: not a URL the tools fetch (http://HOST[:PORT]/PATH)", rawURL)
 	}
 	host, port := hostport, "80"
 	if h, p, err := net.SplitHostPort(hostport); err == nil {
@@ -85,7 +84,7 @@ func parseTarget(rawURL string) (target, error) {
 		host = hostport[1 : len(hostport)-1]
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil || host == "" {
-		return target{}, fmt.Errorf("%s: bad host or port", rawURL)
+		return target{}, errorf("%s: bad host or port", rawURL)
 	}
 	if strings.EqualFold(host, "localhost") {
 		host = "127.0.0.1" // no /etc/hosts in the image
@@ -140,7 +139,7 @@ func readResponse(r *bufio.Reader, head bool) (response, error) {
 			return "", errors.New("the answer's header is too long")
 		}
 		if err != nil {
-			return "", fmt.Errorf("reading the answer: %w", err)
+			return "", errorf("reading the answer: %w", err)
 		}
 		budget -= len(l)
 		return strings.TrimRight(string(l), "\r\n"), nil
@@ -154,7 +153,7 @@ func readResponse(r *bufio.Reader, head bool) (response, error) {
 	var res response
 	res.proto, res.reason = proto, reason
 	if res.status, err = strconv.Atoi(code); err != nil || !strings.HasPrefix(proto, "HTTP/") || len(code) != 3 {
-		return response{}, fmt.Errorf("not an HTTP answer: %.80q", status)
+		return response{}, errorf("not an HTTP answer: %.80q", status)
 	}
 	for {
 		l, err := line()
@@ -175,21 +174,21 @@ func readResponse(r *bufio.Reader, head bool) (response, error) {
 	case res.get("Content-Length") != "":
 		n, perr := strconv.ParseInt(res.get("Content-Length"), 10, 64)
 		if perr != nil || n < 0 {
-			return response{}, fmt.Errorf("bad Content-Length %q", res.get("Content-Length"))
+			return response{}, errorf("bad Content-Length %q", res.get("Content-Length"))
 		}
 		if n > maxBodyBytes {
-			return response{}, fmt.Errorf("an answer of %d bytes: over %d", n, maxBodyBytes)
+			return response{}, errorf("an answer of %d bytes: over %d", n, maxBodyBytes)
 		}
 		res.body = make([]byte, n)
 		_, err = io.ReadFull(r, res.body)
 	default: // the body ends with the connection
 		res.body, err = io.ReadAll(io.LimitReader(r, maxBodyBytes+1))
 		if err == nil && len(res.body) > maxBodyBytes {
-			err = fmt.Errorf("an answer over %d bytes", maxBodyBytes)
+			err = errorf("an answer over %d bytes", maxBodyBytes)
 		}
 	}
 	if err != nil {
-		return response{}, fmt.Errorf("reading the answer's body: %w", err)
+		return response{}, errorf("reading the answer's body: %w", err)
 	}
 	return res, nil
 }
@@ -205,13 +204,13 @@ func readChunked(r *bufio.Reader) ([]byte, error) {
 		size, _, _ := strings.Cut(strings.TrimSpace(string(l)), ";")
 		n, err := strconv.ParseInt(size, 16, 64)
 		if err != nil || n < 0 {
-			return nil, fmt.Errorf("bad chunk size %.40q", l)
+			return nil, errorf("bad chunk size %.40q", l)
 		}
 		if n == 0 {
 			break
 		}
 		if int64(len(body))+n > maxBodyBytes {
-			return nil, fmt.Errorf("an answer over %d bytes", maxBodyBytes)
+			return nil, errorf("an answer over %d bytes", maxBodyBytes)
 		}
 		chunk := make([]byte, n+2) // the data, then CRLF
 		if _, err := io.ReadFull(r, chunk); err != nil {

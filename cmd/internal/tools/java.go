@@ -2,10 +2,8 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -35,7 +33,7 @@ func serverPath() (string, error) {
 			return p, nil
 		}
 	}
-	p, err := exec.LookPath("dynamoemu")
+	p, err := lookPath("dynamoemu")
 	if err != nil {
 		return "", errors.New("the dynamoemu server is not beside this binary, nor on PATH (or set " + serverEnv + ")")
 	}
@@ -49,7 +47,7 @@ func execServer(tool string, args []string, stderr io.Writer) int {
 	if err == nil {
 		err = syscall.Exec(server, append([]string{server}, args...), os.Environ())
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+	fprintf(stderr, "%s: %v\n", tool, err)
 	return 127
 }
 

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -74,7 +73,7 @@ type jsonParser struct {
 }
 
 func (p *jsonParser) errorf(format string, a ...any) error {
-	return fmt.Errorf("%w: at %d: %s", errJSON, p.pos, fmt.Sprintf(format, a...))
+	return errorf("%w: at %d: %s", errJSON, p.pos, sprintf(format, a...))
 }
 
 func (p *jsonParser) skipSpace() {
@@ -342,7 +341,7 @@ func appendJSON(b []byte, v any, indent string, depth int) []byte {
 		}
 		return append(newline(b, depth), '}')
 	}
-	panic(fmt.Sprintf("tools: %T is not a JSON value", v)) // only the types above are made
+	panic("tools: not a JSON value") // only the types above are made
 }
 
 // appendJSONString appends s quoted, invalid UTF-8 as U+FFFD.

@@ -2,10 +2,8 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -42,19 +40,19 @@ func runShell(args []string, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && !strings.HasPrefix(args[0], "-"):
 		b, err := os.ReadFile(args[0])
 		if err != nil {
-			fmt.Fprintln(stderr, "sh:", err)
+			fprintln(stderr, "sh:", err)
 			return 127
 		}
 		src = string(b)
 	default:
-		fmt.Fprintln(stderr, "sh: dynamoemu's sh runs \"sh -c COMMANDS\" or \"sh FILE\" (docs/containers.md)")
+		fprintln(stderr, "sh: dynamoemu's sh runs \"sh -c COMMANDS\" or \"sh FILE\" (docs/containers.md)")
 		return 2
 	}
 	status := 0
 	for _, line := range shellLines(src) {
 		code, exit, err := runShellLine(line, stdout, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "sh: %v\n", err)
+			fprintf(stderr, "sh: %v\n", err)
 			return shellCannotRun
 		}
 		status = code
@@ -117,7 +115,7 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 		case c == '\'':
 			j := strings.IndexByte(line[i+1:], '\'')
 			if j < 0 {
-				return nil, fmt.Errorf("%w: unterminated '", errShellSyntax)
+				return nil, errorf("%w: unterminated '", errShellSyntax)
 			}
 			word.WriteString(line[i+1 : i+1+j])
 			inWord = true
@@ -148,7 +146,7 @@ func shellTokens(line string, getenv func(string) string) ([]shellToken, error) 
 			toks = append(toks, shellToken{text: op, op: true})
 			i += len(op) - 1
 		case c == '|' || c == '&' || c == '<' || c == '(' || c == ')' || c == '`':
-			return nil, fmt.Errorf("%w: %q (pipes, background jobs, input redirection, subshells)", errShellSyntax, string(c))
+			return nil, errorf("%w: %q (pipes, background jobs, input redirection, subshells)", errShellSyntax, string(c))
 		default:
 			word.WriteByte(c)
 			inWord = true
@@ -191,7 +189,7 @@ func doubleQuoted(s string, getenv func(string) string, word *strings.Builder) (
 		}
 	}
 	if i == len(s) {
-		return 0, fmt.Errorf("%w: unterminated \"", errShellSyntax)
+		return 0, errorf("%w: unterminated \"", errShellSyntax)
 	}
 	return i + 1, nil
 }
@@ -234,7 +232,7 @@ func runShellLine(line string, stdout, stderr io.Writer) (status int, exit bool,
 	op := ";" // how the next command is joined to the previous
 	run := func() error {
 		if len(cmd) == 0 {
-			return fmt.Errorf("%w: a missing command near %q", errShellSyntax, op)
+			return errorf("%w: a missing command near %q", errShellSyntax, op)
 		}
 		skip := op == "||" && status == 0 || op == "&&" && status != 0
 		if !skip {
@@ -288,7 +286,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 			continue
 		}
 		if i+1 == len(toks) || toks[i+1].op {
-			return 0, false, fmt.Errorf("%w: %s without a file", errShellSyntax, t.text)
+			return 0, false, errorf("%w: %s without a file", errShellSyntax, t.text)
 		}
 		i++
 		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
@@ -299,7 +297,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		if toks[i].text != "/dev/null" {
 			f, err := os.OpenFile(toks[i].text, flags, 0o644)
 			if err != nil {
-				fmt.Fprintln(stderr, "sh:", err)
+				fprintln(stderr, "sh:", err)
 				return 1, false, nil
 			}
 			files = append(files, f)
@@ -323,7 +321,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 		if len(words) > 1 {
 			n, err := strconv.Atoi(words[1])
 			if err != nil {
-				return 0, false, fmt.Errorf("exit: %q is not a number", words[1])
+				return 0, false, errorf("exit: %q is not a number", words[1])
 			}
 			code = n & 0xff
 		}
@@ -333,7 +331,7 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 	case "false":
 		return 1, false, nil
 	case "echo":
-		fmt.Fprintln(out, strings.Join(words[1:], " "))
+		fprintln(out, strings.Join(words[1:], " "))
 		return 0, false, nil
 	}
 	switch commandName(words[0]) {
@@ -342,20 +340,15 @@ func runSimpleCommand(toks []shellToken, stdout, stderr io.Writer) (int, bool, e
 	case "wget":
 		return runWget(words[1:], out, errw), false, nil
 	}
-	path, err := exec.LookPath(words[0])
+	path, err := lookPath(words[0])
 	if err != nil {
-		fmt.Fprintf(errw, "sh: %s: not found\n", words[0])
+		fprintf(errw, "sh: %s: not found\n", words[0])
 		return 127, false, nil
 	}
-	c := exec.Command(path, words[1:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, out, errw
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), false, nil
-		}
-		fmt.Fprintf(errw, "sh: %s: %v\n", words[0], err)
+	code, err := run(path, words[1:], out, errw)
+	if err != nil {
+		fprintf(errw, "sh: %s: %v\n", words[0], err)
 		return 126, false, nil
 	}
-	return 0, false, nil
+	return code, false, nil
 }

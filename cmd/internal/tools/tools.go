@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
@@ -36,14 +35,14 @@ func Main(argv []string, stdout, stderr io.Writer) int {
 	name, args := commandName(argv[0]), argv[1:]
 	if name == binaryName {
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-			fmt.Fprintf(stderr, "usage: %s TOOL [ARGS]  (or a link named TOOL)\ntools: %s\n", binaryName, strings.Join(names(), ", "))
+			fprintf(stderr, "usage: %s TOOL [ARGS]  (or a link named TOOL)\ntools: %s\n", binaryName, strings.Join(names(), ", "))
 			return 2
 		}
 		name, args = args[0], args[1:]
 	}
 	run, ok := byName()[name]
 	if !ok {
-		fmt.Fprintf(stderr, "%s: no tool %q (tools: %s)\n", binaryName, name, strings.Join(names(), ", "))
+		fprintf(stderr, "%s: no tool %q (tools: %s)\n", binaryName, name, strings.Join(names(), ", "))
 		return 127
 	}
 	return run(args, stdout, stderr)

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -42,13 +41,13 @@ func (w *wgetArgs) set(name, v string) error {
 	case "T", "timeout":
 		secs, err := strconv.ParseFloat(v, 64)
 		if err != nil || secs <= 0 {
-			return fmt.Errorf("bad timeout %q", v)
+			return errorf("bad timeout %q", v)
 		}
 		w.timeout = time.Duration(secs * float64(time.Second))
 	case "t", "tries":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return fmt.Errorf("bad tries %q", v)
+			return errorf("bad tries %q", v)
 		}
 		w.tries = max(n, 1)
 	case "header":
@@ -78,7 +77,7 @@ func parseWget(args []string) (wgetArgs, string) {
 			case wgetWithArg[name]:
 				if !hasV {
 					if i+1 == len(args) {
-						return w, fmt.Sprintf("option '%s' requires an argument", a)
+						return w, sprintf("option '%s' requires an argument", a)
 					}
 					i++
 					v = args[i]
@@ -87,7 +86,7 @@ func parseWget(args []string) (wgetArgs, string) {
 					return w, err.Error()
 				}
 			default:
-				return w, fmt.Sprintf("unrecognized option '%s' (dynamoemu's wget takes the options of health checks)", a)
+				return w, sprintf("unrecognized option '%s' (dynamoemu's wget takes the options of health checks)", a)
 			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
@@ -100,7 +99,7 @@ func parseWget(args []string) (wgetArgs, string) {
 					v := a[j+1:]
 					if v == "" {
 						if i+1 == len(args) {
-							return w, fmt.Sprintf("option requires an argument -- '%s'", l)
+							return w, sprintf("option requires an argument -- '%s'", l)
 						}
 						i++
 						v = args[i]
@@ -110,7 +109,7 @@ func parseWget(args []string) (wgetArgs, string) {
 					}
 					j = len(a)
 				default:
-					return w, fmt.Sprintf("invalid option -- '%s' (dynamoemu's wget takes the options of health checks)", l)
+					return w, sprintf("invalid option -- '%s' (dynamoemu's wget takes the options of health checks)", l)
 				}
 			}
 		default:
@@ -127,7 +126,7 @@ func parseWget(args []string) (wgetArgs, string) {
 func runWget(args []string, stdout, stderr io.Writer) int {
 	w, msg := parseWget(args)
 	if msg != "" {
-		fmt.Fprintln(stderr, "wget:", msg)
+		fprintln(stderr, "wget:", msg)
 		return wgetUsage
 	}
 	var res response
@@ -139,13 +138,13 @@ func runWget(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		if !w.quiet {
-			fmt.Fprintln(stderr, "wget:", err)
+			fprintln(stderr, "wget:", err)
 		}
 		return wgetNetwork
 	}
 	if res.status >= 400 {
 		if !w.quiet {
-			fmt.Fprintf(stderr, "wget: server returned error: %s %d %s\n", res.proto, res.status, res.reason)
+			fprintf(stderr, "wget: server returned error: %s %d %s\n", res.proto, res.status, res.reason)
 		}
 		return wgetServer
 	}
@@ -166,7 +165,7 @@ func runWget(args []string, stdout, stderr io.Writer) int {
 		}
 		f, err := os.Create(name)
 		if err != nil {
-			fmt.Fprintln(stderr, "wget:", err)
+			fprintln(stderr, "wget:", err)
 			return wgetFile
 		}
 		defer f.Close()
