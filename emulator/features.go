@@ -73,3 +73,17 @@ func stages() []service.Stage {
 		throttle.Stage{},
 	}
 }
+
+// settings are the stages' and features' settings from e's options,
+// each under the key its reader declares (service.SettingOf), so that
+// one of the wrong type does not compile.
+func (e *Emulator) settings() []service.Setting {
+	return []service.Setting{
+		faults.Setting.With(e.inj),
+		throttle.Setting.With(e.throttleSettings()),
+		convstage.Setting.With(e.opts.Conventions),
+		lag.LagsSetting.With(lag.NewSettings(lagSettings(e.opts.Faults.Lags))),
+		transfers.S3DirSetting.With(transfers.S3Dir(e.opts.ExportDir)),
+		streamsapi.ReaderWatchSetting.With(e.streamRead),
+	}
+}

@@ -24,8 +24,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stages/lag"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamsapi"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/transfers"
 	"github.com/dynamoemu/dynamoemu/internal/persist"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -441,15 +439,20 @@ func (e *Emulator) serviceConfig() service.Config {
 		// throttling's (emulator/internal/stages/throttle), the conventions
 		// check's (emulator/internal/stages/conventions), the lags given at
 		// start and, below, consistency fuzzing's (emulator/internal/stages/lag);
-		// and a feature's: the directory standing for S3 (emulator/internal/transfers).
-		Settings: []any{e.inj, throttle.Settings(e.opts.Faults.Throttle), e.opts.Conventions, lag.NewSettings(lagSettings(e.opts.Faults.Lags)),
-			transfers.S3Dir(e.opts.ExportDir), streamsapi.ReaderWatch(e.streamRead)},
+		// and a feature's: the directory standing for S3 (emulator/internal/transfers),
+		// each under its reader's key (features.go).
+		Settings:           e.settings(),
 		ApproximateVectors: e.opts.ApproximateVectors,
 	}
 	if e.fuzzer != nil {
-		cfg.Settings = append(cfg.Settings, e.fuzzer) // consistency fuzzing's (emulator/internal/stages/lag)
+		cfg.Settings = append(cfg.Settings, lag.FuzzerSetting.With(e.fuzzer)) // consistency fuzzing's (emulator/internal/stages/lag)
 	}
 	return cfg
+}
+
+// throttleSettings are the throttle stage's settings, from the options.
+func (e *Emulator) throttleSettings() throttle.Settings {
+	return throttle.Settings(e.opts.Faults.Throttle)
 }
 
 // Close stops the emulator's background work (the janitor that forgets

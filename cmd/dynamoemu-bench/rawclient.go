@@ -123,70 +123,15 @@ func readResponse(r *bufio.Reader, buf *bytes.Buffer) (status int, keep bool, er
 		return 0, false, fmt.Errorf("malformed status line %q", line)
 	}
 	keep = line[7] == '1' // HTTP/1.0 closes unless asked otherwise
-	length, chunked := -1, false
-	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil {
-			return 0, false, err
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 {
-			break
-		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
-			return 0, false, fmt.Errorf("malformed header %q", line)
-		}
-		value = bytes.TrimSpace(value)
-		switch {
-		case asciiEqualFold(name, "Content-Length"):
-			if length, err = strconv.Atoi(string(value)); err != nil || length < 0 {
-				return 0, false, fmt.Errorf("malformed Content-Length %q", value)
-			}
-		case asciiEqualFold(name, "Transfer-Encoding"):
-			chunked = asciiEqualFold(value, "chunked")
-			if !chunked {
-				return 0, false, fmt.Errorf("unsupported Transfer-Encoding %q", value)
-			}
-		case asciiEqualFold(name, "Connection"):
-			if asciiEqualFold(value, "close") {
-				keep = false
-			} else if asciiEqualFold(value, "keep-alive") {
-				keep = true
-			}
-		}
+	length, chunked, keep, err := readHeaders(r, keep)
+	if err != nil {
+		return 0, false, err
 	}
 	buf.Reset()
 	switch {
 	case chunked:
-		for {
-			line, err := r.ReadSlice('\n')
-			if err != nil {
-				return 0, false, err
-			}
-			size, _, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(";"))
-			n, err := strconv.ParseInt(string(size), 16, 32)
-			if err != nil || n < 0 {
-				return 0, false, fmt.Errorf("malformed chunk size %q", line)
-			}
-			if n == 0 {
-				// Trailers, then the final blank line.
-				for {
-					line, err := r.ReadSlice('\n')
-					if err != nil {
-						return 0, false, err
-					}
-					if len(bytes.TrimRight(line, "\r\n")) == 0 {
-						return status, keep, nil
-					}
-				}
-			}
-			if _, err := io.CopyN(buf, r, n); err != nil {
-				return 0, false, err
-			}
-			if _, err := r.Discard(2); err != nil { // CRLF
-				return 0, false, err
-			}
+		if err := readChunked(r, buf); err != nil {
+			return 0, false, err
 		}
 	case length >= 0:
 		if _, err := io.CopyN(buf, r, int64(length)); err != nil {
@@ -199,6 +144,80 @@ func readResponse(r *bufio.Reader, buf *bytes.Buffer) (status int, keep bool, er
 		keep = false
 	}
 	return status, keep, nil
+}
+
+// readHeaders reads a response's header lines up to the blank line: the
+// body's Content-Length (-1: none), whether it is chunked, and whether
+// the connection stays open (keep, as the status line says, unless a
+// Connection header says otherwise).
+func readHeaders(r *bufio.Reader, keep bool) (length int, chunked, keepOpen bool, err error) {
+	length = -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return 0, false, false, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			return length, chunked, keep, nil
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			return 0, false, false, fmt.Errorf("malformed header %q", line)
+		}
+		value = bytes.TrimSpace(value)
+		switch {
+		case asciiEqualFold(name, "Content-Length"):
+			if length, err = strconv.Atoi(string(value)); err != nil || length < 0 {
+				return 0, false, false, fmt.Errorf("malformed Content-Length %q", value)
+			}
+		case asciiEqualFold(name, "Transfer-Encoding"):
+			chunked = asciiEqualFold(value, "chunked")
+			if !chunked {
+				return 0, false, false, fmt.Errorf("unsupported Transfer-Encoding %q", value)
+			}
+		case asciiEqualFold(name, "Connection"):
+			if asciiEqualFold(value, "close") {
+				keep = false
+			} else if asciiEqualFold(value, "keep-alive") {
+				keep = true
+			}
+		}
+	}
+}
+
+// readChunked reads a chunked body into buf, its trailers and the final
+// blank line after it.
+func readChunked(r *bufio.Reader, buf *bytes.Buffer) error {
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		size, _, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(";"))
+		n, err := strconv.ParseInt(string(size), 16, 32)
+		if err != nil || n < 0 {
+			return fmt.Errorf("malformed chunk size %q", line)
+		}
+		if n == 0 {
+			// Trailers, then the final blank line.
+			for {
+				line, err := r.ReadSlice('\n')
+				if err != nil {
+					return err
+				}
+				if len(bytes.TrimRight(line, "\r\n")) == 0 {
+					return nil
+				}
+			}
+		}
+		if _, err := io.CopyN(buf, r, n); err != nil {
+			return err
+		}
+		if _, err := r.Discard(2); err != nil { // CRLF
+			return err
+		}
+	}
 }
 
 // asciiEqualFold reports whether b is s, ignoring ASCII case.

@@ -312,100 +312,133 @@ func (w *killWriter) step(ctx context.Context, cl *dynamodb.Client, k int) bool 
 // settles their unanswered writes (there or not), and returns what it
 // finds wrong.
 func killCheck(cl *dynamodb.Client, writers []*killWriter) []string {
-	ctx := context.Background()
-	var probs []string
-	get := func(table, pk string) (map[string]types.AttributeValue, error) {
-		res, err := cl.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}})
-		if err != nil {
-			return nil, err
-		}
-		return res.Item, nil
-	}
-	num := func(it map[string]types.AttributeValue, name string) int {
-		if v, ok := it[name].(*types.AttributeValueMemberN); ok {
-			n, _ := strconv.Atoi(v.Value)
-			return n
-		}
-		return 0
-	}
+	k := &killChecker{ctx: context.Background(), cl: cl}
 	for _, w := range writers {
-		fail := func(format string, args ...any) {
-			probs = append(probs, fmt.Sprintf("writer %d: ", w.id)+fmt.Sprintf(format, args...))
-		}
-		// Puts: every one acknowledged since the last check there, the
-		// one in flight settled.
-		for from := w.checked; from < w.puts; from += 100 {
-			var keys []map[string]types.AttributeValue
-			for i := from; i < min(from+100, w.puts); i++ {
-				keys = append(keys, map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("p%d-%d", w.id, i)}})
-			}
-			res, err := cl.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"kv1": {Keys: keys, ConsistentRead: aws.Bool(true)}}})
-			if err != nil || len(res.UnprocessedKeys) > 0 {
-				fail("PutItems %d..: %v", from, err)
-			} else if got := len(res.Responses["kv1"]); got != len(keys) {
-				fail("acknowledged PutItems lost: %d of %d from %d", len(keys)-got, len(keys), from)
-			}
-		}
-		w.checked = w.puts
-		if w.putTry {
-			if it, err := get("kv1", fmt.Sprintf("p%d-%d", w.id, w.puts)); err == nil && it != nil {
-				w.puts++
-			}
-			w.putTry = false
-		}
-		// The counter: at least what was acknowledged, at most one more.
-		if it, err := get("kv1", fmt.Sprint("c", w.id)); err != nil {
-			fail("counter: %v", err)
-		} else if c := num(it, "n"); c < w.count || c > w.count+1 || c == w.count+1 && !w.countIn {
-			fail("counter %d, %d increments acknowledged (one in flight: %v)", c, w.count, w.countIn)
-		} else {
-			w.count, w.countIn = c, false
-		}
-		// The transaction: equal in both tables, the last acknowledged
-		// or the one in flight.
-		a, errA := get("ta1", fmt.Sprint("t", w.id))
-		b, errB := get("tb1", fmt.Sprint("t", w.id))
-		if errors.Join(errA, errB) != nil {
-			fail("transaction: %v", errors.Join(errA, errB))
-		} else if va, vb := num(a, "v"), num(b, "v"); va != vb {
-			fail("half a transaction: %d in one table, %d in the other", va, vb)
-		} else if va != w.tx && (w.txTry == 0 || va != w.txTry) {
-			fail("transaction %d found, %d acknowledged (in flight: %d)", va, w.tx, w.txTry)
-		} else {
-			w.tx, w.txTry = va, 0
-		}
+		k.w = w
+		k.puts()
+		k.counter()
+		k.transaction()
 		// Batches: the last acknowledged whole, the one in flight whole
 		// or absent.
-		checkBatch := func(bn int, acked bool) {
-			keys := make([]map[string]types.AttributeValue, 25)
-			for i := range keys {
-				keys[i] = map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("b%d-%d-%d", w.id, bn, i)}}
-			}
-			res, err := cl.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"kv1": {Keys: keys, ConsistentRead: aws.Bool(true)}}})
-			if err != nil || len(res.UnprocessedKeys) > 0 {
-				fail("batch %d: %v", bn, err)
-				return
-			}
-			got := len(res.Responses["kv1"])
-			switch {
-			case got != 0 && got != 25:
-				fail("batch %d: %d of its 25 items", bn, got)
-			case acked && got == 0:
-				fail("acknowledged batch %d lost", bn)
-			case !acked && got == 25:
-				w.batches = append(w.batches, bn)
-			}
-		}
 		if n := len(w.batches); n > 0 {
-			checkBatch(w.batches[n-1], true)
+			k.batch(w.batches[n-1], true)
 		}
 		if w.batchIn >= 0 {
-			checkBatch(w.batchIn, false)
+			k.batch(w.batchIn, false)
 			w.batchIn = -1
 		}
 	}
-	return probs
+	return k.probs
+}
+
+// killChecker checks one writer w after a restart, gathering problems.
+type killChecker struct {
+	ctx   context.Context
+	cl    *dynamodb.Client
+	w     *killWriter
+	probs []string
+}
+
+func (k *killChecker) fail(format string, args ...any) {
+	k.probs = append(k.probs, fmt.Sprintf("writer %d: ", k.w.id)+fmt.Sprintf(format, args...))
+}
+
+// get reads the item pk of table, consistently.
+func (k *killChecker) get(table, pk string) (map[string]types.AttributeValue, error) {
+	res, err := k.cl.GetItem(k.ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}})
+	if err != nil {
+		return nil, err
+	}
+	return res.Item, nil
+}
+
+// killNum is number attribute name of it (0: none).
+func killNum(it map[string]types.AttributeValue, name string) int {
+	if v, ok := it[name].(*types.AttributeValueMemberN); ok {
+		n, _ := strconv.Atoi(v.Value)
+		return n
+	}
+	return 0
+}
+
+// puts checks every put acknowledged since the last check, and settles
+// the one in flight.
+func (k *killChecker) puts() {
+	w := k.w
+	for from := w.checked; from < w.puts; from += 100 {
+		var keys []map[string]types.AttributeValue
+		for i := from; i < min(from+100, w.puts); i++ {
+			keys = append(keys, map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("p%d-%d", w.id, i)}})
+		}
+		res, err := k.cl.BatchGetItem(k.ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"kv1": {Keys: keys, ConsistentRead: aws.Bool(true)}}})
+		if err != nil || len(res.UnprocessedKeys) > 0 {
+			k.fail("PutItems %d..: %v", from, err)
+		} else if got := len(res.Responses["kv1"]); got != len(keys) {
+			k.fail("acknowledged PutItems lost: %d of %d from %d", len(keys)-got, len(keys), from)
+		}
+	}
+	w.checked = w.puts
+	if w.putTry {
+		if it, err := k.get("kv1", fmt.Sprintf("p%d-%d", w.id, w.puts)); err == nil && it != nil {
+			w.puts++
+		}
+		w.putTry = false
+	}
+}
+
+// counter checks the counter: at least what was acknowledged, at most
+// one more.
+func (k *killChecker) counter() {
+	w := k.w
+	if it, err := k.get("kv1", fmt.Sprint("c", w.id)); err != nil {
+		k.fail("counter: %v", err)
+	} else if c := killNum(it, "n"); c < w.count || c > w.count+1 || c == w.count+1 && !w.countIn {
+		k.fail("counter %d, %d increments acknowledged (one in flight: %v)", c, w.count, w.countIn)
+	} else {
+		w.count, w.countIn = c, false
+	}
+}
+
+// transaction checks the transaction: equal in both tables, the last
+// acknowledged or the one in flight.
+func (k *killChecker) transaction() {
+	w := k.w
+	a, errA := k.get("ta1", fmt.Sprint("t", w.id))
+	b, errB := k.get("tb1", fmt.Sprint("t", w.id))
+	if errors.Join(errA, errB) != nil {
+		k.fail("transaction: %v", errors.Join(errA, errB))
+	} else if va, vb := killNum(a, "v"), killNum(b, "v"); va != vb {
+		k.fail("half a transaction: %d in one table, %d in the other", va, vb)
+	} else if va != w.tx && (w.txTry == 0 || va != w.txTry) {
+		k.fail("transaction %d found, %d acknowledged (in flight: %d)", va, w.tx, w.txTry)
+	} else {
+		w.tx, w.txTry = va, 0
+	}
+}
+
+// batch checks batch bn: whole, and there when acked; one in flight
+// found whole counts as acknowledged.
+func (k *killChecker) batch(bn int, acked bool) {
+	w := k.w
+	keys := make([]map[string]types.AttributeValue, 25)
+	for i := range keys {
+		keys[i] = map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprintf("b%d-%d-%d", w.id, bn, i)}}
+	}
+	res, err := k.cl.BatchGetItem(k.ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"kv1": {Keys: keys, ConsistentRead: aws.Bool(true)}}})
+	if err != nil || len(res.UnprocessedKeys) > 0 {
+		k.fail("batch %d: %v", bn, err)
+		return
+	}
+	got := len(res.Responses["kv1"])
+	switch {
+	case got != 0 && got != 25:
+		k.fail("batch %d: %d of its 25 items", bn, got)
+	case acked && got == 0:
+		k.fail("acknowledged batch %d lost", bn)
+	case !acked && got == 25:
+		w.batches = append(w.batches, bn)
+	}
 }
 
 // dirBytes is the size of the files under dir.

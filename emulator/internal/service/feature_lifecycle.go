@@ -28,7 +28,7 @@ type Hooker interface {
 // Hooks are a feature's or a stage's hooks, each nil when not taken.
 type Hooks struct {
 	// Configure is told of a new service, in New: it may make the
-	// per-service state its settings ask for (Config.Settings, Setting);
+	// per-service state its settings ask for (Config.Settings, SettingOf);
 	// an error fails New.
 	Configure func(s *Service) error
 	// Starting is told at the start of every request, at its arrival time

@@ -23,14 +23,14 @@ type LagGate interface {
 var LagHooks struct {
 	// Settings returns a Config.Settings value of the stage holding ls,
 	// and a function that replaces them.
-	Settings func(ls []stagestate.LagSetting) (setting any, set func([]stagestate.LagSetting))
+	Settings func(ls []stagestate.LagSetting) (setting Setting, set func([]stagestate.LagSetting))
 	// IndexLag and ReadLag return the gate of a GSI, and of a table's
 	// eventually consistent reads, in a namespace of s.
 	IndexLag func(s *Service, accessKey, region, table, index string) (LagGate, error)
 	ReadLag  func(s *Service, accessKey, region, table string) (LagGate, error)
 	// Fuzzer returns a Config.Settings value of the stage that puts
 	// the service in consistency fuzzing with seed.
-	Fuzzer func(seed uint64) any
+	Fuzzer func(seed uint64) Setting
 }
 
 // The lags in TestLockOrder: GSIs held from their creation (lag
@@ -54,7 +54,7 @@ func (env *lockOrderEnv) lagConfig(fuzz bool) Config {
 	}
 	setting, set := LagHooks.Settings(ls)
 	env.setLags = set
-	cfg := Config{Settings: []any{setting}}
+	cfg := Config{Settings: []Setting{setting}}
 	if fuzz {
 		cfg.Settings = append(cfg.Settings, LagHooks.Fuzzer(env.seed))
 	}

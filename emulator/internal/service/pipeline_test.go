@@ -319,7 +319,7 @@ func TestPipelineInstruments(t *testing.T) {
 				require.Positive(t, o.ReadUnits+o.WriteUnits+o.VectorSearchBytes, "the report counted no units")
 			})
 			t.Run("throttle", func(t *testing.T) {
-				p := newPipelineEnv(t, Config{Settings: []any{throttle.Settings{Provisioned: true, Burst: time.Second}}})
+				p := newPipelineEnv(t, Config{Settings: []Setting{SettingOf[throttle.Settings]{}.With(throttle.Settings{Provisioned: true, Burst: time.Second})}})
 				var bodies []string
 				refused := "ProvisionedThroughputExceeded"
 				if tc.vector {
@@ -431,7 +431,7 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 	t.Helper()
 	cfg.Clock = func() time.Time { return tablesClock }
 	inj := faults.New(faults.Options{Clock: cfg.Clock})
-	cfg.Settings = append(cfg.Settings, inj)
+	cfg.Settings = append(cfg.Settings, SettingOf[*faults.Injector]{}.With(inj))
 	p := &pipelineEnv{t: t, s: newTestService(t, cfg), inj: inj}
 	p.h = serviceHandler(p.s)
 	for _, r := range [][2]string{
@@ -504,7 +504,7 @@ func (l *violationLog) rules(op string) []string {
 // cfg (the conventions stage's setting), and the log its violations go to.
 func newConventionsEnv(t testing.TB, cfg *conventions.Config) (*pipelineEnv, *violationLog) {
 	vs := &violationLog{}
-	return newPipelineEnv(t, Config{Settings: []any{cfg}, Logger: slog.New(slog.NewJSONHandler(vs, nil))}), vs
+	return newPipelineEnv(t, Config{Settings: []Setting{SettingOf[*conventions.Config]{}.With(cfg)}, Logger: slog.New(slog.NewJSONHandler(vs, nil))}), vs
 }
 
 // do sends one request and returns the status and body.

@@ -80,10 +80,10 @@ type Config struct {
 	// TableDropped is called with the size of each table DeleteTable
 	// drops (nil: not at all), so that the edge can return memory.
 	TableDropped func(sizeBytes int64)
-	// Settings are the stages' settings (stage_state.go's
-	// Setting: a stage finds its own by type), as the emulator's options
-	// give them.
-	Settings []any
+	// Settings are the stages' settings, as the emulator's options
+	// give them, each made by its reader's SettingOf key (stage_state.go)
+	// and found by it.
+	Settings []Setting
 	// ApproximateVectors makes every vector index search approximately
 	// (storage's HNSW graph) instead of exactly: for large local data
 	// sets; results may then differ from the true nearest neighbours.

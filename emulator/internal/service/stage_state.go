@@ -1,26 +1,46 @@
 package service
 
 // What a stage (stage.go) keeps, and what it is configured with: its
-// settings (Config.Settings, the emulator's options for it), its state
-// in each namespace (State, feature_state.go), its state on each table
-// (TableState) and its value on each use (TableUse.SetValue). The core
+// settings (Config.Settings, the emulator's options for it, each under
+// its SettingOf key), its state in each namespace (State,
+// feature_state.go), its state on each table (TableState) and its value
+// on each use (TableUse.SetValue). The core
 // keeps them for whatever stage asks and names none of them.
 
-// Setting returns the value of type T among the service's
-// Config.Settings (the first one), or false when there is none.
-func Setting[T any](s Space) (T, bool) { return ServiceSetting[T](s.ns.svc) }
+// SettingOf is the key of a stage's (or a feature's) setting of type
+// T: the package that reads the setting declares one variable of it,
+// and both the emulator, which puts the value in Config.Settings with
+// With, and the reader, which finds it with Of, go through that
+// variable. So a setting handed as a value where its reader wants a
+// pointer (or any other type) does not compile, where a bag searched by
+// type left it silently absent (pebble's options.go has one typed field
+// per concern for the same reason; the core cannot name the stages').
+type SettingOf[T any] struct{}
 
-// ServiceSetting returns the value of type T among the service's
-// Config.Settings (the first one), or false when there is none.
-func ServiceSetting[T any](s *Service) (T, bool) {
-	for _, v := range s.cfg.Settings {
-		if t, ok := v.(T); ok {
+// Setting is one value of Config.Settings, made by SettingOf.With.
+type Setting struct{ v any }
+
+// With is v as a setting of Config.Settings.
+func (SettingOf[T]) With(v T) Setting { return Setting{v: v} }
+
+// Of returns the setting of type T of s (a Space or a *Service): the
+// first in its Config.Settings, or false when there is none.
+func (SettingOf[T]) Of(s settingsOwner) (T, bool) {
+	for _, set := range s.settings() {
+		if t, ok := set.v.(T); ok {
 			return t, true
 		}
 	}
 	var zero T
 	return zero, false
 }
+
+// settingsOwner is what has a service's settings: a Space or a
+// *Service.
+type settingsOwner interface{ settings() []Setting }
+
+func (s *Service) settings() []Setting { return s.cfg.Settings }
+func (s Space) settings() []Setting    { return s.ns.svc.cfg.Settings }
 
 // TableState is a per-table state: a *T on each table, nil until stored.
 // Loads and stores are atomic; the table made anew (a table of the same

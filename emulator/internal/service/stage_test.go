@@ -230,9 +230,9 @@ func TestPipelineStages(t *testing.T) {
 	require.NotEmpty(t, guards, "no KeyGuard installed")
 	require.NotEmpty(t, writers, "no WriteChecker installed")
 	cfg := func(table string) Config {
-		return Config{Features: wiredFeatures(), Stages: stages, Settings: []any{throttle.Settings{HotKeys: true},
-			&conventions.Config{Tables: []conventions.TableConfig{
-				{Match: table, Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}}}}
+		return Config{Features: wiredFeatures(), Stages: stages, Settings: []Setting{SettingOf[throttle.Settings]{}.With(throttle.Settings{HotKeys: true}),
+			SettingOf[*conventions.Config]{}.With(&conventions.Config{Tables: []conventions.TableConfig{
+				{Match: table, Policy: conventions.Policy{Roles: conventions.RoleData, Mode: conventions.ModeWarn}}}})}}
 	}
 	for _, op := range dataPlaneOps(newTestService(t, cfg("pipe"))) {
 		tc, ok := pipelineCases[op]

@@ -58,9 +58,9 @@ func TestMain(m *testing.M) {
 	}
 	service.ReportHooks.SetReporting = reportstage.SetReporting
 	service.ReportHooks.Recorder = reportstage.RecorderOf
-	service.LagHooks.Settings = func(ls []stagestate.LagSetting) (any, func([]stagestate.LagSetting)) {
+	service.LagHooks.Settings = func(ls []stagestate.LagSetting) (service.Setting, func([]stagestate.LagSetting)) {
 		s := lag.NewSettings(ls)
-		return s, s.Set
+		return lag.LagsSetting.With(s), s.Set
 	}
 	service.LagHooks.IndexLag = func(s *service.Service, accessKey, region, table, index string) (service.LagGate, error) {
 		return lagGate(lag.IndexLag(s, accessKey, region, table, index))
@@ -68,7 +68,7 @@ func TestMain(m *testing.M) {
 	service.LagHooks.ReadLag = func(s *service.Service, accessKey, region, table string) (service.LagGate, error) {
 		return lagGate(lag.TableReadLag(s, accessKey, region, table))
 	}
-	service.LagHooks.Fuzzer = func(seed uint64) any { return lag.NewFuzzer(seed) }
+	service.LagHooks.Fuzzer = func(seed uint64) service.Setting { return lag.FuzzerSetting.With(lag.NewFuzzer(seed)) }
 	os.Exit(m.Run())
 }
 

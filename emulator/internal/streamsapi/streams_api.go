@@ -433,9 +433,13 @@ func getRecords(c service.Call, in *GetRecordsInput) (*GetRecordsOutput, error) 
 // stream that an event source mapping also delivers to a function.
 type ReaderWatch func(streamARN string)
 
+// ReaderWatchSetting is the key of a service's ReaderWatch in
+// service.Config.Settings.
+var ReaderWatchSetting service.SettingOf[ReaderWatch]
+
 // readBy tells the service's ReaderWatch that s is read.
 func readBy(c service.Call, s service.Stream) {
-	if w, _ := service.Setting[ReaderWatch](c.Space()); w != nil {
+	if w, _ := ReaderWatchSetting.Of(c.Space()); w != nil {
 		w(s.ARN())
 	}
 }

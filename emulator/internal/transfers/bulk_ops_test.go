@@ -60,7 +60,7 @@ func writeObject(t *testing.T, dir, bucket, key, data string) {
 // serves too (the items went through the normal write path).
 func TestBulkPutRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	schema := `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]`
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,`+schema+`}`)
@@ -129,7 +129,7 @@ func TestBulkPutRoundTrip(t *testing.T) {
 // condition-check-failure.json.
 func TestBulkPutErrorsAndConditions(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
 	writeObject(t, dir, "in", "batch/part-1.json", strings.Join([]string{
@@ -189,7 +189,7 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 // said, ends FAILED with a FailureCode and FailureMessage.
 func TestBulkPutFailed(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "x.ion", "{pk:\"a\"}")
 	writeObject(t, dir, "in", "plain.json", `{"Item":{"pk":{"S":"a"}}}`)
@@ -212,7 +212,7 @@ func TestBulkPutFailed(t *testing.T) {
 // the operation ends CANCELLED.
 func TestBulkPutCancel(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}, TransientDelay: time.Minute})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Minute})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
 	d := e.bulkStart(`{"TableName":"dst","InputS3Configuration":{"S3Bucket":"in","InputFormat":"DYNAMODB_JSON"},"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)
@@ -236,7 +236,7 @@ func TestBulkPutCancel(t *testing.T) {
 // most recent first.
 func TestListBulkOperations(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
 	var arns []string
@@ -274,7 +274,7 @@ func TestListBulkOperations(t *testing.T) {
 
 // TestBulkOperationsValidation: AWS's errors for bad requests.
 func TestBulkOperationsValidation(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(t.TempDir())}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
 	e.table("dst", onDemand)
 	const in = `"InputS3Configuration":{"S3Bucket":"in","InputFormat":"DYNAMODB_JSON"}`
 	const out = `"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}`
@@ -312,7 +312,7 @@ func FuzzBulkPutObject(f *testing.F) {
 	f.Add([]byte("\n\n{}\n[1]\n"), false)
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",s:$dynamodb_SS::[]}}\n[{Item:{pk:1.}}, sym]"), true)
 	dir := f.TempDir()
-	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	n := 0
 	f.Fuzz(func(t *testing.T, obj []byte, ion bool) {
@@ -341,7 +341,7 @@ func FuzzBulkPutObject(f *testing.F) {
 // PutItem's handler, outside the registry's adapter.
 func TestBulkPutConditionCharged(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
 	writeObject(t, dir, "in", "batch/part-1.json",

@@ -20,7 +20,7 @@ import (
 // images; the keys stay whole.
 func TestIncrementalExportFiltered(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("incf", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"incf","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	for _, k := range []string{"changed", "gone"} {

@@ -21,7 +21,7 @@ import (
 // item for item, and the export's layout is AWS's.
 func TestExportImportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
@@ -163,7 +163,7 @@ func TestImportCSV(t *testing.T) {
 	if err := writeFile(filepath.Join(dir, "in", "csv", "part1.csv"), []byte("pk;n;note\na;1;hello\nb;2;\nc;x;bad number\n")); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	var im struct {
 		ImportTableDescription struct {
 			ImportStatus                  string
@@ -187,7 +187,7 @@ func TestImportCSV(t *testing.T) {
 // TestExportErrors: AWS's refusals of ExportTableToPointInTime and the
 // Describe/List operations.
 func TestExportErrors(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(t.TempDir())}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
 	e.table("exp", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"exp","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/exp"
@@ -241,7 +241,7 @@ func TestExportErrors(t *testing.T) {
 // keys and both images.
 func TestIncrementalExport(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("inc", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"inc","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	e.must("PutItem", `{"TableName":"inc","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
@@ -311,7 +311,7 @@ func FuzzImportObject(f *testing.F) {
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",v:$dynamodb_SS::[\"x\"]}}\n[{Item:{pk:1.}}]"), byte(2))
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, byte(3))
 	dir := f.TempDir()
-	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	n := 0
 	f.Fuzz(func(t *testing.T, obj []byte, kind byte) {
 		n++

@@ -20,7 +20,7 @@ func TestImportMissingBucketAndEmptyPrefix(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "bkt", "other"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	type desc struct {
 		ImportArn, ImportStatus, TableArn, TableId, FailureCode, FailureMessage string
 		ImportedItemCount, ErrorCount                                           int

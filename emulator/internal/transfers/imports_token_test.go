@@ -26,7 +26,7 @@ func TestImportClientToken(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bkt", "a", "items.json"), []byte(item), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}, TransientDelay: time.Second})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	body := func(prefix, name string) string {
 		return `{"ClientToken":"tok","S3BucketSource":{"S3Bucket":"bkt","S3KeyPrefix":"` + prefix + `"},"InputFormat":"DYNAMODB_JSON",
 			"TableCreationParameters":{"TableName":"` + name + `",` + pkSkTable + `}}`

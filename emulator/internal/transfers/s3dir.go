@@ -18,13 +18,17 @@ import (
 // a bucket is a sub-directory, an object key a path below it, with "/"
 // as the separator. "" means <os.TempDir()>/dynamoemu-s3.
 
-// S3Dir is the directory standing for Amazon S3, a value among the
-// service's Config.Settings ("" or none: <os.TempDir()>/dynamoemu-s3).
+// S3Dir is the directory standing for Amazon S3, a setting of the
+// service's Config.Settings under S3DirSetting ("" or none:
+// <os.TempDir()>/dynamoemu-s3).
 type S3Dir string
+
+// S3DirSetting is the key of the service's S3Dir.
+var S3DirSetting service.SettingOf[S3Dir]
 
 // s3Root returns the directory standing for S3.
 func s3Root(c service.Call) string {
-	if d, _ := service.Setting[S3Dir](c.Space()); d != "" {
+	if d, _ := S3DirSetting.Of(c.Space()); d != "" {
 		return string(d)
 	}
 	return filepath.Join(os.TempDir(), "dynamoemu-s3")

@@ -51,7 +51,7 @@ func (e *clockEnv) importInto(name, bucket, prefix, format, compression string) 
 // into the same table (every type).
 func TestExportImportIonRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.must("CreateTable", `{"TableName":"src",`+pkSkTable+`}`)
 	for _, it := range allTypesItems {
 		e.must("PutItem", `{"TableName":"src","Item":`+it+`}`)
@@ -103,7 +103,7 @@ func TestImportIonListForm(t *testing.T) {
 	if err := writeFile(filepath.Join(dir, "in", "docs", "books.ion"), []byte(obj)); err != nil {
 		t.Fatal(err)
 	}
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	d := e.importInto("books", "in", "docs/", "ION", "NONE")
 	if d.ImportStatus != "FAILED" || d.ImportedItemCount != 2 || d.ErrorCount != 1 || d.ProcessedItemCount != 3 {
 		t.Errorf("got %+v, want FAILED with 2 imported and 1 error of 3", d)
@@ -132,7 +132,7 @@ func TestImportZstd(t *testing.T) {
 	ionLines.WriteString("$ion_1_0 {Item:{pk:\"i\",sk:1.,v:$dynamodb_NS::[1.,2d1]}}\n$ion_1_0 {Item:{pk:\"i\",sk:2.,v:{{AAE=}}}}\n")
 	writeZstd(t, filepath.Join(dir, "zz", "ion", "part-0.ion.zst"), ionLines.Bytes())
 
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.must("CreateTable", `{"TableName":"ref",`+pkSkTable+`}`)
 	for _, it := range allTypesItems {
 		e.must("PutItem", `{"TableName":"ref","Item":`+it+`}`)
@@ -158,7 +158,7 @@ func TestImportZstd(t *testing.T) {
 func TestBulkPutIonZstd(t *testing.T) {
 	dir := t.TempDir()
 	writeZstd(t, filepath.Join(dir, "in", "b", "x.ion.zst"), []byte("$ion_1_0 {Item:{pk:\"a\",n:1.}}\n$ion_1_0 {Item:{pk:\"b\",n:sym}}\n"))
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []any{S3Dir(dir)}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("bulkt", onDemand)
 	d := e.bulkStart(`{"TableName":"bulkt","InputS3Configuration":{"S3Bucket":"in","S3KeyPrefix":"b/","InputFormat":"ION","InputCompressionType":"ZSTD"},
 		"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}}`)

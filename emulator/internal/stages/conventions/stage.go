@@ -39,10 +39,14 @@ var (
 // state is a service's conventions layer, made by configure.
 type state struct{ st *convcheck.State }
 
+// Setting is the key of the conventions check's configuration, a
+// *conventions.Config, in service.Config.Settings.
+var Setting service.SettingOf[*conventions.Config]
+
 // configure makes the service's layer from its *conventions.Config
 // setting (none: the tables' tags alone).
 func configure(s *service.Service) error {
-	cfg, _ := service.ServiceSetting[*conventions.Config](s)
+	cfg, _ := Setting.Of(s)
 	st, err := convcheck.New(cfg, s.Log(), func() *insights.Design { return reportstage.Design(s) })
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ func BenchmarkConventionsPutItem(b *testing.B) {
 	}}
 	for _, table := range []string{"app-order-plain", "app-order-command"} {
 		b.Run(table, func(b *testing.B) {
-			env := servicetest.New(b, service.Config{Stages: testStages, Settings: []any{cfg}})
+			env := servicetest.New(b, service.Config{Stages: testStages, Settings: []service.Setting{convstage.Setting.With(cfg)}})
 			env.Must("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",
 				"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],
 				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],

@@ -37,12 +37,12 @@ const unguarded = `{"TableName":"cmd","Item":{"pk":{"S":"ORDER#tenant001"},"sk":
 // with nothing written, and reports the table and the violation until
 // the report is reset.
 func TestStageChecks(t *testing.T) {
-	_, err := service.New(service.Config{Stages: testStages, Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
-		{Match: "[", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}}}})
+	_, err := service.New(service.Config{Stages: testStages, Settings: []service.Setting{convstage.Setting.With(&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "[", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}})}})
 	require.Error(t, err, "a configuration with a bad match pattern made a service")
 
-	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
-		{Match: "cmd", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}}}})
+	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []service.Setting{convstage.Setting.With(&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "cmd", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}})}})
 	env.Must("CreateTable", commandTable("cmd", ""))
 	body := env.Refused("PutItem", unguarded, "ValidationException")
 	require.Contains(t, body, "B6")
@@ -74,8 +74,8 @@ func TestStageChecks(t *testing.T) {
 // back from its records (LoadedDefinition), from its tags and the
 // configuration, so that the rules hold after a restart as before it.
 func TestStageReplayed(t *testing.T) {
-	cfg := service.Config{Stages: testStages, Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
-		{Match: "cmd", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}}}}
+	cfg := service.Config{Stages: testStages, Settings: []service.Setting{convstage.Setting.With(&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "cmd", Policy: conventions.Policy{Roles: conventions.RoleCommand}}}})}}
 	env, rec := servicetest.Recorded(t, cfg)
 	env.Must("CreateTable", commandTable("cmd", ""))
 	env.Must("CreateTable", commandTable("tagged", `[{"Key":"`+conventions.TagRoles+`","Value":"command"}]`))
@@ -98,8 +98,8 @@ func TestStageReplayed(t *testing.T) {
 // find it before its policy is stored, leave it guarded all the same
 // (rule A14, a data table read by a versioned sort key, made strict).
 func TestStageGuardsNewTable(t *testing.T) {
-	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []any{&conventions.Config{Tables: []conventions.TableConfig{
-		{Match: "data*", Policy: conventions.Policy{Roles: conventions.RoleData, Strict: []string{"A14"}}}}}}})
+	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []service.Setting{convstage.Setting.With(&conventions.Config{Tables: []conventions.TableConfig{
+		{Match: "data*", Policy: conventions.Policy{Roles: conventions.RoleData, Strict: []string{"A14"}}}}})}})
 	for i := range 20 {
 		name := fmt.Sprintf("data%d", i)
 		read := `{"TableName":"` + name + `","Key":{"pk":{"S":"ORDER#tenant001"},"sk":{"S":"ORDER#1@1"}}}`

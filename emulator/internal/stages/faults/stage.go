@@ -70,11 +70,14 @@ func checkCall(c service.Call, op string, in any) error {
 	return faultError(f.Kind, f.Message, resource{arn: c.TableARN(table), index: index, own: index != ""})
 }
 
-// injector returns the service's fault rules: the *faults.Injector among
-// its settings (service.Config.Settings; nil, which has no rules, when
-// there is none).
+// Setting is the key of a service's fault rules, a *faults.Injector,
+// in service.Config.Settings.
+var Setting service.SettingOf[*faults.Injector]
+
+// injector returns the service's fault rules: its Setting (nil, which
+// has no rules, when there is none).
 func injector(sp service.Space) *faults.Injector {
-	inj, _ := service.Setting[*faults.Injector](sp)
+	inj, _ := Setting.Of(sp)
 	return inj
 }
 

@@ -35,9 +35,17 @@ func (s *Settings) Set(ls []LagSetting) {
 	s.p.Store(&cp)
 }
 
+// LagsSetting is the key of the lags given at start, a service's
+// *Settings (NewSettings), in service.Config.Settings.
+var LagsSetting service.SettingOf[*Settings]
+
+// FuzzerSetting is the key of a service's consistency fuzzing, a
+// *Fuzzer, in service.Config.Settings (none: no fuzzing).
+var FuzzerSetting service.SettingOf[*Fuzzer]
+
 // settingsOf returns the lag settings of sp's service (nil: none).
 func settingsOf(sp service.Space) []LagSetting {
-	s, ok := service.Setting[*Settings](sp)
+	s, ok := LagsSetting.Of(sp)
 	if !ok || s == nil {
 		return nil
 	}

@@ -24,7 +24,7 @@ func (Stage) Hooks() service.Hooks {
 
 // fuzzerOf returns the fuzzing of a service (nil: none).
 func fuzzerOf(sp service.Space) *Fuzzer {
-	f, _ := service.Setting[*Fuzzer](sp)
+	f, _ := FuzzerSetting.Of(sp)
 	return f
 }
 

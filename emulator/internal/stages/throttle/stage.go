@@ -25,6 +25,10 @@ var (
 	tables = service.NewTableState[tableState]()
 )
 
+// Setting is the key of the service's throttle.Settings in
+// service.Config.Settings.
+var Setting service.SettingOf[throttle.Settings]
+
 // admission is what Begin keeps on a use it began on a throttled table
 // (service.TableUse.SetValue): one more than the half units a batch's
 // item took at once (so a use admitted is never zero). A byte, which the
@@ -56,7 +60,7 @@ func throttler(sp service.Space) *throttle.Throttler {
 	if th := s.th.Load(); th != nil {
 		return th
 	}
-	set, _ := service.Setting[throttle.Settings](sp)
+	set, _ := Setting.Of(sp)
 	th := throttle.New(throttle.Options{Clock: sp.Clock(), Burst: set.Burst, PerKey: set.HotKeys})
 	s.th.Store(th)
 	return th
@@ -207,7 +211,7 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 		return ts
 	}
 	sp := t.Space()
-	cfg, _ := service.Setting[throttle.Settings](sp)
+	cfg, _ := Setting.Of(sp)
 	st := d.Settings()
 	capacity := st.Capacity
 	provisioned := st.Billing.Mode != "PAY_PER_REQUEST" && capacity.Read > 0 && capacity.Write > 0

@@ -49,7 +49,7 @@ func drain(t *testing.T, env *servicetest.Env, name string) string {
 // table made again after DeleteTable with full buckets, and leaves a
 // table tagged off alone.
 func TestThrottleStage(t *testing.T) {
-	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []any{throttle.Settings{Provisioned: true, Burst: time.Second}}})
+	env := servicetest.New(t, service.Config{Stages: testStages, Settings: []service.Setting{Setting.With(throttle.Settings{Provisioned: true, Burst: time.Second})}})
 	createTable(env, "tab", "")
 	body := drain(t, env, "tab")
 	require.Contains(t, body, "ProvisionedThroughputExceededException")
