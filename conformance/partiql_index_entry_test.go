@@ -84,3 +84,35 @@ func TestPartiQLIndexReadCapacity(t *testing.T) {
 		require.Equal(t, units, aws.ToFloat64(cc.CapacityUnits), "%s: the total is the index's", tc.stmt)
 	}
 }
+
+// TestPartiQLLSIReachBackChargesRowsWalked: an LSI read that fetches an
+// unprojected attribute from the table charges the table arm for every
+// row it walks, kept or not: a filter that matches nothing reports the
+// same table arm as the unfiltered read (AWS, captured eu-west-2
+// 2026-08-17, published in nubo-db/dynoxide
+// tests/partiql_index_qualifier.rs, "a reach-back is charged on rows
+// walked, not rows kept": table 4.5 with and without the filter over three
+// 9 KB rows; here five small rows at 0.5 each).
+func TestPartiQLLSIReachBackChargesRowsWalked(t *testing.T) {
+	AWSDiffers(t, "DynamoDB Local leaves ConsumedCapacity out of an ExecuteStatement read of an index")
+	c, tbl := partiqlIndexFixture(t)
+	for _, tc := range []struct {
+		stmt string
+		rows int
+	}{
+		{"SELECT a FROM " + indexTarget(tbl, "byLKeys") + " WHERE pk = 'p'", 5},
+		{"SELECT a FROM " + indexTarget(tbl, "byLKeys") + " WHERE pk = 'p' AND sk = 'none'", 0},
+	} {
+		out, err := c.ExecuteStatement(ctx(t), &dynamodb.ExecuteStatementInput{Statement: aws.String(tc.stmt),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+		require.NoError(t, err, tc.stmt)
+		require.Len(t, out.Items, tc.rows, tc.stmt)
+		cc := out.ConsumedCapacity
+		require.NotNil(t, cc, tc.stmt)
+		require.NotNil(t, cc.Table, tc.stmt)
+		require.Equal(t, 2.5, aws.ToFloat64(cc.Table.CapacityUnits), "%s: five base reads of 0.5", tc.stmt)
+		require.Contains(t, cc.LocalSecondaryIndexes, "byLKeys", tc.stmt)
+		require.Equal(t, 0.5, aws.ToFloat64(cc.LocalSecondaryIndexes["byLKeys"].CapacityUnits), tc.stmt)
+		require.Equal(t, 3.0, aws.ToFloat64(cc.CapacityUnits), tc.stmt)
+	}
+}

@@ -189,9 +189,13 @@ func (p *pageReader) visit(e storage.EncodedItem) bool {
 			}
 			p.stored = append(p.stored, e)
 		}
-		if ir != nil && ir.fetch {
-			p.fetched = p.fetched + capacity.ReadUnits(e.Size(), p.req.consistent)
-		}
+	}
+	if ir != nil && ir.fetch {
+		// The table read happens on the way past the row: a filter that
+		// drops it afterwards refunds nothing (AWS, captured eu-west-2
+		// 2026-08-17: a filtered LSI reach-back reports the unfiltered
+		// table arm; nubo-db/dynoxide tests/partiql_index_qualifier.rs).
+		p.fetched = p.fetched + capacity.ReadUnits(e.Size(), p.req.consistent)
 	}
 	if (p.req.limit > 0 && p.scanned >= p.req.limit) || p.readBytes >= maxPageBytes {
 		p.last = e
