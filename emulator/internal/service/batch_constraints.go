@@ -75,6 +75,9 @@ func writeRequestsEcho(in *BatchWriteItemInput) string {
 		b.WriteString(name)
 		b.WriteString("=[")
 		for j, wr := range in.RequestItems[name] {
+			if b.Len() > echoKeep {
+				break // past what the answer shows
+			}
 			writeRequestEchoAt(&b, j, wr)
 		}
 		b.Write(in.past.Echo(name))
@@ -113,21 +116,34 @@ func writeRequestEcho(b *bytes.Buffer, wr WriteRequest) {
 	b.WriteString(")")
 }
 
+// attrValueID is what an attribute's echo shows before its value's hash.
+const attrValueID = "=com.amazonaws.dynamodb.v20120810.AttributeValue@"
+
+// echoNames is how many of an item's attributes its echo shows: as many
+// as take the echo past what the answer shows of it (each at least its
+// separator, its name's quote-less text, attrValueID and a digit). An
+// item cut past the item size limit (wire.ItemHead) is read for no
+// more names than these.
+const echoNames = echoKeep/len(", "+attrValueID+"0") + 2
+
+// itemEcho renders an item as the echo shows it: its attributes by
+// name, each with its value's hash, the first echoNames of them.
 func itemEcho(b *bytes.Buffer, it wire.WireItem) {
 	if it == nil {
 		b.WriteString("null")
 		return
 	}
 	b.WriteString("{")
-	for i, name := range sortedKeys(it) {
+	names, values := wire.ItemHead(it, echoNames)
+	for i, name := range names {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(name)
-		b.WriteString("=com.amazonaws.dynamodb.v20120810.AttributeValue@")
+		b.WriteString(attrValueID)
 		// The value's JSON is hashed in b's room past its end, which the
 		// hash's digits then overwrite: no buffer a value.
-		crc := wire.EchoHash(b.AvailableBuffer(), it[name])
+		crc := wire.EchoHash(b.AvailableBuffer(), values[i])
 		b.Write(strconv.AppendUint(b.AvailableBuffer(), uint64(crc), 16))
 	}
 	b.WriteString("}")

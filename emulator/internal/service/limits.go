@@ -27,7 +27,11 @@ func Limit[O, E any](r Registrar, member string, row wire.Row[O, E]) {
 // answer is the whole body's (the same-answer tests in oversize_test.go
 // and beside it).
 func coreLimits() *wire.Limits {
-	limits := (&wire.Limits{ItemBytes: maxItemBytes}).CutItem(&PutItemInput{}, "Item") // PutItem reads only its size first
+	// The items a write puts: read for their size (and, in a batch over
+	// its count limit, the first names of each: itemEcho) before anything
+	// else reads them.
+	limits := (&wire.Limits{ItemBytes: maxItemBytes}).CutItem(&PutItemInput{}, "Item").
+		CutItem(&PutRequest{}, "Item").CutItem(&TransactPut{}, "Item")
 	wire.Add(limits, "TransactItems", wire.Row[TransactWriteItemsInput, TransactWriteItem]{Max: maxTransactItems,
 		Start: func(in *TransactWriteItemsInput, _ wire.At) { in.past = oversize.Past{} },
 		Past: func(in *TransactWriteItemsInput, at wire.At, item *TransactWriteItem) {

@@ -72,7 +72,8 @@
 //   - limits.go: the Limits of the members far over AWS's limits, and
 //     an attribute's own list over the item size limit (overList);
 //     overitem.go: an item of many attributes over it (Limits.CutItem:
-//     PutItem's Item), its later attributes kept as text, and ItemNames.
+//     the items PutItem, BatchWriteItem and TransactWriteItems put), its
+//     later attributes kept as text, ItemNames and ItemHead.
 //   - wire_decode.go: attribute values (AttributeValue, WireItem,
 //     DecodeItem), decoded and validated.
 //   - wire_exprvalues.go, wire_placeholders.go: ExpressionAttributeValues

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"container/heap"
+	"slices"
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -176,4 +178,116 @@ func ItemNames(item map[string]storage.Value) []string {
 		d.pos++
 	}
 	return names
+}
+
+// ItemHead returns the first n names of item's attributes in their
+// sorted order, and their values: of a cut item (see above), the whole
+// item's, its text past the limit read for the names and the last value
+// of each (as a map keeps the last of a name). A batch's echo over its
+// count limit shows an item's attributes by name, and no more than
+// MaxEcho bytes of them: so it reads n names, however many the item has,
+// and holds n of them.
+func ItemHead(item map[string]storage.Value, n int) ([]string, []storage.Value) {
+	return itemHead(item, n, MaxItemBytes)
+}
+
+// itemHead is ItemHead of an item cut past limit (the Limits'
+// ItemBytes), whose lists are read as the decoder read them.
+func itemHead(item map[string]storage.Value, n, limit int) ([]string, []storage.Value) {
+	kept := make([]string, 0, len(item))
+	for k := range item {
+		if k != restKey {
+			kept = append(kept, k)
+		}
+	}
+	slices.Sort(kept)
+	var later []headName
+	var d decoder
+	if rest, cut := item[restKey]; cut {
+		s := rest.Str()
+		d = decoder{data: []byte(s), text: s, lim: &Limits{ItemBytes: limit}} // a refused item's echo: rare, so copied
+		later = restHead(&d, item, n)
+	}
+	names := make([]string, 0, min(n, len(kept)+len(later)))
+	values := make([]storage.Value, 0, cap(names))
+	for len(names) < n && (len(kept) > 0 || len(later) > 0) {
+		if len(later) == 0 || len(kept) > 0 && kept[0] < later[0].name {
+			names, values = append(names, kept[0]), append(values, item[kept[0]])
+			kept = kept[1:]
+			continue
+		}
+		d.pos = later[0].at
+		v, _ := d.attrValue(1) // it was read once: never an error
+		names, values = append(names, later[0].name), append(values, v)
+		later = later[1:]
+	}
+	return names, values
+}
+
+// headName is a name of a cut item's text past the limit and where its
+// last value starts in that text.
+type headName struct {
+	name string
+	at   int
+}
+
+// headNames is a max-heap of headNames by name (container/heap).
+type headNames []*headName
+
+func (h headNames) Len() int           { return len(h) }
+func (h headNames) Less(i, j int) bool { return h[i].name > h[j].name }
+func (h headNames) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *headNames) Push(x any)        { *h = append(*h, x.(*headName)) }
+func (h *headNames) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// restHead reads the text of a cut item's attributes past the limit (d's
+// input) and returns the first n of its names (in sorted order) that are
+// not among item's kept attributes, each with where its last value
+// starts: a heap of n names, the largest dropped for a smaller one.
+func restHead(d *decoder, item map[string]storage.Value, n int) []headName {
+	h := make(headNames, 0, n)
+	in := make(map[string]*headName, n)
+	for d.pos < len(d.data) && n > 0 {
+		name, err := d.readString()
+		if err != nil || d.expect(':') != nil {
+			break // it was read once: never
+		}
+		if !d.isNull() { // a null attribute is a fault, in no item
+			d.skipSpace()
+			at := d.pos
+			if d.skipValue(2) != nil {
+				break
+			}
+			if _, kept := item[name]; !kept {
+				switch e := in[name]; {
+				case e != nil:
+					e.at = at
+				case len(h) < n:
+					e = &headName{name, at}
+					in[name] = e
+					heap.Push(&h, e)
+				case name < h[0].name:
+					delete(in, h[0].name)
+					e = &headName{name, at}
+					in[name] = e
+					h[0] = e
+					heap.Fix(&h, 0)
+				}
+			}
+		}
+		if d.peek() != ',' {
+			break
+		}
+		d.pos++
+	}
+	out := make([]headName, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		out[i] = *heap.Pop(&h).(*headName)
+	}
+	return out
 }

@@ -11,13 +11,15 @@ import (
 // FuzzCutItem: an item cut past a small item size limit (64 bytes, so
 // that short inputs are cut) decodes with the error of the item read
 // whole, is over the limit exactly when that one is, holds it whole when
-// it is not, and has its names (ItemNames).
+// it is not, and has its names (ItemNames), and its first names and
+// their values (itemHead).
 func FuzzCutItem(f *testing.F) {
 	for _, s := range []string{
 		`{"Item":{"a":{"S":"0123456789"},"b":{"S":"0123456789"},"c":{"S":"0123456789"},"d":{"S":"0123456789"},"e":{"S":"0123456789"},"f":{"N":"1"}}}`,
 		`{"Item":{"a":{"S":"0123456789012345678901234567890123456789012345678901234567890123456789"},"b":{"N":"1"},"a":{"N":"2"}}}`,
 		`{"Item":{"a":{"S":"0123456789012345678901234567890123456789012345678901234567890123456789"},"b":{"L":[{"N":"1"},{"S":"x"}]},"":{"S":"v"},"n":null}}`,
 		`{"Item":{"a":{"S":"01234567890123456789012345678901234567890123456789012345678901234567890"},"b":{"N":"x"},"c":{}}}`,
+		`{"Item":{"z":{"S":"0123456789012345678901234567890123456789012345678901234567890123456789"},"y":{"N":"1"},"b":{"N":"2"},"y":{"S":"3"},"a":{"L":[{"N":"1"}]},"b":null}}`,
 	} {
 		f.Add(s)
 	}
@@ -49,6 +51,18 @@ func FuzzCutItem(f *testing.F) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Fatalf("names: got %q, want %q", got, want)
+		}
+		// The first names and their values, as a batch's echo reads them.
+		for _, n := range []int{1, 3, len(want) / 2, len(want) + 1} {
+			names, values := itemHead(ci, n, limit)
+			if !slices.Equal(names, want[:min(n, len(want))]) {
+				t.Fatalf("first %d names: got %q, want %q", n, names, want[:min(n, len(want))])
+			}
+			for i, k := range names {
+				if g, w := AppendValue(nil, values[i]), AppendValue(nil, wi[k]); !bytes.Equal(g, w) {
+					t.Fatalf("the value of %q: got %s, want %s", k, g, w)
+				}
+			}
 		}
 	})
 }
