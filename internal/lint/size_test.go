@@ -38,8 +38,14 @@ const maxPackageLines = 11500
 // items put to the stages' key guards and write checks before its table
 // is made (checkRestored), a snapshot rewind's tables likewise before
 // anything is dropped (checkRewind, keeps), and Write reading a
-// restore's items in place of a transaction.
-const maxCoreLines = 12012
+// restore's items in place of a transaction. It rose by 91 to 12,103
+// when six changes met (net lines each, about): PartiQL's index arms in transactions and
+// batches and a failed member's charge (capacity, 21), typed stage
+// settings (SettingOf, 20), a branch never written holding 48 bytes of
+// namespace (kept(), 20), BatchWriteItem's and TransactWriteItems' wide
+// items cut (the echo's heap of names, 20), the index entry's filter (6),
+// the reach-back charge (7); to be won back with the catalog's split.
+const maxCoreLines = 12103
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface
