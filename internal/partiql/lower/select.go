@@ -232,7 +232,6 @@ func (l *lowerer) projection(list []partiql.Expr) ([]Column, *expr.Projection, *
 	return cols, compiled, nil
 }
 
-// nodeHead is the text a node starts with, for the length of its place.
 // AggregateError is the refusal of s's aggregate (COUNT(*)), nil when its
 // SELECT list has none: what AWS answers, rather than that the table is
 // missing, for an aggregate over a table that does not exist (AWS
@@ -257,6 +256,7 @@ func (l *lowerer) aggregateErr(list []partiql.Expr) *Error {
 	return nil
 }
 
+// nodeHead is the text a node starts with, for the length of its place.
 func nodeHead(e partiql.Expr) string {
 	if c, ok := e.(*partiql.Call); ok {
 		return c.Fun
