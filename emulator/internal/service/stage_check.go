@@ -438,14 +438,17 @@ func (c Call) Tenant() string { return c.c.tenantHdr }
 // gives that refusal, as an import's FailureMessage does.
 func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
 	tt, call := Table{t: t}, Call{c: c}
-	checked := false
+	var guards []KeyGuard
 	for _, g := range c.svc.seams.guards {
-		checked = checked || g.GuardsKeys(tt)
+		if g.GuardsKeys(tt) {
+			guards = append(guards, g)
+		}
 	}
+	checked := false
 	for _, v := range c.svc.seams.writes {
 		checked = checked || v.ChecksWrites(tt) != NoWriteCheck
 	}
-	if !checked {
+	if len(guards) == 0 && !checked {
 		return nil // restored without a look at its items
 	}
 	var n int64
@@ -453,15 +456,13 @@ func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
 	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
 		w := Write{Table: tt, Op: WritePut, Key: e.Key(), New: e.Item(), CreateOnly: true, restored: snap}
 		var err error
-		for _, g := range c.svc.seams.guards {
-			if err == nil && g.GuardsKeys(tt) {
-				err = g.GuardKey(call, tt, w.Key)
+		for _, g := range guards {
+			if err = g.GuardKey(call, tt, w.Key); err != nil {
+				break
 			}
 		}
-		for _, v := range c.svc.seams.writes {
-			if err == nil && v.ChecksWrites(tt) != NoWriteCheck {
-				err = v.CheckWrite(call, &w)
-			}
+		if err == nil {
+			err = c.checkWrite(&w)
 		}
 		switch {
 		case err == nil:
@@ -475,8 +476,11 @@ func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
 		return true
 	})
 	first := cmp.Or(denied, other)
+	if first == nil {
+		return nil
+	}
 	ae, ok := apierr.Classify(first)
-	if first == nil || !ok {
+	if !ok {
 		return first
 	}
 	return apierr.New(ae.Class, apierr.MsgRestoreRefused(t.name, n, ae.Class.Name+": "+ae.Msg))
