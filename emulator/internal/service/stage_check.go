@@ -456,10 +456,8 @@ func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
 	snap.ScanEncoded(storage.ScanRange{}, func(e storage.EncodedItem) bool {
 		w := Write{Table: tt, Op: WritePut, Key: e.Key(), New: e.Item(), CreateOnly: true, restored: snap}
 		var err error
-		for _, g := range guards {
-			if err = g.GuardKey(call, tt, w.Key); err != nil {
-				break
-			}
+		for i := 0; err == nil && i < len(guards); i++ {
+			err = guards[i].GuardKey(call, tt, w.Key)
 		}
 		if err == nil {
 			err = c.checkWrite(&w)
@@ -476,11 +474,8 @@ func (c *call) checkRestored(t *table, snap *storage.TableSnapshot) error {
 		return true
 	})
 	first := cmp.Or(denied, other)
-	if first == nil {
-		return nil
-	}
 	ae, ok := apierr.Classify(first)
-	if !ok {
+	if first == nil || !ok {
 		return first
 	}
 	return apierr.New(ae.Class, apierr.MsgRestoreRefused(t.name, n, ae.Class.Name+": "+ae.Msg))
