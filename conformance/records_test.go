@@ -9,6 +9,7 @@ package conformance
 // add a row: docs/records.md.
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func runRecords(t *testing.T, path string, f *capture.File) {
 		body, err := s.Request(e)
 		require.NoError(t, err)
 		got := rawSend(t, "", body, map[string]string{"X-Amz-Target": e.Target})
-		if local && got.Status >= 400 {
+		if local && got.Status >= 400 && !bytes.Contains(e.Response, []byte(`"Message"`)) {
 			got.Body = lowerMessage(got.Body)
 		}
 		diffs, err := s.Compare(e, got.Status, got.Body)
@@ -93,7 +94,9 @@ func runRecords(t *testing.T, path string, f *capture.File) {
 
 // lowerMessage renames an error body's Message member, as DynamoDB Local
 // sends it, to message, as AWS sends it (the format's error body): a
-// difference of the oracle's wire, not of its answer.
+// difference of the oracle's wire, not of its answer. A record whose
+// answer spells it Message (AWS's TransactionCanceledException, as
+// DynamoDB Local's) is compared as sent.
 func lowerMessage(body []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil || m["Message"] == nil || m["message"] != nil {
