@@ -226,10 +226,21 @@ func (r *useReader) batchWrite(in *useRequest) ([]use, error) {
 	return uses, nil
 }
 
-// transactAccess is the access of each kind of action of a
-// transaction.
-var transactAccess = map[string]insights.Access{"Get": insights.Get, "ConditionCheck": insights.Get,
-	"Put": insights.Put, "Update": insights.Update, "Delete": insights.Delete}
+// transactAccess is the access of a kind of action of a transaction;
+// false for a kind that is none.
+func transactAccess(kind string) (insights.Access, bool) {
+	switch kind {
+	case "Get", "ConditionCheck":
+		return insights.Get, true
+	case "Put":
+		return insights.Put, true
+	case "Update":
+		return insights.Update, true
+	case "Delete":
+		return insights.Delete, true
+	}
+	return 0, false
+}
 
 // transact is the uses of a TransactGetItems or TransactWriteItems: one
 // per action.
@@ -244,7 +255,7 @@ func (r *useReader) transact(in *useRequest) ([]use, error) {
 			if err := json.Unmarshal(raw, &act); err != nil {
 				return nil, inputErrorf("TransactItems[%d].%s: %v", i, kind, err)
 			}
-			access, ok := transactAccess[kind]
+			access, ok := transactAccess(kind)
 			if !ok {
 				return nil, inputErrorf("TransactItems[%d]: %q is not Get, Put, Update, Delete or ConditionCheck", i, kind)
 			}

@@ -8,28 +8,21 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/emulator"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
-// usesServer is a server over two tables, Orders (pk S, sk N, and an
-// index byG on g) and Accounts (id S).
+// usesServer is the fixture's server over two tables, Orders (pk S, sk
+// N, and an index byG on g) and Accounts (id S).
 func usesServer(t *testing.T) *Server {
 	t.Helper()
-	emu, err := emulator.New(emulator.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = emu.Close() })
-	s, err := New(emu, Options{})
-	require.NoError(t, err)
-	for _, req := range []string{`{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
+	f := newFixture(t, "memory", Options{})
+	f.ok("create_table", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST",
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"}],
-		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`,
-		`{"TableName":"Accounts","BillingMode":"PAY_PER_REQUEST",
-		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}]}`} {
-		_, err = s.eng.call(context.Background(), apiDynamoDB, "CreateTable", []byte(req))
-		require.NoError(t, err)
-	}
-	return s
+		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}`)
+	f.ok("create_table", `{"TableName":"Accounts","BillingMode":"PAY_PER_REQUEST",
+		"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}]}`)
+	return f.srv
 }
 
 // TestUsesOf: each operation's request is read as its uses of tables
@@ -88,10 +81,24 @@ func TestUsesOfRefused(t *testing.T) {
 		{"BatchWriteItem", `{"RequestItems":{"Orders":[{}]}}`, "RequestItems.Orders: a request is a PutRequest or a DeleteRequest"},
 		{"BatchWriteItem", `{"RequestItems":{"Orders":[{"DeleteRequest":{"Key":{"pk":{"S":"x"}}}}]}}`, `the key lacks "sk"`},
 		{"TransactWriteItems", `{"TransactItems":[{"Delete":{"TableName":"Accounts","Key":{}}}]}`, `the key lacks "id"`},
+		{"TransactWriteItems", `{"TransactItems":[{"Frob":{"TableName":"Accounts"}}]}`, `unknown member "TransactItems[0].Frob"`},
 		{"Frobnicate", `{}`, `operation "Frobnicate": give one of GetItem, PutItem`},
 		{"Frobnicate", `[]`, "the request is not Frobnicate's"},
 	} {
 		_, err := s.usesOf(context.Background(), tc.op, json.RawMessage(tc.req))
 		require.ErrorContains(t, err, tc.want, "%s %s", tc.op, tc.req)
 	}
+}
+
+// TestTransactAccess: each kind of a transaction's action is its access,
+// a ConditionCheck a get; any other kind is none.
+func TestTransactAccess(t *testing.T) {
+	for kind, want := range map[string]insights.Access{"Get": insights.Get, "ConditionCheck": insights.Get,
+		"Put": insights.Put, "Update": insights.Update, "Delete": insights.Delete} {
+		got, ok := transactAccess(kind)
+		require.True(t, ok, kind)
+		require.Equal(t, want, got, kind)
+	}
+	_, ok := transactAccess("Frob")
+	require.False(t, ok)
 }
