@@ -46,169 +46,231 @@ func (s *Server) usesOf(ctx context.Context, op string, req json.RawMessage) ([]
 			return nil, err
 		}
 	}
-	tables := map[string]*tableDesc{}
-	table := func(name string) (*tableDesc, error) {
-		if d := tables[name]; d != nil {
-			return d, nil
-		}
-		if name == "" {
-			return nil, inputErrorf("the request names no TableName")
-		}
-		d, err := s.describe(ctx, name)
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Type == "ResourceNotFoundException" {
-			if dd, _ := s.liveDesign(); designTable(dd, name) != nil {
-				d, err = designTable(dd, name), nil
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		tables[name] = d
-		return d, nil
-	}
-	// keyed is a use of a table by an item's key (or a put's item).
-	keyed := func(access insights.Access, tableName string, key json.RawMessage) (use, error) {
-		d, err := table(tableName)
-		if err != nil {
-			return use{}, err
-		}
-		it, err := itemOf(key)
-		if err != nil {
-			return use{}, inputErrorf("%s: %v", tableName, err)
-		}
-		kc, err := keyCondition(d, it)
-		if err != nil {
-			return use{}, err
-		}
-		u := use{q: insights.Request{Op: op, Access: access, Table: d.TableName, Key: kc}, table: d}
-		switch access {
-		case insights.Put:
-			u.item = it
-		case insights.Update, insights.Delete:
-			u.key = key
-		}
-		return u, nil
-	}
-	var in struct {
-		TableName, IndexName      string
-		Key, Item                 json.RawMessage
-		KeyConditionExpression    *string
-		KeyConditions             json.RawMessage
-		FilterExpression          *string
-		QueryFilter, ScanFilter   json.RawMessage
-		ExpressionAttributeNames  map[string]string
-		ExpressionAttributeValues map[string]json.RawMessage
-		RequestItems              map[string]json.RawMessage
-		TransactItems             []map[string]json.RawMessage
-	}
+	r := &useReader{s: s, ctx: ctx, op: op, tables: map[string]*tableDesc{}}
+	var in useRequest
 	if err := json.Unmarshal(req, &in); err != nil {
 		return nil, inputErrorf("the request is not %s's: %v", op, err)
 	}
 	switch op {
-	case "GetItem", "UpdateItem", "DeleteItem":
-		if in.Key == nil {
-			return nil, inputErrorf("%s's request has a Key", op)
+	case "GetItem", "UpdateItem", "DeleteItem", "PutItem":
+		return r.single(&in)
+	case "Query", "Scan":
+		return r.read(&in)
+	case "BatchGetItem":
+		return r.batchGet(&in)
+	case "BatchWriteItem":
+		return r.batchWrite(&in)
+	case "TransactGetItems", "TransactWriteItems":
+		return r.transact(&in)
+	}
+	return nil, inputErrorf("operation %q: give one of %s", op, strings.Join(matchOps, ", "))
+}
+
+// useRequest is what usesOf reads of a request, whatever its operation.
+type useRequest struct {
+	TableName, IndexName      string
+	Key, Item                 json.RawMessage
+	KeyConditionExpression    *string
+	KeyConditions             json.RawMessage
+	FilterExpression          *string
+	QueryFilter, ScanFilter   json.RawMessage
+	ExpressionAttributeNames  map[string]string
+	ExpressionAttributeValues map[string]json.RawMessage
+	RequestItems              map[string]json.RawMessage
+	TransactItems             []map[string]json.RawMessage
+}
+
+// useReader reads the uses of one request of operation op, describing
+// each table it names once.
+type useReader struct {
+	s      *Server
+	ctx    context.Context
+	op     string
+	tables map[string]*tableDesc
+}
+
+// table describes the table name, or the design's table of that name
+// when the namespace has none.
+func (r *useReader) table(name string) (*tableDesc, error) {
+	if d := r.tables[name]; d != nil {
+		return d, nil
+	}
+	if name == "" {
+		return nil, inputErrorf("the request names no TableName")
+	}
+	d, err := r.s.describe(r.ctx, name)
+	var ae *apiError
+	if errors.As(err, &ae) && ae.Type == "ResourceNotFoundException" {
+		if dd, _ := r.s.liveDesign(); designTable(dd, name) != nil {
+			d, err = designTable(dd, name), nil
 		}
-		access := map[string]insights.Access{"GetItem": insights.Get, "UpdateItem": insights.Update, "DeleteItem": insights.Delete}[op]
-		u, err := keyed(access, in.TableName, in.Key)
-		return []use{u}, err
-	case "PutItem":
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.tables[name] = d
+	return d, nil
+}
+
+// keyed is a use of a table by an item's key (or a put's item).
+func (r *useReader) keyed(access insights.Access, tableName string, key json.RawMessage) (use, error) {
+	d, err := r.table(tableName)
+	if err != nil {
+		return use{}, err
+	}
+	it, err := itemOf(key)
+	if err != nil {
+		return use{}, inputErrorf("%s: %v", tableName, err)
+	}
+	kc, err := keyCondition(d, it)
+	if err != nil {
+		return use{}, err
+	}
+	u := use{q: insights.Request{Op: r.op, Access: access, Table: d.TableName, Key: kc}, table: d}
+	switch access {
+	case insights.Put:
+		u.item = it
+	case insights.Update, insights.Delete:
+		u.key = key
+	}
+	return u, nil
+}
+
+// single is the use of a GetItem, PutItem, UpdateItem or DeleteItem.
+func (r *useReader) single(in *useRequest) ([]use, error) {
+	if r.op == "PutItem" {
 		if in.Item == nil {
 			return nil, inputErrorf("PutItem's request has an Item")
 		}
-		u, err := keyed(insights.Put, in.TableName, in.Item)
+		u, err := r.keyed(insights.Put, in.TableName, in.Item)
 		return []use{u}, err
-	case "Query", "Scan":
-		d, err := table(in.TableName)
-		if err != nil {
-			return nil, err
-		}
-		u := use{q: insights.Request{Op: op, Access: insights.Scan, Table: d.TableName, Index: in.IndexName,
-			Filter: in.FilterExpression != nil || in.QueryFilter != nil || in.ScanFilter != nil}, table: d}
-		if op == "Scan" {
-			return []use{u}, nil
-		}
-		u.q.Access = insights.Query
-		if in.KeyConditionExpression == nil {
-			return nil, inputErrorf("the Query has no KeyConditionExpression (the legacy KeyConditions is not read here)")
-		}
-		if u.q.Key, err = queryKey(d, in.IndexName, *in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
-			return nil, err
-		}
-		return []use{u}, nil
-	case "BatchGetItem", "BatchWriteItem":
-		var uses []use
-		for _, name := range sortedNames(in.RequestItems) {
-			if op == "BatchGetItem" {
-				var ka struct{ Keys []json.RawMessage }
-				if err := json.Unmarshal(in.RequestItems[name], &ka); err != nil {
-					return nil, inputErrorf("RequestItems.%s: %v", name, err)
-				}
-				for _, k := range ka.Keys {
-					u, err := keyed(insights.Get, name, k)
-					if err != nil {
-						return nil, err
-					}
-					uses = append(uses, u)
-				}
-				continue
-			}
-			var reqs []struct {
-				PutRequest    *struct{ Item json.RawMessage }
-				DeleteRequest *struct{ Key json.RawMessage }
-			}
-			if err := json.Unmarshal(in.RequestItems[name], &reqs); err != nil {
-				return nil, inputErrorf("RequestItems.%s: %v", name, err)
-			}
-			for _, r := range reqs {
-				var u use
-				var err error
-				switch {
-				case r.PutRequest != nil:
-					u, err = keyed(insights.Put, name, r.PutRequest.Item)
-				case r.DeleteRequest != nil:
-					u, err = keyed(insights.Delete, name, r.DeleteRequest.Key)
-				default:
-					err = inputErrorf("RequestItems.%s: a request is a PutRequest or a DeleteRequest", name)
-				}
-				if err != nil {
-					return nil, err
-				}
-				uses = append(uses, u)
-			}
-		}
-		return uses, nil
-	case "TransactGetItems", "TransactWriteItems":
-		var uses []use
-		for i, a := range in.TransactItems {
-			for kind, raw := range a {
-				var act struct {
-					TableName string
-					Key, Item json.RawMessage
-				}
-				if err := json.Unmarshal(raw, &act); err != nil {
-					return nil, inputErrorf("TransactItems[%d].%s: %v", i, kind, err)
-				}
-				access, ok := map[string]insights.Access{"Get": insights.Get, "ConditionCheck": insights.Get,
-					"Put": insights.Put, "Update": insights.Update, "Delete": insights.Delete}[kind]
-				if !ok {
-					return nil, inputErrorf("TransactItems[%d]: %q is not Get, Put, Update, Delete or ConditionCheck", i, kind)
-				}
-				key := act.Key
-				if access == insights.Put {
-					key = act.Item
-				}
-				u, err := keyed(access, act.TableName, key)
-				if err != nil {
-					return nil, err
-				}
-				uses = append(uses, u)
-			}
-		}
-		return uses, nil
 	}
-	return nil, inputErrorf("operation %q: give one of %s", op, strings.Join(matchOps, ", "))
+	if in.Key == nil {
+		return nil, inputErrorf("%s's request has a Key", r.op)
+	}
+	access := map[string]insights.Access{"GetItem": insights.Get, "UpdateItem": insights.Update, "DeleteItem": insights.Delete}[r.op]
+	u, err := r.keyed(access, in.TableName, in.Key)
+	return []use{u}, err
+}
+
+// read is the use of a Query or a Scan.
+func (r *useReader) read(in *useRequest) ([]use, error) {
+	d, err := r.table(in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	u := use{q: insights.Request{Op: r.op, Access: insights.Scan, Table: d.TableName, Index: in.IndexName,
+		Filter: in.FilterExpression != nil || in.QueryFilter != nil || in.ScanFilter != nil}, table: d}
+	if r.op == "Scan" {
+		return []use{u}, nil
+	}
+	u.q.Access = insights.Query
+	if in.KeyConditionExpression == nil {
+		return nil, inputErrorf("the Query has no KeyConditionExpression (the legacy KeyConditions is not read here)")
+	}
+	if u.q.Key, err = queryKey(d, in.IndexName, *in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues); err != nil {
+		return nil, err
+	}
+	return []use{u}, nil
+}
+
+// batchGet is the uses of a BatchGetItem: a get per key, table by
+// table in name order.
+func (r *useReader) batchGet(in *useRequest) ([]use, error) {
+	var uses []use
+	for _, name := range sortedNames(in.RequestItems) {
+		var ka struct{ Keys []json.RawMessage }
+		if err := json.Unmarshal(in.RequestItems[name], &ka); err != nil {
+			return nil, inputErrorf("RequestItems.%s: %v", name, err)
+		}
+		for _, k := range ka.Keys {
+			u, err := r.keyed(insights.Get, name, k)
+			if err != nil {
+				return nil, err
+			}
+			uses = append(uses, u)
+		}
+	}
+	return uses, nil
+}
+
+// batchWrite is the uses of a BatchWriteItem: a put or delete per
+// request, table by table in name order.
+func (r *useReader) batchWrite(in *useRequest) ([]use, error) {
+	var uses []use
+	for _, name := range sortedNames(in.RequestItems) {
+		var reqs []struct {
+			PutRequest    *struct{ Item json.RawMessage }
+			DeleteRequest *struct{ Key json.RawMessage }
+		}
+		if err := json.Unmarshal(in.RequestItems[name], &reqs); err != nil {
+			return nil, inputErrorf("RequestItems.%s: %v", name, err)
+		}
+		for _, q := range reqs {
+			var u use
+			var err error
+			switch {
+			case q.PutRequest != nil:
+				u, err = r.keyed(insights.Put, name, q.PutRequest.Item)
+			case q.DeleteRequest != nil:
+				u, err = r.keyed(insights.Delete, name, q.DeleteRequest.Key)
+			default:
+				err = inputErrorf("RequestItems.%s: a request is a PutRequest or a DeleteRequest", name)
+			}
+			if err != nil {
+				return nil, err
+			}
+			uses = append(uses, u)
+		}
+	}
+	return uses, nil
+}
+
+// transactAccess is the access of a kind of action of a transaction;
+// false for a kind that is none.
+func transactAccess(kind string) (insights.Access, bool) {
+	switch kind {
+	case "Get", "ConditionCheck":
+		return insights.Get, true
+	case "Put":
+		return insights.Put, true
+	case "Update":
+		return insights.Update, true
+	case "Delete":
+		return insights.Delete, true
+	}
+	return 0, false
+}
+
+// transact is the uses of a TransactGetItems or TransactWriteItems: one
+// per action.
+func (r *useReader) transact(in *useRequest) ([]use, error) {
+	var uses []use
+	for i, a := range in.TransactItems {
+		for kind, raw := range a {
+			var act struct {
+				TableName string
+				Key, Item json.RawMessage
+			}
+			if err := json.Unmarshal(raw, &act); err != nil {
+				return nil, inputErrorf("TransactItems[%d].%s: %v", i, kind, err)
+			}
+			access, ok := transactAccess(kind)
+			if !ok {
+				return nil, inputErrorf("TransactItems[%d]: %q is not Get, Put, Update, Delete or ConditionCheck", i, kind)
+			}
+			key := act.Key
+			if access == insights.Put {
+				key = act.Item
+			}
+			u, err := r.keyed(access, act.TableName, key)
+			if err != nil {
+				return nil, err
+			}
+			uses = append(uses, u)
+		}
+	}
+	return uses, nil
 }
 
 // keyCondition is the key of item it in table d: its full key.

@@ -253,57 +253,89 @@ func (f *idFinder) feed(b []byte) {
 	}
 }
 
+// step reads byte c: the first byte that is not blank says whether
+// there is an object to look in; then a byte of a string, of the id's
+// number, or of the object's structure.
 func (f *idFinder) step(c byte) {
 	if !f.started {
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+		if jsonBlank(c) {
 			return
 		}
 		f.started, f.object = true, c == '{'
 	}
-	if !f.object {
-		return
-	}
-	if f.inString {
-		switch {
-		case f.esc:
-			f.esc = false
-		case c == '\\':
-			f.esc = true
-		case c == '"':
-			f.inString = false
-		}
-		switch {
-		case f.inName && f.inString:
-			if len(f.name) < 3 {
-				f.name = append(f.name, c)
-			}
-		case f.inName:
-			f.inName, f.isID = false, string(f.name) == "id"
-		case f.inValue:
-			f.keep(c)
-			if !f.inString {
-				f.found = true
+	switch {
+	case !f.object:
+	case f.inString:
+		f.stringByte(c)
+	case f.inValue:
+		f.numberByte(c)
+	default:
+		if f.valueNext && !jsonBlank(c) {
+			f.valueNext = false
+			if f.startValue(c) {
+				return
 			}
 		}
+		f.structByte(c)
+	}
+}
+
+// jsonBlank reports whether c is JSON's white space.
+func jsonBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// stringByte reads c inside a string: a member's name at depth 1 (its
+// first 3 bytes kept, to tell "id"), the id's value, or any other
+// string, passed over.
+func (f *idFinder) stringByte(c byte) {
+	switch {
+	case f.esc:
+		f.esc = false
+	case c == '\\':
+		f.esc = true
+	case c == '"':
+		f.inString = false
+	}
+	switch {
+	case f.inName && f.inString:
+		if len(f.name) < 3 {
+			f.name = append(f.name, c)
+		}
+	case f.inName:
+		f.inName, f.isID = false, string(f.name) == "id"
+	case f.inValue:
+		f.keep(c)
+		if !f.inString {
+			f.found = true
+		}
+	}
+}
+
+// numberByte reads c in the id's value when it is a number: the first
+// byte that is no number's ends it.
+func (f *idFinder) numberByte(c byte) {
+	if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+		f.keep(c)
 		return
 	}
-	if f.inValue { // a number
-		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-			f.keep(c)
-			return
-		}
-		f.found = true
-		return
+	f.found = true
+}
+
+// startValue begins the id's value at c, the first byte after its ':'
+// that is not blank, when c starts a string or a number; it reports
+// whether it did (any other value is no id a client sends).
+func (f *idFinder) startValue(c byte) bool {
+	if c != '"' && c != '-' && (c < '0' || c > '9') {
+		return false
 	}
-	if f.valueNext && c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-		f.valueNext = false
-		if c == '"' || c == '-' || c >= '0' && c <= '9' {
-			f.inValue = true
-			f.keep(c)
-			f.inString = c == '"'
-			return
-		}
-	}
+	f.inValue = true
+	f.keep(c)
+	f.inString = c == '"'
+	return true
+}
+
+// structByte reads c outside strings: it tracks the depth, where a
+// member's name comes next at depth 1, and the ':' after the name "id".
+func (f *idFinder) structByte(c byte) {
 	switch c {
 	case '"':
 		f.inString = true

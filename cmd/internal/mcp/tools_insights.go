@@ -33,21 +33,7 @@ func (s *Server) insightTools() []*tool {
 		{name: "report_control", title: "Start, stop or reset the report", write: true,
 			schema: schema{props: []prop{{name: "action", typ: "string", desc: "start (collect from now), stop, or reset (forget the counts; collecting goes on)", enum: []string{"start", "stop", "reset"}}}, required: []string{"action"}},
 			desc:   `Starts or stops collecting the access-pattern report, or forgets its counts. Example: {"action": "reset"}.`,
-			run: func(_ context.Context, args json.RawMessage) (any, error) {
-				var in struct{ Action string }
-				if err := decode(args, &in); err != nil {
-					return nil, err
-				}
-				switch in.Action {
-				case "start":
-					s.emu.Reports().SetReporting(true)
-				case "stop":
-					s.emu.Reports().SetReporting(false)
-				default:
-					s.emu.Reports().ResetAccess()
-				}
-				return map[string]any{"reporting": s.emu.Reports().Reporting(), "action": in.Action}, nil
-			}},
+			run:    s.controlReport},
 		{name: "conventions_report", title: "Conventions report",
 			schema: schema{props: []prop{pTableF, {name: "allRules", typ: "boolean", desc: "list every rule, not only those violated"}}},
 			desc:   `The mbc-cqrs-serverless conventions report: the violations seen on the tables that follow the conventions (key shapes, versions, tenants, the latest item), per table and rule, each distinct violation with its key, message and count; and for each rule its id, what it asks, when it is checked, its severity and why. Empty when no table follows the conventions (the server's -conventions, or the tables' tags). Example: {}.`,
@@ -74,33 +60,7 @@ func (s *Server) insightTools() []*tool {
 			schema: schema{props: []prop{{name: "design", typ: "string", desc: `the design: a design file's text ("table Blog\nkey PK SK\nentity Post PK={id} SK=post\npattern post-by-id get Post where pk = {id} and sk = post"), or a NoSQL Workbench model, OneTable schema, ElectroDB entities, Dynamoose schema, DynamoDB Toolbox table, AWS DynamoDB MCP data model (dynamodb_data_model.json) or CloudFormation/SAM/CDK template; "" removes the design`}},
 				required: []string{"design"}},
 			desc: `Sets the design the traffic is checked against from now on (the report's patterns and findings, design_match, explain). A bad design is an error with its line and column, or the JSON member at fault; the previous design stays then.`,
-			run: func(_ context.Context, args json.RawMessage) (any, error) {
-				var in struct{ Design string }
-				if err := decode(args, &in); err != nil {
-					return nil, err
-				}
-				if string(s.emu.Reports().Design()) == in.Design {
-					// The same design: setting it again would start its
-					// patterns' counts afresh beside the rest of the report.
-					d, err := s.design()
-					if err != nil || d == nil {
-						return map[string]bool{"design": false}, err
-					}
-					b, err := json.Marshal(d.View())
-					if err != nil {
-						return nil, err
-					}
-					return withNotes(b, "the design is the one already set: nothing changed, the report's counts go on"), nil
-				}
-				if err := s.emu.Reports().SetDesign([]byte(in.Design)); err != nil {
-					return nil, inputErrorf("design: %v", err)
-				}
-				d, err := s.design()
-				if err != nil || d == nil {
-					return map[string]bool{"design": false}, err
-				}
-				return d.View(), nil
-			}},
+			run:  s.setDesign},
 		{name: "design_match", title: "Which pattern a request serves",
 			schema: schema{props: []prop{pOp, pReq}, required: []string{"operation", "request"}},
 			desc:   `Says which access pattern of the design a request serves, as the report counts it, or that none does and the nearest; for each pattern why it fits or not. Batches and transactions: a verdict per item. Not run; works before the table exists. Example: {"operation": "GetItem", "request": {"TableName": "Blog", "Key": {"PK": {"S": "77fcab6b"}, "SK": {"S": "post"}}}}.`,
@@ -108,51 +68,110 @@ func (s *Server) insightTools() []*tool {
 		{name: "explain", title: "Explain a request",
 			schema: schema{props: []prop{pExplainOp, pReq}, required: []string{"operation", "request"}},
 			desc:   `Explains a request: what serves it (the table's key or which index), its key condition, the design's pattern (or the nearest), its capacity and what its filter drops. A read is run once to measure it; a write is not run, its capacity estimated. Example: {"operation": "Scan", "request": {"TableName": "Blog", "FilterExpression": "author = :a", "ExpressionAttributeValues": {":a": {"S": "ann"}}}}.`,
-			run: func(ctx context.Context, args json.RawMessage) (any, error) {
-				var in struct {
-					Operation string
-					Request   json.RawMessage
-				}
-				if err := decode(args, &in); err != nil {
-					return nil, err
-				}
-				return s.explain(ctx, in.Operation, in.Request)
-			}},
+			run:    s.explainTool},
 		{name: "load_model", title: "Load a model or template", write: true,
 			schema: schema{props: []prop{
 				{name: "model", typ: "string", desc: "the file's text: a NoSQL Workbench data model (the JSON Workbench exports), AWS's DynamoDB MCP data model (dynamodb_data_model.json), or infrastructure code: a CloudFormation or SAM template (YAML or JSON), a cdk synth template, or a serverless.yml"},
 				{name: "setDesign", typ: "boolean", desc: "also check the traffic against the file's design (a Workbench model's facets as entities, a data model's access patterns, a template's tables)"}}, required: []string{"model"}},
 			desc: `Creates the tables of a file in the server's namespace: a NoSQL Workbench data model (keys, GSIs with their projections, billing, and its sample data: TableData, the facets' too), AWS's DynamoDB MCP data model (its tables and items), or a CloudFormation/SAM template, cdk synth template or serverless.yml (its DynamoDB tables, with TTL, streams and the settings CreateTable does not take; no data). A table that exists already is left as it is, with its data. A malformed file is an error naming the member at fault, and nothing is created.`,
-			run: func(ctx context.Context, args json.RawMessage) (any, error) {
-				var in struct {
-					Model     string
-					SetDesign bool
-				}
-				if err := decode(args, &in); err != nil {
-					return nil, err
-				}
-				var res any
-				if IsTemplate([]byte(in.Model)) {
-					got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), TemplateOptions{})
-					if err != nil {
-						return nil, inputErrorf("%v", err)
-					}
-					res = got
-				} else {
-					got, err := s.loadModel(ctx, []byte(in.Model))
-					if err != nil {
-						return nil, err
-					}
-					res = got
-				}
-				if in.SetDesign {
-					if err := s.emu.Reports().SetDesign([]byte(in.Model)); err != nil {
-						return nil, inputErrorf("design: %v", err)
-					}
-				}
-				return res, nil
-			}},
+			run:  s.loadModelTool},
 	}
+}
+
+// controlReport is report_control: start, stop, or (any other action)
+// reset the access-pattern report's counts.
+func (s *Server) controlReport(_ context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Action string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	switch in.Action {
+	case "start":
+		s.emu.Reports().SetReporting(true)
+	case "stop":
+		s.emu.Reports().SetReporting(false)
+	default:
+		s.emu.Reports().ResetAccess()
+	}
+	return map[string]any{"reporting": s.emu.Reports().Reporting(), "action": in.Action}, nil
+}
+
+// setDesign is design_set: it answers the design as set, and leaves the
+// report's counts alone when the design is the one already set.
+func (s *Server) setDesign(_ context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Design string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	if string(s.emu.Reports().Design()) == in.Design {
+		// The same design: setting it again would start its
+		// patterns' counts afresh beside the rest of the report.
+		d, err := s.design()
+		if err != nil || d == nil {
+			return map[string]bool{"design": false}, err
+		}
+		b, err := json.Marshal(d.View())
+		if err != nil {
+			return nil, err
+		}
+		return withNotes(b, "the design is the one already set: nothing changed, the report's counts go on"), nil
+	}
+	if err := s.emu.Reports().SetDesign([]byte(in.Design)); err != nil {
+		return nil, inputErrorf("design: %v", err)
+	}
+	d, err := s.design()
+	if err != nil || d == nil {
+		return map[string]bool{"design": false}, err
+	}
+	return d.View(), nil
+}
+
+// opRequest is the arguments of design_match and explain: a request
+// and its operation.
+type opRequest struct {
+	Operation string
+	Request   json.RawMessage
+}
+
+// explainTool is the explain tool.
+func (s *Server) explainTool(ctx context.Context, args json.RawMessage) (any, error) {
+	var in opRequest
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	return s.explain(ctx, in.Operation, in.Request)
+}
+
+// loadModelTool is load_model: a template's tables, or a model's
+// tables and items, and with setDesign the file as the design.
+func (s *Server) loadModelTool(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Model     string
+		SetDesign bool
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	var res any
+	if IsTemplate([]byte(in.Model)) {
+		got, err := LoadTemplate(ctx, s.emu, s.opts.AccessKey, s.opts.Region, []byte(in.Model), TemplateOptions{})
+		if err != nil {
+			return nil, inputErrorf("%v", err)
+		}
+		res = got
+	} else {
+		got, err := s.loadModel(ctx, []byte(in.Model))
+		if err != nil {
+			return nil, err
+		}
+		res = got
+	}
+	if in.SetDesign {
+		if err := s.emu.Reports().SetDesign([]byte(in.Model)); err != nil {
+			return nil, inputErrorf("design: %v", err)
+		}
+	}
+	return res, nil
 }
 
 // errNoDesign: no design is set.
@@ -421,10 +440,7 @@ func (s *Server) conventionsReport(_ context.Context, args json.RawMessage) (any
 
 // designMatch is the design_match tool.
 func (s *Server) designMatch(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		Operation string
-		Request   json.RawMessage
-	}
+	var in opRequest
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
