@@ -22,6 +22,14 @@ func TestDesignMemberOfWrongType(t *testing.T) {
 			"dynamodb-toolbox: partitionKey.name: want a string, found a number"},
 		{"toolbox: an index twice", `{"name": "T", "partitionKey": "pk", "indexes": {"G": {"partitionKey": "a"}, "G": {"partitionKey": "b"}}}`,
 			"dynamodb-toolbox: indexes.G: the member appears twice"},
+		{"dynamoose: an index name a number", `{"a": {"type": "String", "hashKey": true}, "b": {"index": {"name": 5}}}`,
+			"dynamoose: b.index.name: want a string, found a number"},
+		{"dynamoose: global not a boolean", `{"a": {"type": "String", "hashKey": true}, "b": {"index": [{"name": "x", "global": "no"}]}}`,
+			"dynamoose: b.index[0].global: want true or false, found a string"},
+		{"dynamoose: an index a string", `{"a": {"type": "String", "hashKey": true}, "b": {"index": "x"}}`,
+			"dynamoose: b.index: want an object, found a string"},
+		{"dynamoose: a rangeKey an array", `{"a": {"type": "String", "hashKey": true}, "b": {"index": {"name": "x", "rangeKey": ["a"]}}}`,
+			"dynamoose: b.index.rangeKey: want a string, found an array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
