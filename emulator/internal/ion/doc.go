@@ -32,7 +32,8 @@
 //   - Speed: reading 1,000 export lines of ion_test.go's benchItem
 //     ("$ion_1_0 {Item:...}", 227 kB) to DynamoDB JSON, `go test
 //     -run XXX -bench BenchmarkReadExport -benchmem -benchtime=100x
-//     -count=3` on the shared 2-core machine (load near 36, so the
+//     -count=3` (ion_test.go's; the scratch copy had an ion-go twin of
+//     it) on the shared 2-core machine (load near 36, so the
 //     times are noisy; the allocations are not): ReadItems 144-190 ms
 //     a pass, 7.9 MB and 59,000 allocations; ion-go's Reader walked to
 //     the same JSON 232-327 ms, 4.1 MB and 210,020 allocations (3.6
