@@ -14,6 +14,21 @@ import (
 // expand a document past a small multiple of its own size (an alias bomb:
 // nine anchors of ten aliases each are a billion values from a few
 // hundred bytes).
+//
+// The YAML library (decided 2026-11-28): the parsing is
+// go.yaml.in/yaml/v4's, the YAML project's own maintained line (the
+// successor of gopkg.in/yaml.v3 and go.yaml.in/yaml/v3); only the walk
+// from its nodes to plain values is ours (builder.value, below), because
+// what no YAML decoder into structs or maps does is CloudFormation's
+// short tags (!Ref X, !GetAtt A.B, !Sub ...), which a decoder into
+// map[string]any drops or refuses, and the count that bounds alias
+// expansion. v4 stays: it is in the server already (`go list -deps
+// ./cmd/dynamoemu` lists it; emulator/internal/lambdaesm reads
+// serverless.yml's stream events with it), so keeping it costs the
+// server no byte (17,408,162 bytes at main b50b3542 with docs/
+// containers.md's flags), while a v3 here would link a second YAML
+// library beside it and lose the column in its errors (v3's say the
+// line alone).
 
 // maxExpansion is how many values a document's aliases may make of each
 // byte of it, past a floor: a template that repeats a block by an alias

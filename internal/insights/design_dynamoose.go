@@ -2,7 +2,7 @@ package insights
 
 import (
 	"encoding/json"
-	"strings"
+	"strconv"
 )
 
 // A Dynamoose schema in its JSON-able form (the object given to
@@ -22,16 +22,46 @@ import (
 // is that attribute. A schema names no table (the model does) and says
 // nothing of entities or access patterns: the table's name and the
 // patterns come from the traffic (design_traffic.go), as for a template.
-// Any member the reader does not know is an error naming it.
 
 // FormatDynamoose is a Dynamoose schema.
 const FormatDynamoose = "dynamoose"
 
-// dynamooseAttrMembers are an attribute's settings a JSON-able schema
-// may hold (the functions of validate, get, set and default are not
-// JSON, their other forms are).
-var dynamooseAttrMembers = []string{"type", "schema", "default", "forceDefault", "validate", "required", "enum",
-	"get", "set", "index", "hashKey", "rangeKey", "map", "alias", "aliases", "defaultMap", "name"}
+// dynamooseAttr is an attribute's settings in a JSON-able schema. They
+// are closed (membersClosed): Dynamoose's documentation gives an
+// attribute's settings as a fixed set (dynamoosejs.com, Schema,
+// "Attribute Settings"); the functions of validate, get, set and
+// default are not JSON, their other forms are.
+type dynamooseAttr struct {
+	HashKey  bool            `json:"hashKey"`
+	RangeKey bool            `json:"rangeKey"`
+	Index    json.RawMessage `json:"index"` // a dynamooseIndexDef or an array of them
+	// settings that say nothing of the keys
+	Type         json.RawMessage `json:"type"`
+	Schema       json.RawMessage `json:"schema"`
+	Default      json.RawMessage `json:"default"`
+	ForceDefault json.RawMessage `json:"forceDefault"`
+	Validate     json.RawMessage `json:"validate"`
+	Required     json.RawMessage `json:"required"`
+	Enum         json.RawMessage `json:"enum"`
+	Get          json.RawMessage `json:"get"`
+	Set          json.RawMessage `json:"set"`
+	Map          json.RawMessage `json:"map"`
+	Alias        json.RawMessage `json:"alias"`
+	Aliases      json.RawMessage `json:"aliases"`
+	DefaultMap   json.RawMessage `json:"defaultMap"`
+	Name         json.RawMessage `json:"name"`
+}
+
+// dynamooseIndexDef is one index an attribute declares (closed, as the
+// settings: Dynamoose's "index" setting's members).
+type dynamooseIndexDef struct {
+	Name       string          `json:"name"`
+	Type       string          `json:"type"`   // global, local; "" for global
+	Global     *bool           `json:"global"` // Dynamoose 2's spelling of type
+	RangeKey   string          `json:"rangeKey"`
+	Project    json.RawMessage `json:"project"`
+	Throughput json.RawMessage `json:"throughput"`
+}
 
 // isDynamoose reports whether top is a Dynamoose schema: every member an
 // attribute (a type's name or an object of settings), one of them the
@@ -64,17 +94,15 @@ func parseDynamoose(top *object) (*Design, error) {
 		if json.Unmarshal(top.values[i], &typ) == nil {
 			continue
 		}
-		a, err := members(top.values[i], FormatDynamoose, top.at(name))
-		if err != nil {
+		var a dynamooseAttr
+		at := top.at(name)
+		if err := decodeMembers(top.values[i], FormatDynamoose, at, membersClosed, &a); err != nil {
 			return nil, err
 		}
-		if err := a.only(dynamooseAttrMembers...); err != nil {
+		if err := dynamooseKeyRoles(&a, at, name, t); err != nil {
 			return nil, err
 		}
-		if err := dynamooseKeyRoles(a, name, t); err != nil {
-			return nil, err
-		}
-		more, err := dynamooseIndexes(a, name, t)
+		more, err := dynamooseIndexes(a.Index, at, name, t)
 		if err != nil {
 			return nil, err
 		}
@@ -99,52 +127,48 @@ type dynamooseLSI struct {
 	at         string
 }
 
-// dynamooseKeyRoles makes attribute a, named name, t's partition or sort
-// key when it says hashKey or rangeKey.
-func dynamooseKeyRoles(a *object, name string, t *DesignTable) error {
-	for _, role := range []string{"hashKey", "rangeKey"} {
-		on, err := dynamooseFlag(a, role)
-		if err != nil {
-			return err
-		}
-		if !on {
+// dynamooseKeyRoles makes attribute a, named name at path at, t's
+// partition or sort key when it says hashKey or rangeKey.
+func dynamooseKeyRoles(a *dynamooseAttr, at, name string, t *DesignTable) error {
+	o := &object{format: FormatDynamoose, path: at}
+	for _, r := range []struct {
+		role string
+		on   bool
+		key  *string
+	}{{"hashKey", a.HashKey, &t.Key.Partition}, {"rangeKey", a.RangeKey, &t.Key.Sort}} {
+		if !r.on {
 			continue
 		}
-		key := &t.Key.Partition
-		if role == "rangeKey" {
-			key = &t.Key.Sort
+		if *r.key != "" {
+			return o.errf(r.role, "the table's %s is %s already", r.role, *r.key)
 		}
-		if *key != "" {
-			return a.errf(role, "the table's %s is %s already", role, *key)
-		}
-		*key = name
+		*r.key = name
 	}
 	return nil
 }
 
-// dynamooseIndexes reads attribute a's index member (one index or a
-// list): global indexes join t, local ones are returned, to be keyed
-// once the table's partition key is known.
-func dynamooseIndexes(a *object, name string, t *DesignTable) ([]dynamooseLSI, error) {
-	raw := a.get("index")
+// dynamooseIndexes reads raw, the index member (one index or a list) of
+// attribute name at path at: global indexes join t, local ones are
+// returned, to be keyed once the table's partition key is known.
+func dynamooseIndexes(raw json.RawMessage, at, name string, t *DesignTable) ([]dynamooseLSI, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) != nil {
-		list = []json.RawMessage{raw}
+	list := []json.RawMessage{raw}
+	path := func(int) string { return at + ".index" }
+	if kindOf(raw) == "an array" {
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, &DesignError{Format: FormatDynamoose, Field: at + ".index", Msg: "not JSON: " + err.Error()}
+		}
+		path = func(j int) string { return at + ".index[" + strconv.Itoa(j) + "]" }
 	}
 	var locals []dynamooseLSI
 	for j, r := range list {
-		at := a.at("index")
-		if len(list) > 1 || strings.HasPrefix(strings.TrimSpace(string(raw)), "[") {
-			at = a.elem("index", j)
-		}
-		x, err := members(r, FormatDynamoose, at)
-		if err != nil {
+		var x dynamooseIndexDef
+		if err := decodeMembers(r, FormatDynamoose, path(j), membersClosed, &x); err != nil {
 			return nil, err
 		}
-		local, err := dynamooseIndex(x, name, t)
+		local, err := dynamooseIndex(&x, path(j), name, t)
 		if err != nil {
 			return nil, err
 		}
@@ -155,53 +179,25 @@ func dynamooseIndexes(a *object, name string, t *DesignTable) ([]dynamooseLSI, e
 	return locals, nil
 }
 
-// dynamooseIndex reads one index x of attribute name: a global one joins
-// t, a local one is returned.
-func dynamooseIndex(x *object, name string, t *DesignTable) (*dynamooseLSI, error) {
-	if err := x.only("name", "type", "global", "rangeKey", "project", "throughput"); err != nil {
-		return nil, err
+// dynamooseIndex reads one index x, at path at, of attribute name: a
+// global one joins t, a local one is returned.
+func dynamooseIndex(x *dynamooseIndexDef, at, name string, t *DesignTable) (*dynamooseLSI, error) {
+	o := &object{format: FormatDynamoose, path: at}
+	if x.Name == "" {
+		return nil, o.errf("name", "missing or empty")
 	}
-	xn, err := x.need("name")
-	if err != nil {
-		return nil, err
-	}
-	if err := checkName(x, "name", xn, "index"); err != nil {
-		return nil, err
-	}
-	kind, err := x.str("type")
-	if err != nil {
-		return nil, err
-	}
-	global, err := dynamooseFlag(x, "global")
-	if err != nil {
+	if err := checkName(o, "name", x.Name, "index"); err != nil {
 		return nil, err
 	}
 	switch {
-	case kind == "local" || kind == "" && x.has("global") && !global:
-		return &dynamooseLSI{name: xn, sort: name, at: x.path}, nil
-	case kind != "" && kind != "global":
-		return nil, x.errf("type", "%q: an index is global or local", kind)
+	case x.Type == "local" || x.Type == "" && x.Global != nil && !*x.Global:
+		return &dynamooseLSI{name: x.Name, sort: name, at: at}, nil
+	case x.Type != "" && x.Type != "global":
+		return nil, o.errf("type", "%q: an index is global or local", x.Type)
 	}
-	sort, err := x.str("rangeKey")
-	if err != nil {
-		return nil, err
+	if t.index(x.Name) != nil {
+		return nil, o.errf("name", "index %q twice", x.Name)
 	}
-	if t.index(xn) != nil {
-		return nil, x.errf("name", "index %q twice", xn)
-	}
-	t.Indexes = append(t.Indexes, &IndexDef{Name: xn, Key: KeyDef{Partition: name, Sort: sort}, At: x.path})
+	t.Indexes = append(t.Indexes, &IndexDef{Name: x.Name, Key: KeyDef{Partition: name, Sort: x.RangeKey}, At: at})
 	return nil, nil
-}
-
-// dynamooseFlag returns boolean member name of o (false when absent).
-func dynamooseFlag(o *object, name string) (bool, error) {
-	raw := o.get(name)
-	if raw == nil {
-		return false, nil
-	}
-	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return false, o.errf(name, "want true or false, found %s", kindOf(raw))
-	}
-	return b, nil
 }

@@ -59,11 +59,12 @@ type object struct {
 	format, path string
 	names        []string
 	values       []json.RawMessage
+	raw          json.RawMessage // the whole object, for decodeMembers
 }
 
 // members decodes raw as a JSON object; path names it in errors.
 func members(raw []byte, format, path string) (*object, error) {
-	o := &object{format: format, path: path}
+	o := &object{format: format, path: path, raw: raw}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()

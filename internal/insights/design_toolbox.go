@@ -1,5 +1,7 @@
 package insights
 
+import "encoding/json"
+
 // A DynamoDB Toolbox table in its JSON-able form (the object given to
 // new Table) as a design:
 //
@@ -14,8 +16,15 @@ package insights
 // have only a sort key; Toolbox 1 and 2 are both read. The table's
 // entities (their attributes are functions and classes, not JSON) and
 // access patterns are not in the table: the patterns come from the
-// traffic (design_traffic.go), as for a template. Any member the reader
-// does not know is an error naming it.
+// traffic (design_traffic.go), as for a template.
+//
+// The members are closed (membersClosed): Toolbox's Table constructor
+// takes a fixed TypeScript object type (name, partitionKey, sortKey,
+// indexes, entityAttributeSavedAs, ...; dynamodb-toolbox's
+// dist/.../table/table.d.ts), an index is {type, partitionKey, sortKey}
+// and a key {name, type}; so a member the reader does not know is an
+// error naming it. The index names are the table's data, read in the
+// file's order (orderedMembers).
 
 // FormatToolbox is a DynamoDB Toolbox table.
 const FormatToolbox = "dynamodb-toolbox"
@@ -24,106 +33,138 @@ const FormatToolbox = "dynamodb-toolbox"
 // a name or indexes, and none of the other formats' members.
 func isToolbox(top *object) bool { return top.has("partitionKey") && !top.has("DataModel") }
 
+// toolboxTable is a Toolbox table's JSON-able form.
+type toolboxTable struct {
+	Name         string          `json:"name"`
+	PartitionKey json.RawMessage `json:"partitionKey"` // a name (Toolbox 1) or a toolboxKeyObject (2)
+	SortKey      json.RawMessage `json:"sortKey"`
+	Indexes      orderedMembers  `json:"indexes"` // of toolboxIndex
+	// settings that say nothing of the keys
+	Alias                  json.RawMessage `json:"alias"`
+	EntityField            json.RawMessage `json:"entityField"`
+	EntityAttributeSavedAs json.RawMessage `json:"entityAttributeSavedAs"`
+	AutoExecute            json.RawMessage `json:"autoExecute"`
+	AutoParse              json.RawMessage `json:"autoParse"`
+	RemoveNullAttributes   json.RawMessage `json:"removeNullAttributes"`
+}
+
+// toolboxIndex is one of a Toolbox table's indexes.
+type toolboxIndex struct {
+	Type         string          `json:"type"` // global, local; "" in Toolbox 1
+	PartitionKey json.RawMessage `json:"partitionKey"`
+	SortKey      json.RawMessage `json:"sortKey"`
+}
+
+// toolboxKeyObject is a Toolbox 2 key.
+type toolboxKeyObject struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
 // parseToolbox reads a Toolbox table's keys and indexes.
 func parseToolbox(top *object) (*Design, error) {
 	top.format = FormatToolbox
-	if err := top.only("name", "alias", "partitionKey", "sortKey", "indexes", "entityField", "entityAttributeSavedAs",
-		"autoExecute", "autoParse", "removeNullAttributes"); err != nil {
+	var tt toolboxTable
+	if err := decodeMembers(top.raw, FormatToolbox, top.path, membersClosed, &tt); err != nil {
 		return nil, err
 	}
-	name, err := top.need("name")
-	if err != nil {
+	if tt.Name == "" {
+		return nil, top.errf("name", "missing or empty")
+	}
+	if err := checkName(top, "name", tt.Name, "table"); err != nil {
 		return nil, err
 	}
-	if err := checkName(top, "name", name, "table"); err != nil {
+	t := &DesignTable{Name: tt.Name, FromTraffic: true, At: top.path}
+	var err error
+	if t.Key.Partition, err = toolboxKey(tt.PartitionKey, top.at("partitionKey"), true); err != nil {
 		return nil, err
 	}
-	t := &DesignTable{Name: name, FromTraffic: true, At: top.path}
-	if t.Key.Partition, err = toolboxKey(top, "partitionKey", true); err != nil {
+	if t.Key.Sort, err = toolboxKey(tt.SortKey, top.at("sortKey"), false); err != nil {
 		return nil, err
 	}
-	if t.Key.Sort, err = toolboxKey(top, "sortKey", false); err != nil {
-		return nil, err
+	if name := tt.Indexes.twice(); name != "" {
+		return nil, top.errf("indexes."+name, "the member appears twice")
 	}
-	xs, err := top.object("indexes")
-	if err != nil {
-		return nil, err
-	}
-	if xs != nil {
-		for i, xn := range xs.names {
-			x, err := members(xs.values[i], FormatToolbox, xs.at(xn))
-			if err != nil {
-				return nil, err
-			}
-			if err := x.only("type", "partitionKey", "sortKey"); err != nil {
-				return nil, err
-			}
-			if err := checkName(x, "", xn, "index"); err != nil {
-				return nil, err
-			}
-			kind, err := x.str("type")
-			if err != nil {
-				return nil, err
-			}
-			if kind == "" { // Toolbox 1: a local index has no partition key
-				kind = "global"
-				if !x.has("partitionKey") {
-					kind = "local"
-				}
-			}
-			var k KeyDef
-			switch kind {
-			case "global":
-				if k.Partition, err = toolboxKey(x, "partitionKey", true); err != nil {
-					return nil, err
-				}
-			case "local":
-				if x.has("partitionKey") {
-					return nil, x.errf("partitionKey", "a local index's partition key is the table's (%s)", t.Key.Partition)
-				}
-				k.Partition = t.Key.Partition
-			default:
-				return nil, x.errf("type", "%q: an index is global or local", kind)
-			}
-			if k.Sort, err = toolboxKey(x, "sortKey", kind == "local"); err != nil {
-				return nil, err
-			}
-			t.Indexes = append(t.Indexes, &IndexDef{Name: xn, Key: k, At: x.path})
+	for _, nx := range tt.Indexes {
+		x, err := toolboxIndexDef(nx, top.at("indexes."+nx.Name), t.Key.Partition)
+		if err != nil {
+			return nil, err
 		}
+		t.Indexes = append(t.Indexes, x)
 	}
 	return &Design{Tables: []*DesignTable{t}, Format: FormatToolbox}, nil
 }
 
-// toolboxKey returns key member role of o: an attribute's name, or
+// toolboxIndexDef reads index nx, at path at, of a table whose partition
+// key is pk.
+func toolboxIndexDef(nx namedRaw, at, pk string) (*IndexDef, error) {
+	var ti toolboxIndex
+	if err := decodeMembers(nx.Value, FormatToolbox, at, membersClosed, &ti); err != nil {
+		return nil, err
+	}
+	x := &object{format: FormatToolbox, path: at}
+	if err := checkName(x, "", nx.Name, "index"); err != nil {
+		return nil, err
+	}
+	kind := ti.Type
+	if kind == "" { // Toolbox 1: a local index has no partition key
+		kind = "global"
+		if ti.PartitionKey == nil {
+			kind = "local"
+		}
+	}
+	var k KeyDef
+	var err error
+	switch kind {
+	case "global":
+		if k.Partition, err = toolboxKey(ti.PartitionKey, x.at("partitionKey"), true); err != nil {
+			return nil, err
+		}
+	case "local":
+		if ti.PartitionKey != nil {
+			return nil, x.errf("partitionKey", "a local index's partition key is the table's (%s)", pk)
+		}
+		k.Partition = pk
+	default:
+		return nil, x.errf("type", "%q: an index is global or local", kind)
+	}
+	if k.Sort, err = toolboxKey(ti.SortKey, x.at("sortKey"), kind == "local"); err != nil {
+		return nil, err
+	}
+	return &IndexDef{Name: nx.Name, Key: k, At: at}, nil
+}
+
+// toolboxKey reads a key member raw at path at: an attribute's name, or
 // {"name", "type"} (Toolbox 2). need says it must be there.
-func toolboxKey(o *object, role string, need bool) (string, error) {
-	if !o.has(role) {
+func toolboxKey(raw json.RawMessage, at string, need bool) (string, error) {
+	ko := &object{format: FormatToolbox, path: at}
+	if raw == nil {
 		if need {
-			return "", o.errf(role, "missing")
+			return "", ko.errf("", "missing")
 		}
 		return "", nil
 	}
-	if s, err := o.str(role); err == nil {
-		if s == "" {
-			return "", o.errf(role, "missing or empty")
+	var name string
+	if err := json.Unmarshal(raw, &name); err == nil {
+		if name == "" {
+			return "", ko.errf("", "missing or empty")
 		}
-		return s, nil
+		return name, nil
 	}
-	k, err := o.object(role)
-	if err != nil {
-		return "", o.errf(role, "want an attribute's name or {\"name\", \"type\"}")
+	if kindOf(raw) != "an object" {
+		return "", ko.errf("", "want an attribute's name or {\"name\", \"type\"}")
 	}
-	if err := k.only("name", "type"); err != nil {
+	var k toolboxKeyObject
+	if err := decodeMembers(raw, FormatToolbox, at, membersClosed, &k); err != nil {
 		return "", err
 	}
-	typ, err := k.str("type")
-	if err != nil {
-		return "", err
-	}
-	switch typ {
+	switch k.Type {
 	case "", "string", "number", "binary":
 	default:
-		return "", k.errf("type", "%q: a key is a string, number or binary", typ)
+		return "", ko.errf("type", "%q: a key is a string, number or binary", k.Type)
 	}
-	return k.need("name")
+	if k.Name == "" {
+		return "", ko.errf("name", "missing or empty")
+	}
+	return k.Name, nil
 }

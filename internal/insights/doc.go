@@ -63,9 +63,11 @@
 // Recorder completes a copy of its own; Design.Match says where the
 // report files a request, on the design as a recorder holds it
 // (Design.Live, from its report): design_match's answer is the report's
-// filing (design_live.go; TestMatchEqualsReport). An error names the
-// member at fault by its path; a member the reader does not know is an
-// error, never dropped. testdata/blog.* is the blog design in every
+// filing (design_live.go; TestMatchEqualsReport). A format's objects
+// are read into Go structs with encoding/json, a level at a time
+// (design_decode.go), closed or open as the format's documentation says.
+// An error names the member at fault by its path; a member the reader
+// does not know is an error, never dropped. testdata/blog.* is the blog design in every
 // format: those that say all a design file says give blog.report.txt
 // byte for byte, the others their own golden with the same traffic
 // sections (TestBlogDesignEveryFormat); testdata/views holds the design

@@ -11,4 +11,37 @@
 //     appenders.
 //   - read.go: the reader, of the text subset of Ion that exports and
 //     imports use (Ion binary is not read).
+//
+// # Why not amazon-ion/ion-go
+//
+// Measured 2026-11-28 against ion-go v1.5.0 (its repository's newest
+// tag), and not adopted:
+//
+//   - The Go module proxy does not serve it: `go list -m -versions
+//     github.com/amazon-ion/ion-go` and `go list -m
+//     github.com/amazon-ion/ion-go@v1.1.3` answer 403 "This module
+//     version is not available", so neither a developer nor CI could
+//     build with it. The figures below come from its source beside a
+//     scratch copy of this tree (`go mod edit -replace`), for measuring
+//     only.
+//   - Size: the shipped server (docs/containers.md's flags, built by
+//     internal/doccheck's shippedServerFlags, linux/amd64) is 17,408,162
+//     bytes at main b50b3542 and 17,662,114 with ion-go's reader and
+//     text writer linked in place of ours: +253,952 bytes, which puts the
+//     server at 17.66 MB, past .ci/container's 17.45 MB bound.
+//   - Speed: reading 1,000 export lines of ion_test.go's benchItem
+//     ("$ion_1_0 {Item:...}", 227 kB) to DynamoDB JSON, `go test
+//     -run XXX -bench BenchmarkReadExport -benchmem -benchtime=100x
+//     -count=3` (ion_test.go's; the scratch copy had an ion-go twin of
+//     it) on the shared 2-core machine (load near 36, so the
+//     times are noisy; the allocations are not): ReadItems 144-190 ms
+//     a pass, 7.9 MB and 59,000 allocations; ion-go's Reader walked to
+//     the same JSON 232-327 ms, 4.1 MB and 210,020 allocations (3.6
+//     times as many).
+//   - Fit: ion-go gives an Ion decimal back as Ion text ("75001.",
+//     "17d8"), not DynamoDB number text ("75001", "17E8"), and knows
+//     nothing of the $dynamodb_SS/NS/BS set annotations or of
+//     DynamoDB's type per value, so a mapping layer of about this
+//     package's write.go size stays either way; what it would replace
+//     is read.go's 815 lines of text reader.
 package ion

@@ -188,3 +188,28 @@ func BenchmarkItemText(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReadExport: 1,000 export lines of benchItem read to DynamoDB
+// JSON (doc.go compares it with amazon-ion/ion-go's reader).
+func BenchmarkReadExport(b *testing.B) {
+	var data []byte
+	for range 1000 {
+		data = append(data, "$ion_1_0 {Item:"...)
+		data = AppendItem(data, benchItem())
+		data = append(data, "}\n"...)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		n := 0
+		ReadItems(data, func(r Record) bool {
+			if r.Err != nil {
+				b.Fatal(r.Err)
+			}
+			n++
+			return true
+		})
+		if n != 1000 {
+			b.Fatalf("read %d items of 1000", n)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package insights
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestDesignMemberOfWrongType: a member of the wrong JSON type is a
+// *DesignError naming its path and both types, never a panic.
+func TestDesignMemberOfWrongType(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"toolbox: a name not a string", `{"name": 7, "partitionKey": "pk"}`,
+			"dynamodb-toolbox: name: want a string, found a number"},
+		{"toolbox: indexes an array", `{"name": "T", "partitionKey": "pk", "indexes": []}`,
+			"dynamodb-toolbox: indexes: want an object, found an array"},
+		{"toolbox: an index not an object", `{"name": "T", "partitionKey": "pk", "indexes": {"G": "pk"}}`,
+			"dynamodb-toolbox: indexes.G: want an object, found a string"},
+		{"toolbox: an index type a boolean", `{"name": "T", "partitionKey": "pk", "indexes": {"G": {"type": true}}}`,
+			"dynamodb-toolbox: indexes.G.type: want a string, found a boolean"},
+		{"toolbox: a key's name a number", `{"name": "T", "partitionKey": {"name": 1}}`,
+			"dynamodb-toolbox: partitionKey.name: want a string, found a number"},
+		{"toolbox: an index twice", `{"name": "T", "partitionKey": "pk", "indexes": {"G": {"partitionKey": "a"}, "G": {"partitionKey": "b"}}}`,
+			"dynamodb-toolbox: indexes.G: the member appears twice"},
+		{"dynamoose: an index name a number", `{"a": {"type": "String", "hashKey": true}, "b": {"index": {"name": 5}}}`,
+			"dynamoose: b.index.name: want a string, found a number"},
+		{"dynamoose: global not a boolean", `{"a": {"type": "String", "hashKey": true}, "b": {"index": [{"name": "x", "global": "no"}]}}`,
+			"dynamoose: b.index[0].global: want true or false, found a string"},
+		{"dynamoose: an index a string", `{"a": {"type": "String", "hashKey": true}, "b": {"index": "x"}}`,
+			"dynamoose: b.index: want an object, found a string"},
+		{"dynamoose: a rangeKey an array", `{"a": {"type": "String", "hashKey": true}, "b": {"index": {"name": "x", "rangeKey": ["a"]}}}`,
+			"dynamoose: b.index.rangeKey: want a string, found an array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			require.NotPanics(t, func() { _, err = ParseDesign([]byte(tc.src)) })
+			var de *DesignError
+			require.ErrorAs(t, err, &de)
+			require.EqualError(t, err, tc.want)
+		})
+	}
+}
