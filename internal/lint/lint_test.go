@@ -179,6 +179,7 @@ func matches(pattern, p string) bool {
 // pkg is what go list says of a package.
 type pkg struct {
 	ImportPath, Dir                    string
+	Doc                                string // the package comment's first sentence
 	GoFiles                            []string
 	Imports, TestImports, XTestImports []string
 	Deps                               []string
