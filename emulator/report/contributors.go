@@ -9,8 +9,8 @@ package report
 // It has two JSON forms, both from this one declaration: encoding/json's
 // (the Go names, as a program marshalling Reports.Contributors gets
 // them) and the admin endpoint's (GET /dynamoemu/contributors: lower-case
-// names, and [] for no contributors), which the emulator's insights
-// package writes from these fields.
+// names, and [] for no contributors), which the endpoint writes from
+// these fields.
 type ContributorRule struct {
 	// Rule is the rule's name, as DescribeContributorInsights lists it.
 	Rule string

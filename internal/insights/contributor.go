@@ -2,7 +2,6 @@ package insights
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -217,49 +216,6 @@ func (r *Recorder) ForgetContributorInsights(table, index string) {
 			delete(r.ci, k)
 		}
 	}
-}
-
-// AdminJSON is rules as the admin endpoint (GET /dynamoemu/contributors)
-// writes them: the members of report.ContributorRule and
-// report.Contributor under lower-case names, a rule with no contributors
-// as [] and no rules as null. (encoding/json's form of the same values,
-// with the Go names, is the Go API's.)
-func AdminJSON(rules []report.ContributorRule) []byte {
-	if rules == nil {
-		return []byte("null")
-	}
-	b := []byte{'['}
-	for i, r := range rules {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"rule":`...)
-		b = appendJSON(b, r.Rule)
-		b = append(b, `,"contributors":[`...)
-		for j, c := range r.Contributors {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"keys":`...)
-			b = appendJSON(b, c.Keys)
-			b = append(b, `,"value":`...)
-			b = appendJSON(b, c.Value)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
-	}
-	return append(b, ']')
-}
-
-// appendJSON appends encoding/json's form of v, a string, []string or
-// float64 (which it cannot fail on, NaN and infinities aside: a counter
-// is neither).
-func appendJSON(b []byte, v any) []byte {
-	j, err := json.Marshal(v)
-	if err != nil {
-		return append(b, "null"...)
-	}
-	return append(b, j...)
 }
 
 // Contributors returns the top n contributors of each rule of a table's

@@ -41,7 +41,6 @@ type (
 	PatternReport    = report.PatternReport
 	UnmatchedRequest = report.UnmatchedRequest
 	CostlyRequest    = report.CostlyRequest
-	Finding          = report.Finding
 )
 
 // hotKeysShown is how many hot keys a resource's report lists, and
@@ -143,8 +142,8 @@ func (r *Recorder) resourceLocked(cat Catalog, table, index string) ResourceRepo
 
 // designReportLocked checks the counts against the design.
 func (r *Recorder) designReportLocked() *DesignReport {
-	dr := &DesignReport{Patterns: []PatternReport{}, Findings: slices.Clone(r.static), UnmatchedDropped: r.dropped}
-	dr.Findings = append(dr.Findings, r.design.fromTraffic()...)
+	dr := &DesignReport{Patterns: []PatternReport{}, Findings: reportFindings(r.static), UnmatchedDropped: r.dropped}
+	dr.Findings = append(dr.Findings, reportFindings(r.design.fromTraffic())...)
 	for _, t := range r.design.Tables {
 		for _, pt := range t.Patterns {
 			pr := PatternReport{
@@ -156,7 +155,7 @@ func (r *Recorder) designReportLocked() *DesignReport {
 				pr.Requests, pr.ItemsRead, pr.ItemsReturned = ps.requests, ps.itemsRead, ps.itemsReturned
 				pr.ReadUnits, pr.WriteUnits, pr.Throttled = ps.readUnits, ps.writeUnits, ps.throttled
 			} else {
-				dr.Findings = append(dr.Findings, Finding{Kind: FindingUnexercisedPattern, Table: t.Name, Index: pt.Index, Pattern: pt.Name,
+				dr.Findings = append(dr.Findings, report.Finding{Kind: FindingUnexercisedPattern, Table: t.Name, Index: pt.Index, Pattern: pt.Name,
 					Detail: "no request used pattern " + quote(pt.Name)})
 			}
 			dr.Patterns = append(dr.Patterns, pr)
@@ -193,7 +192,20 @@ func (r *Recorder) designReportLocked() *DesignReport {
 		if u.example != "" {
 			detail += ", such as " + u.example
 		}
-		dr.Findings = append(dr.Findings, Finding{Kind: kind, Table: k.table, Index: k.index, Detail: detail})
+		dr.Findings = append(dr.Findings, report.Finding{Kind: kind, Table: k.table, Index: k.index, Detail: detail})
 	}
 	return dr
+}
+
+// reportFindings copies findings into the report's type (nil stays nil:
+// a report without findings writes "findings": null, as before).
+func reportFindings(fs []Finding) []report.Finding {
+	if fs == nil {
+		return nil
+	}
+	out := make([]report.Finding, len(fs))
+	for i, f := range fs {
+		out[i] = report.Finding(f)
+	}
+	return out
 }

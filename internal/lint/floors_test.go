@@ -24,12 +24,16 @@ import (
 
 // floorsUp are the imports from internal/ to a floor above it that
 // stand, each with the reason. The report's types are the public
-// package emulator/report's, filled by insights; the way down (the types
-// declared in internal/ and aliased in emulator/report) would show users
-// aliases of an internal package, which TestPublicAPINoInternalTypes
-// refuses.
+// package emulator/report's, filled by insights' recorder (report.go,
+// traffic.go, contributor.go); the way down (the types declared in
+// internal/ and aliased in emulator/report) would show users aliases of
+// an internal package, which TestPublicAPINoInternalTypes refuses. The
+// way up, the recorder moved under emulator/internal/, waits on the
+// design readers' tests that run traffic through it (design_formats,
+// design_golden, design_infer) and on Design.Live, which reads a
+// report's DesignReport.
 var floorsUp = map[string]string{
-	"internal/insights -> emulator/report": "the access-pattern report's public types, which insights fills",
+	"internal/insights -> emulator/report": "the access-pattern report's public types, which insights' recorder fills",
 }
 
 // TestFloors: no package of internal/ imports a package of emulator/,
@@ -60,4 +64,28 @@ func TestFloors(t *testing.T) {
 			require.NotEqual(t, module+"/internal/"+app, p.ImportPath, "an application lives in cmd/internal/, not internal/")
 		}
 	}
+}
+
+// TestTestToolsSaySo: a package of internal/ that no package's code
+// imports (only tests do, or none: a package of tests) is a tool for
+// tests, not an engine library, and its package comment's first
+// sentence says so, so that a reader of internal/ tells the floor's
+// libraries from the tests' tools.
+func TestTestToolsSaySo(t *testing.T) {
+	imported := map[string]bool{}
+	for _, p := range goList(t, "./...") {
+		for _, imp := range p.Imports {
+			imported[imp] = true
+		}
+	}
+	tools := 0
+	for _, p := range goList(t, module+"/internal/...") {
+		if imported[p.ImportPath] {
+			continue
+		}
+		tools++
+		require.Contains(t, strings.ToLower(p.Doc), "test",
+			"%s: only tests import it, so its package comment's first sentence says it is for tests", p.ImportPath)
+	}
+	require.NotZero(t, tools, "internal/ has test tools (avtest, doccheck, lint): the walk found none")
 }

@@ -128,7 +128,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/apiserve", may: []string{"emulator/internal/apierr", "emulator/internal/httpedge", "emulator/internal/httploop", "emulator/internal/service", "emulator/internal/sigv4", "emulator/internal/stages/iam", "emulator/internal/wire", "emulator/internal/oversize", "internal/lease"}, tests: true, internal: true},
 	{pkg: "emulator/emulatortest", may: []string{"emulator"}, tests: true}, // the public API alone
 	// the admin endpoints' handlers: HTTP plumbing under the Go API
-	{pkg: "emulator/internal/adminhttp", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/httpedge", "emulator/internal/service", "emulator/internal/stages/insights", "internal/insights", "internal/faults", "conventions", "internal/storage", "internal/persist", "emulator/internal/stages/lag"}, internal: true},
+	{pkg: "emulator/internal/adminhttp", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/httpedge", "emulator/internal/service", "emulator/internal/stages/insights", "emulator/report", "internal/faults", "conventions", "internal/storage", "internal/persist", "emulator/internal/stages/lag"}, internal: true},
 	{pkg: "emulator/internal/benchmarks", may: []string{"emulator", "internal/persist", "emulator/emulatortest", "emulator/internal/wire", "emulator/internal/testkit", "internal/storage"}, tests: true},
 	{pkg: "conformance", may: []string{"emulator", "emulator/emulatortest"}, tests: true},
 	{pkg: "cmd/internal/console", tests: true}, // the web console's files and handler: nothing of ours; its browser test runs the emulator
@@ -179,6 +179,7 @@ func matches(pattern, p string) bool {
 // pkg is what go list says of a package.
 type pkg struct {
 	ImportPath, Dir                    string
+	Doc                                string // the package comment's first sentence
 	GoFiles                            []string
 	Imports, TestImports, XTestImports []string
 	Deps                               []string

@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
 
 // reportBody is GET /dynamoemu/report's answer.
@@ -164,6 +164,49 @@ func (a *Admin) ServeContributors(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, errors.New("table is required"))
 		return
 	}
-	rules := insights.AdminJSON(reportstage.Contributors(a.Svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n))
+	rules := contributorsJSON(reportstage.Contributors(a.Svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n))
 	Write(w, http.StatusOK, `{"rules":`+string(rules)+`}`)
+}
+
+// contributorsJSON is rules as GET /dynamoemu/contributors writes them:
+// the members of report.ContributorRule and report.Contributor under
+// lower-case names, a rule with no contributors as [] and no rules as
+// null. (encoding/json's form of the same values, with the Go names, is
+// the Go API's.)
+func contributorsJSON(rules []report.ContributorRule) []byte {
+	if rules == nil {
+		return []byte("null")
+	}
+	b := []byte{'['}
+	for i, r := range rules {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"rule":`...)
+		b = appendJSON(b, r.Rule)
+		b = append(b, `,"contributors":[`...)
+		for j, c := range r.Contributors {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"keys":`...)
+			b = appendJSON(b, c.Keys)
+			b = append(b, `,"value":`...)
+			b = appendJSON(b, c.Value)
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, ']')
+}
+
+// appendJSON appends encoding/json's form of v, a string, []string or
+// float64 (which it cannot fail on, NaN and infinities aside: a counter
+// is neither).
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, j...)
 }
