@@ -96,6 +96,12 @@ func TestOversizedMembers(t *testing.T) {
 		{"AttributesToGet", "GetItem", 200, `"Item":{"pk":{"S":"a"}}`, 4, func(n int) string {
 			return `{"TableName":"tab",` + key + `,"AttributesToGet":["pk",` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d"`, i) }) + `]}`
 		}},
+		// About a million names, one repeated: refused at the first
+		// repeat, the body kept whole (2.1x in process,
+		// TestLargeListMemoryBudgets).
+		{"AttributesToGet/Repeated", "GetItem", 400, "Duplicate value in attribute name: a", 4, func(n int) string {
+			return `{"TableName":"tab",` + key + `,"AttributesToGet":[` + repeatList(n, func(int) string { return `"a"` }) + `]}`
+		}},
 		{"AttributesToGet/Query", "Query", 200, `"Count":1`, 4, func(n int) string {
 			return `{"TableName":"tab","KeyConditions":{"pk":{"ComparisonOperator":"EQ","AttributeValueList":[{"S":"a"}]}},"AttributesToGet":["pk",` + repeatList(n, func(i int) string { return fmt.Sprintf(`"a%07d"`, i) }) + `]}`
 		}},

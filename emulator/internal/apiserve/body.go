@@ -39,6 +39,9 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 		r = io.TeeReader(r, sum)
 	}
 	body := wire.Body{R: r, Buf: buf.Bytes(), Size: in.ContentLength, Limit: s.MaxBody}
+	if br, ok := in.Body.(*bodyReader); ok {
+		body.Admitted = br
+	}
 	if in.ContentEncoding != nil {
 		raw := &rawLimit{r: r, max: s.MaxBody}
 		dr, err := httpedge.Decompressing(in.ContentEncoding, raw, s.MaxBody)

@@ -343,6 +343,10 @@ func (br *bodyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Admitted is how many of the body's bytes it has been charged: its
+// window (wire.Body) grows to the body's size once that covers it.
+func (br *bodyReader) Admitted() int64 { return br.held }
+
 // readRaw reads the body as it is, counting its bytes for the pace.
 func (br *bodyReader) readRaw(p []byte) (int, error) {
 	n, err := br.r.Read(p)

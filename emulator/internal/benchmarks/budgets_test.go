@@ -277,20 +277,26 @@ var memoryBudgets = []struct {
 	shape       string // a name in testkit.LargeLists
 	alloc, peak float64
 }{
-	// shape, alloc, peak; measured (go1.26.8, amd64, d38e157a):
-	{"AttributesToGet", 2.06, 2.76},             // 1.87x, 1.84x
-	{"AttributesToGetRepeated", 2.77, 3.21},     // 2.51x, 2.14x
-	{"KeyConditions", 3.21, 4.07},               // 2.91x, 2.71x
-	{"ScanFilter", 3.51, 4.38},                  // 3.19x, 2.92x
-	{"QueryFilter", 3.74, 4.64},                 // 3.40x, 3.09x
-	{"ExpressionAttributeValues", 3.78, 4.04},   // 3.43x, 2.69x
-	{"Parameters", 0.47, 0.63},                  // 0.42x, 0.42x
-	{"WideItem", 4.56, 5.39},                    // 4.14x, 3.59x (the cut past 400 KB, its rest copied; 9.0x allocated before)
-	{"WideItem/BatchWriteItem", 4.56, 5.39},     // 4.14x, 3.46x (cut as PutItem's; 9.00x, 6.29x before)
-	{"WideItem/TransactWriteItems", 4.56, 5.39}, // 4.15x, 3.59x (cut as PutItem's; 9.00x, 5.96x before)
-	{"ItemList", 3.45, 4.34},                    // 3.13x, 2.89x
-	{"ItemList/BatchWriteItem", 3.45, 4.29},     // 3.13x, 2.86x
-	{"ItemList/TransactWriteItems", 3.46, 3.96}, // 3.14x, 2.64x
+	// shape, alloc, peak; measured (go1.26.8, amd64, d38e157a, then
+	// after it where two figures are given: a large body's window takes
+	// its size at a sixteenth of it once the budget has charged it, not
+	// at a quarter, wire.Body.Admitted). AttributesToGetRepeated stays
+	// over 2x: its window's buffers are now 1.12x its body (8 KB to
+	// 256 KB, then the body's 4 MB, kept whole: its names are read as
+	// offsets into it); the other 1.0x is the decoder's (expr.NameList).
+	{"AttributesToGet", 1.65, 2.76},             // 1.87x, 1.84x; 1.50x, 1.47x
+	{"AttributesToGetRepeated", 2.34, 3.21},     // 2.51x, 2.14x; 2.13x, 2.12x
+	{"KeyConditions", 2.79, 4.07},               // 2.91x, 2.71x; 2.54x, 2.44x
+	{"ScanFilter", 3.10, 4.38},                  // 3.19x, 2.92x; 2.82x, 2.78x
+	{"QueryFilter", 3.32, 4.64},                 // 3.40x, 3.09x; 3.02x, 2.99x
+	{"ExpressionAttributeValues", 3.36, 4.04},   // 3.43x, 2.69x; 3.05x, 2.76x
+	{"Parameters", 0.47, 0.63},                  // 0.42x, 0.42x (its window drops what it reads past the limit: unchanged)
+	{"WideItem", 4.15, 5.39},                    // 4.14x, 3.59x; 3.77x, 3.47x (the cut past 400 KB, its rest copied; 9.0x allocated before)
+	{"WideItem/BatchWriteItem", 4.15, 5.39},     // 4.14x, 3.46x; 3.77x, 3.41x (cut as PutItem's; 9.00x, 6.29x before)
+	{"WideItem/TransactWriteItems", 4.15, 5.39}, // 4.15x, 3.59x; 3.78x, 3.40x (cut as PutItem's; 9.00x, 5.96x before)
+	{"ItemList", 3.04, 4.34},                    // 3.13x, 2.89x; 2.76x, 2.48x
+	{"ItemList/BatchWriteItem", 3.04, 4.29},     // 3.13x, 2.86x; 2.75x, 2.48x
+	{"ItemList/TransactWriteItems", 3.04, 3.96}, // 3.14x, 2.64x; 2.76x, 2.52x
 	{"BatchGetAttributesToGet", 13.33, 11.04},   // 12.11x, 7.36x
 	{"BatchGetItem", 0.16, 0.17},                // 0.14x, 0.11x
 	{"BatchWriteItem", 0.25, 0.30},              // 0.22x, 0.20x

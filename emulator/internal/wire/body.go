@@ -21,6 +21,15 @@ type Body struct {
 	N     int64  // bytes read
 	Err   error  // R's error (io.EOF is none), or ErrTooLarge
 	EOF   bool   // R ended
+	// Admitted, when set, says how many of the body's bytes R's reader
+	// has been admitted to hold (apiserve's budget charges a large body
+	// its announced size once its first 64 KiB have arrived): once that
+	// covers Size, the window takes the announced size as soon as it
+	// would hold a sixteenth of it, not a quarter, unless the decoder
+	// has dropped bytes from it (a list past its limit: the window of
+	// such a body stays far below its size).
+	Admitted interface{ Admitted() int64 }
+	dropped  bool // the decoder has dropped bytes from the window
 }
 
 // ErrTooLarge is the error of a body read past its Limit.
@@ -37,13 +46,14 @@ const readChunk = 32 << 10
 // PutItems that sent a few bytes and went silent hold 8 KB windows), and
 // takes the announced size once it would hold a quarter of it (a body
 // kept whole, 4 MB, allocates buffers of 6 MB in all, where doubling to
-// it allocated 8).
+// it allocated 8), or a sixteenth once the reader's admission covers it
+// (Admitted).
 func (b *Body) fill(data []byte) ([]byte, bool) {
 	for !b.EOF && b.Err == nil {
 		want := b.Size + 1 // + 1: room to read the body's end
 		if len(data) == cap(data) {
 			size := max(2*cap(data), 512)
-			if want > int64(len(data)) && int64(4*size) > want {
+			if want > int64(len(data)) && (int64(4*size) > want || int64(16*size) > want && b.admitted()) {
 				size = int(want)
 			}
 			grown := make([]byte, len(data), size)
@@ -70,6 +80,13 @@ func (b *Body) fill(data []byte) ([]byte, bool) {
 		}
 	}
 	return data, false
+}
+
+// admitted reports whether the window may take the body's size early:
+// its reader has been admitted to hold it all, and the decoder keeps
+// what arrives.
+func (b *Body) admitted() bool {
+	return b.Admitted != nil && !b.dropped && b.Admitted.Admitted() >= b.Size
 }
 
 // more reads more of the body into the window; it reports whether any
@@ -138,6 +155,7 @@ func (d *decoder) drop(mark int) {
 	if d.body != "" || d.src == nil { // the caller's bytes are not the decoder's to move
 		return
 	}
+	d.src.dropped = true
 	if d.place != nil {
 		d.place.drop(d.data, mark, d.pos)
 	}

@@ -235,3 +235,41 @@ func TestDecodeBodyKeptStrings(t *testing.T) {
 		require.Equal(t, want, answer(in, def, err), "size %d", size)
 	}
 }
+
+// admittedAll is a reader's admission that covers n bytes.
+type admittedAll int64
+
+func (a admittedAll) Admitted() int64 { return int64(a) }
+
+// TestBodyWindowAdmitted reads a 4 MB body through its window and sums
+// the buffers the window was given: doubling from 8 KB to a quarter of
+// the body, then its size, without an admission; from a sixteenth once
+// the reader's admission covers the body, unless bytes were dropped.
+func TestBodyWindowAdmitted(t *testing.T) {
+	const size = 4<<20 + 100
+	grown := func(adm interface{ Admitted() int64 }, dropped bool) (total int) {
+		b := &Body{R: strings.NewReader(strings.Repeat("x", size)), Size: size, Admitted: adm, dropped: dropped}
+		data := make([]byte, 0, 8<<10)
+		total = cap(data)
+		for {
+			before := cap(data)
+			var ok bool
+			data, ok = b.fill(data)
+			if cap(data) != before {
+				total += cap(data)
+			}
+			if !ok {
+				break
+			}
+		}
+		require.Equal(t, size, len(data))
+		return total
+	}
+	plain := grown(nil, false)
+	admitted := grown(admittedAll(size), false)
+	t.Logf("buffers for a %d-byte body: %d without an admission, %d with", size, plain, admitted)
+	require.Greater(t, plain, size+size/4, "doubling to a quarter of the body")
+	require.LessOrEqual(t, admitted, size+1+size/8, "the size taken at a sixteenth")
+	require.Equal(t, plain, grown(admittedAll(size-1), false), "an admission short of the body")
+	require.Equal(t, plain, grown(admittedAll(size), true), "a window the decoder dropped from")
+}
