@@ -45,7 +45,10 @@ const maxPackageLines = 11500
 // namespace (kept(), 20), BatchWriteItem's and TransactWriteItems' wide
 // items cut (the echo's heap of names, 20), the index entry's filter (6),
 // the reach-back charge (7); to be won back with the catalog's split.
-const maxCoreLines = 12103
+// It fell by 2 to 12,101 when the files' helpers went to the files that
+// own them (the call's Now and Context, wrappers of its fields, and
+// epochTime's, of tablespec's, gone; a file for the core's operations).
+const maxCoreLines = 12101
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

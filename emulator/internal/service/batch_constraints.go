@@ -59,6 +59,10 @@ func batchWriteTableConstraint(in *BatchWriteItemInput) iter.Seq[string] {
 	return apierr.EchoPieces(echo, tail)
 }
 
+// echoKeep is how much of an echo is kept: the answer shows apierr.MaxEcho
+// bytes of it, and whether the byte after them starts a rune.
+const echoKeep = apierr.MaxEcho + 8
+
 // writeRequestsEcho renders a BatchWriteItem RequestItems map as AWS
 // echoes it, Java-style: each table's write requests kept, then those
 // past them (limits.go), to what the answer shows (apierr.MaxEcho).

@@ -212,6 +212,30 @@ type tableMeta struct {
 	features map[string]json.RawMessage
 }
 
+// TableStatus values.
+const (
+	statusActive   = "ACTIVE"
+	statusDeleting = "DELETING"
+	statusCreating = "CREATING"
+)
+
+// readClock reads the clock of the emulator that created t.
+func (t *table) readClock() time.Time {
+	if t.clock == nil {
+		return time.Now()
+	}
+	return t.clock()
+}
+
+// statusAt is the TableStatus at now: a restored table is CREATING
+// until its activeAt.
+func (m *tableMeta) statusAt(now time.Time) string {
+	if m.status == statusActive && now.Before(m.activeAt) {
+		return statusCreating
+	}
+	return m.status
+}
+
 // snapshot returns the table's current definition, which the caller must
 // not modify. It takes no lock, so it may be called anywhere, inside a
 // storage callback included.
@@ -293,7 +317,7 @@ func (c *call) lookupTable(name string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.Now()) == statusCreating {
+	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.now) == statusCreating {
 		return nil, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
 	}
 	return t, nil
@@ -371,7 +395,7 @@ func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 		}
 	}
 	t := c.ns.getTable(n)
-	if t == nil || t.meta.Load().statusAt(c.Now()) == statusCreating {
+	if t == nil || t.meta.Load().statusAt(c.now) == statusCreating {
 		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(n))
 	}
 	return t, nil

@@ -111,7 +111,7 @@ func (t *table) restoreMeta(b []byte) error {
 	if m.streamOn() && !old.streamOn() {
 		s = t.ns.restoreStream(t, m)
 	}
-	t.syncStreamLocked(old, m, s, t.now())
+	t.syncStreamLocked(old, m, s, t.readClock())
 	t.ns.loadedDefinition(t, tagDescs(m.tags))
 	t.ns.defined(t, old, m, true) // feature_lifecycle.go
 	t.meta.Store(m)
@@ -126,19 +126,6 @@ func (t *table) restoreDrop() {
 	m := *t.meta.Load()
 	m.status = statusDeleting
 	t.ns.removeTable(t)
-	t.stopStreamLocked(t.now())
+	t.stopStreamLocked(t.readClock())
 	t.meta.Store(&m)
-}
-
-// Namespace returns the namespace of ID id ("<access key id>/<region>",
-// "shared", or with SharedDB "shared/NAME" for a branch), owning its
-// catalog (the one persistence loads records into), or nil when id
-// names no namespace this emulator could serve (a shared ID without
-// SharedDB, or the other way round).
-func (s *Service) Namespace(id string) *Namespace {
-	k, ok := s.keyOf(id)
-	if !ok {
-		return nil
-	}
-	return s.dbs.get(k)
 }

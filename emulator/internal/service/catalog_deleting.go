@@ -65,7 +65,7 @@ func (c *call) deletingAt(name string, now time.Time) *table {
 // namespace's tables, and those DELETING now that no live table has
 // taken since.
 func (c Call) ListedTables() []string {
-	cat, now := c.c.ns.cat.Load(), c.c.Now()
+	cat, now := c.c.ns.cat.Load(), c.c.now
 	names := c.c.ns.tableNames()
 	cat.mu.RLock()
 	defer cat.mu.RUnlock()
@@ -90,5 +90,5 @@ func (c *call) deletingAfter(err error, name *string) *table {
 	if name == nil || !errors.Is(err, apierr.ErrResourceNotFound) {
 		return nil
 	}
-	return c.deletingAt(*name, c.Now())
+	return c.deletingAt(*name, c.now)
 }

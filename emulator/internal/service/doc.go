@@ -43,8 +43,10 @@
 //
 //   - Service and namespaces: service.go (Service, Config, Lookup,
 //     Serve), namespace.go (Namespace, the registry of namespaces),
-//     register.go (the operation adapter, call; an operation without
-//     a handler is apierr.OperationNotFound), enums.go,
+//     register.go (the operation adapter; an operation without
+//     a handler is apierr.OperationNotFound), ops.go (the core's own
+//     operations), call.go (call, what a request hands its operation,
+//     and their pool), enums.go,
 //     unknown_members.go (a member an operation's request does not take).
 //   - Catalog: catalog.go (a namespace's tables, createTable,
 //     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
@@ -84,7 +86,7 @@
 //     batch_constraints.go (BatchGetItem, BatchWriteItem),
 //     op_batch_recycle.go (the item maps written items give back),
 //     op_batch_get_encode.go (BatchGetItem's answer from stored records),
-//     call_pool.go (pooled calls), page_pool.go (pooled page slices),
+//     page_pool.go (pooled page slices),
 //     capacity.go (the answers' ConsumedCapacity, in package capacity's
 //     units, when the request asks for it),
 //     item_size_bound.go (when an item's size needs no measuring),

@@ -129,3 +129,29 @@ func (o *pageOutput) appendJSON(b []byte) []byte {
 	}
 	return append(b, '}')
 }
+
+// AppendJSON encodes the response without reflection, whole items straight
+// from their stored records: the answer of TransactGetItems and of any
+// feature's read transaction (Call.TransactGet) encodes itself
+// (JSONAppender).
+func (o *TransactGetItemsOutput) AppendJSON(b []byte) []byte {
+	b = append(b, `{"Responses":[`...)
+	for i, r := range o.Responses {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		switch {
+		case r.hasStored:
+			b = wire.AppendStoredItem(wire.AppendMember(b, true, "Item"), r.stored)
+		case r.Item != nil:
+			b = wire.AppendWireItem(wire.AppendMember(b, true, "Item"), *r.Item)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.ConsumedCapacity != nil {
+		b = wire.AppendConsumedList(append(b, `,"ConsumedCapacity":`...), o.ConsumedCapacity)
+	}
+	return append(b, '}')
+}

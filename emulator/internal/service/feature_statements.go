@@ -310,5 +310,5 @@ func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byt
 	if token == nil {
 		return run()
 	}
-	return c.c.svc.tokens.do(c.c.ns, c.c.Now(), *token, fp, mode, run)
+	return c.c.svc.tokens.do(c.c.ns, c.c.now, *token, fp, mode, run)
 }

@@ -61,7 +61,7 @@ func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m
 func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (Table, error) {
 	cc, src, sm := c.c, from.t, from.m
-	now := cc.Now()
+	now := cc.now
 	t := &table{name: name, schema: src.schema, keySchema: src.keySchema,
 		arn: cc.tableARN(name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
 	m := &tableMeta{status: statusActive, Settings: tablespec.Settings{Billing: sm.Billing,

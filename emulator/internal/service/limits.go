@@ -82,10 +82,6 @@ func coreLimits() *wire.Limits {
 	return limits
 }
 
-// echoKeep is how much of an echo is kept: the answer shows apierr.MaxEcho
-// bytes of it, and whether the byte after them starts a rune.
-const echoKeep = apierr.MaxEcho + 8
-
 // tables is what the decoder did not keep of a BatchGetItem's tables'
 // lists (at.In's).
 func tables(at wire.At) *oversize.Tables {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"maps"
 	"runtime"
 	"slices"
@@ -57,7 +58,7 @@ func (ns *Namespace) nk() nsKey { k, _ := ns.svc.keyOf(ns.key); return k }
 // newCatalog makes ns's own catalog, empty, with its DB: a new one (with
 // the hook n.hooks gives), or the one n.dbs opens (persistence), with the
 // features' hooks in front. false: n.dbs failed, and the DB refuses
-// every change with the cause (persistence.go); ns is not to keep it.
+// every change with the cause (failingHook); ns is not to keep it.
 func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 	var db *storage.DB
 	switch {
@@ -93,6 +94,28 @@ func (n *namespaces) newCatalog(ns *Namespace) (*catalog, bool) {
 		m.loadedStreams = sc.Attach(&m.streams) // streams.go
 	}
 	return &catalog{db: db}, true
+}
+
+// failingHook refuses every change with err: the hook of a namespace
+// whose stored DB could not be opened (newCatalog), of the catalogs forks
+// share (errShared: ns_snapshot.go) and of the empty one (New).
+type failingHook struct{ err error }
+
+func (h failingHook) Commit(*storage.Record) (uint64, error) { return 0, h.err }
+func (failingHook) Wait(uint64) error                        { return nil }
+
+// persisted reports whether ns's DB is kept on disk.
+func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.svc.cfg.DBs != nil }
+
+var errShared = errors.New("service: a change of a catalog forks share") // a bug caught
+
+// closed tells the Closed hooks that ns is gone (feature_lifecycle.go).
+func (ns *Namespace) closed() {
+	for _, h := range ns.svc.seams.hooks {
+		if h.Closed != nil {
+			h.Closed(Space{ns: ns})
+		}
+	}
 }
 
 // ID is the namespace's ID: "<access key id>/<region>", or "shared" with
@@ -230,4 +253,17 @@ func (n *namespaces) all() []*Namespace {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	return slices.Collect(maps.Values(n.byKey))
+}
+
+// Namespace returns the namespace of ID id ("<access key id>/<region>",
+// "shared", or with SharedDB "shared/NAME" for a branch), owning its
+// catalog (the one persistence loads records into), or nil when id
+// names no namespace this emulator could serve (a shared ID without
+// SharedDB, or the other way round).
+func (s *Service) Namespace(id string) *Namespace {
+	k, ok := s.keyOf(id)
+	if !ok {
+		return nil
+	}
+	return s.dbs.get(k)
 }

@@ -20,8 +20,6 @@ import (
 // docs/backups.md, "Snapshots" and "Branches". Not atomic against
 // requests to the same namespace running meanwhile.
 
-var errShared = errors.New("service: a change of a catalog forks share") // a bug caught
-
 // SnapshotAll takes a storage snapshot of every namespace, by namespace
 // ID: each consistent, the namespaces one after the other (the
 // emulator's snapshots keep them: emulator/snapshots.go). A fork not
@@ -104,15 +102,6 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 		s.tokens.Forget(gone) // its ClientRequestTokens (idempotency.go)
 	}
 	return nil
-}
-
-// closed tells the Closed hooks that ns is gone (feature_lifecycle.go).
-func (ns *Namespace) closed() {
-	for _, h := range ns.svc.seams.hooks {
-		if h.Closed != nil {
-			h.Closed(Space{ns: ns})
-		}
-	}
 }
 
 // sharedOf returns snap's shared catalog, held by one more fork: made,

@@ -40,7 +40,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 			return nil, err
 		}
 	}
-	now := c.Now()
+	now := c.now
 	if t := c.ns.getTable(def.Name); t != nil && c.creating(t) {
 		// A table of that name still CREATING: AWS says so rather than
 		// "Table already exists" (DDB-TABLE-005 of the record cited at
@@ -178,7 +178,7 @@ func (c *call) changeableTable(name *string) (*table, error) {
 // creating reports whether t is still CREATING.
 func (c *call) creating(t *table) bool {
 	m := t.meta.Load()
-	return !m.activeAt.IsZero() && m.statusAt(c.Now()) == statusCreating
+	return !m.activeAt.IsZero() && m.statusAt(c.now) == statusCreating
 }
 
 func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
@@ -211,14 +211,14 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 		return func(recorded bool) error {
 			if recorded {
 				if d := c.svc.cfg.TransientDelay; d > 0 {
-					t.ns.retireTable(t, c.Now(), c.Now().Add(d))
+					t.ns.retireTable(t, c.now, c.now.Add(d))
 				} else {
 					t.ns.removeTable(t)
 				}
-				t.stopStreamLocked(c.Now())           // readable for its retention, as on AWS
+				t.stopStreamLocked(c.now)             // readable for its retention, as on AWS
 				for _, h := range c.svc.seams.hooks { // the features and stages (feature_lifecycle.go)
 					if h.Dropped != nil {
-						h.Dropped(Dropped{t: t, m: m, now: c.Now()})
+						h.Dropped(Dropped{t: t, m: m, now: c.now})
 					}
 				}
 			}
@@ -244,15 +244,8 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 // test_delete_table_description_with_si).
 func deletedDescription(d *TableDescription) *TableDescription {
 	d.AttributeDefinitions, d.KeySchema = nil, nil
-	d.CreationDateTime = epochTime{}
+	d.CreationDateTime = tablespec.EpochTime{}
 	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes = nil, nil
 	d.WarmThroughput = nil // not in AWS's answer (localstack's AWS-validated snapshot, warm.go)
 	return d
 }
-
-// TableStatus values.
-const (
-	statusActive   = "ACTIVE"
-	statusDeleting = "DELETING"
-	statusCreating = "CREATING"
-)

@@ -185,7 +185,7 @@ func transactWriteItems(c *call, in *TransactWriteItemsInput) (*TransactWriteIte
 	}
 	req := *in
 	req.ClientRequestToken, req.ReturnConsumedCapacity = nil, nil
-	return c.svc.tokens.do(c.ns, c.Now(), *in.ClientRequestToken, idempotency.Fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
+	return c.svc.tokens.do(c.ns, c.now, *in.ClientRequestToken, idempotency.Fingerprint(req), optString(in.ReturnConsumedCapacity), func() (*TransactWriteItemsOutput, error) {
 		return runTransactWrite(c, in, acts)
 	})
 }

@@ -18,12 +18,6 @@ import (
 // (reconcileIndexes), transient GSI states (endTransient) and the
 // stream's sequence numbers (restartStream).
 
-// SharedDB reports whether the service has one namespace for everyone.
-func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
-
-// persisted reports whether ns's DB is kept on disk.
-func (ns *Namespace) persisted() bool { return ns != nil && ns.svc != nil && ns.svc.cfg.DBs != nil }
-
 // RebuildCatalog makes the catalog of ns from the tables its DB holds,
 // as Apply does for each table a record creates: the table from its
 // definition record, its stream, the stages' state and item collection
@@ -136,10 +130,3 @@ func (t *table) endTransient(now time.Time) {
 		t.meta.Store(&m)
 	}
 }
-
-// failingHook refuses every change with err: the hook of a namespace
-// whose stored DB could not be opened, so that nothing is created in it.
-type failingHook struct{ err error }
-
-func (h failingHook) Commit(*storage.Record) (uint64, error) { return 0, h.err }
-func (failingHook) Wait(uint64) error                        { return nil }

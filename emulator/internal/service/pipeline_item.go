@@ -21,7 +21,7 @@ import (
 // Commit); else a write refused by its condition or a cancelled
 // transaction is charged (pipeline_condfail.go), and any other error or
 // a panic ends the use as refused. Begin and End pair by construction.
-// The scope lives in the call (call_pool.go); fn is only called, never
+// The scope lives in the call (call.go); fn is only called, never
 // kept, so its closure stays on the handler's stack (//gcassert:noescape
 // on each, TestCompilerClaims).
 

@@ -2,70 +2,17 @@ package service
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
 
-// call is what one request hands to an operation: the database it acts on and
-// the request's context, clock and logger.
-type call struct {
-	ctx       context.Context
-	ns        *Namespace // the database selected by access key + region (or shared)
-	region    string     // region from the request's credential scope
-	account   string     // account id for ARNs (DynamoDB Local's "000000000000")
-	accessKey string     // access key id from the request's credential
-	tenantHdr string     // the x-tenant-code header, for the stages' key guards (Call.Tenant)
-	op        string     // operation name, e.g. "PutItem"
-	requestID string     // x-amzn-RequestId of this request
-	host      string     // the request's Host (host[:port]), for DescribeEndpoints
-	now       time.Time  // the clock read once when the request arrived
-	clock     func() time.Time
-	svc       *Service
-	out       []byte         // spare buffer for the response body (may be nil)
-	tableName *string        // where the request's TableName goes, for the request log; nil: nowhere
-	values    *wire.Deferred // a value's error not yet reported (value_order.go)
-	inLen     int            // bytes of the JSON body register's adapter decoded the input from; 0: none (item_size_bound.go)
-	scope     scope          // a data-plane request's scope: its use of a table (pipeline_item.go)
-	in        any            // a data-plane request's decoded input, for the stages (Call.Input)
-
-	lease.Owned // lent by calls for one request (call_pool.go)
-}
-
-// Now returns the time the request arrived: one reading for the whole request.
-func (c *call) Now() time.Time { return c.now }
-
-// Context returns the request's context: long scans may stop when it is done.
-func (c *call) Context() context.Context { return c.ctx }
-
 // TargetPrefix is the X-Amz-Target prefix of DynamoDB's API.
 const TargetPrefix = "DynamoDB_20120810."
-
-// core registers the core's own operations: the control plane's table
-// operations and the data plane's item operations (the request pipeline's:
-// pipeline.go).
-func (sm *seams) core() {
-	register(sm, "CreateTable", false, createTable)
-	register(sm, "DescribeTable", false, describeTable)
-	register(sm, "DeleteTable", false, deleteTable)
-	register(sm, "UpdateTable", false, updateTable)
-	register(sm, "PutItem", true, handlePutItem)
-	register(sm, "GetItem", true, getItem)
-	register(sm, "DeleteItem", true, deleteItem)
-	register(sm, "UpdateItem", true, updateItem)
-	register(sm, "Query", true, query)
-	register(sm, "Scan", true, scan)
-	register(sm, "BatchGetItem", true, batchGetItem)
-	register(sm, "BatchWriteItem", true, batchWriteItem)
-	register(sm, "TransactWriteItems", true, transactWriteItems)
-	register(sm, "TransactGetItems", true, transactGetItems)
-}
 
 // lookupOp finds the operation an X-Amz-Target names (DynamoDB's, or another
 // API's under its full target: APIOp), named by the part after its prefix.
@@ -133,8 +80,8 @@ func (h *opHandler) implements(in, out any) {
 	_, h.recycles = out.(recycler)
 }
 
-// done gives the input back, answered: one defer, open-coded (two were not).
-func (h *opHandler) done(in any) {
+// giveBack gives the input back, answered: one defer, open-coded (two were not).
+func (h *opHandler) giveBack(in any) {
 	if h.recycle {
 		in.(recycler).recycle() // input_recycle.go
 	}
@@ -156,7 +103,7 @@ type Input struct {
 // Release gives back an input that will not be served.
 func (in *Input) Release() {
 	if in.h != nil && in.in != nil {
-		in.h.done(in.in)
+		in.h.giveBack(in.in)
 		in.in = nil
 	}
 }
@@ -179,7 +126,7 @@ func (h *opHandler) decode(body *wire.Body, sm *seams, lim *wire.Limits) Input {
 // run runs the operation on its decoded input, and gives the input back.
 func (h *opHandler) run(c *call, input Input) ([]byte, error) {
 	name, in := h.name, input.in
-	defer h.done(in)
+	defer h.giveBack(in)
 	c.inLen = input.n
 	if input.err != nil {
 		return nil, valueLayer(name, input.err)

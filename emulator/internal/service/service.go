@@ -120,6 +120,9 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
+// SharedDB reports whether the service has one namespace for everyone.
+func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
+
 // Close stops the service's background work (the token janitor).
 func (s *Service) Close() {
 	s.tokens.Close()
@@ -203,7 +206,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	for _, st := range s.seams.starting { // the features' work now due (feature_lifecycle.go)
 		st(s, now)
 	}
-	// A call from the pool is zero (call_pool.go): only the request's
+	// A call from the pool is zero (call.go): only the request's
 	// fields are set, not the whole struct written again
 	// (BenchmarkOps/GetItem/handler).
 	c := calls.Get()

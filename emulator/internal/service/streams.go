@@ -83,7 +83,7 @@ func streamIDOf(m *tableMeta) streamrec.ID {
 // makes it t's observer; a stream whose definition is not recorded is
 // forgotten again (forgetStream).
 func (t *table) registerStream(c *call, m *tableMeta, view, prev string) streamrec.Stream {
-	now := c.Now()
+	now := c.now
 	s := c.ns.kept().streams.Register(t.name, prev, now, func(label string) streamrec.Stream {
 		return c.svc.newStream(t, streamrec.ID{Label: label, Shard: tablespec.NewShardID(now), Region: c.region, Created: now}, view, c.svc.clock)
 	})

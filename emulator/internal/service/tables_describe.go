@@ -6,19 +6,14 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 )
 
-// epochTime is a timestamp on the wire (tablespec.EpochTime).
-type epochTime = tablespec.EpochTime
-
-func epochPtr(t time.Time) *epochTime { return tablespec.EpochPtr(t) }
-
 // describe builds the table's TableDescription from a consistent snapshot
 // of its metadata plus the current item count and size.
 func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.statusAt(t.now()),
-		CreationDateTime:          epochTime(t.created),
+		TableStatus:               m.statusAt(t.readClock()),
+		CreationDateTime:          tablespec.EpochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,
 		DeletionProtectionEnabled: m.deletionProtection,
@@ -43,10 +38,10 @@ func (t *table) describe() *TableDescription {
 	if m.Billing.Reported {
 		d.BillingModeSummary = &BillingModeSummary{
 			BillingMode:                       m.Billing.Mode,
-			LastUpdateToPayPerRequestDateTime: epochPtr(m.Billing.PayPerRequestSince),
+			LastUpdateToPayPerRequestDateTime: tablespec.EpochPtr(m.Billing.PayPerRequestSince),
 		}
 	}
-	now := t.now()
+	now := t.readClock()
 	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes, d.VectorIndexes = m.Indexes.Describe(now, t)
 	if m.stream != nil && *m.stream.StreamEnabled {
 		d.StreamSpecification = m.stream
@@ -56,7 +51,7 @@ func (t *table) describe() *TableDescription {
 		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
 	}
 	d.SSEDescription = m.SSE
-	d.RestoreSummary = m.restoreSummaryAt(t.now())
+	d.RestoreSummary = m.restoreSummaryAt(t.readClock())
 	if m.TableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
 	}
@@ -81,23 +76,6 @@ func (t *table) IndexStats(x *tablespec.IndexDef) (count, size int64) {
 	return int64(n), sz
 }
 
-// now reads the clock of the emulator that created t.
-func (t *table) now() time.Time {
-	if t.clock == nil {
-		return time.Now()
-	}
-	return t.clock()
-}
-
-// statusAt is the TableStatus at now: a restored table is CREATING
-// until its activeAt.
-func (m *tableMeta) statusAt(now time.Time) string {
-	if m.status == statusActive && now.Before(m.activeAt) {
-		return statusCreating
-	}
-	return m.status
-}
-
 // restoreSummaryAt is a restored table's RestoreSummary at now (nil for
 // a table not restored).
 func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
@@ -105,5 +83,5 @@ func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
 		return nil
 	}
 	return &RestoreSummary{SourceBackupArn: m.Restored.BackupArn, SourceTableArn: m.Restored.TableArn,
-		RestoreDateTime: epochTime(m.Restored.At), RestoreInProgress: now.Before(m.activeAt)}
+		RestoreDateTime: tablespec.EpochTime(m.Restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }

@@ -148,7 +148,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 		m.GSIs = slices.Clone(m.GSIs)
 		m.Vectors = slices.Clone(m.Vectors)
 		var err error
-		if u, err = t.updateLocked(c, in, newTP, m, c.Now(), u.before); err != nil {
+		if u, err = t.updateLocked(c, in, newTP, m, c.now, u.before); err != nil {
 			return nil, err
 		}
 		change := u.change
@@ -158,7 +158,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 				c.forgetStream(s)
 				return nil
 			}
-			t.syncStreamLocked(&old, m, s, c.Now())
+			t.syncStreamLocked(&old, m, s, c.now)
 			if x := change.Added; x != nil {
 				if err := t.data.AddIndex(x.StorageDef()); err != nil {
 					return err
