@@ -36,7 +36,6 @@ var funcPending = map[string][2]int{
 	"emulator/internal/globaltables.updateGroup":  {89, 37},
 	"emulator/internal/stages/throttle.configure": {71, 33},
 	"emulator/internal/wire.(*builder).strictOf":  {91, 32},
-	"internal/expr.(*Scanner).Scan":               {83, 36},
 	"cmd/internal/mcp.(*Server).adminTools":       {115, 12},
 	"cmd/internal/mcp.(*Server).insightTools":     {138, 21},
 	"cmd/internal/mcp.(*Server).usesOf":           {170, 44},
