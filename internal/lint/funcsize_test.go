@@ -41,7 +41,6 @@ var funcPending = map[string][2]int{
 	"cmd/internal/mcp.(*Server).usesOf":           {170, 44},
 	"cmd/internal/mcp.(*idFinder).step":           {70, 43},
 	"cmd/internal/mcp.valueAt":                    {94, 32},
-	"internal/partiql/lower.(*lowerer).rangesOf":  {69, 36},
 }
 
 // TestFunctionSize: no non-test function of the module is over
