@@ -34,7 +34,6 @@ var funcExempt = map[string][2]int{}
 // shrinks, and a figure that grows fails the test.
 var funcPending = map[string][2]int{
 	"emulator/internal/globaltables.updateGroup":  {89, 37},
-	"emulator/internal/stages/throttle.configure": {71, 33},
 	"emulator/internal/wire.(*builder).strictOf":  {91, 32},
 	"cmd/internal/mcp.(*Server).adminTools":       {115, 12},
 	"cmd/internal/mcp.(*Server).insightTools":     {138, 21},
