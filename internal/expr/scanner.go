@@ -57,78 +57,95 @@ func (s *Scanner) Scan() (pos int, tok Token, lit string) {
 	if pos >= len(s.src) {
 		return pos, EOF, ""
 	}
-	c := s.src[pos]
-	end := pos + 1
-	switch {
+	var end int
+	switch c := s.src[pos]; {
 	case isLetter(c):
-		for end < len(s.src) && isNameChar(s.src[end]) {
-			end++
-		}
-		tok = IDENT
-		if s.keywords != nil {
-			if kw, ok := s.keywords[strings.ToUpper(s.src[pos:end])]; ok {
-				tok = kw
-			}
-		}
-	case c == '0':
-		tok = INT
+		end, tok = s.scanWord(pos)
 	case isDigit(c):
-		for end < len(s.src) && isDigit(s.src[end]) {
-			end++
-		}
-		tok = INT
+		end, tok = scanInt(s.src, pos), INT
 	case c == '#' || c == ':':
-		for end < len(s.src) && isNameChar(s.src[end]) {
-			end++
-		}
-		switch {
-		case end == pos+1:
-			tok = ILLEGAL
-		case c == '#':
-			tok = NAME
-		default:
-			tok = VALUE
-		}
-	case c == '=':
-		tok = EQ
-	case c == '<':
-		tok = LT
-		if end < len(s.src) {
-			switch s.src[end] {
-			case '>':
-				tok, end = NE, end+1
-			case '=':
-				tok, end = LE, end+1
-			}
-		}
-	case c == '>':
-		tok = GT
-		if end < len(s.src) && s.src[end] == '=' {
-			tok, end = GE, end+1
-		}
-	case c == '+':
-		tok = PLUS
-	case c == '-':
-		tok = MINUS
-	case c == '(':
-		tok = LPAREN
-	case c == ')':
-		tok = RPAREN
-	case c == '[':
-		tok = LBRACK
-	case c == ']':
-		tok = RBRACK
-	case c == ',':
-		tok = COMMA
-	case c == '.':
-		tok = PERIOD
+		end, tok = scanPlaceholder(s.src, pos)
 	default:
-		tok = ILLEGAL
-		if c >= utf8.RuneSelf {
-			_, size := utf8.DecodeRuneInString(s.src[pos:])
-			end = pos + size
-		}
+		end, tok = scanOperator(s.src, pos)
 	}
 	s.offset = end
 	return pos, tok, s.src[pos:end]
+}
+
+// scanWord returns the end of the name starting at pos, and its token:
+// the keyword of the scanner's mode it spells in any case, else IDENT.
+func (s *Scanner) scanWord(pos int) (int, Token) {
+	end := scanName(s.src, pos+1)
+	if s.keywords == nil {
+		return end, IDENT
+	}
+	if kw, ok := s.keywords[strings.ToUpper(s.src[pos:end])]; ok {
+		return end, kw
+	}
+	return end, IDENT
+}
+
+// scanName returns the end of the run of name characters from pos.
+func scanName(src string, pos int) int {
+	for pos < len(src) && isNameChar(src[pos]) {
+		pos++
+	}
+	return pos
+}
+
+// scanInt returns the end of the integer starting at pos: a 0 alone
+// (DynamoDB's list indexes have no leading zeros), else its digits.
+func scanInt(src string, pos int) int {
+	end := pos + 1
+	if src[pos] == '0' {
+		return end
+	}
+	for end < len(src) && isDigit(src[end]) {
+		end++
+	}
+	return end
+}
+
+// scanPlaceholder returns the end and token of the #name (NAME) or
+// :value (VALUE) starting at pos; a # or : with no name after it is a
+// one-character ILLEGAL token.
+func scanPlaceholder(src string, pos int) (int, Token) {
+	end := scanName(src, pos+1)
+	switch {
+	case end == pos+1:
+		return end, ILLEGAL
+	case src[pos] == '#':
+		return end, NAME
+	}
+	return end, VALUE
+}
+
+// oneChar maps a character that is a token by itself to its token;
+// ILLEGAL (the zero) for the others.
+var oneChar = [utf8.RuneSelf]Token{
+	'=': EQ, '<': LT, '>': GT, '+': PLUS, '-': MINUS, '(': LPAREN, ')': RPAREN,
+	'[': LBRACK, ']': RBRACK, ',': COMMA, '.': PERIOD,
+}
+
+// scanOperator returns the end and token of the operator or punctuation
+// starting at pos: <>, <= or >= when it stands there, else one
+// character's token (oneChar). Any other character is ILLEGAL, a whole
+// one when it is not ASCII.
+func scanOperator(src string, pos int) (int, Token) {
+	c := src[pos]
+	if c >= utf8.RuneSelf {
+		_, size := utf8.DecodeRuneInString(src[pos:])
+		return pos + size, ILLEGAL
+	}
+	if pos+1 < len(src) {
+		switch next := src[pos+1]; {
+		case c == '<' && next == '>':
+			return pos + 2, NE
+		case c == '<' && next == '=':
+			return pos + 2, LE
+		case c == '>' && next == '=':
+			return pos + 2, GE
+		}
+	}
+	return pos + 1, oneChar[c]
 }

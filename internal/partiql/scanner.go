@@ -74,93 +74,75 @@ func (s *Scanner) Scan() (pos int, tok Token, lit string) {
 	if pos >= len(s.src) {
 		return pos, EOF, ""
 	}
-	c := s.src[pos]
-	end := pos + 1
-	two := func(next byte, t2, t1 Token) Token {
-		if end < len(s.src) && s.src[end] == next {
-			end++
-			return t2
-		}
-		return t1
-	}
-	switch {
+	var end int
+	switch c := s.src[pos]; {
 	case isIdentStart(c):
-		for end < len(s.src) && isIdentChar(s.src[end]) {
-			end++
-		}
+		end = scanIdent(s.src, pos)
 		tok = Lookup(s.src[pos:end])
-	case isDigit(c) || c == '.' && end < len(s.src) && isDigit(s.src[end]):
-		end = scanNumber(s.src, pos)
-		tok = NUMBER
+	case isDigit(c) || c == '.' && pos+1 < len(s.src) && isDigit(s.src[pos+1]):
+		end, tok = scanNumber(s.src, pos), NUMBER
 	case c == '\'' || c == '"':
 		end, tok = scanQuoted(s.src, pos)
-	case c == '?':
-		tok = PARAM
-	case c == '=':
-		tok = EQ
-	case c == '!':
-		tok = two('=', NE, ILLEGAL)
-	case c == '<':
-		tok = LT
-		if end < len(s.src) {
-			switch s.src[end] {
-			case '>':
-				tok, end = NE, end+1
-			case '=':
-				tok, end = LE, end+1
-			case '<':
-				tok, end = LBAG, end+1
-			}
-		}
-	case c == '>':
-		tok = GT
-		if end < len(s.src) {
-			switch s.src[end] {
-			case '=':
-				tok, end = GE, end+1
-			case '>':
-				tok, end = RBAG, end+1
-			}
-		}
-	case c == '|':
-		tok = two('|', CONCAT, ILLEGAL)
-	case c == '+':
-		tok = PLUS
-	case c == '-':
-		tok = MINUS
-	case c == '*':
-		tok = STAR
-	case c == '/':
-		tok = SLASH
-	case c == '(':
-		tok = LPAREN
-	case c == ')':
-		tok = RPAREN
-	case c == '[':
-		tok = LBRACK
-	case c == ']':
-		tok = RBRACK
-	case c == '{':
-		tok = LBRACE
-	case c == '}':
-		tok = RBRACE
-	case c == ',':
-		tok = COMMA
-	case c == '.':
-		tok = PERIOD
-	case c == ':':
-		tok = COLON
-	case c == ';':
-		tok = SEMICOLON
 	default:
-		tok = ILLEGAL
-		if c >= utf8.RuneSelf {
-			_, size := utf8.DecodeRuneInString(s.src[pos:])
-			end = pos + size
-		}
+		end, tok = scanOperator(s.src, pos)
 	}
 	s.offset = end
 	return pos, tok, s.src[pos:end]
+}
+
+// scanIdent returns the end of the identifier or keyword starting at pos.
+func scanIdent(src string, pos int) int {
+	end := pos + 1
+	for end < len(src) && isIdentChar(src[end]) {
+		end++
+	}
+	return end
+}
+
+// oneChar maps a character that is a token by itself to its token;
+// ILLEGAL (the zero) for the others.
+var oneChar = [utf8.RuneSelf]Token{
+	'?': PARAM, '=': EQ, '<': LT, '>': GT, '+': PLUS, '-': MINUS, '*': STAR, '/': SLASH,
+	'(': LPAREN, ')': RPAREN, '[': LBRACK, ']': RBRACK, '{': LBRACE, '}': RBRACE,
+	',': COMMA, '.': PERIOD, ':': COLON, ';': SEMICOLON,
+}
+
+// scanOperator returns the end and token of the operator or punctuation
+// starting at pos: the longest of <> != <= >= << >> || that stands there,
+// else one character's token (oneChar). Any other character is ILLEGAL,
+// a whole one when it is not ASCII.
+func scanOperator(src string, pos int) (int, Token) {
+	c := src[pos]
+	if c >= utf8.RuneSelf {
+		_, size := utf8.DecodeRuneInString(src[pos:])
+		return pos + size, ILLEGAL
+	}
+	if pos+1 < len(src) {
+		if tok := twoChar(c, src[pos+1]); tok != ILLEGAL {
+			return pos + 2, tok
+		}
+	}
+	return pos + 1, oneChar[c]
+}
+
+// twoChar is the token of the two characters c, next, or ILLEGAL when
+// they are not one.
+func twoChar(c, next byte) Token {
+	switch {
+	case c == '<' && next == '>', c == '!' && next == '=':
+		return NE
+	case c == '<' && next == '=':
+		return LE
+	case c == '>' && next == '=':
+		return GE
+	case c == '<' && next == '<':
+		return LBAG
+	case c == '>' && next == '>':
+		return RBAG
+	case c == '|' && next == '|':
+		return CONCAT
+	}
+	return ILLEGAL
 }
 
 // scanNumber returns the end of the number starting at pos:

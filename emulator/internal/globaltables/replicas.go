@@ -231,51 +231,12 @@ func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDe
 	if err := g.checkWitnessShape(); err != nil {
 		return nil, err
 	}
-	createsOrDeletes := 0
-	for _, u := range g.replicas {
-		n := 0
-		regions := []*string{}
-		for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
-			if a != nil {
-				regions = append(regions, a.RegionName)
-			}
-		}
-		if u.Disassociate != nil {
-			regions = append(regions, u.Disassociate.RegionName)
-		}
-		for _, region := range regions {
-			n++
-			if region == nil || !validRegion(*region) {
-				return nil, apierr.Validation(apierr.MsgReplicaRegionInvalid(str(region)))
-			}
-		}
-		switch {
-		case n == 0:
-			return nil, apierr.Validation(apierr.MsgReplicaNoAction)
-		case n > 1:
-			return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
-		}
-		if u.Update == nil {
-			createsOrDeletes++
-		}
-		if a := cmp.Or(u.Create, u.Delete); a != nil && *a.RegionName == c.Region() {
-			return nil, apierr.Validation(apierr.MsgReplicaLocalRegion)
-		}
+	createsOrDeletes, err := checkReplicaUpdates(c, g.replicas)
+	if err != nil {
+		return nil, err
 	}
-	if len(g.replicas) > 1 && slices.ContainsFunc(g.replicas, func(u ReplicationGroupUpdate) bool { return u.Disassociate != nil }) {
-		if createsOrDeletes > 1 {
-			return nil, apierr.Validation(apierr.MsgReplicaManyActions)
-		}
-		return nil, apierr.Validation(apierr.MsgReplicaMixedActions)
-	}
-	strong := g.mode != nil && *g.mode == consistencyStrong
-	switch {
-	case !strong && len(g.witnessRegions(true)) > 0, g.mode != nil && !strong && len(g.witnesses) > 0:
-		return nil, apierr.Validation(apierr.MsgMRSCWitnessNeedsStrong)
-	case strong:
-		if err := g.checkStrongShape(c.Region()); err != nil {
-			return nil, err
-		}
+	if err := g.checkMode(c.Region()); err != nil {
+		return nil, err
 	}
 	r := replicators.Of(c)
 	r.globalMu.Lock()
@@ -287,27 +248,96 @@ func updateGroup(c service.Call, in *service.UpdateTableInput) (*service.TableDe
 	if err := checkReplicasSettled(c, t); err != nil { // delete.go
 		return nil, err
 	}
-	x, _ := partOf(t.Definition())
-	switch {
-	case g.mode != nil && len(x.replicaRegions(c.Region(), c.Now())) > 1:
-		err = apierr.Validation(apierr.MsgMRSCExisting)
-	case len(g.replicas) == 1 && g.replicas[0].Disassociate != nil:
-		err = r.disassociate(c, t, x, g.replicas[0].Disassociate) // disassociate.go
-	case x.Consistency == consistencyStrong:
-		err = r.updateStrongTable(c, t, x, g)
-	case strong:
-		err = r.makeStrong(c, t, g)
-	case len(g.witnesses) > 0: // a witness Delete: no witness here
-		err = apierr.Validation(apierr.MsgWitnessNotPart(g.witnessRegions(false)))
-	case createsOrDeletes > 1:
-		err = apierr.Validation(apierr.MsgReplicaManyActions)
-	default:
-		err = r.updateEach(c, t, g.replicas)
-	}
-	if err != nil {
+	if err := r.applyGroup(c, t, g, createsOrDeletes); err != nil {
 		return nil, err
 	}
 	return t.Describe(), nil
+}
+
+// checkReplicaUpdates checks the request's ReplicaUpdates us each
+// (checkReplicaUpdate) and together: a Disassociate comes alone. It
+// returns how many of them create or delete a replica.
+func checkReplicaUpdates(c service.Call, us []ReplicationGroupUpdate) (createsOrDeletes int, err error) {
+	for _, u := range us {
+		if err := checkReplicaUpdate(c, u); err != nil {
+			return 0, err
+		}
+		if u.Update == nil {
+			createsOrDeletes++
+		}
+	}
+	if len(us) > 1 && slices.ContainsFunc(us, func(u ReplicationGroupUpdate) bool { return u.Disassociate != nil }) {
+		if createsOrDeletes > 1 {
+			return 0, apierr.Validation(apierr.MsgReplicaManyActions)
+		}
+		return 0, apierr.Validation(apierr.MsgReplicaMixedActions)
+	}
+	return createsOrDeletes, nil
+}
+
+// checkReplicaUpdate checks one of ReplicaUpdates: exactly one action,
+// in a valid region, a Create or Delete not in the caller's region.
+func checkReplicaUpdate(c service.Call, u ReplicationGroupUpdate) error {
+	var regions []*string
+	for _, a := range []*ReplicaAction{u.Create, u.Update, u.Delete} {
+		if a != nil {
+			regions = append(regions, a.RegionName)
+		}
+	}
+	if u.Disassociate != nil {
+		regions = append(regions, u.Disassociate.RegionName)
+	}
+	for _, region := range regions {
+		if region == nil || !validRegion(*region) {
+			return apierr.Validation(apierr.MsgReplicaRegionInvalid(str(region)))
+		}
+	}
+	switch {
+	case len(regions) == 0:
+		return apierr.Validation(apierr.MsgReplicaNoAction)
+	case len(regions) > 1:
+		return apierr.Validation(apierr.MsgReplicaMixedActions)
+	}
+	if a := cmp.Or(u.Create, u.Delete); a != nil && *a.RegionName == c.Region() {
+		return apierr.Validation(apierr.MsgReplicaLocalRegion)
+	}
+	return nil
+}
+
+// checkMode checks the request's MultiRegionConsistency against its
+// witnesses: a witness needs STRONG, and STRONG its shape
+// (checkStrongShape), region the caller's.
+func (g groupUpdate) checkMode(region string) error {
+	strong := g.mode != nil && *g.mode == consistencyStrong
+	switch {
+	case !strong && len(g.witnessRegions(true)) > 0, g.mode != nil && !strong && len(g.witnesses) > 0:
+		return apierr.Validation(apierr.MsgMRSCWitnessNeedsStrong)
+	case strong:
+		return g.checkStrongShape(region)
+	}
+	return nil
+}
+
+// applyGroup applies the checked group update g to table t, which it
+// refuses where the table's state does not allow it. globalMu is held.
+func (r *replicator) applyGroup(c service.Call, t service.Table, g groupUpdate, createsOrDeletes int) error {
+	x, _ := partOf(t.Definition())
+	strong := g.mode != nil && *g.mode == consistencyStrong
+	switch {
+	case g.mode != nil && len(x.replicaRegions(c.Region(), c.Now())) > 1:
+		return apierr.Validation(apierr.MsgMRSCExisting)
+	case len(g.replicas) == 1 && g.replicas[0].Disassociate != nil:
+		return r.disassociate(c, t, x, g.replicas[0].Disassociate) // disassociate.go
+	case x.Consistency == consistencyStrong:
+		return r.updateStrongTable(c, t, x, g)
+	case strong:
+		return r.makeStrong(c, t, g)
+	case len(g.witnesses) > 0: // a witness Delete: no witness here
+		return apierr.Validation(apierr.MsgWitnessNotPart(g.witnessRegions(false)))
+	case createsOrDeletes > 1:
+		return apierr.Validation(apierr.MsgReplicaManyActions)
+	}
+	return r.updateEach(c, t, g.replicas)
 }
 
 // updateEach runs replica updates us of t one after the other.

@@ -43,92 +43,127 @@ type strictField struct {
 // nil.
 func (b *builder) strictOf(t reflect.Type) codec {
 	members, owner := structFields(t)
+	s := strictFields(t, members)
+	if s == nil {
+		return nil
+	}
+	if owner >= 0 || len(s.required) > 64 {
+		panic(unsupported(fmt.Sprintf("emulator: request decoder does not support a MemberOwner or over 64 required members in strict %s", t)))
+	}
+	for name, f := range s.fields {
+		if b.lim.list(t, name) != nil {
+			panic(unsupported(fmt.Sprintf("emulator: request decoder does not support Limits on strict %s's %s", t, name)))
+		}
+		f.dec = b.codec(members[name].t)
+		s.fields[name] = f
+	}
+	return s.decode
+}
+
+// A strictStruct is the reading of a strict request's struct: its
+// members by name, and the names of its required ones in the struct's
+// order, each at its strictField.required bit.
+type strictStruct struct {
+	fields   map[string]strictField
+	required []string
+}
+
+// strictFields returns the members of struct t (structFields') with
+// their strict tags, their codecs not yet set, or nil when no member has
+// a strict tag. It panics on a tag it does not know.
+func strictFields(t reflect.Type, members map[string]member) *strictStruct {
 	names := make([]string, 0, len(members)) // in the struct's order
 	index := func(name string) []int { m := members[name].f; return append(slices.Clip(m.path), m.index) }
 	for name := range members {
 		names = append(names, name)
 	}
 	slices.SortFunc(names, func(a, b string) int { return slices.Compare(index(a), index(b)) })
-	fields := make(map[string]strictField, len(members))
-	var required []string
+	s := &strictStruct{fields: make(map[string]strictField, len(members))}
+	strict := false
 	for _, name := range names {
 		what, opt, _ := CutComma(t.FieldByIndex(index(name)).Tag.Get("strict"))
 		f := strictField{field: members[name].f, what: what, required: -1}
 		switch {
 		case what != "" && opt == "required":
-			f.required = len(required)
-			required = append(required, name)
+			f.required = len(s.required)
+			s.required = append(s.required, name)
 		case opt != "":
 			panic(unsupported(fmt.Sprintf("emulator: request decoder does not support strict tag %q in %s", opt, t)))
 		}
-		fields[name] = f
+		strict = strict || what != ""
+		s.fields[name] = f
 	}
-	if !slices.ContainsFunc(names, func(name string) bool { return fields[name].what != "" }) {
+	if !strict {
 		return nil
 	}
-	if owner >= 0 || len(required) > 64 {
-		panic(unsupported(fmt.Sprintf("emulator: request decoder does not support a MemberOwner or over 64 required members in strict %s", t)))
+	return s
+}
+
+// strictRead is what the reading of a strict object has met so far.
+type strictRead struct {
+	stopped error  // what ended the common reading
+	seen    uint64 // the required members read, by bit
+}
+
+// decode is the codec of a strict struct.
+func (s *strictStruct) decode(d *reqDecoder, v reflect.Value, depth int) error {
+	if done, err := d.openObject(v.Type(), depth); done || err != nil {
+		return err
 	}
-	for name, f := range fields {
-		if b.lim.list(t, name) != nil {
-			panic(unsupported(fmt.Sprintf("emulator: request decoder does not support Limits on strict %s's %s", t, name)))
-		}
-		f.dec = b.codec(members[name].t)
-		fields[name] = f
-	}
-	return func(d *reqDecoder, v reflect.Value, depth int) error {
-		if done, err := d.openObject(v.Type(), depth); done || err != nil {
+	pl := &place{at: d.pos}
+	d.place = pl
+	d.pos++
+	var r strictRead
+	for more := d.peek() != '}'; more; {
+		if err := s.member(d, v, depth, pl, &r); err != nil {
 			return err
 		}
-		pl := &place{at: d.pos}
-		d.place = pl
-		d.pos++
-		var stopped error // what ended the common reading
-		var seen uint64   // the required members read, by bit
-		for more := d.peek() != '}'; more; {
-			key, err := d.readKey()
-			if err != nil {
-				return err
-			}
-			if err := d.expect(':'); err != nil {
-				return err
-			}
-			f, ok := fields[string(key)]
-			if ok && f.what != "" && d.peek() == 'n' {
-				if err := d.literal("null"); err != nil {
-					return err
-				}
-				line, col := pl.end(d.data, d.pos)
-				return apierr.Serialization(fmt.Sprintf("invalid type: null, expected %s at line %d column %d", f.what, line, col))
-			}
-			if ok && f.required >= 0 {
-				seen |= 1 << f.required
-			}
-			start := d.pos
-			if ok && stopped == nil {
-				if stopped = f.dec(d, f.at(v), depth+1); stopped != nil {
-					d.pos = start
-				}
-			}
-			if !ok || stopped != nil {
-				if err := d.skipValue(depth + 1); err != nil {
-					return err
-				}
-			}
-			if more = d.peek() == ','; more {
-				d.pos++
-			}
+		if more = d.peek() == ','; more {
+			d.pos++
 		}
-		if d.peek() != '}' {
-			return d.syntax()
-		}
-		d.pos++
-		for i, name := range required {
-			if seen&(1<<i) == 0 {
-				line, col := pl.end(d.data, d.pos)
-				return apierr.Validation(fmt.Sprintf("missing field `%s` at line %d column %d", name, line, col))
-			}
-		}
-		return stopped
 	}
+	if d.peek() != '}' {
+		return d.syntax()
+	}
+	d.pos++
+	for i, name := range s.required {
+		if r.seen&(1<<i) == 0 {
+			line, col := pl.end(d.data, d.pos)
+			return apierr.Validation(fmt.Sprintf("missing field `%s` at line %d column %d", name, line, col))
+		}
+	}
+	return r.stopped
+}
+
+// member reads one member of a strict object, its name to its value's
+// end: a strict member's null is the error; a member the struct does
+// not have, and every member once the common reading stopped, is read
+// as JSON only.
+func (s *strictStruct) member(d *reqDecoder, v reflect.Value, depth int, pl *place, r *strictRead) error {
+	key, err := d.readKey()
+	if err != nil {
+		return err
+	}
+	if err := d.expect(':'); err != nil {
+		return err
+	}
+	f, ok := s.fields[string(key)]
+	if ok && f.what != "" && d.peek() == 'n' {
+		if err := d.literal("null"); err != nil {
+			return err
+		}
+		line, col := pl.end(d.data, d.pos)
+		return apierr.Serialization(fmt.Sprintf("invalid type: null, expected %s at line %d column %d", f.what, line, col))
+	}
+	if ok && f.required >= 0 {
+		r.seen |= 1 << f.required
+	}
+	if ok && r.stopped == nil {
+		start := d.pos
+		if r.stopped = f.dec(d, f.at(v), depth+1); r.stopped == nil {
+			return nil
+		}
+		d.pos = start
+	}
+	return d.skipValue(depth + 1)
 }

@@ -79,80 +79,106 @@ func (l *lowerer) condition(e partiql.Expr) (expr.Expr, *Error) {
 	case *partiql.Binary:
 		switch {
 		case e.Op == partiql.AND || e.Op == partiql.OR:
-			if !isCondition(e.X) || !isCondition(e.Y) {
-				return nil, errPlain(msgAndOrArgs)
-			}
-			x, err := l.condition(e.X)
-			if err != nil {
-				return nil, err
-			}
-			y, err := l.condition(e.Y)
-			if err != nil {
-				return nil, err
-			}
-			op := expr.AND
-			if e.Op == partiql.OR {
-				op = expr.OR
-			}
-			return &expr.BinaryExpr{OpPos: e.OpPos, Op: op, X: x, Y: y}, nil
+			return l.logical(e)
 		case e.Op.IsComparison():
-			if isPredicate(e.X) || isPredicate(e.Y) {
-				return l.compareBool(e)
-			}
-			x, err := l.operand(e.X)
-			if err != nil {
-				return nil, err
-			}
-			y, err := l.operand(e.Y)
-			if err != nil {
-				return nil, err
-			}
-			return &expr.BinaryExpr{OpPos: e.OpPos, Op: comparison(e.Op), X: x, Y: y}, nil
+			return l.compare(e)
 		}
 		return nil, errPlain(sprintf(msgUnsupportedOp, strings.ToLower(e.Op.String())))
 	case *partiql.Unary:
-		if e.Op != partiql.NOT {
-			break
+		if e.Op == partiql.NOT {
+			return l.not(e)
 		}
-		if !isCondition(e.X) {
-			return nil, errPlain(msgNotArg)
-		}
-		x, err := l.condition(e.X)
-		if err != nil {
-			return nil, err
-		}
-		return &expr.NotExpr{Offset: e.Offset, X: x}, nil
 	case *partiql.Paren:
 		return l.condition(e.X)
 	case *partiql.Between:
-		for _, y := range []partiql.Expr{e.X, e.Lo, e.Hi} {
-			if isPredicate(y) {
-				return nil, errPlain(sprintf(msgBoolOperand, "BETWEEN"))
-			}
-		}
-		ops, err := l.operands(e.X, e.Lo, e.Hi)
-		if err != nil {
-			return nil, err
-		}
-		return negate(e.Not, e.OpPos, &expr.BetweenExpr{OpPos: e.OpPos, X: ops[0], Lo: ops[1], Hi: ops[2]}), nil
+		return l.between(e)
 	case *partiql.In:
-		if e.Right != nil || len(e.Elems) == 0 {
-			return nil, errPlain(msgInRightSide)
-		}
-		if isPredicate(e.X) {
-			return l.inBool(e)
-		}
-		ops, err := l.operands(append([]partiql.Expr{e.X}, e.Elems...)...)
-		if err != nil {
-			return nil, err
-		}
-		return negate(e.Not, e.OpPos, &expr.InExpr{OpPos: e.OpPos, X: ops[0], List: ops[1:]}), nil
+		return l.in(e)
 	case *partiql.Is:
 		return l.is(e)
 	case *partiql.Call:
 		return l.call(e)
 	}
 	return nil, l.errAt(msgUnsupportedExpr, e, 1)
+}
+
+// logical lowers x AND y or x OR y, both of them conditions.
+func (l *lowerer) logical(e *partiql.Binary) (expr.Expr, *Error) {
+	if !isCondition(e.X) || !isCondition(e.Y) {
+		return nil, errPlain(msgAndOrArgs)
+	}
+	x, err := l.condition(e.X)
+	if err != nil {
+		return nil, err
+	}
+	y, err := l.condition(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	op := expr.AND
+	if e.Op == partiql.OR {
+		op = expr.OR
+	}
+	return &expr.BinaryExpr{OpPos: e.OpPos, Op: op, X: x, Y: y}, nil
+}
+
+// compare lowers a comparison of two operands; one with a boolean
+// value is compared as compareBool does.
+func (l *lowerer) compare(e *partiql.Binary) (expr.Expr, *Error) {
+	if isPredicate(e.X) || isPredicate(e.Y) {
+		return l.compareBool(e)
+	}
+	x, err := l.operand(e.X)
+	if err != nil {
+		return nil, err
+	}
+	y, err := l.operand(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.BinaryExpr{OpPos: e.OpPos, Op: comparison(e.Op), X: x, Y: y}, nil
+}
+
+// not lowers NOT x, x a condition.
+func (l *lowerer) not(e *partiql.Unary) (expr.Expr, *Error) {
+	if !isCondition(e.X) {
+		return nil, errPlain(msgNotArg)
+	}
+	x, err := l.condition(e.X)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.NotExpr{Offset: e.Offset, X: x}, nil
+}
+
+// between lowers x [NOT] BETWEEN lo AND hi, none of them boolean.
+func (l *lowerer) between(e *partiql.Between) (expr.Expr, *Error) {
+	for _, y := range []partiql.Expr{e.X, e.Lo, e.Hi} {
+		if isPredicate(y) {
+			return nil, errPlain(sprintf(msgBoolOperand, "BETWEEN"))
+		}
+	}
+	ops, err := l.operands(e.X, e.Lo, e.Hi)
+	if err != nil {
+		return nil, err
+	}
+	return negate(e.Not, e.OpPos, &expr.BetweenExpr{OpPos: e.OpPos, X: ops[0], Lo: ops[1], Hi: ops[2]}), nil
+}
+
+// in lowers x [NOT] IN [elems...]: a list on the right, not empty; a
+// boolean x is compared as inBool does.
+func (l *lowerer) in(e *partiql.In) (expr.Expr, *Error) {
+	if e.Right != nil || len(e.Elems) == 0 {
+		return nil, errPlain(msgInRightSide)
+	}
+	if isPredicate(e.X) {
+		return l.inBool(e)
+	}
+	ops, err := l.operands(append([]partiql.Expr{e.X}, e.Elems...)...)
+	if err != nil {
+		return nil, err
+	}
+	return negate(e.Not, e.OpPos, &expr.InExpr{OpPos: e.OpPos, X: ops[0], List: ops[1:]}), nil
 }
 
 // negate wraps x in NOT when not is set.

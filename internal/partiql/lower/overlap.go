@@ -204,73 +204,97 @@ func (l *lowerer) branchRanges(ks storage.KeySchema, branch []partiql.Expr) ([]s
 
 // rangesOf turns one conjunct on the sort key into the ranges it reads.
 func (l *lowerer) rangesOf(c partiql.Expr, name string) ([]sortRange, bool) {
-	val := func(e partiql.Expr) (storage.Value, bool) {
-		v, err := l.value(e, valuePath{})
-		return v, err == nil
-	}
 	switch c := c.(type) {
 	case *partiql.Binary:
-		x, y, op := c.X, c.Y, c.Op
-		if isTopName(y, name) && isValue(x) {
-			x, y, op = y, x, flipComparison(op)
-		}
-		if !isTopName(x, name) || !isValue(y) {
-			return nil, false
-		}
-		v, ok := val(y)
+		return l.comparedRange(c, name)
+	case *partiql.Between:
+		return l.betweenRange(c, name)
+	case *partiql.Call:
+		return l.prefixRange(c, name)
+	case *partiql.In:
+		return l.inRanges(c, name)
+	}
+	return nil, false
+}
+
+// rangeValue is the value of e, a value of the statement; false when it
+// has none.
+func (l *lowerer) rangeValue(e partiql.Expr) (storage.Value, bool) {
+	v, err := l.value(e, valuePath{})
+	return v, err == nil
+}
+
+// comparedRange is the range of sk op v or v op sk.
+func (l *lowerer) comparedRange(c *partiql.Binary, name string) ([]sortRange, bool) {
+	x, y, op := c.X, c.Y, c.Op
+	if isTopName(y, name) && isValue(x) {
+		x, y, op = y, x, flipComparison(op)
+	}
+	if !isTopName(x, name) || !isValue(y) {
+		return nil, false
+	}
+	v, ok := l.rangeValue(y)
+	if !ok {
+		return nil, false
+	}
+	switch op {
+	case partiql.EQ:
+		return []sortRange{{lo: bound{v, true, true}, hi: bound{v, true, true}}}, true
+	case partiql.LT:
+		return []sortRange{{hi: bound{v, false, true}}}, true
+	case partiql.LE:
+		return []sortRange{{hi: bound{v, true, true}}}, true
+	case partiql.GT:
+		return []sortRange{{lo: bound{v, false, true}}}, true
+	case partiql.GE:
+		return []sortRange{{lo: bound{v, true, true}}}, true
+	}
+	return nil, false
+}
+
+// betweenRange is the range of sk BETWEEN lo AND hi.
+func (l *lowerer) betweenRange(c *partiql.Between, name string) ([]sortRange, bool) {
+	if c.Not || !isTopName(c.X, name) || !isValue(c.Lo) || !isValue(c.Hi) {
+		return nil, false
+	}
+	lo, ok1 := l.rangeValue(c.Lo)
+	hi, ok2 := l.rangeValue(c.Hi)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	return []sortRange{{lo: bound{lo, true, true}, hi: bound{hi, true, true}}}, true
+}
+
+// prefixRange is the range of begins_with(sk, p), p a string or binary.
+func (l *lowerer) prefixRange(c *partiql.Call, name string) ([]sortRange, bool) {
+	if !strings.EqualFold(c.Fun, "begins_with") || len(c.Args) != 2 || !isTopName(c.Args[0], name) || !isValue(c.Args[1]) {
+		return nil, false
+	}
+	p, ok := l.rangeValue(c.Args[1])
+	if !ok || (p.Kind() != storage.KindS && p.Kind() != storage.KindB) {
+		return nil, false
+	}
+	r := sortRange{lo: bound{p, true, true}}
+	if next, ok := prefixEnd(p); ok {
+		r.hi = bound{next, false, true}
+	}
+	return []sortRange{r}, true
+}
+
+// inRanges are the ranges of sk IN [v...], one a value.
+func (l *lowerer) inRanges(c *partiql.In, name string) ([]sortRange, bool) {
+	if c.Not || c.Right != nil || !isTopName(c.X, name) || len(c.Elems) == 0 || !allValues(c.Elems) {
+		return nil, false
+	}
+	out := make([]sortRange, len(c.Elems))
+	for i, e := range c.Elems {
+		v, ok := l.rangeValue(e)
 		if !ok {
 			return nil, false
 		}
-		switch op {
-		case partiql.EQ:
-			return []sortRange{{lo: bound{v, true, true}, hi: bound{v, true, true}}}, true
-		case partiql.LT:
-			return []sortRange{{hi: bound{v, false, true}}}, true
-		case partiql.LE:
-			return []sortRange{{hi: bound{v, true, true}}}, true
-		case partiql.GT:
-			return []sortRange{{lo: bound{v, false, true}}}, true
-		case partiql.GE:
-			return []sortRange{{lo: bound{v, true, true}}}, true
-		}
-	case *partiql.Between:
-		if c.Not || !isTopName(c.X, name) || !isValue(c.Lo) || !isValue(c.Hi) {
-			return nil, false
-		}
-		lo, ok1 := val(c.Lo)
-		hi, ok2 := val(c.Hi)
-		if !ok1 || !ok2 {
-			return nil, false
-		}
-		return []sortRange{{lo: bound{lo, true, true}, hi: bound{hi, true, true}}}, true
-	case *partiql.Call:
-		if !strings.EqualFold(c.Fun, "begins_with") || len(c.Args) != 2 || !isTopName(c.Args[0], name) || !isValue(c.Args[1]) {
-			return nil, false
-		}
-		p, ok := val(c.Args[1])
-		if !ok || (p.Kind() != storage.KindS && p.Kind() != storage.KindB) {
-			return nil, false
-		}
-		r := sortRange{lo: bound{p, true, true}}
-		if next, ok := prefixEnd(p); ok {
-			r.hi = bound{next, false, true}
-		}
-		return []sortRange{r}, true
-	case *partiql.In:
-		if c.Not || c.Right != nil || !isTopName(c.X, name) || len(c.Elems) == 0 || !allValues(c.Elems) {
-			return nil, false
-		}
-		out := make([]sortRange, len(c.Elems))
-		for i, e := range c.Elems {
-			v, ok := val(e)
-			if !ok {
-				return nil, false
-			}
-			out[i] = sortRange{lo: bound{v, true, true}, hi: bound{v, true, true}}
-		}
-		return out, true
+		out[i] = sortRange{lo: bound{v, true, true}, hi: bound{v, true, true}}
 	}
-	return nil, false
+	return out, true
 }
 
 // flipComparison is op with its operands swapped (v < sk is sk > v).

@@ -212,12 +212,46 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	}
 	sp := t.Space()
 	cfg, _ := Setting.Of(sp)
-	st := d.Settings()
-	capacity := st.Capacity
-	provisioned := st.Billing.Mode != "PAY_PER_REQUEST" && capacity.Read > 0 && capacity.Write > 0
-	enforce := cfg.Provisioned // the provisioned capacity
-	tagged, searchBytes := false, 0.0
-	for _, tg := range t.Tags() {
+	capacity := d.Settings().Capacity
+	provisioned := d.Settings().Billing.Mode != "PAY_PER_REQUEST" && capacity.Read > 0 && capacity.Write > 0
+	tagged, enforce, searchBytes := tagRule(t.Tags(), cfg.Provisioned)
+	vectors := d.VectorIndexes()
+	searched := searchBytes > 0 && len(vectors) > 0
+	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
+	name := t.Info().Name
+	if prev == nil {
+		drop(sp, name) // a table of the same name before this one
+	}
+	if on {
+		if !searched {
+			vectors = nil
+		}
+		c := tableConfig(d, provisioned, enforce, vectors, searchBytes)
+		if err := throttler(sp).Configure(name, c); err != nil {
+			sp.Log().Warn("throttling not configured", "table", name, "err", err)
+			on = false
+		}
+	}
+	if !on && prev != nil && prev.on {
+		drop(sp, name)
+	}
+	ts.on = on
+	if on { // admit reads them of a throttled table only
+		for _, x := range d.Indexes().GSIList() {
+			ts.gsis = append(ts.gsis, x.Name())
+		}
+	}
+	return ts
+}
+
+// tagRule is what a table's tags say of its throttling, enforce the
+// namespace's choice for provisioned capacity: whether throttle.Tag is
+// set, whether capacity is enforced (the tag's "on" when it is set), and
+// the bytes a second of vector search (throttle.VectorSearchTag: a
+// positive finite number, else 0; 0 too when the tag turns throttling
+// off).
+func tagRule(tags []service.TagDesc, enforce bool) (tagged, on bool, searchBytes float64) {
+	for _, tg := range tags {
 		switch tg.Key {
 		case throttle.Tag:
 			tagged, enforce = true, tg.Value == "on"
@@ -230,49 +264,34 @@ func configure(t service.Table, d service.Definition, prev *tableState) *tableSt
 	if tagged && !enforce {
 		searchBytes = 0
 	}
-	vectors := d.VectorIndexes()
-	searched := searchBytes > 0 && len(vectors) > 0
-	on := provisioned && enforce || cfg.HotKeys && (!tagged || enforce) || searched
-	name := t.Info().Name
-	if prev == nil {
-		drop(sp, name) // a table of the same name before this one
+	return tagged, enforce, searchBytes
+}
+
+// tableConfig is the throttler's configuration of a throttled table of
+// definition d: provisioned or on demand, its GSIs' throughput (1 and 1
+// where a GSI has none), and searchBytes for each of vectors.
+func tableConfig(d service.Definition, provisioned, enforce bool, vectors []string, searchBytes float64) throttle.Table {
+	// A provisioned table is in provisioned mode even when only its hot
+	// keys are limited: its hot keys are refused with
+	// ProvisionedThroughputExceededException (throttle.Table.KeysOnly).
+	c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
+	if provisioned {
+		capacity := d.Settings().Capacity
+		c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
+		c.Table = throttle.Throughput{Read: float64(capacity.Read), Write: float64(capacity.Write)}
 	}
-	gsis := d.Indexes().GSIList()
-	if on {
-		// A provisioned table is in provisioned mode even when only its
-		// hot keys are limited: its hot keys are refused with
-		// ProvisionedThroughputExceededException (throttle.Table.KeysOnly).
-		c := throttle.Table{Mode: throttle.OnDemand, Indexes: map[string]throttle.Throughput{}}
-		if provisioned {
-			c.Mode, c.KeysOnly = throttle.Provisioned, !enforce
-			c.Table = throttle.Throughput{Read: float64(capacity.Read), Write: float64(capacity.Write)}
+	for _, x := range d.Indexes().GSIList() {
+		tp := throttle.Throughput{Read: 1, Write: 1}
+		if xc, ok := x.Capacity(); ok && xc.Read > 0 && xc.Write > 0 {
+			tp = throttle.Throughput{Read: float64(xc.Read), Write: float64(xc.Write)}
 		}
-		for _, x := range gsis {
-			tp := throttle.Throughput{Read: 1, Write: 1}
-			if xc, ok := x.Capacity(); ok && xc.Read > 0 && xc.Write > 0 {
-				tp = throttle.Throughput{Read: float64(xc.Read), Write: float64(xc.Write)}
-			}
-			c.Indexes[x.Name()] = tp
-		}
-		if searched {
-			c.VectorSearch = map[string]float64{}
-			for _, x := range vectors {
-				c.VectorSearch[x] = searchBytes
-			}
-		}
-		if err := throttler(sp).Configure(name, c); err != nil {
-			sp.Log().Warn("throttling not configured", "table", name, "err", err)
-			on = false
+		c.Indexes[x.Name()] = tp
+	}
+	if len(vectors) > 0 {
+		c.VectorSearch = map[string]float64{}
+		for _, x := range vectors {
+			c.VectorSearch[x] = searchBytes
 		}
 	}
-	if !on && prev != nil && prev.on {
-		drop(sp, name)
-	}
-	ts.on = on
-	if on { // admit reads them of a throttled table only
-		for _, x := range gsis {
-			ts.gsis = append(ts.gsis, x.Name())
-		}
-	}
-	return ts
+	return c
 }
