@@ -48,15 +48,39 @@ func (s *Service) StreamSidecar(id string) *streamrec.Sidecar {
 		MetaKey: metaKeyTable, Def: s.seams.streamDef})
 }
 
-// streamDef is the stream a table's definition record describes.
+// streamDef is the stream a table's definition record describes. Its
+// Owner is the table decoded here, with that definition (its tags): the
+// table read back takes its place (restoreStream), and a stream whose
+// table is gone keeps it (adoptStreamOwners).
 func (sm *seams) streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error) {
 	t, m, err := sm.decodeTableRecord(b, ks)
 	if err != nil || !m.streamOn() {
 		return streamrec.Def{}, err
 	}
-	st := t.streamTable()
-	st.Owner = nil // a table decoded here, not the one read back (restoreStream owns it)
-	return streamrec.Def{Table: st, ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
+	t.meta.Store(m)
+	return streamrec.Def{Table: t.streamTable(), ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
+}
+
+// adoptStreamOwners settles the Owner of each stream persistence rebuilt
+// that no table of c took up (restoreStream): a disabled stream of a
+// table of c is that table's (by TableId), as it was before the restart;
+// a deleted table's keeps the table streamDef decoded, which joins ns
+// (not its catalog) with its stages' state rebuilt from its definition
+// (loadedDefinition), so the key guards judge a read of the stream by
+// the table it was of, not by a table of that name now.
+func (ns *Namespace) adoptStreamOwners(c *catalog, rebuilt map[string]streamrec.Stream) {
+	for _, s := range rebuilt {
+		o, ok := s.Owner().(Table)
+		if !ok || o.t.ns != nil {
+			continue
+		}
+		if live := c.tableByID(o.t.id); live != nil {
+			s.SetOwner(Table{t: live})
+			continue
+		}
+		o.t.ns, o.t.clock = ns, ns.svc.clock
+		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().tags))
+	}
 }
 
 // streamTable is what t's stream takes from its definition, and t (its

@@ -232,6 +232,8 @@ func (sc *Sidecar) Replay(r *storage.Record, at time.Time, apply func() error) e
 			st.SetObserver(nil)
 			cur.Disable(at)
 			delete(sc.live, r.Table)
+		case d.On:
+			cur.SetOwner(d.Table.Owner) // its table as defined now (its tags changed, say)
 		}
 	case storage.RecordDropTable:
 		if cur := sc.live[r.Table]; !cur.IsZero() {
