@@ -45,7 +45,10 @@ const maxPackageLines = 11500
 // namespace (kept(), 20), BatchWriteItem's and TransactWriteItems' wide
 // items cut (the echo's heap of names, 20), the index entry's filter (6),
 // the reach-back charge (7); to be won back with the catalog's split.
-const maxCoreLines = 12103
+// It rose by 38 to 12,141 for a stream's table kept across a restart
+// (streamDef's Owner, ownerRecord, adoptStreamOwners: the tenant guard
+// of a deleted table's stream).
+const maxCoreLines = 12141
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

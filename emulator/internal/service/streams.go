@@ -45,7 +45,7 @@ func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
 // record with streamDef.
 func (s *Service) StreamSidecar(id string) *streamrec.Sidecar {
 	return s.sidecars.Get(id, &streamrec.SidecarConfig{Options: s.streamOptions(nil), Clock: s.clock,
-		MetaKey: metaKeyTable, Def: s.seams.streamDef, Record: ownerRecord})
+		MetaKey: metaKeyTable, Def: s.seams.streamDef, OwnerDef: ownerRecord})
 }
 
 // streamDef is the stream a table's definition record describes. Its
@@ -73,28 +73,6 @@ func ownerRecord(owner any) []byte {
 		return encodeTableMeta(o.t, o.t.meta.Load())
 	}
 	return nil
-}
-
-// adoptStreamOwners settles the Owner of each stream persistence rebuilt
-// that no table of c took up (restoreStream): a disabled stream of a
-// table of c is that table's (by TableId), as it was before the restart;
-// a deleted table's keeps the table streamDef decoded, which joins ns
-// (not its catalog) with its stages' state rebuilt from its definition
-// (loadedDefinition), so the key guards judge a read of the stream by
-// the table it was of, not by a table of that name now.
-func (ns *Namespace) adoptStreamOwners(c *catalog, rebuilt map[string]streamrec.Stream) {
-	for _, s := range rebuilt {
-		o, ok := s.Owner().(Table)
-		if !ok || o.t.ns != nil {
-			continue
-		}
-		if live := c.tableByID(o.t.id); live != nil {
-			s.SetOwner(Table{t: live})
-			continue
-		}
-		o.t.ns, o.t.clock = ns, ns.svc.clock
-		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().tags))
-	}
 }
 
 // streamTable is what t's stream takes from its definition, and t (its

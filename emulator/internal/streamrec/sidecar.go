@@ -65,10 +65,10 @@ type SidecarConfig struct {
 	// MetaKey, of a table of key schema ks) describes: its table, its
 	// identity and view type, and whether it is enabled.
 	Def func(meta []byte, ks storage.KeySchema) (Def, error)
-	// Record is the definition record of a stream's Owner, kept with the
+	// OwnerDef is the definition record of a stream's Owner, kept with the
 	// stream in a snapshot (nil: none), which Def reads back as its
 	// Owner.
-	Record func(owner any) []byte
+	OwnerDef func(owner any) []byte
 }
 
 // Def is the stream a table's definition describes.
@@ -290,5 +290,5 @@ func (sc *Sidecar) Capture() func(emit func([]byte) error) error {
 		streams = slices.Clone(sc.streams)
 	}
 	sc.mu.Unlock()
-	return Capture(streams, now, sc.cfg.Record)
+	return Capture(streams, now, sc.cfg.OwnerDef)
 }
