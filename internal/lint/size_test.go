@@ -48,7 +48,10 @@ const maxPackageLines = 11500
 // It fell by 2 to 12,101 when the files' helpers went to the files that
 // own them (the call's Now and Context, wrappers of its fields, and
 // epochTime's, of tablespec's, gone; a file for the core's operations).
-const maxCoreLines = 12101
+// Then it rose by 39 to 12,140 for a stream's table kept across a restart
+// (streamDef's Owner, ownerRecord, adoptStreamOwners: the tenant guard
+// of a deleted table's stream).
+const maxCoreLines = 12140
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

@@ -97,6 +97,28 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 	return s
 }
 
+// adoptStreamOwners settles the Owner of each stream persistence rebuilt
+// that no table of c took up (restoreStream): a disabled stream of a
+// table of c is that table's (by TableId), as it was before the restart;
+// a deleted table's keeps the table streamDef decoded, which joins ns
+// (not its catalog) with its stages' state rebuilt from its definition
+// (loadedDefinition), so the key guards judge a read of the stream by
+// the table it was of, not by a table of that name now.
+func (ns *Namespace) adoptStreamOwners(c *catalog, rebuilt map[string]streamrec.Stream) {
+	for _, s := range rebuilt {
+		o, ok := s.Owner().(Table)
+		if !ok || o.t.ns != nil {
+			continue
+		}
+		if live := c.tableByID(o.t.id); live != nil {
+			s.SetOwner(Table{t: live})
+			continue
+		}
+		o.t.ns, o.t.clock = ns, ns.svc.clock
+		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().tags))
+	}
+}
+
 // restoreMeta publishes t's recorded definition b, starting or stopping
 // its stream and telling the stages of it as the change did.
 func (t *table) restoreMeta(b []byte) error {

@@ -46,7 +46,8 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 			}
 		}
 	}
-	ns.svc.tokens.Restore(ns, c.db, now) // ClientRequestTokens (idempotency.go)
+	ns.adoptStreamOwners(c, m.loadedStreams) // streams.go
+	ns.svc.tokens.Restore(ns, c.db, now)     // ClientRequestTokens (idempotency.go)
 	for _, h := range ns.svc.seams.hooks {
 		if h.Loaded != nil {
 			h.Loaded(Space{ns: ns}, now) // the features' and stages' state (feature_lifecycle.go)

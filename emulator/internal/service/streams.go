@@ -45,18 +45,34 @@ func (s *Service) streamOptions(clock func() time.Time) streamrec.Options {
 // record with streamDef.
 func (s *Service) StreamSidecar(id string) *streamrec.Sidecar {
 	return s.sidecars.Get(id, &streamrec.SidecarConfig{Options: s.streamOptions(nil), Clock: s.clock,
-		MetaKey: metaKeyTable, Def: s.seams.streamDef})
+		MetaKey: metaKeyTable, Def: s.seams.streamDef, OwnerDef: ownerRecord})
 }
 
-// streamDef is the stream a table's definition record describes.
+// streamDef is the stream a table's definition record describes. Its
+// Owner is the table decoded here, with that definition (its tags),
+// whether its stream is on or not: the table read back takes its place
+// (restoreStream), and a stream whose table is gone keeps it
+// (adoptStreamOwners).
 func (sm *seams) streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error) {
 	t, m, err := sm.decodeTableRecord(b, ks)
-	if err != nil || !m.streamOn() {
+	if err != nil {
 		return streamrec.Def{}, err
 	}
-	st := t.streamTable()
-	st.Owner = nil // a table decoded here, not the one read back (restoreStream owns it)
-	return streamrec.Def{Table: st, ID: streamIDOf(m), View: *m.stream.StreamViewType, On: true}, nil
+	t.meta.Store(m)
+	d := streamrec.Def{Table: t.streamTable()}
+	if m.streamOn() {
+		d.ID, d.View, d.On = streamIDOf(m), *m.stream.StreamViewType, true
+	}
+	return d, nil
+}
+
+// ownerRecord is the definition record of a stream's Owner (a Table),
+// as a snapshot keeps it with the stream.
+func ownerRecord(owner any) []byte {
+	if o, ok := owner.(Table); ok && o.t.meta.Load() != nil {
+		return encodeTableMeta(o.t, o.t.meta.Load())
+	}
+	return nil
 }
 
 // streamTable is what t's stream takes from its definition, and t (its

@@ -22,23 +22,28 @@ func (s Stream) DisabledAt() time.Time {
 }
 
 // Capture notes where each of streams stands, and returns the function
-// that writes them out at the mark's time at: per stream a header piece,
-// then its records, read from the live log a batch at a time (so no lock
-// is held long; records trimmed meanwhile are simply not written).
-func Capture(streams []Stream, at time.Time) func(emit func([]byte) error) error {
+// that writes them out at the mark's time at: per stream a header piece
+// (with the definition record of its Owner, def's; def nil: none), then
+// its records, read from the live log a batch at a time (so no lock is
+// held long; records trimmed meanwhile are simply not written).
+func Capture(streams []Stream, at time.Time, def func(owner any) []byte) func(emit func([]byte) error) error {
 	type mark struct {
 		s           Stream
 		first, next uint64
 		disabled    time.Time
+		def         []byte
 	}
 	marks := make([]mark, len(streams))
 	for i, s := range streams {
 		first, next, disabled := s.s.log.Mark()
-		marks[i] = mark{s, first, next, disabled}
+		marks[i] = mark{s, first, next, disabled, nil}
+		if o := s.Owner(); o != nil && def != nil {
+			marks[i].def = def(o)
+		}
 	}
 	return func(emit func([]byte) error) error {
 		for _, m := range marks {
-			if err := emit(encodePiece(m.s.s, m.next, m.disabled, at)); err != nil {
+			if err := emit(encodePiece(m.s.s, m.next, m.disabled, at, m.def)); err != nil {
 				return err
 			}
 			for from := m.first; from < m.next; {
@@ -64,7 +69,7 @@ func Capture(streams []Stream, at time.Time) func(emit func([]byte) error) error
 const captureBatch = 1024
 
 // encodePiece is the header piece of s at a snapshot's mark.
-func encodePiece(s *stream, next uint64, disabled, at time.Time) []byte {
+func encodePiece(s *stream, next uint64, disabled, at time.Time, def []byte) []byte {
 	schema := []storage.KeyAttr{s.schema.Partition}
 	if s.schema.HasSort() {
 		schema = append(schema, s.schema.Sort)
@@ -72,7 +77,7 @@ func encodePiece(s *stream, next uint64, disabled, at time.Time) []byte {
 	return tablerec.EncodeStreamPiece(&tablerec.StreamPiece{
 		ARN: s.arn, Label: s.label, Table: s.tableName, Region: s.region, View: s.viewType,
 		KeySchema: tablerec.KeyElemRecords(s.keySchema), Schema: tablerec.KeyAttrRecords(schema),
-		Shard: s.shardID, Created: s.created, Next: next, DisabledAt: disabled, At: at,
+		Shard: s.shardID, Created: s.created, Next: next, DisabledAt: disabled, At: at, Def: def,
 	})
 }
 
@@ -81,6 +86,7 @@ type Captured struct {
 	Stream
 	At   time.Time // the mark's time
 	Live bool      // its table was found with it enabled (the reader's to set)
+	Def  []byte    // its table's definition record at the mark (nil: not known)
 }
 
 // ParsePieces reads the streams of a snapshot's pieces, each with the
@@ -140,5 +146,5 @@ func restore(p *tablerec.StreamPiece, recs []streamlog.Record, o Options) (*Capt
 	}
 	s.log = log
 	log.Attach(o.Budget)
-	return &Captured{Stream: Stream{s: s}, At: p.At}, nil
+	return &Captured{Stream: Stream{s: s}, At: p.At, Def: p.Def}, nil
 }

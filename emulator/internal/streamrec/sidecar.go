@@ -65,6 +65,10 @@ type SidecarConfig struct {
 	// MetaKey, of a table of key schema ks) describes: its table, its
 	// identity and view type, and whether it is enabled.
 	Def func(meta []byte, ks storage.KeySchema) (Def, error)
+	// OwnerDef is the definition record of a stream's Owner, kept with the
+	// stream in a snapshot (nil: none), which Def reads back as its
+	// Owner.
+	OwnerDef func(owner any) []byte
 }
 
 // Def is the stream a table's definition describes.
@@ -158,6 +162,7 @@ func (sc *Sidecar) Load(db *storage.DB, pieces [][]byte) error {
 		var s Stream
 		if c := byTable[d.Table.Name+"\x00"+d.ID.Label]; c != nil {
 			s, c.Live = c.Stream, true
+			s.SetOwner(d.Table.Owner)
 		} else {
 			// A snapshot without this stream (of format version 1): its
 			// records are gone; new ones are numbered after every number
@@ -171,6 +176,12 @@ func (sc *Sidecar) Load(db *storage.DB, pieces [][]byte) error {
 	}
 	for _, c := range captured {
 		sc.streams = append(sc.streams, c.Stream)
+		if !c.Live && c.Def != nil {
+			// Its table as the snapshot knew it: the stream outlives it.
+			if d, err := sc.cfg.Def(c.Def, c.s.schema); err == nil {
+				c.SetOwner(d.Table.Owner)
+			}
+		}
 		if c.DisabledAt().IsZero() && !c.Live {
 			// Its table, or its table's stream, was gone at the mark (a
 			// DeleteTable or an UpdateTable caught between recording the
@@ -232,6 +243,8 @@ func (sc *Sidecar) Replay(r *storage.Record, at time.Time, apply func() error) e
 			st.SetObserver(nil)
 			cur.Disable(at)
 			delete(sc.live, r.Table)
+		case d.On:
+			cur.SetOwner(d.Table.Owner) // its table as defined now (its tags changed, say)
 		}
 	case storage.RecordDropTable:
 		if cur := sc.live[r.Table]; !cur.IsZero() {
@@ -277,5 +290,5 @@ func (sc *Sidecar) Capture() func(emit func([]byte) error) error {
 		streams = slices.Clone(sc.streams)
 	}
 	sc.mu.Unlock()
-	return Capture(streams, now)
+	return Capture(streams, now, sc.cfg.OwnerDef)
 }

@@ -279,9 +279,12 @@ func lookupStream(c service.Call, arn string) (service.Stream, error) {
 // not given a filtered part of it. The stream of a deleted table (AWS
 // keeps it readable for 24 hours) is guarded by that table's keys as
 // the live one's was, and so is a stream of a table since made again
-// under its name: the stream's Owner. A stream rebuilt from its sidecar
-// after its table was deleted has none, and is its table's of that name
-// now, if any.
+// under its name: the stream's Owner. Across a restart (-dbPath) a
+// stream keeps its table as its last definition record describes it,
+// tags included: the record the log's replay read, or the one a snapshot
+// keeps with the stream (the service's adoptStreamOwners). A stream with
+// no Owner (read back from files written before snapshots kept it) is
+// the table's of that name now, if any.
 func guardStream(c service.Call, s service.Stream) error {
 	t, ok := s.Owner().(service.Table)
 	if !ok {

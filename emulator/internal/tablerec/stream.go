@@ -34,6 +34,10 @@ type StreamPiece struct {
 	Next       uint64    `json:"next"`
 	DisabledAt time.Time `json:"disabledAt,omitzero"`
 	At         time.Time `json:"at"` // the mark's time
+	// Def is the definition record of the stream's table at the mark
+	// (none: not known), so that a stream outliving its table is still
+	// the table's after a restart.
+	Def []byte `json:"def,omitempty"`
 }
 
 // EncodeStreamPiece is the header piece of the stream p describes.
