@@ -159,9 +159,9 @@ func (t *DesignTable) isKeyAttr(attr string) bool {
 	return false
 }
 
-// servedBy says what serves the pattern: the table's key, an index, or a
+// ServedBy says what serves the pattern: the table's key, an index, or a
 // Scan of either.
-func (p *Pattern) servedBy() string {
+func (p *Pattern) ServedBy() string {
 	what := "table key"
 	if p.Index != "" {
 		what = "index " + p.Index

@@ -61,17 +61,17 @@ func (t *DesignTable) check() []Finding {
 		key, _ := t.keyOf(pt.Index)
 		for _, prev := range t.Patterns[:i] {
 			if prev.sameCondition(pt) {
-				add(FindingAmbiguousPatterns, pt, "", fmt.Sprintf("pattern %q has the key condition of pattern %q (%s %s on %s): requests count for %q", pt.Name, prev.Name, pt.Access, pt.conditionText(), pt.servedBy(), prev.Name))
+				add(FindingAmbiguousPatterns, pt, "", fmt.Sprintf("pattern %q has the key condition of pattern %q (%s %s on %s): requests count for %q", pt.Name, prev.Name, pt.Access, pt.conditionText(), pt.ServedBy(), prev.Name))
 				break
 			}
 		}
 		if pt.Access == Scan {
-			add(FindingScanPattern, pt, "", fmt.Sprintf("pattern %q is served by a %s: every read walks the whole %s", pt.Name, pt.servedBy(), strings.TrimPrefix(pt.servedBy(), "Scan of ")))
+			add(FindingScanPattern, pt, "", fmt.Sprintf("pattern %q is served by a %s: every read walks the whole %s", pt.Name, pt.ServedBy(), strings.TrimPrefix(pt.ServedBy(), "Scan of ")))
 		}
 		for _, name := range pt.Entities {
 			e := t.entity(name)
 			if !e.inKey(key) {
-				add(FindingEntityNotInIndex, pt, name, fmt.Sprintf("entity %q has no template for %s, so %s never holds it", name, missingAttrs(e, key), pt.servedBy()))
+				add(FindingEntityNotInIndex, pt, name, fmt.Sprintf("entity %q has no template for %s, so %s never holds it", name, missingAttrs(e, key), pt.ServedBy()))
 			} else if !pt.mayReturn(e, key) {
 				add(FindingPatternMissesEntity, pt, name, fmt.Sprintf("the condition %q never selects entity %q (its keys are %s)", pt.conditionText(), name, e.keyText(key)))
 			}
@@ -83,7 +83,7 @@ func (t *DesignTable) check() []Finding {
 			if slices.Contains(pt.Entities, e.Name) || !e.inKey(key) || !pt.mayReturn(e, key) {
 				continue
 			}
-			add(FindingMixedEntities, pt, e.Name, fmt.Sprintf("pattern %q (%s on %s) may also return %q items (keys %s): give the entities different key prefixes or attributes", pt.Name, pt.conditionText(), pt.servedBy(), e.Name, e.keyText(key)))
+			add(FindingMixedEntities, pt, e.Name, fmt.Sprintf("pattern %q (%s on %s) may also return %q items (keys %s): give the entities different key prefixes or attributes", pt.Name, pt.conditionText(), pt.ServedBy(), e.Name, e.keyText(key)))
 		}
 	}
 	for _, x := range t.Indexes {

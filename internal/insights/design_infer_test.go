@@ -49,64 +49,6 @@ func TestInferKey(t *testing.T) {
 	}
 }
 
-// TestPatternsFromTraffic: a table whose format declares no patterns
-// takes one per request shape, names it by the shape, counts the same
-// shape again in it, never makes a Scan a pattern, and stops at
-// maxLearned.
-func TestPatternsFromTraffic(t *testing.T) {
-	d, err := ParseDesign([]byte(`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
-		"GlobalSecondaryIndexes":[{"IndexName":"g","KeySchema":[{"AttributeName":"gpk","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}],"items":{},"access_patterns":[]}`))
-	require.NoError(t, err)
-	tb := d.Tables[0]
-	require.True(t, tb.FromTraffic)
-	r := New(Options{Clock: fixedClock})
-	r.SetDesign(d)
-	r.SetReporting(true)
-	reqs := []Request{
-		{Op: "Query", Access: Query, Table: "T", Key: KeyCondition{Partition: s("u1"), SortOp: SortBeginsWith, Sort: s("ORDER#")}},
-		{Op: "Query", Access: Query, Table: "T", Key: KeyCondition{Partition: s("u2"), SortOp: SortBeginsWith, Sort: s("ORDER#")}},
-		{Op: "Query", Access: Query, Table: "T", Key: KeyCondition{Partition: s("u2"), SortOp: SortBetween, Sort: s("a"), Sort2: s("b")}},
-		{Op: "GetItem", Access: Get, Table: "T", Key: KeyCondition{Partition: s("u1"), SortOp: SortEQ, Sort: s("x")}},
-		{Op: "Query", Access: Query, Table: "T", Index: "g", Key: KeyCondition{Partition: s("v")}},
-		{Op: "Scan", Access: Scan, Table: "T"},
-		{Op: "Query", Access: Query, Table: "T", Index: "nope", Key: KeyCondition{Partition: s("v")}},
-	}
-	for _, q := range reqs {
-		r.Record(&q)
-	}
-	rep := r.Report(nil)
-	var got []string
-	for _, p := range rep.Design.Patterns {
-		require.True(t, p.FromTraffic, p.Name)
-		got = append(got, p.Name+" "+p.Condition+" "+itoa(p.Requests))
-	}
-	require.Equal(t, []string{
-		"query-table-ORDER# pk = {pk} and sk begins_with ORDER# 2",
-		"query-table-between pk = {pk} and sk between {sk} and {sk} 1",
-		"get-table pk = {pk} and sk = {sk} 1",
-		"query-g pk = {gpk} 1",
-	}, got)
-	var kinds []string
-	for _, f := range rep.Design.Findings {
-		kinds = append(kinds, f.Kind)
-	}
-	require.Equal(t, []string{FindingFromTraffic, FindingScanRequest, FindingUnmatchedRequest}, kinds)
-
-	for i := 0; i < 2*maxLearned; i++ {
-		q := Request{Op: "Query", Access: Query, Table: "T", Key: KeyCondition{Partition: s("u"), SortOp: SortBeginsWith, Sort: s("P" + itoa(int64(i)) + "#")}}
-		r.Record(&q)
-	}
-	held := r.Design().Tables[0]
-	require.Len(t, held.Patterns, maxLearned)
-	require.Empty(t, tb.Patterns, "the recorder's copy took the patterns, not the design set")
-	require.Contains(t, d.View().Tables[0].Note, "takes them from the shapes of the traffic's requests")
-
-	// A reset forgets them with the counts.
-	r.Reset()
-	require.Empty(t, held.Patterns)
-	require.Empty(t, r.Report(nil).Design.Patterns)
-}
-
 // TestOneTableEqualIsGet: a saved query with Equal on the table's full
 // key is a get; on an index, or with another operation, a query.
 func TestOneTableEqualIsGet(t *testing.T) {

@@ -7,52 +7,52 @@ import (
 
 // Where the report files a request's use of a table, for a reader that
 // asks before the request runs (design_match, the console's query
-// builder): the same decision the recorder makes (file), on the design
+// builder): the same decision the recorder makes (File), on the design
 // as a namespace's recorder holds it (Live): the name an unnamed table
 // took from the traffic and the patterns a table without declared ones
 // took. A recorder holds a copy of the design of its own, so that each
 // namespace's traffic names and completes its own.
 
-// filing is where the report files one request's use of a table.
-type filing struct {
-	t *DesignTable // nil: a table the design does not declare
-	// bind: t is the design's unnamed table, and this request names it.
-	bind bool
-	// unchecked: a write to a table that declares no write pattern: the
+// Filing is where the report files one request's use of a table (File).
+type Filing struct {
+	Table *DesignTable // nil: a table the design does not declare
+	// Bind: Table is the design's unnamed table, and this request names it.
+	Bind bool
+	// Unchecked: a write to a table that declares no write pattern: the
 	// report does not check it.
-	unchecked bool
-	pattern   int      // the pattern of t.Patterns it counts for; -1 none
-	learned   *Pattern // the pattern of its shape t takes (FromTraffic), when none fits
+	Unchecked bool
+	Pattern   int      // the pattern of Table.Patterns it counts for; -1 none
+	Learned   *Pattern // the pattern of its shape Table takes (FromTraffic), when none fits
 }
 
-// file decides where the report files q (it changes nothing).
-func (d *Design) file(q *Request) filing {
-	f := filing{pattern: -1}
+// File decides where the report files q (it changes nothing).
+func (d *Design) File(q *Request) Filing {
+	f := Filing{Pattern: -1}
 	t := d.table(q.Table)
 	if t != nil && t.Unnamed && t.Name == "" {
 		if q.Index != "" && t.index(q.Index) == nil {
 			t = nil // not the schema's table
 		} else {
-			f.bind = true
+			f.Bind = true
 		}
 	}
-	f.t = t
+	f.Table = t
 	if t == nil {
 		return f
 	}
 	if q.Access.IsWrite() && !t.hasWritePatterns() && !t.FromTraffic {
-		f.unchecked = true
+		f.Unchecked = true
 		return f
 	}
-	if f.pattern = t.match(q); f.pattern < 0 && t.FromTraffic {
-		f.learned = t.shapeOf(q)
+	if f.Pattern = t.match(q); f.Pattern < 0 && t.FromTraffic {
+		f.Learned = t.shapeOf(q)
 	}
 	return f
 }
 
-// clone returns a copy of d whose tables may take a name and patterns
+// Clone returns a copy of d whose tables may take a name and patterns
 // from the traffic without changing d's.
-func (d *Design) clone() *Design {
+func (d *Design) Clone() *Design {
 	if d == nil {
 		return nil
 	}
@@ -66,13 +66,35 @@ func (d *Design) clone() *Design {
 	return &c
 }
 
-// Live returns a copy of d as the recorder whose report's design part is
-// rep holds it: the design's unnamed table named as the report names it,
-// and the patterns the traffic gave a table without declared ones, in
-// the report's order (nil rep: d as set). Match on it says what that
-// recorder files a request under.
-func (d *Design) Live(rep *DesignReport) *Design {
-	c := d.clone()
+// Learned is what a recorder's report says the traffic taught its copy
+// of the design, as Live reads it: the report's patterns in its order,
+// and the tables its from-traffic findings name, in theirs. The report's
+// own types are emulator/report's, a floor above this package; whoever
+// holds a report copies these fields out of it.
+type Learned struct {
+	Patterns []LearnedPattern
+	// FromTrafficTables are the tables of the report's from-traffic
+	// findings (Kind FindingFromTraffic), "" left out.
+	FromTrafficTables []string
+}
+
+// LearnedPattern is one pattern of a recorder's report, the fields of
+// report.PatternReport that Live reads.
+type LearnedPattern struct {
+	Table, Name, Access string
+	Entities            []string
+	// ServedBy is "table key", "index NAME", or "Scan of ..."
+	ServedBy, Condition string
+	FromTraffic         bool
+}
+
+// Live returns a copy of d as the recorder whose report's design part
+// says rep holds it: the design's unnamed table named as the report
+// names it, and the patterns the traffic gave a table without declared
+// ones, in the report's order (nil rep: d as set). Match on it says what
+// that recorder files a request under.
+func (d *Design) Live(rep *Learned) *Design {
+	c := d.Clone()
 	if c == nil || rep == nil {
 		return c
 	}
@@ -86,9 +108,9 @@ func (d *Design) Live(rep *DesignReport) *Design {
 				break
 			}
 		}
-		for _, f := range rep.Findings {
-			if t.Name == "" && f.Kind == FindingFromTraffic && f.Table != "" && !declared(f.Table) {
-				t.Name = f.Table
+		for _, table := range rep.FromTrafficTables {
+			if t.Name == "" && table != "" && !declared(table) {
+				t.Name = table
 			}
 		}
 	}
@@ -108,7 +130,7 @@ func (d *Design) Live(rep *DesignReport) *Design {
 // report, or nil when the report is not of one (shapeOf makes them:
 // pk = the partition key attribute's variable, and a sort key condition
 // on the sort key attribute's variable or a begins_with prefix).
-func (t *DesignTable) learnedFrom(pr PatternReport) *Pattern {
+func (t *DesignTable) learnedFrom(pr LearnedPattern) *Pattern {
 	acc, ok := accessOf(pr.Access)
 	if !ok || acc == Scan {
 		return nil

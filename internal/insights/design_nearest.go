@@ -41,7 +41,7 @@ type NearestPattern struct {
 // Nearest returns the pattern of q's table nearest to q (see the top of
 // the file), or false when the table has none.
 func (d *Design) Nearest(q *Request, named []NamedAttr) (NearestPattern, bool) {
-	t := d.file(q).t
+	t := d.File(q).Table
 	if t == nil {
 		return NearestPattern{}, false
 	}

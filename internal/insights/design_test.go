@@ -2,11 +2,33 @@ package insights
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
+
+var rewrite = flag.Bool("rewrite", false, "rewrite the golden files in testdata")
+
+// loadDesign parses a design file of testdata.
+func loadDesign(t *testing.T, name string) *Design {
+	t.Helper()
+	src, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := ParseDesign(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// s is an S value.
+func s(text string) storage.Value { return storage.S(text) }
 
 const headerDesign = `table Blog
 key PK SK_GSI1PK

@@ -18,14 +18,14 @@ import (
 // stays a finding. The report lists them with the design's, and says
 // they came from the traffic.
 
-// maxLearned bounds the patterns taken from the traffic per table;
+// MaxLearned bounds the patterns taken from the traffic per table;
 // requests past it are unmatched, as without a design.
-const maxLearned = 64
+const MaxLearned = 64
 
 // shapeOf returns the pattern of q's shape t would take from the
-// traffic, or nil: past maxLearned, a Scan, an index t does not declare.
+// traffic, or nil: past MaxLearned, a Scan, an index t does not declare.
 func (t *DesignTable) shapeOf(q *Request) *Pattern {
-	if len(t.Patterns) >= maxLearned || q.Access == Scan {
+	if len(t.Patterns) >= MaxLearned || q.Access == Scan {
 		return nil // a Scan stays a finding: it is what the report is for
 	}
 	key, ok := t.keyOf(q.Index)
@@ -104,9 +104,9 @@ func varTemplate(attr, fallback string) Template {
 	return knownTemplate("{" + fallback + "}")
 }
 
-// fromTraffic says what the traffic completed of the design: a table's
+// TrafficFindings says what the traffic completed of the design: a table's
 // name, its patterns.
-func (d *Design) fromTraffic() []Finding {
+func (d *Design) TrafficFindings() []Finding {
 	var out []Finding
 	for _, t := range d.Tables {
 		if t.Unnamed && t.Name != "" {
@@ -142,9 +142,9 @@ func sortWord(o SortOp) string {
 	return "between"
 }
 
-// forgetLearned drops the patterns taken from the traffic (a Reset: they
+// ForgetLearned drops the patterns taken from the traffic (a Reset: they
 // are counts as much as patterns).
-func (d *Design) forgetLearned() {
+func (d *Design) ForgetLearned() {
 	if d == nil {
 		return
 	}

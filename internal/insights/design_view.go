@@ -77,7 +77,7 @@ func (d *Design) View() DesignView {
 		}
 		for _, p := range t.Patterns {
 			tv.Patterns = append(tv.Patterns, PatternView{Name: p.Name, Description: p.Description, Access: p.Access.String(),
-				Entities: p.Entities, ServedBy: p.servedBy(), Condition: p.conditionText(), Order: p.Order, Derived: p.Derived})
+				Entities: p.Entities, ServedBy: p.ServedBy(), Condition: p.conditionText(), Order: p.Order, Derived: p.Derived})
 		}
 		v.Tables = append(v.Tables, tv)
 	}
@@ -118,8 +118,8 @@ type PatternVerdict struct {
 // recorder's filing.
 func (d *Design) Match(q *Request) MatchView {
 	mv := MatchView{Table: q.Table, Index: q.Index, Access: q.Access.String(), Key: conditionText(q.Key)}
-	f := d.file(q)
-	t := f.t
+	f := d.File(q)
+	t := f.Table
 	if t == nil {
 		mv.Why = fmt.Sprintf("the design declares no table %q", q.Table)
 		if u := d.table(q.Table); u != nil && u.Unnamed {
@@ -127,7 +127,7 @@ func (d *Design) Match(q *Request) MatchView {
 		}
 		return mv
 	}
-	best := f.pattern
+	best := f.Pattern
 	for i, pt := range t.Patterns {
 		why := pt.whyNot(q)
 		v := PatternVerdict{Pattern: pt.Name, Fits: why == "", Why: why}
@@ -139,25 +139,25 @@ func (d *Design) Match(q *Request) MatchView {
 		}
 		mv.Candidates = append(mv.Candidates, v)
 	}
-	if f.learned != nil {
-		mv.Candidates = append(mv.Candidates, PatternVerdict{Pattern: f.learned.Name, Fits: true, Why: "the request's own shape, which the report takes from the traffic"})
+	if f.Learned != nil {
+		mv.Candidates = append(mv.Candidates, PatternVerdict{Pattern: f.Learned.Name, Fits: true, Why: "the request's own shape, which the report takes from the traffic"})
 	}
 	switch {
 	case best >= 0:
 		pt := t.Patterns[best]
 		mv.Pattern = pt.Name
-		mv.Why = fmt.Sprintf("a %s on %s whose key fits %s", q.Access, pt.servedBy(), pt.conditionText())
+		mv.Why = fmt.Sprintf("a %s on %s whose key fits %s", q.Access, pt.ServedBy(), pt.conditionText())
 		if pt.Access == Scan {
-			mv.Why = fmt.Sprintf("a scan of %s", pt.servedBy())
+			mv.Why = fmt.Sprintf("a scan of %s", pt.ServedBy())
 		}
 		if pt.FromTraffic {
 			mv.Why += " (a pattern the report took from the traffic: the format declares none)"
 		}
-	case f.learned != nil:
-		mv.Pattern = f.learned.Name
+	case f.Learned != nil:
+		mv.Pattern = f.Learned.Name
 		mv.Why = fmt.Sprintf("the %s design declares no access patterns: the report takes this request's shape as pattern %q (a %s on %s where %s)",
-			d.Format, f.learned.Name, q.Access, f.learned.servedBy(), f.learned.conditionText())
-	case f.unchecked:
+			d.Format, f.Learned.Name, q.Access, f.Learned.ServedBy(), f.Learned.conditionText())
+	case f.Unchecked:
 		mv.Why = fmt.Sprintf("table %q declares no write pattern: its writes are not checked", t.Name)
 	case q.Access == Scan:
 		mv.Why = "no pattern declares this Scan: it reads the whole " + map[bool]string{true: "index", false: "table"}[q.Index != ""]
@@ -166,7 +166,7 @@ func (d *Design) Match(q *Request) MatchView {
 	default:
 		mv.Why = "no pattern fits: see each pattern's reason"
 	}
-	if f.bind {
+	if f.Bind {
 		mv.Why += fmt.Sprintf(" (the %s design names no table: the report takes %q as its table)", d.Format, q.Table)
 	}
 	return mv

@@ -50,7 +50,7 @@ func renderDesign(d *Design) string {
 			b.WriteString("\n")
 		}
 		for _, p := range tb.Patterns {
-			fmt.Fprintf(&b, "  pattern %s %s %v on %s: %s", p.Name, p.Access, p.Entities, p.servedBy(), p.conditionText())
+			fmt.Fprintf(&b, "  pattern %s %s %v on %s: %s", p.Name, p.Access, p.Entities, p.ServedBy(), p.conditionText())
 			if p.Order != "" {
 				b.WriteString(" " + p.Order)
 			}
@@ -119,7 +119,7 @@ func TestDesignGoldens(t *testing.T) {
 							continue // the design file declares no such pattern: nothing to compare
 						}
 						require.Equal(t, wp.Access, gp.Access, "%s: pattern %s, beside %s", file, gp.Name, wp.Name)
-						require.Equal(t, wp.servedBy(), gp.servedBy(), "%s: pattern %s, beside %s", file, gp.Name, wp.Name)
+						require.Equal(t, wp.ServedBy(), gp.ServedBy(), "%s: pattern %s, beside %s", file, gp.Name, wp.Name)
 						require.Equal(t, wp.PK.String(), gp.PK.String(), "%s: pattern %s, beside %s", file, gp.Name, wp.Name)
 						// A sort key condition, where both say one (a
 						// format that cannot say one, or needs none to

@@ -1,25 +1,15 @@
-// Package insights tells a team whether its traffic fits its design: an
-// access-pattern report of what the requests do to each table and index,
-// a declared single-table design checked against that traffic, and
-// DynamoDB's Contributor Insights answered from the same counters. It
-// sees requests as the emulator describes them after they ran, and knows
-// nothing about HTTP or storage's internals.
+// Package insights reads and checks a team's single-table design: the
+// design files it reads, in every format, into one Design; the findings
+// it makes from the design alone; where a request's use of a table is
+// filed among the design's access patterns (Design.File, Design.Match).
+// The recorder that counts the traffic against it, the access-pattern
+// report and Contributor Insights, is emulator/internal/accessreport,
+// which fills the public emulator/report's types: this package names
+// none of them, and sees requests as the emulator describes them
+// (Request, in internal/access's words), knowing nothing about HTTP or
+// storage's internals.
 //
 // # Basics
-//
-// A Recorder is told of each request's use of a table or index by
-// Record(*Request): the operation and its Access (get, query, scan, put,
-// update, delete), the table and index, the key condition, whether a
-// filter ran, items read and returned, the capacity consumed, whether it
-// was throttled. It keeps per table and index: requests per operation and
-// access, items read and returned (a filter's waste), capacity units, the
-// hottest partition keys and full keys by consumed throughput units (3 x
-// write units + read units, AWS's ConsumedThroughputUnits) and the most
-// throttled keys, each in a bounded space-saving counter (topk.go); and
-// the costliest requests (as AWS bills on-demand reads and writes).
-// Report(Catalog) returns it all as a Report (JSON tags; WriteText prints
-// it), with table sizes, largest partitions and unused indexes read from
-// the emulator's Catalog. Reset starts the counts again.
 //
 // A Design (ParseDesign, the file format in design_parse.go) declares per
 // table its key and indexes, its entities with a key template per key
@@ -28,14 +18,13 @@
 // Design.Check finds, from the design alone, patterns served by Scan,
 // patterns whose condition may return another entity's items (mixed
 // entity types), entities an index never holds, conditions that never
-// select their own entity, ambiguous patterns and unused indexes. With
-// SetDesign, each request is matched to the most specific pattern it
-// fits, and the report adds per pattern its traffic, and the requests
-// that fit none (Scans flagged apart) and the patterns nothing used.
-// testdata/blog.design is a blog in one table (its final table
-// and its six access patterns, plus its writes); TestBlogDesign drives its
-// patterns' requests and gets every pattern served by a key or an index
-// and the one Scan flagged (testdata/blog.report.txt).
+// select their own entity, ambiguous patterns and unused indexes. A
+// recorder given the design (accessreport's SetDesign) files each request
+// under the most specific pattern it fits (File). testdata/blog.design is
+// a blog in one table (its final table and its six access patterns, plus
+// its writes); accessreport's TestBlogDesign drives its patterns'
+// requests through a recorder and gets every pattern served by a key or
+// an index and the one Scan flagged (its testdata/blog.report.txt).
 //
 // ParseDesign also reads the designs people already write in other
 // formats, into the same Design: a NoSQL Workbench data model
@@ -62,33 +51,22 @@
 // them: FromTraffic), each a from-traffic finding in the report. Each
 // Recorder completes a copy of its own; Design.Match says where the
 // report files a request, on the design as a recorder holds it
-// (Design.Live, from its report): design_match's answer is the report's
-// filing (design_live.go; TestMatchEqualsReport). A format's objects
+// (Design.Live, from what its report learned): design_match's answer is
+// the report's filing (design_live.go; accessreport's
+// TestMatchEqualsReport). A format's objects
 // are read into Go structs with encoding/json, a level at a time
 // (design_decode.go), closed or open as the format's documentation says.
 // An error names the member at fault by its path; a member the reader
-// does not know is an error, never dropped. testdata/blog.* is the blog design in every
-// format: those that say all a design file says give blog.report.txt
-// byte for byte, the others their own golden with the same traffic
-// sections (TestBlogDesignEveryFormat); testdata/views holds the design
+// does not know is an error, never dropped. testdata/blog.* is the blog
+// design in every format: those that say all a design file says give
+// blog.report.txt byte for byte, the others their own golden with the
+// same traffic sections (accessreport's TestBlogDesignEveryFormat, whose
+// testdata holds the reports); testdata/views holds the design
 // each file reads as (TestDesignGoldens, which also compares what
 // formats say alike); testdata/usersblog.* is a blog of users, posts,
 // comments and tags with one overloaded GSI, as a design file, a plain
-// Workbench model and AWS's data model (TestUsersBlogEveryFormat).
-//
-// Contributor Insights (contributor.go): UpdateContributorInsights,
-// DescribeContributorInsights and ListContributorInsights keep each
-// table's and GSI's status (ENABLING, ENABLED, DISABLING, DISABLED),
-// mode and AWS's rule names (DynamoDBContributorInsights-PKC-<table>-
-// <ms>, ...), and Contributors returns each rule's top keys from the
-// counters above.
-//
-// # Costs
-//
-// With reporting off and no Contributor Insights enabled, the hook "if
-// r.On() { r.Record(&q) }" is one atomic load and no allocation; on, a
-// Record takes one mutex and a few map lookups and allocates nothing for
-// keys already counted (BenchmarkRecord, TestRecordAllocs).
+// Workbench model and AWS's data model (TestUsersBlogEveryFormat;
+// accessreport's TestUsersBlogReportEveryFormat for their reports).
 //
 // # Caveats
 //
@@ -99,9 +77,4 @@
 //   - Writes are checked against a table's design only when it declares
 //     write patterns; requests on tables the design does not declare are
 //     flagged for their reads only.
-//   - Hot keys are approximate past Options.TopKeys distinct keys
-//     (space-saving: the report gives each key's possible overcount).
-//   - Contributor Insights' values are totals since the last Reset, where
-//     CloudWatch graphs the maximum per minute; a GSI's counters see the
-//     requests that read it, not the writes that update it.
 package insights

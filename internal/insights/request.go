@@ -110,3 +110,7 @@ func conditionText(k KeyCondition) string {
 	}
 	return s
 }
+
+// ValueText renders a key value as a report does: S and N as they are,
+// B in base64, "" for none.
+func ValueText(v storage.Value) string { return keyText(v) }

@@ -43,12 +43,12 @@ var layers = []layer{
 	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
-	{pkg: "emulator/report"},                                                                                            // the access-pattern report's types: nothing of ours
-	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true},                                            // a request's use of a table in words the core, the stages and the design checks share
-	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "emulator/report"}}, // designs read from CloudFormation, CDK and serverless templates
-	{pkg: "internal/shapes"},                                                                                            // DynamoDB's API shapes that several packages share, each declared once
-	{pkg: "internal/iampolicy"},                                                                                         // IAM policy documents parsed and evaluated (the IAM policy mode)
-	{pkg: "internal/iac"},                                                                                               // tables read from CloudFormation, CDK and serverless templates (-load)
+	{pkg: "emulator/report"},                                                                         // the access-pattern report's types: nothing of ours
+	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true},                         // a request's use of a table in words the core, the stages and the design checks share
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac"}}, // designs read from CloudFormation, CDK and serverless templates
+	{pkg: "internal/shapes"},                                                                         // DynamoDB's API shapes that several packages share, each declared once
+	{pkg: "internal/iampolicy"},                                                                      // IAM policy documents parsed and evaluated (the IAM policy mode)
+	{pkg: "internal/iac"},                                                                            // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
@@ -74,7 +74,8 @@ var layers = []layer{
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "internal/expr"}, internal: true},                                                                                       // the mix of expression and legacy parameters, checked before compiling; the request's compiler
 	{pkg: "emulator/internal/capacity", may: []string{"emulator/internal/tablespec", "internal/shapes", "internal/storage"}, testMay: []string{"emulator/internal/service", "emulator/internal/service/servicetest"}, internal: true}, // DynamoDB's capacity units and the answers' ConsumedCapacity
 	{pkg: "emulator/internal/readparams", may: []string{"emulator/internal/apierr", "internal/expr", "internal/storage"}, internal: true},                                                                                             // Query's and Scan's parameter checks and sort-key bounds
-	{pkg: "emulator/internal/stagestate", may: []string{"internal/faults/lag", "internal/insights"}, internal: true},                                                                                                                  // the saved lags and Contributor Insights configuration
+	{pkg: "emulator/internal/accessreport", may: []string{"internal/insights", "internal/access", "internal/storage", "emulator/report"}, internal: true},                                                                             // the access-pattern report and Contributor Insights, filling emulator/report's types
+	{pkg: "emulator/internal/stagestate", may: []string{"internal/faults/lag", "emulator/internal/accessreport"}, internal: true},                                                                                                     // the saved lags and Contributor Insights configuration
 	// a table's stream: its records made at commit, its reads and holds, its snapshot pieces
 	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"internal/storage", "internal/vector", "internal/expr", "internal/partiql", "internal/partiql/lower",
@@ -94,7 +95,7 @@ var layers = []layer{
 	// storage and its instrument's library, and the service imports none
 	// (internal/lint/seam_test.go).
 	{pkg: "emulator/internal/stages/faults", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/faults", "internal/insights", "internal/storage"}, internal: true},
-	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stagestate", "internal/insights", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/stages/insights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stagestate", "internal/insights", "emulator/internal/accessreport", "internal/storage", "emulator/report"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/stages/lag", may: []string{"emulator/internal/service", "emulator/internal/streamlog", "emulator/internal/stagestate", "internal/faults/lag", "internal/insights", "internal/storage"}, testMay: []string{"emulator/internal/testkit"}, internal: true},
 	// The IAM stage parses what a request names (its expressions, its
 	// PartiQL statements) for the condition keys, and reads an index's
@@ -112,7 +113,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/accountops", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/tagging", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/ttl", may: []string{"emulator/internal/service", "emulator/internal/apierr", "internal/storage", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
-	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stages/insights", "internal/insights", "emulator/internal/readparams"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
+	{pkg: "emulator/internal/contributorinsights", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/tablespec", "emulator/internal/stages/insights", "emulator/internal/accessreport", "emulator/internal/readparams"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/streamsapi", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/wire", "internal/storage", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	{pkg: "emulator/internal/vectorsearch", may: []string{"emulator/internal/service", "emulator/internal/apierr", "emulator/internal/exprparams", "emulator/internal/wire", "internal/expr", "internal/storage", "internal/vector", "emulator/internal/readparams", "emulator/internal/tablespec"}, testMay: []string{"emulator/internal/service/servicetest", "emulator/internal/testkit"}, internal: true},
 	// Lambda's event source mappings: pollers over the core's streams, records as the Streams API serves them.

@@ -3,12 +3,12 @@ package contributorinsights
 import (
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/readparams"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Contributor Insights: UpdateContributorInsights,
@@ -131,9 +131,9 @@ func updateContributorInsights(c service.Call, in *UpdateContributorInsightsInpu
 	if err != nil {
 		return nil, err
 	}
-	mode := insights.CIMode("")
+	mode := accessreport.CIMode("")
 	if in.ContributorInsightsMode != nil {
-		mode = insights.CIMode(*in.ContributorInsightsMode)
+		mode = accessreport.CIMode(*in.ContributorInsightsMode)
 	}
 	rec := reportstage.RecorderOf(t.Space())
 	ci := rec.UpdateContributorInsights(t.Info().Name, index, hasSort, *in.ContributorInsightsAction == "ENABLE", mode)
@@ -186,7 +186,7 @@ func listContributorInsights(c service.Call, in *ListContributorInsightsInput) (
 		}
 		table = t.Info().Name
 	}
-	var all []insights.ContributorInsights
+	var all []accessreport.ContributorInsights
 	if rec := reportstage.Existing(c.Space()); rec != nil {
 		all = rec.ListContributorInsights(table)
 	}

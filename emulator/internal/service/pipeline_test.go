@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/conventions"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 	"github.com/dynamoemu/dynamoemu/internal/faults"
 	"github.com/dynamoemu/dynamoemu/internal/faults/throttle"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
 
@@ -530,7 +530,7 @@ var ReportHooks struct {
 	// SetReporting starts or stops the report in every namespace of s.
 	SetReporting func(s *Service, on bool)
 	// Recorder returns a namespace's recorder (made if need be).
-	Recorder func(sp Space) *insights.Recorder
+	Recorder func(sp Space) *accessreport.Recorder
 }
 
 // opReport returns the report's counts of op on table (any of its

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 	"github.com/dynamoemu/dynamoemu/internal/faults/lag"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // MetaKeyContributorInsights is the DB metadata key of a namespace's
@@ -17,20 +17,20 @@ const ContributorInsightsVersion = 1
 
 // ciRecord is a namespace's saved Contributor Insights configuration.
 type ciRecord struct {
-	V      int                `json:"v"`
-	States []insights.CIState `json:"states"`
+	V      int                    `json:"v"`
+	States []accessreport.CIState `json:"states"`
 }
 
 // ContributorInsights is the record of a Contributor Insights
 // configuration (saved as JSON).
-func ContributorInsights(states []insights.CIState) any {
+func ContributorInsights(states []accessreport.CIState) any {
 	return ciRecord{V: ContributorInsightsVersion, States: states}
 }
 
 // DecodeContributorInsights reads a saved configuration and the
 // version it was written in (readable if err is nil and the version is
 // ContributorInsightsVersion).
-func DecodeContributorInsights(b []byte) (states []insights.CIState, version int, err error) {
+func DecodeContributorInsights(b []byte) (states []accessreport.CIState, version int, err error) {
 	var r ciRecord
 	err = json.Unmarshal(b, &r)
 	return r.States, r.V, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/dynamoemu/dynamoemu/internal/insights"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 )
 
 // The saved forms as data directories hold them: a change of the
@@ -21,7 +21,7 @@ func TestSavedForms(t *testing.T) {
 	}{
 		{"lags", Lags([]LagState{{Table: "t", Index: "g", Delay: time.Second, Pending: 3}, {Table: "t", Reads: true, Hold: true}}),
 			`{"v":1,"lags":[{"table":"t","index":"g","delayNs":1000000000},{"table":"t","reads":true,"hold":true}]}`},
-		{"contributor insights", ContributorInsights([]insights.CIState{{Table: "t", Status: "ENABLED", Changed: at, Created: at}}),
+		{"contributor insights", ContributorInsights([]accessreport.CIState{{Table: "t", Status: "ENABLED", Changed: at, Created: at}}),
 			`{"v":1,"states":[{"table":"t","status":"ENABLED","changed":"2026-11-25T08:00:00Z","created":"2026-11-25T08:00:00Z"}]}`},
 	}
 	for _, tc := range cases {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/stagestate"
 	"github.com/dynamoemu/dynamoemu/internal/insights"
@@ -23,14 +24,14 @@ import (
 // Each change of a namespace's Contributor Insights (an
 // UpdateContributorInsights, a table or GSI deleted) saves its whole
 // configuration (every table's and GSI's status, mode and times,
-// insights.CIState) as one DB metadata key,
+// accessreport.CIState) as one DB metadata key,
 // stagestate.MetaKeyContributorInsights: a RecordMeta, logged and kept in
 // snapshots. Loaded puts it back, leaving out tables and GSIs that are
 // gone. The counters start afresh, as the report's do.
 
 // space is a namespace's part: its recorder, nil until needed.
 type space struct {
-	rec atomic.Pointer[insights.Recorder]
+	rec atomic.Pointer[accessreport.Recorder]
 }
 
 // spaces holds each namespace's space.
@@ -56,11 +57,11 @@ var settingsOf = service.NewServiceState(func(*service.Service) *settings { retu
 
 // Existing returns sp's recorder, or nil when none was made (a
 // namespace nobody has created anything in has none).
-func Existing(sp service.Space) *insights.Recorder { return spaces.In(sp).rec.Load() }
+func Existing(sp service.Space) *accessreport.Recorder { return spaces.In(sp).rec.Load() }
 
 // RecorderOf returns sp's recorder, made with the service's report
 // settings if it has none.
-func RecorderOf(sp service.Space) *insights.Recorder {
+func RecorderOf(sp service.Space) *accessreport.Recorder {
 	st := spaces.In(sp)
 	if r := st.rec.Load(); r != nil {
 		return r
@@ -71,7 +72,7 @@ func RecorderOf(sp service.Space) *insights.Recorder {
 	if r := st.rec.Load(); r != nil {
 		return r
 	}
-	r := insights.New(insights.Options{Clock: sp.Clock()})
+	r := accessreport.New(accessreport.Options{Clock: sp.Clock()})
 	if d := set.design.Load(); d != nil {
 		r.SetDesign(d)
 	}

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/report"
-	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -32,14 +32,14 @@ func Reports(s *service.Service) []NamespaceReport {
 
 // ReportOf returns the report of the namespace an access key and region
 // select (created if need be).
-func ReportOf(s *service.Service, accessKey, region string) *insights.Report {
+func ReportOf(s *service.Service, accessKey, region string) *accessreport.Report {
 	sp := s.SpaceFor(accessKey, region)
 	return RecorderOf(sp).Report(catalog{sp})
 }
 
 // Recorder returns the recorder of the namespace an access key and
 // region select (created if need be).
-func Recorder(s *service.Service, accessKey, region string) *insights.Recorder {
+func Recorder(s *service.Service, accessKey, region string) *accessreport.Recorder {
 	return RecorderOf(s.SpaceFor(accessKey, region))
 }
 
@@ -64,19 +64,19 @@ func Contributors(s *service.Service, nsID, table, index string, n int) []report
 	return out
 }
 
-// catalog is the report's view of a namespace's tables (insights.Catalog).
+// catalog is the report's view of a namespace's tables (accessreport.Catalog).
 type catalog struct{ sp service.Space }
 
 // Tables lists the namespace's tables with their indexes and sizes.
-func (c catalog) Tables() []insights.CatalogTable {
-	var out []insights.CatalogTable
+func (c catalog) Tables() []accessreport.CatalogTable {
+	var out []accessreport.CatalogTable
 	for _, name := range c.sp.TableNames() {
 		t, ok := c.sp.Table(name)
 		if !ok {
 			continue
 		}
 		data := t.Storage()
-		ct := insights.CatalogTable{Name: name, ItemCount: int64(data.ItemCount()), SizeBytes: data.SizeBytes()}
+		ct := accessreport.CatalogTable{Name: name, ItemCount: int64(data.ItemCount()), SizeBytes: data.SizeBytes()}
 		gsis, lsis := t.Indexes()
 		for _, x := range slices.Concat(gsis, lsis) {
 			ct.Indexes = append(ct.Indexes, x.Name)
@@ -88,13 +88,13 @@ func (c catalog) Tables() []insights.CatalogTable {
 
 // LargestPartitions walks a table's items (or an index's entries) once,
 // at report time, and returns its n largest partitions by bytes.
-func (c catalog) LargestPartitions(table, index string, n int) []insights.PartitionSize {
+func (c catalog) LargestPartitions(table, index string, n int) []accessreport.PartitionSize {
 	t, ok := c.sp.Table(table)
 	if !ok || n <= 0 {
 		return nil
 	}
 	data := t.Storage()
-	sizes := map[string]*insights.PartitionSize{}
+	sizes := map[string]*accessreport.PartitionSize{}
 	values := map[string]storage.Value{}
 	add := func(pk storage.Value, size int) {
 		if !pk.IsValid() {
@@ -103,7 +103,7 @@ func (c catalog) LargestPartitions(table, index string, n int) []insights.Partit
 		k := pk.Str()
 		p := sizes[k]
 		if p == nil {
-			p = &insights.PartitionSize{Key: k}
+			p = &accessreport.PartitionSize{Key: k}
 			sizes[k], values[k] = p, pk
 		}
 		p.Items++
@@ -131,14 +131,14 @@ func (c catalog) LargestPartitions(table, index string, n int) []insights.Partit
 			return true
 		})
 	}
-	out := make([]insights.PartitionSize, 0, len(sizes))
+	out := make([]accessreport.PartitionSize, 0, len(sizes))
 	for _, p := range sizes {
 		if index == "" && len(lsis) > 0 {
 			p.CollectionSize = data.CollectionSize(values[p.Key])
 		}
 		out = append(out, *p)
 	}
-	compare := func(a, b insights.PartitionSize) int {
+	compare := func(a, b accessreport.PartitionSize) int {
 		if c := cmp.Compare(b.Bytes, a.Bytes); c != 0 {
 			return c
 		}

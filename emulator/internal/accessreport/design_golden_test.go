@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,21 +19,21 @@ import (
 var blogFormats = []struct {
 	file, format, golden string
 }{
-	{"blog.design", FormatText, "blog.report.txt"},
-	{"blog.workbench.json", FormatWorkbench, "blog.report.txt"},
-	{"blog.onetable.json", FormatOneTable, "blog.report.txt"},
-	{"blog.dynamodb_data_model.json", FormatDataModel, "blog.report.txt"},
-	{"blog.workbench-plain.json", FormatWorkbench, "blog.workbench-plain.report.txt"},
-	{"blog.onetable-plain.json", FormatOneTable, "blog.onetable-plain.report.txt"},
-	{"blog.cloudformation.yaml", FormatCloudFormation, "blog.cloudformation.report.txt"},
-	{"blog.electrodb.json", FormatElectroDB, "blog.electrodb.report.txt"},
-	{"blog.dynamoose.json", FormatDynamoose, "blog.dynamoose.report.txt"},
-	{"blog.dynamodb-toolbox.json", FormatToolbox, "blog.dynamodb-toolbox.report.txt"},
+	{"blog.design", insights.FormatText, "blog.report.txt"},
+	{"blog.workbench.json", insights.FormatWorkbench, "blog.report.txt"},
+	{"blog.onetable.json", insights.FormatOneTable, "blog.report.txt"},
+	{"blog.dynamodb_data_model.json", insights.FormatDataModel, "blog.report.txt"},
+	{"blog.workbench-plain.json", insights.FormatWorkbench, "blog.workbench-plain.report.txt"},
+	{"blog.onetable-plain.json", insights.FormatOneTable, "blog.onetable-plain.report.txt"},
+	{"blog.cloudformation.yaml", insights.FormatCloudFormation, "blog.cloudformation.report.txt"},
+	{"blog.electrodb.json", insights.FormatElectroDB, "blog.electrodb.report.txt"},
+	{"blog.dynamoose.json", insights.FormatDynamoose, "blog.dynamoose.report.txt"},
+	{"blog.dynamodb-toolbox.json", insights.FormatToolbox, "blog.dynamodb-toolbox.report.txt"},
 }
 
 // blogReport runs blogTraffic against the design in file and returns the
 // text report.
-func blogReport(t *testing.T, file string) (string, *Design) {
+func blogReport(t *testing.T, file string) (string, *insights.Design) {
 	d := loadDesign(t, file)
 	r := New(Options{Clock: fixedClock})
 	r.SetDesign(d)

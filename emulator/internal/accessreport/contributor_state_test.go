@@ -1,7 +1,8 @@
-package insights
+package accessreport
 
 import (
 	"encoding/json"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"reflect"
 	"testing"
 	"time"
@@ -54,7 +55,7 @@ func TestContributorInsightsState(t *testing.T) {
 	if !r2.On() {
 		t.Fatal("the restored recorder does not collect")
 	}
-	r2.Record(&Request{Op: "GetItem", Access: Get, Table: "Users", Key: KeyCondition{Partition: s("u1"), SortOp: SortEQ, Sort: s("x")}, ReadUnits: 1})
+	r2.Record(&insights.Request{Op: "GetItem", Access: insights.Get, Table: "Users", Key: insights.KeyCondition{Partition: s("u1"), SortOp: insights.SortEQ, Sort: s("x")}, ReadUnits: 1})
 	if got := r2.Contributors("Users", "", 1); len(got) == 0 || len(got[0].Contributors) != 1 {
 		t.Errorf("restored Users collects nothing: %+v", got)
 	}

@@ -1,10 +1,12 @@
-package insights
+package accessreport
 
 import (
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/access"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -46,9 +48,9 @@ type Recorder struct {
 	seq       int64 // requests recorded while reporting
 	res       map[resKey]*resStats
 	costly    costHeap
-	design    *Design
-	static    []Finding // design.Check()
-	patterns  map[*Pattern]*patternStats
+	design    *insights.Design
+	static    []insights.Finding // design.Check()
+	patterns  map[*insights.Pattern]*patternStats
 	unmatched map[shapeKey]*unmatchedStats
 	dropped   int64 // unmatched requests of shapes not kept
 	ci        map[resKey]*ciEntry
@@ -60,7 +62,7 @@ type resKey struct{ table, index string }
 // resStats is what the requests did to one table or index.
 type resStats struct {
 	ops                        map[string]*opStats
-	byAccess                   [numAccess]int64
+	byAccess                   [access.Count]int64
 	itemsRead, itemsReturned   int64
 	filterRead, filterReturned int64 // of requests with a filter
 	readUnits, writeUnits      float64
@@ -139,29 +141,29 @@ func (r *Recorder) resetLocked() {
 	r.seq = 0
 	r.res = map[resKey]*resStats{}
 	r.costly = costHeap{max: r.opts.Costliest}
-	r.patterns = map[*Pattern]*patternStats{}
+	r.patterns = map[*insights.Pattern]*patternStats{}
 	r.unmatched = map[shapeKey]*unmatchedStats{}
 	r.dropped = 0
-	r.design.forgetLearned()
+	r.design.ForgetLearned()
 }
 
 // SetDesign checks the traffic against d from now on (nil: no design);
 // the counts of the previous design's patterns are forgotten.
-func (r *Recorder) SetDesign(d *Design) {
+func (r *Recorder) SetDesign(d *insights.Design) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.design = d.clone() // the traffic names and completes this namespace's copy
+	r.design = d.Clone() // the traffic names and completes this namespace's copy
 	r.static = nil
 	if d != nil {
 		r.static = d.Check()
 	}
-	r.patterns = map[*Pattern]*patternStats{}
+	r.patterns = map[*insights.Pattern]*patternStats{}
 	r.unmatched = map[shapeKey]*unmatchedStats{}
 	r.dropped = 0
 }
 
 // Design returns the design the traffic is checked against, or nil.
-func (r *Recorder) Design() *Design {
+func (r *Recorder) Design() *insights.Design {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.design
@@ -169,7 +171,7 @@ func (r *Recorder) Design() *Design {
 
 // Record counts one request's use of one table or index. It reads q and
 // keeps nothing of it but key values (strings storage keeps anyway).
-func (r *Recorder) Record(q *Request) {
+func (r *Recorder) Record(q *insights.Request) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := resKey{q.Table, q.Index}
@@ -202,14 +204,14 @@ func (r *Recorder) newResStats() *resStats {
 }
 
 // add counts q.
-func (st *resStats) add(q *Request) {
+func (st *resStats) add(q *insights.Request) {
 	o := st.ops[q.Op]
 	if o == nil {
 		o = &opStats{}
 		st.ops[q.Op] = o
 	}
 	o.requests++
-	if q.Access < numAccess {
+	if q.Access < access.Count {
 		st.byAccess[q.Access]++
 	}
 	o.itemsRead += int64(q.Read)
@@ -236,7 +238,7 @@ func (st *resStats) add(q *Request) {
 	if !pk.IsValid() {
 		return
 	}
-	full := q.Key.SortOp == SortEQ
+	full := q.Key.SortOp == insights.SortEQ
 	if q.Throttled {
 		st.throttledPK.add(keyOf(pk, storage.Value{}), 1)
 		if full {

@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/dynamoemu/dynamoemu/emulator/report"
+	"github.com/dynamoemu/dynamoemu/internal/access"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // costly is a kept request: the report's CostlyRequest and its number,
@@ -32,13 +34,13 @@ func (h *costHeap) less(i, j int) bool {
 
 // offer keeps q if it is among the costliest; it builds the entry's text
 // only then.
-func (h *costHeap) offer(q *Request, seq int64) {
+func (h *costHeap) offer(q *insights.Request, seq int64) {
 	cost := q.ReadUnits + report.WritePriceRatio*q.WriteUnits
 	if cost <= 0 || len(h.reqs) == h.max && cost <= h.reqs[0].Cost {
 		return
 	}
 	c := costly{CostlyRequest{
-		Op: q.Op, Access: q.Access.String(), Table: q.Table, Index: q.Index, Key: conditionText(q.Key),
+		Op: q.Op, Access: q.Access.String(), Table: q.Table, Index: q.Index, Key: insights.KeyText(q.Key),
 		Filter: q.Filter, ItemsRead: q.Read, ItemsReturned: q.Returned,
 		ReadUnits: q.ReadUnits, WriteUnits: q.WriteUnits, Cost: cost,
 	}, seq}
@@ -93,8 +95,8 @@ type patternStats struct {
 // shapeKey groups unmatched requests.
 type shapeKey struct {
 	table, index string
-	access       Access
-	sortOp       SortOp
+	access       insights.Access
+	sortOp       insights.SortOp
 	filter       bool
 }
 
@@ -107,23 +109,23 @@ type unmatchedStats struct {
 }
 
 // matchLocked checks q against the design (r.mu held).
-func (r *Recorder) matchLocked(q *Request) {
-	if q.Access == AccessNone || q.Access >= numAccess {
+func (r *Recorder) matchLocked(q *insights.Request) {
+	if q.Access == insights.AccessNone || q.Access >= access.Count {
 		return
 	}
-	f := r.design.file(q) // what design_match says (Design.Match)
-	t := f.t
-	if f.bind {
+	f := r.design.File(q) // what design_match says (Design.Match)
+	t := f.Table
+	if f.Bind {
 		t.Name = q.Table
 		r.static = r.design.Check()
 	}
-	if f.unchecked {
+	if f.Unchecked {
 		return
 	}
 	if t != nil {
-		i := f.pattern
-		if i < 0 && f.learned != nil {
-			t.Patterns = append(t.Patterns, f.learned)
+		i := f.Pattern
+		if i < 0 && f.Learned != nil {
+			t.Patterns = append(t.Patterns, f.Learned)
 			i = len(t.Patterns) - 1
 		}
 		if i >= 0 {
@@ -156,7 +158,7 @@ func (r *Recorder) matchLocked(q *Request) {
 			r.dropped++
 			return
 		}
-		u = &unmatchedStats{example: conditionText(q.Key), op: q.Op}
+		u = &unmatchedStats{example: insights.KeyText(q.Key), op: q.Op}
 		r.unmatched[sk] = u
 	}
 	u.requests++

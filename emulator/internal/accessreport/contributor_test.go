@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"reflect"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/report"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // movingClock is a clock tests move.
@@ -115,18 +116,18 @@ func TestContributorInsightsLifecycle(t *testing.T) {
 func TestContributors(t *testing.T) {
 	r := New(Options{Clock: fixedClock})
 	r.UpdateContributorInsights("Orders", "", true, true, "")
-	key := func(pk, sk string) KeyCondition {
-		return KeyCondition{Partition: s(pk), SortOp: SortEQ, Sort: s(sk)}
+	key := func(pk, sk string) insights.KeyCondition {
+		return insights.KeyCondition{Partition: s(pk), SortOp: insights.SortEQ, Sort: s(sk)}
 	}
-	reqs := []Request{
-		{Op: "PutItem", Access: Put, Table: "Orders", Key: key("c1", "o1"), WriteUnits: 1},
-		{Op: "PutItem", Access: Put, Table: "Orders", Key: key("c1", "o2"), WriteUnits: 2},
-		{Op: "GetItem", Access: Get, Table: "Orders", Key: key("c2", "o1"), ReadUnits: 0.5},
-		{Op: "Query", Access: Query, Table: "Orders", Key: KeyCondition{Partition: s("c2")}, ReadUnits: 4},
-		{Op: "PutItem", Access: Put, Table: "Orders", Key: key("c1", "o2"), Throttled: true},
-		{Op: "PutItem", Access: Put, Table: "Orders", Key: key("c1", "o2"), Throttled: true},
-		{Op: "Query", Access: Query, Table: "Orders", Index: "byStatus", Key: KeyCondition{Partition: s("NEW")}, ReadUnits: 1}, // the GSI is not enabled
-		{Op: "Query", Access: Query, Table: "Other", Key: KeyCondition{Partition: s("x")}, ReadUnits: 1},
+	reqs := []insights.Request{
+		{Op: "PutItem", Access: insights.Put, Table: "Orders", Key: key("c1", "o1"), WriteUnits: 1},
+		{Op: "PutItem", Access: insights.Put, Table: "Orders", Key: key("c1", "o2"), WriteUnits: 2},
+		{Op: "GetItem", Access: insights.Get, Table: "Orders", Key: key("c2", "o1"), ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Orders", Key: insights.KeyCondition{Partition: s("c2")}, ReadUnits: 4},
+		{Op: "PutItem", Access: insights.Put, Table: "Orders", Key: key("c1", "o2"), Throttled: true},
+		{Op: "PutItem", Access: insights.Put, Table: "Orders", Key: key("c1", "o2"), Throttled: true},
+		{Op: "Query", Access: insights.Query, Table: "Orders", Index: "byStatus", Key: insights.KeyCondition{Partition: s("NEW")}, ReadUnits: 1}, // the GSI is not enabled
+		{Op: "Query", Access: insights.Query, Table: "Other", Key: insights.KeyCondition{Partition: s("x")}, ReadUnits: 1},
 	}
 	for _, q := range reqs {
 		if !r.On() {

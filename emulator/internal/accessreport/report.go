@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/report"
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 )
 
 // Catalog is what the report reads from the emulator's tables when it is
@@ -117,8 +118,8 @@ func (r *Recorder) resourceLocked(cat Catalog, table, index string) ResourceRepo
 	if st == nil {
 		return rr
 	}
-	rr.Gets, rr.Queries, rr.Scans = st.byAccess[Get], st.byAccess[Query], st.byAccess[Scan]
-	rr.Writes = st.byAccess[Put] + st.byAccess[Update] + st.byAccess[Delete]
+	rr.Gets, rr.Queries, rr.Scans = st.byAccess[insights.Get], st.byAccess[insights.Query], st.byAccess[insights.Scan]
+	rr.Writes = st.byAccess[insights.Put] + st.byAccess[insights.Update] + st.byAccess[insights.Delete]
 	rr.ItemsRead, rr.ItemsReturned = st.itemsRead, st.itemsReturned
 	if st.filterRead > 0 {
 		rr.FilterWaste = float64(st.filterRead-st.filterReturned) / float64(st.filterRead)
@@ -143,19 +144,19 @@ func (r *Recorder) resourceLocked(cat Catalog, table, index string) ResourceRepo
 // designReportLocked checks the counts against the design.
 func (r *Recorder) designReportLocked() *DesignReport {
 	dr := &DesignReport{Patterns: []PatternReport{}, Findings: reportFindings(r.static), UnmatchedDropped: r.dropped}
-	dr.Findings = append(dr.Findings, reportFindings(r.design.fromTraffic())...)
+	dr.Findings = append(dr.Findings, reportFindings(r.design.TrafficFindings())...)
 	for _, t := range r.design.Tables {
 		for _, pt := range t.Patterns {
 			pr := PatternReport{
 				Table: t.Name, Name: pt.Name, Description: pt.Description, Access: pt.Access.String(),
-				Entities: pt.Entities, ServedBy: pt.servedBy(), Condition: pt.conditionText(), Order: pt.Order,
+				Entities: pt.Entities, ServedBy: pt.ServedBy(), Condition: pt.Condition(), Order: pt.Order,
 				FromTraffic: pt.FromTraffic,
 			}
 			if ps := r.patterns[pt]; ps != nil {
 				pr.Requests, pr.ItemsRead, pr.ItemsReturned = ps.requests, ps.itemsRead, ps.itemsReturned
 				pr.ReadUnits, pr.WriteUnits, pr.Throttled = ps.readUnits, ps.writeUnits, ps.throttled
 			} else {
-				dr.Findings = append(dr.Findings, report.Finding{Kind: FindingUnexercisedPattern, Table: t.Name, Index: pt.Index, Pattern: pt.Name,
+				dr.Findings = append(dr.Findings, report.Finding{Kind: insights.FindingUnexercisedPattern, Table: t.Name, Index: pt.Index, Pattern: pt.Name,
 					Detail: "no request used pattern " + quote(pt.Name)})
 			}
 			dr.Patterns = append(dr.Patterns, pr)
@@ -177,12 +178,12 @@ func (r *Recorder) designReportLocked() *DesignReport {
 		if k.index != "" {
 			where = "index " + quote(k.index) + " of " + where
 		}
-		kind := FindingUnmatchedRequest
-		if k.access == Scan {
-			kind = FindingScanRequest
+		kind := insights.FindingUnmatchedRequest
+		if k.access == insights.Scan {
+			kind = insights.FindingScanRequest
 		}
 		detail := itoa(u.requests) + " " + u.op + " request(s) (" + k.access.String()
-		if k.sortOp != SortNone {
+		if k.sortOp != insights.SortNone {
 			detail += ", sk " + k.sortOp.String()
 		}
 		if k.filter {
@@ -199,7 +200,7 @@ func (r *Recorder) designReportLocked() *DesignReport {
 
 // reportFindings copies findings into the report's type (nil stays nil:
 // a report without findings writes "findings": null, as before).
-func reportFindings(fs []Finding) []report.Finding {
+func reportFindings(fs []insights.Finding) []report.Finding {
 	if fs == nil {
 		return nil
 	}
@@ -208,4 +209,24 @@ func reportFindings(fs []Finding) []report.Finding {
 		out[i] = report.Finding(f)
 	}
 	return out
+}
+
+// Learned copies out of a report's design part what Design.Live reads of
+// it (nil for nil). cmd/internal/mcp, which reads the public report and
+// cannot import this package, makes the same copy.
+func Learned(dr *DesignReport) *insights.Learned {
+	if dr == nil {
+		return nil
+	}
+	l := &insights.Learned{Patterns: make([]insights.LearnedPattern, len(dr.Patterns))}
+	for i, pr := range dr.Patterns {
+		l.Patterns[i] = insights.LearnedPattern{Table: pr.Table, Name: pr.Name, Access: pr.Access,
+			Entities: pr.Entities, ServedBy: pr.ServedBy, Condition: pr.Condition, FromTraffic: pr.FromTraffic}
+	}
+	for _, f := range dr.Findings {
+		if f.Kind == insights.FindingFromTraffic && f.Table != "" {
+			l.FromTrafficTables = append(l.FromTrafficTables, f.Table)
+		}
+	}
+	return l
 }

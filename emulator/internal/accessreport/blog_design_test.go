@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -16,18 +17,30 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the golden files in testdata"
 // fixedClock is a clock that stands still.
 func fixedClock() time.Time { return time.Date(2021, 12, 3, 10, 0, 0, 0, time.UTC) }
 
-// loadDesign parses a design file of testdata.
-func loadDesign(t *testing.T, name string) *Design {
+// designs holds the design files, insights' testdata; the reports on
+// their traffic, the goldens, are this package's testdata.
+const designs = "../../../internal/insights/testdata/"
+
+// loadDesign parses a design file of designs.
+func loadDesign(t *testing.T, name string) *insights.Design {
 	t.Helper()
-	src, err := os.ReadFile("testdata/" + name)
+	src, err := os.ReadFile(designs + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := ParseDesign(src)
+	d, err := insights.ParseDesign(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// designFormats are the designs written in several formats, as insights'
+// tests list them: the design file first.
+var designFormats = map[string][]string{
+	"blog": {"blog.design", "blog.workbench.json", "blog.workbench-plain.json", "blog.onetable.json", "blog.onetable-plain.json",
+		"blog.electrodb.json", "blog.dynamoose.json", "blog.dynamodb-toolbox.json", "blog.dynamodb_data_model.json", "blog.cloudformation.yaml"},
+	"usersblog": {"usersblog.design", "usersblog.workbench-plain.json", "usersblog.dynamodb_data_model.json"},
 }
 
 // s is an S value.
@@ -38,32 +51,32 @@ func s(text string) storage.Value { return storage.S(text) }
 // posts, two comments and a like on the first post, each read pattern
 // once, and one Scan that serves no pattern (the comments of one author,
 // which the design has no key for).
-func blogTraffic() []Request {
+func blogTraffic() []insights.Request {
 	const p1, p2, p3 = "77fcab6b", "8a1b2c3d", "9e8f7a6b"
-	writes := []Request{
-		{Op: "PutItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s(p1), SortOp: SortEQ, Sort: s("post")}, WriteUnits: 1},
-		{Op: "PutItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s(p2), SortOp: SortEQ, Sort: s("post")}, WriteUnits: 1},
-		{Op: "PutItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s(p3), SortOp: SortEQ, Sort: s("post")}, WriteUnits: 2},
-		{Op: "PutItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s("81fcab6a"), SortOp: SortEQ, Sort: s(p1)}, WriteUnits: 1},
-		{Op: "TransactWriteItems", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s("81fcab6b"), SortOp: SortEQ, Sort: s(p1)}, WriteUnits: 2},
-		{Op: "BatchWriteItem", Access: Put, Table: "Blog", Key: KeyCondition{Partition: s("6b9b9319"), SortOp: SortEQ, Sort: s(p1)}, WriteUnits: 1},
+	writes := []insights.Request{
+		{Op: "PutItem", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s(p1), SortOp: insights.SortEQ, Sort: s("post")}, WriteUnits: 1},
+		{Op: "PutItem", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s(p2), SortOp: insights.SortEQ, Sort: s("post")}, WriteUnits: 1},
+		{Op: "PutItem", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s(p3), SortOp: insights.SortEQ, Sort: s("post")}, WriteUnits: 2},
+		{Op: "PutItem", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s("81fcab6a"), SortOp: insights.SortEQ, Sort: s(p1)}, WriteUnits: 1},
+		{Op: "TransactWriteItems", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s("81fcab6b"), SortOp: insights.SortEQ, Sort: s(p1)}, WriteUnits: 2},
+		{Op: "BatchWriteItem", Access: insights.Put, Table: "Blog", Key: insights.KeyCondition{Partition: s("6b9b9319"), SortOp: insights.SortEQ, Sort: s(p1)}, WriteUnits: 1},
 	}
-	reads := []Request{
+	reads := []insights.Request{
 		// 投稿一覧を新しい順で取得する
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("post"), SortOp: SortBeginsWith, Sort: s("Post_")}, Read: 3, Returned: 3, ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI1", Key: insights.KeyCondition{Partition: s("post"), SortOp: insights.SortBeginsWith, Sort: s("Post_")}, Read: 3, Returned: 3, ReadUnits: 0.5},
 		// 指定されたidの投稿を一件取得する
-		{Op: "GetItem", Access: Get, Table: "Blog", Key: KeyCondition{Partition: s(p1), SortOp: SortEQ, Sort: s("post")}, Read: 1, Returned: 1, ReadUnits: 0.5},
-		{Op: "BatchGetItem", Access: Get, Table: "Blog", Key: KeyCondition{Partition: s(p2), SortOp: SortEQ, Sort: s("post")}, Read: 1, Returned: 1, ReadUnits: 0.5},
+		{Op: "GetItem", Access: insights.Get, Table: "Blog", Key: insights.KeyCondition{Partition: s(p1), SortOp: insights.SortEQ, Sort: s("post")}, Read: 1, Returned: 1, ReadUnits: 0.5},
+		{Op: "BatchGetItem", Access: insights.Get, Table: "Blog", Key: insights.KeyCondition{Partition: s(p2), SortOp: insights.SortEQ, Sort: s("post")}, Read: 1, Returned: 1, ReadUnits: 0.5},
 		// 指定されたidの投稿に紐づくコメントを古い順で全て取得する
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s(p1), SortOp: SortBeginsWith, Sort: s("Comment_")}, Read: 2, Returned: 2, ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI1", Key: insights.KeyCondition{Partition: s(p1), SortOp: insights.SortBeginsWith, Sort: s("Comment_")}, Read: 2, Returned: 2, ReadUnits: 0.5},
 		// 指定されたidの投稿に紐づくいいねを全て取得する
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s(p1), SortOp: SortBeginsWith, Sort: s("Like_")}, Read: 1, Returned: 1, ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI1", Key: insights.KeyCondition{Partition: s(p1), SortOp: insights.SortBeginsWith, Sort: s("Like_")}, Read: 1, Returned: 1, ReadUnits: 0.5},
 		// 指定されたユーザーが作成した投稿一覧を新しい順で取得する
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI2", Key: KeyCondition{Partition: s("和田哲也")}, Read: 2, Returned: 2, ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI2", Key: insights.KeyCondition{Partition: s("和田哲也")}, Read: 2, Returned: 2, ReadUnits: 0.5},
 		// 指定されたジャンルの投稿一覧を新しい順で取得する
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI3", Key: KeyCondition{Partition: s("データベース")}, Read: 1, Returned: 1, ReadUnits: 0.5},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI3", Key: insights.KeyCondition{Partition: s("データベース")}, Read: 1, Returned: 1, ReadUnits: 0.5},
 		// Not a pattern: the comments of one author, by Scan and filter.
-		{Op: "Scan", Access: Scan, Table: "Blog", Filter: true, Read: 6, Returned: 1, ReadUnits: 1.5},
+		{Op: "Scan", Access: insights.Scan, Table: "Blog", Filter: true, Read: 6, Returned: 1, ReadUnits: 1.5},
 	}
 	return append(writes, reads...)
 }
@@ -97,7 +110,7 @@ func TestBlogDesign(t *testing.T) {
 		t.Fatalf("findings %+v, want only the Scan", rep.Design.Findings)
 	}
 	f := rep.Design.Findings[0]
-	if f.Kind != FindingScanRequest || f.Table != "Blog" || f.Index != "" {
+	if f.Kind != insights.FindingScanRequest || f.Table != "Blog" || f.Index != "" {
 		t.Errorf("finding %+v, want a scan-request on Blog", f)
 	}
 	if len(rep.Design.Unmatched) != 1 || rep.Design.Unmatched[0].Access != "scan" || rep.Design.Unmatched[0].Requests != 1 {

@@ -1,9 +1,10 @@
-package insights
+package accessreport
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -17,8 +18,8 @@ func BenchmarkRecord(b *testing.B) {
 	for i := range keys {
 		keys[i] = storage.S(fmt.Sprint("77fcab", i))
 	}
-	design := func() *Design {
-		d, err := ParseDesign([]byte(seedDesignForBench))
+	design := func() *insights.Design {
+		d, err := insights.ParseDesign([]byte(seedDesignForBench))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,8 +43,8 @@ func BenchmarkRecord(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if r.On() {
-					r.Record(&Request{Op: "GetItem", Access: Get, Table: "Blog",
-						Key:  KeyCondition{Partition: keys[i%bc.keys], SortOp: SortEQ, Sort: storage.S("post")},
+					r.Record(&insights.Request{Op: "GetItem", Access: insights.Get, Table: "Blog",
+						Key:  insights.KeyCondition{Partition: keys[i%bc.keys], SortOp: insights.SortEQ, Sort: storage.S("post")},
 						Read: 1, Returned: 1, ReadUnits: 0.5})
 				}
 				i++
@@ -56,7 +57,7 @@ func BenchmarkRecord(b *testing.B) {
 // key already counted allocates nothing either.
 func TestRecordAllocs(t *testing.T) {
 	r := New(Options{Clock: fixedClock})
-	q := Request{Op: "GetItem", Access: Get, Table: "Blog", Key: KeyCondition{Partition: storage.S("p1"), SortOp: SortEQ, Sort: storage.S("post")}, Read: 1, Returned: 1, ReadUnits: 0.5}
+	q := insights.Request{Op: "GetItem", Access: insights.Get, Table: "Blog", Key: insights.KeyCondition{Partition: storage.S("p1"), SortOp: insights.SortEQ, Sort: storage.S("post")}, Read: 1, Returned: 1, ReadUnits: 0.5}
 	hook := func() {
 		if r.On() {
 			r.Record(&q)

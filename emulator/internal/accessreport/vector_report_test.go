@@ -1,9 +1,10 @@
-package insights
+package accessreport
 
 import (
 	"bytes"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/stretchr/testify/require"
 )
 
@@ -13,9 +14,9 @@ import (
 func TestVectorBytesReport(t *testing.T) {
 	r := New(Options{})
 	r.SetReporting(true)
-	r.Record(&Request{Op: "SearchVectors", Access: Scan, Table: "T", Index: "vix", VectorSearchBytes: 1024, Read: 2, Returned: 2})
-	r.Record(&Request{Op: "SearchVectors", Access: Scan, Table: "T", Index: "vix", VectorSearchBytes: 2048})
-	r.Record(&Request{Op: "PutItem", Access: Put, Table: "T", WriteUnits: 1, VectorWriteBytes: 1030})
+	r.Record(&insights.Request{Op: "SearchVectors", Access: insights.Scan, Table: "T", Index: "vix", VectorSearchBytes: 1024, Read: 2, Returned: 2})
+	r.Record(&insights.Request{Op: "SearchVectors", Access: insights.Scan, Table: "T", Index: "vix", VectorSearchBytes: 2048})
+	r.Record(&insights.Request{Op: "PutItem", Access: insights.Put, Table: "T", WriteUnits: 1, VectorWriteBytes: 1030})
 	rep := r.Report(nil)
 	require.Len(t, rep.Tables, 1)
 	byIndex := map[string]ResourceReport{}

@@ -1,10 +1,11 @@
-package insights
+package accessreport
 
 import (
 	"cmp"
 	"sort"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -34,7 +35,7 @@ func (k itemKey) text() []string {
 // valueText renders a key value of kind k held as s.
 func valueText(s string, k storage.Kind) string {
 	if k == storage.KindB {
-		return keyText(storage.BString(s))
+		return insights.ValueText(storage.BString(s))
 	}
 	return s
 }

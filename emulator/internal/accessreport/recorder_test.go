@@ -1,4 +1,4 @@
-package insights
+package accessreport
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/internal/insights"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -90,7 +91,7 @@ func TestRecorderOnOff(t *testing.T) {
 	if r.On() || nilRecorder.On() {
 		t.Fatalf("a new recorder is on")
 	}
-	q := Request{Op: "GetItem", Access: Get, Table: "T", Key: KeyCondition{Partition: s("a")}, Read: 1, Returned: 1, ReadUnits: 1}
+	q := insights.Request{Op: "GetItem", Access: insights.Get, Table: "T", Key: insights.KeyCondition{Partition: s("a")}, Read: 1, Returned: 1, ReadUnits: 1}
 	r.Record(&q) // not reporting: nothing kept
 	if rep := r.Report(nil); len(rep.Tables) != 0 {
 		t.Errorf("recorded while off: %+v", rep.Tables)
@@ -118,9 +119,9 @@ func TestCostliest(t *testing.T) {
 	r := New(Options{Clock: fixedClock, Costliest: 3})
 	r.SetReporting(true)
 	for i, units := range []float64{1, 5, 2, 5, 0.5, 3} {
-		r.Record(&Request{Op: "Query", Access: Query, Table: "T", Key: KeyCondition{Partition: s(fmt.Sprint("k", i))}, ReadUnits: units})
+		r.Record(&insights.Request{Op: "Query", Access: insights.Query, Table: "T", Key: insights.KeyCondition{Partition: s(fmt.Sprint("k", i))}, ReadUnits: units})
 	}
-	r.Record(&Request{Op: "PutItem", Access: Put, Table: "T", Key: KeyCondition{Partition: s("w")}, WriteUnits: 1})
+	r.Record(&insights.Request{Op: "PutItem", Access: insights.Put, Table: "T", Key: insights.KeyCondition{Partition: s("w")}, WriteUnits: 1})
 	var got []string
 	for _, c := range r.Report(nil).Costliest {
 		got = append(got, fmt.Sprintf("%s:%v", c.Key, c.Cost))
@@ -135,12 +136,12 @@ func TestUnmatched(t *testing.T) {
 	r := New(Options{Clock: fixedClock, UnmatchedShapes: 2})
 	r.SetDesign(loadDesign(t, "blog.design"))
 	r.SetReporting(true)
-	reqs := []Request{
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("p1"), SortOp: SortGT, Sort: s("A")}},
-		{Op: "Query", Access: Query, Table: "Blog", Index: "GSI1", Key: KeyCondition{Partition: s("p2"), SortOp: SortGT, Sort: s("B")}},
-		{Op: "Scan", Access: Scan, Table: "Other"},
-		{Op: "PutItem", Access: Put, Table: "Other", Key: KeyCondition{Partition: s("x")}},              // writes of undeclared tables are not checked
-		{Op: "Query", Access: Query, Table: "Blog", Key: KeyCondition{Partition: s("x")}, Filter: true}, // a third shape: dropped
+	reqs := []insights.Request{
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI1", Key: insights.KeyCondition{Partition: s("p1"), SortOp: insights.SortGT, Sort: s("A")}},
+		{Op: "Query", Access: insights.Query, Table: "Blog", Index: "GSI1", Key: insights.KeyCondition{Partition: s("p2"), SortOp: insights.SortGT, Sort: s("B")}},
+		{Op: "Scan", Access: insights.Scan, Table: "Other"},
+		{Op: "PutItem", Access: insights.Put, Table: "Other", Key: insights.KeyCondition{Partition: s("x")}},              // writes of undeclared tables are not checked
+		{Op: "Query", Access: insights.Query, Table: "Blog", Key: insights.KeyCondition{Partition: s("x")}, Filter: true}, // a third shape: dropped
 	}
 	for _, q := range reqs {
 		r.Record(&q)
@@ -179,12 +180,12 @@ func (fakeCatalog) LargestPartitions(table, index string, n int) []PartitionSize
 func TestReportWithCatalog(t *testing.T) {
 	r := New(Options{Clock: fixedClock})
 	r.SetReporting(true)
-	reqs := []Request{
-		{Op: "Query", Access: Query, Table: "T", Index: "byA", Key: KeyCondition{Partition: s("x")}, Read: 10, Returned: 2, Filter: true, ReadUnits: 2},
-		{Op: "Query", Access: Query, Table: "T", Index: "byA", Key: KeyCondition{Partition: s("x")}, Read: 5, Returned: 5, ReadUnits: 1},
-		{Op: "UpdateItem", Access: Update, Table: "T", Key: KeyCondition{Partition: s("a"), SortOp: SortEQ, Sort: s("1")}, WriteUnits: 1},
-		{Op: "UpdateItem", Access: Update, Table: "T", Key: KeyCondition{Partition: s("a"), SortOp: SortEQ, Sort: s("1")}, Throttled: true},
-		{Op: "GetItem", Access: Get, Table: "T", Key: KeyCondition{Partition: s("b"), SortOp: SortEQ, Sort: s("1")}, Read: 1, Returned: 1, ReadUnits: 0.5},
+	reqs := []insights.Request{
+		{Op: "Query", Access: insights.Query, Table: "T", Index: "byA", Key: insights.KeyCondition{Partition: s("x")}, Read: 10, Returned: 2, Filter: true, ReadUnits: 2},
+		{Op: "Query", Access: insights.Query, Table: "T", Index: "byA", Key: insights.KeyCondition{Partition: s("x")}, Read: 5, Returned: 5, ReadUnits: 1},
+		{Op: "UpdateItem", Access: insights.Update, Table: "T", Key: insights.KeyCondition{Partition: s("a"), SortOp: insights.SortEQ, Sort: s("1")}, WriteUnits: 1},
+		{Op: "UpdateItem", Access: insights.Update, Table: "T", Key: insights.KeyCondition{Partition: s("a"), SortOp: insights.SortEQ, Sort: s("1")}, Throttled: true},
+		{Op: "GetItem", Access: insights.Get, Table: "T", Key: insights.KeyCondition{Partition: s("b"), SortOp: insights.SortEQ, Sort: s("1")}, Read: 1, Returned: 1, ReadUnits: 0.5},
 	}
 	for _, q := range reqs {
 		r.Record(&q)
@@ -240,7 +241,7 @@ func TestRecorderConcurrent(t *testing.T) {
 // TestDocsReport: once docs/faults.md shows the blog design's report, it
 // shows it as TestBlogDesign produces it.
 func TestDocsReport(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/faults.md")
+	readme, err := os.ReadFile("../../../docs/faults.md")
 	if err != nil {
 		t.Fatal(err)
 	}
