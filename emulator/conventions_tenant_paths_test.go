@@ -139,17 +139,7 @@ func TestConventionsTenantDeletedStream(t *testing.T) {
 	env := newConvEnv(t)
 	ctx := context.Background()
 	const tagged = "orders-tagged"
-	makeTagged := func(tags ...types.Tag) {
-		_, err := env.db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(tagged), BillingMode: types.BillingModePayPerRequest,
-			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-				{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
-			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
-			StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
-			Tags:                tags})
-		require.NoError(t, err)
-	}
-	makeTagged(types.Tag{Key: aws.String(conventions.TagRoles), Value: aws.String("command")})
+	env.createStreamTable(tagged, types.Tag{Key: aws.String(conventions.TagRoles), Value: aws.String("command")})
 	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
 	env.mustPut(tagged, commandItem(orderPK, orderSK, 1), createCnd)
 	admin := emulatortest.StreamsClient(t, env.e, "AKIDADMIN")
@@ -164,7 +154,7 @@ func TestConventionsTenantDeletedStream(t *testing.T) {
 		_, err := env.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
 		require.NoError(t, err)
 	}
-	makeTagged() // made again, opting in to nothing
+	env.createStreamTable(tagged) // made again, opting in to nothing
 
 	hostile := emulatortest.StreamsClient(t, env.e, "AKIDTENANT002")
 	for name, arn := range arns {
@@ -186,4 +176,17 @@ func TestConventionsTenantDeletedStream(t *testing.T) {
 		_, err = hostile.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
 		requireTenantRefused(t, err, `read the stream of table "`+name+`" (GetRecords)`)
 	}
+}
+
+// createStreamTable makes table name (pk, sk strings) on demand with a
+// NEW_IMAGE stream and tags.
+func (env *convEnv) createStreamTable(name string, tags ...types.Tag) {
+	_, err := env.db.CreateTable(env.ctx, &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+		Tags:                tags})
+	require.NoError(env.t, err)
 }

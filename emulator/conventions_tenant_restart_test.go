@@ -51,20 +51,10 @@ func TestConventionsTenantDeletedStreamRestart(t *testing.T) {
 			dir := t.TempDir()
 			env, closeFirst := openConvPersisted(t, dir)
 			ctx := env.ctx
-			makeTagged := func(env *convEnv, name string, tags ...types.Tag) {
-				_, err := env.db.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
-					AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-						{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS}},
-					KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
-						{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
-					StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
-					Tags:                tags})
-				require.NoError(t, err)
-			}
 			require.NoError(t, env.createTable(cmdTable, nil))
 			optIn := types.Tag{Key: aws.String(conventions.TagRoles), Value: aws.String("command")}
-			makeTagged(env, tagged, optIn)
-			makeTagged(env, taggedLater, types.Tag{Key: aws.String("team"), Value: aws.String("orders")})
+			env.createStreamTable(tagged, optIn)
+			env.createStreamTable(taggedLater, types.Tag{Key: aws.String("team"), Value: aws.String("orders")})
 			desc, err := env.db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(taggedLater)})
 			require.NoError(t, err)
 			_, err = env.db.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: desc.Table.TableArn, Tags: []types.Tag{optIn}})
@@ -84,13 +74,13 @@ func TestConventionsTenantDeletedStreamRestart(t *testing.T) {
 				require.NoError(t, err)
 			}
 			if remake == "before the restart" {
-				makeTagged(env, tagged) // opting in to nothing
+				env.createStreamTable(tagged) // opting in to nothing
 			}
 			closeFirst()
 
 			env, _ = openConvPersisted(t, dir)
 			if remake == "after the restart" {
-				makeTagged(env, tagged)
+				env.createStreamTable(tagged)
 			}
 			admin := emulatortest.StreamsClient(t, env.e, "AKIDADMIN")
 			hostile := emulatortest.StreamsClient(t, env.e, "AKIDTENANT002")
