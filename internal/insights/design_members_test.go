@@ -64,3 +64,37 @@ func TestOneTableOtherExtensions(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "T", d.Tables[0].Name)
 }
+
+// TestElectroDBEntityMembers: an ElectroDB entity's members are typed
+// and closed, as its documentation's types are; a member given twice is
+// an error at any level.
+func TestElectroDBEntityMembers(t *testing.T) {
+	const m = `"model":{"entity":"post","version":"1","service":"blog"}`
+	requireMemberErrors(t, []memberCase{
+		{"an entity name a number", `{"model":{"entity":7,"version":"1","service":"blog"},"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: model.entity: want a string, found a number"},
+		{"attributes an array", `{` + m + `,"attributes":[],"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: attributes: want an object, found an array"},
+		{"an index name a number", `{` + m + `,"indexes":{"x":{"index":5,"pk":{"field":"pk"}}}}`, "electrodb: indexes.x.index: want a string, found a number"},
+		{"a key a string", `{` + m + `,"indexes":{"x":{"pk":"pk"}}}`, "electrodb: indexes.x.pk: want an object, found a string"},
+		{"composite a string", `{` + m + `,"indexes":{"x":{"pk":{"field":"pk","composite":"id"}}}}`, "electrodb: indexes.x.pk.composite: want an array of strings, found a string"},
+		{"casing a boolean", `{` + m + `,"indexes":{"x":{"pk":{"field":"pk","casing":true}}}}`, "electrodb: indexes.x.pk.casing: want a string, found a boolean"},
+		{"a collection a number", `{` + m + `,"indexes":{"x":{"collection":5,"pk":{"field":"pk"}}}}`, "electrodb: indexes.x.collection: want a string, found a number"},
+		{"an empty list of collections", `{` + m + `,"indexes":{"x":{"collection":[],"pk":{"field":"pk"}}}}`, "electrodb: indexes.x.collection: want a string, found an array"},
+		{"cast a number in the second entity", `[{` + m + `,"indexes":{"x":{"pk":{"field":"pk"}}}},{"model":{"entity":"b","version":"1","service":"s"},"indexes":{"x":{"pk":{"field":"pk","cast":1}}}}]`,
+			"electrodb: [1].indexes.x.pk.cast: want a string, found a number"},
+		{"an entity not an object", `[1]`, "electrodb: [0]: want an object, found a number"},
+		{"an entity member in another case", `{` + m + `,"Attributes":{},"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: Attributes: unknown member (known here: model, attributes, indexes, filters)"},
+		{"a model member in another case", `{"model":{"entity":"post","version":"1","service":"blog","Service":"x"},"indexes":{"x":{"pk":{"field":"pk"}}}}`,
+			"electrodb: model.Service: unknown member (known here: entity, version, service)"},
+		{"an access pattern member in another case", `{` + m + `,"indexes":{"x":{"pk":{"field":"pk"},"Index":"g"}}}`,
+			"electrodb: indexes.x.Index: unknown member (known here: index, collection, type, pk, sk, scope, condition)"},
+		{"a key member in another case", `{` + m + `,"indexes":{"x":{"pk":{"Field":"pk"}}}}`,
+			"electrodb: indexes.x.pk.Field: unknown member (known here: field, composite, template, casing, cast, facets)"},
+		{"an access pattern twice", `{` + m + `,"indexes":{"x":{"pk":{"field":"pk"}},"x":{"pk":{"field":"pk"}}}}`, "electrodb: indexes.x: the member appears twice"},
+		{"an attribute twice", `{` + m + `,"attributes":{"id":{},"id":{}},"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: attributes.id: the member appears twice"},
+		{"a key's field twice", `{` + m + `,"indexes":{"x":{"pk":{"field":"pk","field":"p2"}}}}`, "electrodb: indexes.x.pk.field: the member appears twice"},
+		{"a model's entity twice", `{"model":{"entity":"post","entity":"p","version":"1","service":"blog"},"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: model.entity: the member appears twice"},
+		{"an entity twice in the table", `[{` + m + `,"indexes":{"x":{"pk":{"field":"pk"}}}},{` + m + `,"indexes":{"x":{"pk":{"field":"pk"}}}}]`, `electrodb: [1].model.entity: entity "post" twice`},
+		{"no version", `{"model":{"entity":"post","service":"blog"},"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: model.version: missing or empty"},
+		{"a model null", `{"model":null,"indexes":{"x":{"pk":{"field":"pk"}}}}`, "electrodb: model: want an object, found null"},
+	})
+}
