@@ -39,17 +39,19 @@ import (
 // models).
 //
 // Each level is read into a Go struct (decodeMembers, design_decode.go).
-// The members are closed (membersClosed) where the specification gives a
-// fixed set (OneTable Schema Specification 1.1.0,
-// sensedeep/dynamodb-onetable doc/schema-1.1.0.md): the top level ("All
-// other properties are RESERVED"), an index, params and a model's field
-// ("All other values ... MUST be considered RESERVED"; with the OneTable
-// library's own members, doc.onetable.io Schemas: Indexes, Params,
-// Models) and a saved query; so a member the reader does not know is an
-// error naming it. extensions is open: its members are other tools'
-// ("a reliably unique property name"), and only dynamoemu's is read. The
-// names of indexes, models, a model's fields and queries are the
-// schema's data, read in the file's order (orderedMembers).
+// The members are closed (membersClosed) where OneTable's documentation
+// gives a fixed set: the top level and a saved query ("All other
+// properties are RESERVED": OneTable Schema Specification 1.1.0,
+// sensedeep/dynamodb-onetable doc/schema-1.1.0.md), params and a model's
+// field ("All other values ... MUST be considered RESERVED", with the
+// library's own members: doc.onetable.io, Schemas: Params and Models),
+// an index (the specification's hash, sort and project, the library's
+// type and follow: doc.onetable.io, Modeling); so a member the reader
+// does not know is an error naming it. extensions is open: its members
+// are other tools' ("a reliably unique property name"), and only
+// dynamoemu's is read. The names of indexes, models, a model's fields
+// and queries are the schema's data, read in the file's order
+// (orderedMembers).
 
 // oneTableSchema is a OneTable schema's top level.
 type oneTableSchema struct {
