@@ -30,6 +30,19 @@ import (
 // entity names no table: the first request to a table the design does
 // not name names it (the report says so). Writes and descriptions are
 // not in the format.
+//
+// Each level is read into a Go struct (decodeMembers, design_decode.go).
+// The members are closed (membersClosed): ElectroDB's documentation
+// gives an entity's schema (model, attributes, indexes), its model
+// (entity, version, service), an access pattern (index, collection,
+// type, pk, sk) and a key (field, composite, template, cast, casing) as
+// fixed TypeScript object types (electrodb.dev, Modeling: Schema and
+// Indexes, "Index Definition"); besides those the reader takes filters
+// and facets (composite's older name) of earlier versions, scope and
+// condition of later ones. So a member the reader does not know is an
+// error naming it. The names of
+// attributes and access patterns are the entity's data, read in the
+// file's order (orderedMembers); an attribute's settings are not read.
 
 // FormatElectroDB is ElectroDB's entity schemas.
 const FormatElectroDB = "electrodb"
@@ -84,6 +97,42 @@ func parseElectroDB(tops []*object) (*Design, error) {
 	return d, nil
 }
 
+// electroEntity is one entity schema.
+type electroEntity struct {
+	Model      json.RawMessage `json:"model"` // an electroModel
+	Attributes orderedMembers  `json:"attributes"`
+	Indexes    orderedMembers  `json:"indexes"` // access patterns: electroIndex
+	Filters    json.RawMessage `json:"filters"`
+}
+
+// electroModel is an entity's model member: its names.
+type electroModel struct {
+	Entity  string `json:"entity"`
+	Version string `json:"version"`
+	Service string `json:"service"`
+}
+
+// electroIndex is one access pattern of an entity.
+type electroIndex struct {
+	Index      string          `json:"index"`      // "" for the table's key
+	Collection json.RawMessage `json:"collection"` // a name or a list of names
+	Type       string          `json:"type"`       // isolated, clustered
+	PK         json.RawMessage `json:"pk"`         // an electroKey
+	SK         json.RawMessage `json:"sk"`
+	Scope      string          `json:"scope"`
+	Condition  json.RawMessage `json:"condition"` // a function: not JSON
+}
+
+// electroKey is one key of an access pattern.
+type electroKey struct {
+	Field     string          `json:"field"`
+	Composite []string        `json:"composite"`
+	Template  string          `json:"template"`
+	Casing    string          `json:"casing"`
+	Cast      string          `json:"cast"`
+	Facets    json.RawMessage `json:"facets"` // composite's older name
+}
+
 // electroAccess is one access pattern of an entity as read.
 type electroAccess struct {
 	name, entity string
@@ -93,44 +142,38 @@ type electroAccess struct {
 	at           string
 }
 
-// electroModel is an entity's model member: its names.
-type electroModel struct {
-	entity, version, service string
-}
-
 // readElectroEntity reads one entity schema top of table t: its entity
 // and its access patterns, which key t and its indexes.
 func readElectroEntity(top *object, t *DesignTable) (*Entity, []electroAccess, error) {
 	top.format = FormatElectroDB
-	if err := top.only("model", "attributes", "indexes", "filters"); err != nil {
+	var s electroEntity
+	if err := decodeMembers(top.raw, FormatElectroDB, top.path, membersClosed, &s); err != nil {
 		return nil, nil, err
 	}
-	m, err := readElectroModel(top, t)
+	m, err := readElectroModel(s.Model, top, t)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := top.object("attributes"); err != nil {
-		return nil, nil, err
+	for _, named := range []struct {
+		member string
+		m      orderedMembers
+	}{{"attributes", s.Attributes}, {"indexes", s.Indexes}} {
+		if name := named.m.twice(); name != "" {
+			return nil, nil, top.errf(named.member+"."+name, "the member appears twice")
+		}
 	}
-	e := &Entity{Name: m.entity, Attrs: map[string]Template{}, At: top.path}
-	xs, err := top.object("indexes")
-	if err != nil {
-		return nil, nil, err
-	}
-	if xs == nil || len(xs.names) == 0 {
+	if len(s.Indexes) == 0 {
 		return nil, nil, top.errf("indexes", "missing: an entity has its table's key")
 	}
+	e := &Entity{Name: m.Entity, Attrs: map[string]Template{}, At: top.path}
 	var aps []electroAccess
-	for _, name := range xs.names {
-		x, err := xs.object(name)
+	for _, nx := range s.Indexes {
+		xo := &object{format: FormatElectroDB, path: top.at("indexes." + nx.Name)}
+		a, key, err := readElectroAccess(nx, xo, m, e)
 		if err != nil {
 			return nil, nil, err
 		}
-		a, key, err := readElectroAccess(xs, x, name, m, e)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := placeElectroKey(t, x, a.index, key); err != nil {
+		if err := placeElectroKey(t, xo, a.index, key); err != nil {
 			return nil, nil, err
 		}
 		aps = append(aps, a)
@@ -138,92 +181,94 @@ func readElectroEntity(top *object, t *DesignTable) (*Entity, []electroAccess, e
 	return e, aps, nil
 }
 
-// readElectroModel reads an entity's model member; its entity name is
-// new in t.
-func readElectroModel(top *object, t *DesignTable) (electroModel, error) {
-	var em electroModel
-	m, err := top.object("model")
-	if err != nil {
-		return em, err
+// readElectroModel reads raw, the model member of entity schema top; its
+// entity name is new in t.
+func readElectroModel(raw json.RawMessage, top *object, t *DesignTable) (electroModel, error) {
+	var m electroModel
+	if raw == nil {
+		return m, top.errf("model", "missing: an entity names itself")
 	}
-	if m == nil {
-		return em, top.errf("model", "missing: an entity names itself")
+	mo := &object{format: FormatElectroDB, path: top.at("model")}
+	if err := decodeMembers(raw, FormatElectroDB, mo.path, membersClosed, &m); err != nil {
+		return m, err
 	}
-	if err := m.only("entity", "version", "service"); err != nil {
-		return em, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"entity", &em.entity}, {"version", &em.version}, {"service", &em.service}} {
-		if *f.dst, err = m.need(f.name); err != nil {
-			return em, err
+	for _, f := range []struct{ name, value string }{{"entity", m.Entity}, {"version", m.Version}, {"service", m.Service}} {
+		if f.value == "" {
+			return m, mo.errf(f.name, "missing or empty")
 		}
 	}
-	if err := checkName(m, "entity", em.entity, "entity"); err != nil {
-		return em, err
+	if err := checkName(mo, "entity", m.Entity, "entity"); err != nil {
+		return m, err
 	}
-	if t.entity(em.entity) != nil {
-		return em, m.errf("entity", "entity %q twice", em.entity)
+	if t.entity(m.Entity) != nil {
+		return m, mo.errf("entity", "entity %q twice", m.Entity)
 	}
-	return em, nil
+	return m, nil
 }
 
-// readElectroAccess reads access pattern x, named name in indexes xs,
-// of entity e: the pattern and the key it uses; its keys' templates
-// join e's.
-func readElectroAccess(xs, x *object, name string, m electroModel, e *Entity) (electroAccess, KeyDef, error) {
+// readElectroAccess reads access pattern nx, at xo, of entity e of model
+// m: the pattern and the key it uses; its keys' templates join e's.
+func readElectroAccess(nx namedRaw, xo *object, m electroModel, e *Entity) (electroAccess, KeyDef, error) {
 	var key KeyDef
-	a := electroAccess{name: name, entity: m.entity, at: x.path}
-	if err := x.only("index", "collection", "type", "pk", "sk", "scope", "condition"); err != nil {
+	a := electroAccess{name: nx.Name, entity: m.Entity, at: xo.path}
+	var x electroIndex
+	if err := decodeMembers(nx.Value, FormatElectroDB, xo.path, membersClosed, &x); err != nil {
 		return a, key, err
 	}
-	if err := checkName(xs, name, name, "access pattern"); err != nil {
+	if err := checkName(xo, "", nx.Name, "access pattern"); err != nil {
 		return a, key, err
 	}
-	index, err := x.str("index")
+	a.index = x.Index
+	collection, err := electroCollection(x.Collection, xo)
 	if err != nil {
 		return a, key, err
 	}
-	a.index = index
-	collection, err := x.str("collection")
-	if err != nil && x.get("collection") != nil {
-		// a collection may be several names: the first prefixes the key
-		var cs []string
-		if json.Unmarshal(x.get("collection"), &cs) != nil || len(cs) == 0 {
-			return a, key, err
-		}
-		collection = cs[0]
-	}
-	for _, role := range []string{"pk", "sk"} {
-		k, err := x.object(role)
-		if err != nil {
-			return a, key, err
-		}
-		if k == nil {
-			if role == "pk" {
-				return a, key, x.errf("pk", "missing: an access pattern has a partition key")
+	for _, k := range []struct {
+		role string
+		raw  json.RawMessage
+	}{{"pk", x.PK}, {"sk", x.SK}} {
+		if k.raw == nil {
+			if k.role == "pk" {
+				return a, key, xo.errf("pk", "missing: an access pattern has a partition key")
 			}
 			continue
 		}
-		field, tpl, vars, err := readElectroKey(k, role, m.service, m.entity, m.version, collection)
+		ko := &object{format: FormatElectroDB, path: xo.at(k.role)}
+		field, tpl, vars, err := readElectroKey(k.raw, ko, k.role, m, collection)
 		if err != nil {
 			return a, key, err
 		}
 		if prev, ok := e.Attrs[field]; ok && prev.String() != tpl.String() {
-			return a, key, k.errf("field", "entity %q has template %q for %s already", m.entity, prev, field)
+			return a, key, ko.errf("field", "entity %q has template %q for %s already", m.Entity, prev, field)
 		}
 		e.Attrs[field] = tpl
-		if role == "pk" {
+		if k.role == "pk" {
 			key.Partition, a.pk = field, tpl
 		} else {
 			key.Sort, a.sk, a.hasSK, a.skVar = field, tpl, true, vars
 		}
 	}
 	if key.Sort == key.Partition {
-		return a, key, x.errf("sk", "the sort key field is the partition key field %q", key.Partition)
+		return a, key, xo.errf("sk", "the sort key field is the partition key field %q", key.Partition)
 	}
 	return a, key, nil
+}
+
+// electroCollection reads an access pattern's collection, raw, at xo: a
+// name or several, the first of which prefixes the key.
+func electroCollection(raw json.RawMessage, xo *object) (string, error) {
+	if raw == nil {
+		return "", nil
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		return name, nil
+	}
+	var names []string
+	if json.Unmarshal(raw, &names) == nil && len(names) > 0 {
+		return names[0], nil
+	}
+	return "", xo.errf("collection", "want a string, found %s", kindOf(raw))
 }
 
 // placeElectroKey makes key, used by access pattern x, t's key (no
@@ -284,71 +329,67 @@ func electroPatterns(t *DesignTable, a electroAccess) {
 	}
 }
 
-// readElectroKey reads one key of an access pattern: its field and its
-// template, and whether the template has variables.
-func readElectroKey(k *object, role, service, entity, version, collection string) (string, Template, bool, error) {
-	if err := k.only("field", "composite", "template", "casing", "cast", "facets"); err != nil {
+// readElectroKey reads raw, the key of role (pk or sk) at ko of an
+// access pattern of model m: its field and its template, and whether the
+// template has variables.
+func readElectroKey(raw json.RawMessage, ko *object, role string, m electroModel, collection string) (string, Template, bool, error) {
+	var k electroKey
+	if err := decodeMembers(raw, FormatElectroDB, ko.path, membersClosed, &k); err != nil {
 		return "", Template{}, false, err
 	}
-	field, err := k.need("field")
-	if err != nil {
+	if k.Field == "" {
+		return "", Template{}, false, ko.errf("field", "missing or empty")
+	}
+	if err := checkName(ko, "field", k.Field, "attribute"); err != nil {
 		return "", Template{}, false, err
 	}
-	if err := checkName(k, "field", field, "attribute"); err != nil {
-		return "", Template{}, false, err
-	}
-	composite, err := k.strings("composite")
-	if err != nil {
-		return "", Template{}, false, err
-	}
-	casing, err := k.str("casing")
-	if err != nil {
-		return "", Template{}, false, err
-	}
-	text, err := k.str("template")
-	if err != nil {
-		return "", Template{}, false, err
-	}
-	vars := false
+	text, vars := k.Template, false
+	var err error
 	if text != "" {
 		if text, vars, err = convertTemplate(text, dollarBraces); err != nil {
-			return "", Template{}, false, k.errf("template", "%v", err)
+			return "", Template{}, false, ko.errf("template", "%v", err)
 		}
-	} else {
-		var b strings.Builder
-		if role == "pk" {
-			b.WriteString("$" + service)
-		} else {
-			if collection != "" {
-				b.WriteString("$" + collection + "#")
-			} else {
-				b.WriteString("$")
-			}
-			b.WriteString(entity + "_" + version)
-		}
-		for _, c := range composite {
-			if !isName(c) {
-				return "", Template{}, false, k.errf("composite", "%q is no variable name (letters, digits, _)", c)
-			}
-			b.WriteString("#" + c + "_{" + c + "}")
-			vars = true
-		}
-		text = b.String()
+	} else if text, vars, err = electroDefaultKey(&k, ko, role, m, collection); err != nil {
+		return "", Template{}, false, err
 	}
-	switch casing {
+	switch k.Casing {
 	case "", "default", "lower":
 		text = caseLiterals(text, strings.ToLower)
 	case "upper":
 		text = caseLiterals(text, strings.ToUpper)
 	case "none":
 	default:
-		return "", Template{}, false, k.errf("casing", "%q is not upper, lower or none", casing)
+		return "", Template{}, false, ko.errf("casing", "%q is not upper, lower or none", k.Casing)
 	}
 	tpl, err := parseTemplate(text)
 	if err != nil {
-		return "", Template{}, false, k.errf("template", "%v", err)
+		return "", Template{}, false, ko.errf("template", "%v", err)
 	}
-	return field, tpl, vars, nil
+	return k.Field, tpl, vars, nil
+}
+
+// electroDefaultKey is ElectroDB's key of role for k, at ko, without a
+// template: "$service#attr_{attr}..." for a partition key,
+// "$[collection#]entity_version#attr_{attr}..." for a sort key; and
+// whether it has variables.
+func electroDefaultKey(k *electroKey, ko *object, role string, m electroModel, collection string) (string, bool, error) {
+	var b strings.Builder
+	if role == "pk" {
+		b.WriteString("$" + m.Service)
+	} else {
+		b.WriteString("$")
+		if collection != "" {
+			b.WriteString(collection + "#")
+		}
+		b.WriteString(m.Entity + "_" + m.Version)
+	}
+	for _, c := range k.Composite {
+		if !isName(c) {
+			return "", false, ko.errf("composite", "%q is no variable name (letters, digits, _)", c)
+		}
+		b.WriteString("#" + c + "_{" + c + "}")
+	}
+	return b.String(), len(k.Composite) > 0, nil
 }
 
 // caseLiterals applies f to a template's literal text, not its variable

@@ -2,6 +2,7 @@ package insights
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -33,15 +34,108 @@ import (
 // table: extensions.dynamoemu.table may name it, else the first request
 // to a table the design does not name does (the report says so); its
 // entities and patterns add templates and pattern lines of a design
-// file, as in a Workbench model. Without patterns they are derived (design_derive.go). Sample
-// items are not loaded (-load reads Workbench models). Any member the
-// reader does not know is an error naming it.
+// file, as in a Workbench model. Without patterns they are derived
+// (design_derive.go). Sample items are not loaded (-load reads Workbench
+// models).
+//
+// Each level is read into a Go struct (decodeMembers, design_decode.go).
+// The members are closed (membersClosed) where OneTable's documentation
+// gives a fixed set: the top level and a saved query ("All other
+// properties are RESERVED": OneTable Schema Specification 1.1.0,
+// sensedeep/dynamodb-onetable doc/schema-1.1.0.md), params and a model's
+// field ("All other values ... MUST be considered RESERVED", with the
+// library's own members: doc.onetable.io, Schemas: Params and Models),
+// an index (the specification's hash, sort and project, the library's
+// type and follow: doc.onetable.io, Modeling); so a member the reader
+// does not know is an error naming it. extensions is open: its members
+// are other tools' ("a reliably unique property name"), and only
+// dynamoemu's is read. The names of indexes, models, a model's fields
+// and queries are the schema's data, read in the file's order
+// (orderedMembers).
 
-// Members a OneTable model field may have: the specification's and the
-// OneTable library's.
-var oneTableFieldProps = []string{"type", "value", "map", "required", "default", "uuid", "generate", "validate",
-	"enum", "hidden", "crypt", "filter", "nulls", "reference", "unique", "encode", "isoDates", "items",
-	"partial", "scale", "schema", "timestamp", "ttl"}
+// oneTableSchema is a OneTable schema's top level.
+type oneTableSchema struct {
+	Format      string            `json:"format"`
+	Version     string            `json:"version"`
+	Indexes     orderedMembers    `json:"indexes"` // of oneTableIndex
+	Models      orderedMembers    `json:"models"`  // of models: objects of oneTableField
+	Params      json.RawMessage   `json:"params"`  // a oneTableParams
+	Queries     orderedMembers    `json:"queries"` // of oneTableQuery
+	Items       []json.RawMessage `json:"items"`
+	Description string            `json:"description"`
+	Extensions  json.RawMessage   `json:"extensions"` // a oneTableExtensions
+}
+
+// oneTableIndex is one of the schema's indexes: the specification's
+// hash, sort and project, the library's type and follow.
+type oneTableIndex struct {
+	Hash    string          `json:"hash"`
+	Sort    string          `json:"sort"`
+	Project json.RawMessage `json:"project"` // all, keys or a list of attributes
+	Type    string          `json:"type"`    // local, global; "" for global
+	Follow  bool            `json:"follow"`
+}
+
+// oneTableParams is the schema's settings, none of which changes the keys.
+type oneTableParams struct {
+	TypeField    string          `json:"typeField"`
+	IsoDates     bool            `json:"isoDates"`
+	CreatedField string          `json:"createdField"`
+	UpdatedField string          `json:"updatedField"`
+	Hidden       bool            `json:"hidden"`
+	Nulls        bool            `json:"nulls"`
+	Timestamps   json.RawMessage `json:"timestamps"` // true, false, "create" or "update"
+	Separator    string          `json:"separator"`
+	Warn         bool            `json:"warn"`
+}
+
+// oneTableField is one field of a model: the specification's members and
+// the OneTable library's. Only map and value say anything of the keys.
+type oneTableField struct {
+	Type      string          `json:"type"`
+	Value     json.RawMessage `json:"value"` // a template string, for a key attribute
+	Map       string          `json:"map"`
+	Required  bool            `json:"required"`
+	Default   json.RawMessage `json:"default"`
+	UUID      json.RawMessage `json:"uuid"`
+	Generate  json.RawMessage `json:"generate"`
+	Validate  json.RawMessage `json:"validate"`
+	Enum      json.RawMessage `json:"enum"`
+	Hidden    json.RawMessage `json:"hidden"`
+	Crypt     json.RawMessage `json:"crypt"`
+	Filter    json.RawMessage `json:"filter"`
+	Nulls     json.RawMessage `json:"nulls"`
+	Reference json.RawMessage `json:"reference"`
+	Unique    json.RawMessage `json:"unique"`
+	Encode    json.RawMessage `json:"encode"`
+	IsoDates  json.RawMessage `json:"isoDates"`
+	Items     json.RawMessage `json:"items"`
+	Partial   json.RawMessage `json:"partial"`
+	Scale     json.RawMessage `json:"scale"`
+	Schema    json.RawMessage `json:"schema"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	TTL       json.RawMessage `json:"ttl"`
+}
+
+// oneTableQuery is a saved query.
+type oneTableQuery struct {
+	Name      string            `json:"name"`
+	Hash      string            `json:"hash"`
+	Sort      json.RawMessage   `json:"sort"` // a template, or two for Between
+	Index     string            `json:"index"`
+	Limit     json.RawMessage   `json:"limit"`
+	Model     string            `json:"model"`
+	Operation string            `json:"operation"`
+	Schema    string            `json:"schema"`
+	Type      string            `json:"type"` // Scan, Query, Entity
+	Filters   []json.RawMessage `json:"filters"`
+}
+
+// oneTableExtensions is the extensions member: open, only dynamoemu's
+// block is read.
+type oneTableExtensions struct {
+	Dynamoemu json.RawMessage `json:"dynamoemu"`
+}
 
 // oneTableSortOp is the sort key condition of a saved query's operation.
 func oneTableSortOp(op string) (SortOp, bool) {
@@ -65,42 +159,21 @@ func oneTableSortOp(op string) (SortOp, bool) {
 }
 
 func parseOneTable(top *object) (*Design, error) {
-	if err := top.only("format", "version", "indexes", "models", "params", "queries", "items", "description", "extensions"); err != nil {
+	var s oneTableSchema
+	if err := decodeMembers(top.raw, FormatOneTable, top.path, membersClosed, &s); err != nil {
 		return nil, err
 	}
-	for _, n := range []string{"format", "version", "description"} {
-		if _, err := top.str(n); err != nil {
+	if s.Format != "" && !strings.HasPrefix(s.Format, "onetable:") {
+		return nil, top.errf("format", "%q is not onetable:<version>", s.Format)
+	}
+	if s.Params != nil {
+		if err := decodeMembers(s.Params, FormatOneTable, top.at("params"), membersClosed, &oneTableParams{}); err != nil {
 			return nil, err
 		}
 	}
-	if f, _ := top.str("format"); f != "" && !strings.HasPrefix(f, "onetable:") {
-		return nil, top.errf("format", "%q is not onetable:<version>", f)
-	}
-	if _, err := top.array("items"); err != nil {
-		return nil, err
-	}
-	if err := readOneTableParams(top); err != nil {
-		return nil, err
-	}
-	var own ownBlock
-	table := ""
-	ext, err := top.object("extensions")
+	own, table, err := readOneTableExtensions(s.Extensions, top.at("extensions"))
 	if err != nil {
 		return nil, err
-	}
-	if ext != nil { // other tools' extensions are theirs
-		o, err := ext.object("dynamoemu")
-		if err != nil {
-			return nil, err
-		}
-		if o != nil {
-			if own, err = readOwnBlock(o, "table"); err != nil {
-				return nil, err
-			}
-			if table, err = o.str("table"); err != nil {
-				return nil, err
-			}
-		}
 	}
 	if err := checkName(top, "extensions.dynamoemu.table", table, "table"); err != nil {
 		return nil, err
@@ -108,13 +181,13 @@ func parseOneTable(top *object) (*Design, error) {
 	// A schema names no table: without dynamoemu's extension the first
 	// request to a table the design does not name names it.
 	t := &DesignTable{Name: table, At: top.at("indexes"), Unnamed: table == ""}
-	if err := readOneTableIndexes(top, t); err != nil {
+	if err := readOneTableIndexes(s.Indexes, t); err != nil {
 		return nil, err
 	}
-	if err := readOneTableModels(top, t); err != nil {
+	if err := readOneTableModels(s.Models, t); err != nil {
 		return nil, err
 	}
-	if err := readOneTableQueries(top, t); err != nil {
+	if err := readOneTableQueries(s.Queries, t); err != nil {
 		return nil, err
 	}
 	if err := own.apply(t, FormatOneTable); err != nil {
@@ -123,225 +196,237 @@ func parseOneTable(top *object) (*Design, error) {
 	return finish(&Design{Tables: []*DesignTable{t}, Format: FormatOneTable})
 }
 
-// readOneTableParams checks params: the schema's settings, none of which
-// changes the keys.
-func readOneTableParams(top *object) error {
-	p, err := top.object("params")
-	if err != nil || p == nil {
-		return err
+// readOneTableExtensions reads raw, the extensions member at path at:
+// dynamoemu's block and the table it names, if any. Other tools'
+// extensions are theirs.
+func readOneTableExtensions(raw json.RawMessage, at string) (ownBlock, string, error) {
+	if raw == nil {
+		return ownBlock{}, "", nil
 	}
-	return p.only("typeField", "isoDates", "createdField", "updatedField", "hidden", "nulls", "timestamps", "separator", "warn")
+	var ext oneTableExtensions
+	if err := decodeMembers(raw, FormatOneTable, at, membersOpen, &ext); err != nil || ext.Dynamoemu == nil {
+		return ownBlock{}, "", err
+	}
+	o, err := members(ext.Dynamoemu, FormatOneTable, at+".dynamoemu")
+	if err != nil {
+		return ownBlock{}, "", err
+	}
+	own, err := readOwnBlock(o, "table")
+	if err != nil {
+		return own, "", err
+	}
+	table, err := o.str("table")
+	return own, table, err
 }
 
-// readOneTableIndexes reads indexes into t's key and indexes.
-func readOneTableIndexes(top *object, t *DesignTable) error {
-	xs, err := top.object("indexes")
-	if err != nil {
-		return err
+// readOneTableIndexes reads indexes into t's key and indexes, primary
+// first: a local index takes its hash.
+func readOneTableIndexes(xs orderedMembers, t *DesignTable) error {
+	if name := xs.twice(); name != "" {
+		return &DesignError{Format: FormatOneTable, Field: "indexes." + name, Msg: "the member appears twice"}
 	}
-	if xs == nil || !xs.has("primary") {
-		return top.errf("indexes.primary", "missing: the table's key")
+	i := slices.IndexFunc(xs, func(nx namedRaw) bool { return nx.Name == "primary" })
+	if i < 0 {
+		return &DesignError{Format: FormatOneTable, Field: "indexes.primary", Msg: "missing: the table's key"}
 	}
-	// primary first: a local index takes its hash.
-	order := append([]string{"primary"}, xs.names...)
-	for i, name := range order {
-		if i > 0 && name == "primary" {
-			continue
-		}
-		x, err := xs.object(name)
-		if err != nil {
+	order := append(orderedMembers{xs[i]}, slices.Delete(slices.Clone(xs), i, i+1)...)
+	for _, nx := range order {
+		if err := readOneTableIndex(nx, t); err != nil {
 			return err
 		}
-		if err := x.only("hash", "sort", "project", "type", "follow"); err != nil {
-			return err
-		}
-		typ, err := x.str("type")
-		if err != nil {
-			return err
-		}
-		if typ != "" && typ != "local" && typ != "global" {
-			return x.errf("type", "%q is not local or global", typ)
-		}
-		var k KeyDef
-		if k.Partition, err = x.str("hash"); err != nil {
-			return err
-		}
-		if k.Sort, err = x.str("sort"); err != nil {
-			return err
-		}
-		if typ == "local" {
-			if name == "primary" {
-				return x.errf("type", "the primary index is the table's key, not a local index")
-			}
-			if k.Partition != "" && k.Partition != t.Key.Partition {
-				return x.errf("hash", "a local index's hash is the table's (%s)", t.Key.Partition)
-			}
-			k.Partition = t.Key.Partition
-		}
-		if k.Partition == "" {
-			return x.errf("hash", "missing: an index has a partition key")
-		}
-		if k.Sort == k.Partition {
-			return x.errf("sort", "the sort key attribute is the partition key attribute %q", k.Sort)
-		}
-		for _, f := range []struct{ field, attr string }{{"hash", k.Partition}, {"sort", k.Sort}} {
-			if err := checkName(x, f.field, f.attr, "attribute"); err != nil {
-				return err
-			}
-		}
-		if name == "primary" {
-			t.Key = k
-			continue
-		}
-		if err := checkName(xs, name, name, "index"); err != nil {
-			return err
-		}
-		t.Indexes = append(t.Indexes, &IndexDef{Name: name, Key: k, At: x.path})
 	}
 	return nil
 }
 
-// readOneTableModels reads models into t's entities.
-func readOneTableModels(top *object, t *DesignTable) error {
-	ms, err := top.object("models")
-	if err != nil || ms == nil {
+// readOneTableIndex reads index nx: t's key when it is primary, else one
+// of t's indexes.
+func readOneTableIndex(nx namedRaw, t *DesignTable) error {
+	at := "indexes." + nx.Name
+	var x oneTableIndex
+	if err := decodeMembers(nx.Value, FormatOneTable, at, membersClosed, &x); err != nil {
 		return err
 	}
-	for _, name := range ms.names {
-		m, err := ms.object(name)
+	xo := &object{format: FormatOneTable, path: at}
+	primary := nx.Name == "primary"
+	k := KeyDef{Partition: x.Hash, Sort: x.Sort}
+	switch x.Type {
+	case "", "global":
+	case "local":
+		if primary {
+			return xo.errf("type", "the primary index is the table's key, not a local index")
+		}
+		if k.Partition != "" && k.Partition != t.Key.Partition {
+			return xo.errf("hash", "a local index's hash is the table's (%s)", t.Key.Partition)
+		}
+		k.Partition = t.Key.Partition
+	default:
+		return xo.errf("type", "%q is not local or global", x.Type)
+	}
+	if k.Partition == "" {
+		return xo.errf("hash", "missing: an index has a partition key")
+	}
+	if k.Sort == k.Partition {
+		return xo.errf("sort", "the sort key attribute is the partition key attribute %q", k.Sort)
+	}
+	for _, f := range []struct{ field, attr string }{{"hash", k.Partition}, {"sort", k.Sort}} {
+		if err := checkName(xo, f.field, f.attr, "attribute"); err != nil {
+			return err
+		}
+	}
+	if primary {
+		t.Key = k
+		return nil
+	}
+	if err := checkName(xo, "", nx.Name, "index"); err != nil {
+		return err
+	}
+	t.Indexes = append(t.Indexes, &IndexDef{Name: nx.Name, Key: k, At: at})
+	return nil
+}
+
+// namedMembers reads raw, an object at path at whose member names are
+// data (a model's fields), into its members in the file's order.
+func namedMembers(raw json.RawMessage, format, at string) (orderedMembers, error) {
+	o, err := members(raw, format, at)
+	if err != nil {
+		return nil, err
+	}
+	m := make(orderedMembers, len(o.names))
+	for i, name := range o.names {
+		m[i] = namedRaw{Name: name, Value: o.values[i]}
+	}
+	return m, nil
+}
+
+// readOneTableModels reads models into t's entities.
+func readOneTableModels(ms orderedMembers, t *DesignTable) error {
+	if name := ms.twice(); name != "" {
+		return &DesignError{Format: FormatOneTable, Field: "models." + name, Msg: "the member appears twice"}
+	}
+	for _, nm := range ms {
+		at := "models." + nm.Name
+		fields, err := namedMembers(nm.Value, FormatOneTable, at)
 		if err != nil {
 			return err
 		}
-		if err := checkName(ms, name, name, "model"); err != nil {
+		if err := checkName(&object{format: FormatOneTable, path: at}, "", nm.Name, "model"); err != nil {
 			return err
 		}
-		e := &Entity{Name: name, Attrs: map[string]Template{}, At: m.path}
-		for _, field := range m.names {
-			f, err := m.object(field)
-			if err != nil {
+		e := &Entity{Name: nm.Name, Attrs: map[string]Template{}, At: at}
+		for _, nf := range fields {
+			if err := readOneTableField(nf, at+"."+nf.Name, t, e); err != nil {
 				return err
 			}
-			if err := f.only(oneTableFieldProps...); err != nil {
-				return err
-			}
-			attr, err := f.str("map")
-			if err != nil {
-				return err
-			}
-			if attr == "" {
-				attr = field
-			}
-			if strings.Contains(attr, ".") || !t.isKeyAttr(attr) {
-				continue // packed into a map, or not a key: no template
-			}
-			if _, dup := e.Attrs[attr]; dup {
-				return f.errf("map", "a second field for key attribute %q", attr)
-			}
-			value := "{" + field + "}"
-			if raw := f.get("value"); raw != nil {
-				var s string
-				if json.Unmarshal(raw, &s) != nil {
-					return f.errf("value", "a key attribute's value is a template string, found %s", kindOf(raw))
-				}
-				if value, _, err = convertTemplate(s, dollarBraces); err != nil {
-					return f.errf("value", "%v", err)
-				}
-			} else if !isName(field) {
-				return f.errf("", "key attribute %q has no value template, and its field name is no variable name", attr)
-			}
-			tpl, err := parseTemplate(value)
-			if err != nil {
-				return f.errf("value", "%v", err)
-			}
-			e.Attrs[attr] = tpl
 		}
 		t.Entities = append(t.Entities, e)
 	}
 	return nil
 }
 
-// readOneTableQueries reads the saved queries into t's patterns.
-func readOneTableQueries(top *object, t *DesignTable) error {
-	qs, err := top.object("queries")
-	if err != nil || qs == nil {
+// readOneTableField reads field nf, at path at, of model e: when its
+// attribute is a key attribute of t, its template joins e's.
+func readOneTableField(nf namedRaw, at string, t *DesignTable, e *Entity) error {
+	var f oneTableField
+	if err := decodeMembers(nf.Value, FormatOneTable, at, membersClosed, &f); err != nil {
 		return err
 	}
-	for _, name := range qs.names {
-		q, err := qs.object(name)
+	fo := &object{format: FormatOneTable, path: at}
+	attr := f.Map
+	if attr == "" {
+		attr = nf.Name
+	}
+	if strings.Contains(attr, ".") || !t.isKeyAttr(attr) {
+		return nil // packed into a map, or not a key: no template
+	}
+	if _, dup := e.Attrs[attr]; dup {
+		return fo.errf("map", "a second field for key attribute %q", attr)
+	}
+	value := "{" + nf.Name + "}"
+	if f.Value != nil {
+		var s string
+		if json.Unmarshal(f.Value, &s) != nil {
+			return fo.errf("value", "a key attribute's value is a template string, found %s", kindOf(f.Value))
+		}
+		var err error
+		if value, _, err = convertTemplate(s, dollarBraces); err != nil {
+			return fo.errf("value", "%v", err)
+		}
+	} else if !isName(nf.Name) {
+		return fo.errf("", "key attribute %q has no value template, and its field name is no variable name", attr)
+	}
+	tpl, err := parseTemplate(value)
+	if err != nil {
+		return fo.errf("value", "%v", err)
+	}
+	e.Attrs[attr] = tpl
+	return nil
+}
+
+// readOneTableQueries reads the saved queries into t's patterns.
+func readOneTableQueries(qs orderedMembers, t *DesignTable) error {
+	if name := qs.twice(); name != "" {
+		return &DesignError{Format: FormatOneTable, Field: "queries." + name, Msg: "the member appears twice"}
+	}
+	for _, nq := range qs {
+		pt, err := readOneTableQuery(nq, t)
 		if err != nil {
 			return err
-		}
-		if err := q.only("name", "hash", "sort", "index", "limit", "model", "operation", "schema", "type", "filters"); err != nil {
-			return err
-		}
-		if err := checkName(qs, name, name, "query"); err != nil {
-			return err
-		}
-		for _, n := range []string{"name", "schema"} {
-			if _, err := q.str(n); err != nil {
-				return err
-			}
-		}
-		if _, err := q.array("filters"); err != nil {
-			return err
-		}
-		pt := &Pattern{Name: name, Access: Query, At: q.path}
-		typ, err := q.str("type")
-		if err != nil {
-			return err
-		}
-		switch typ {
-		case "Scan":
-			pt.Access = Scan
-		case "", "Query", "Entity":
-		default:
-			return q.errf("type", "%q is not Scan, Query or Entity", typ)
-		}
-		index, err := q.str("index")
-		if err != nil {
-			return err
-		}
-		if index != "primary" {
-			pt.Index = index
-		}
-		model, err := q.str("model")
-		if err != nil {
-			return err
-		}
-		switch {
-		case model != "":
-			pt.Entities = []string{model}
-		case typ == "Entity":
-			return q.errf("model", "missing: an Entity query names its model")
-		default:
-			key, _ := t.keyOf(pt.Index)
-			for _, e := range t.Entities {
-				if e.inKey(key) {
-					pt.Entities = append(pt.Entities, e.Name)
-				}
-			}
-		}
-		if pt.Access == Query {
-			if err := readOneTableKeyCondition(q, pt); err != nil {
-				return err
-			}
-			// Equal on the table's full key reads one item: a get.
-			if pt.Index == "" && (t.Key.Sort != "" && pt.SortOp == SortEQ || t.Key.Sort == "" && pt.SortOp == SortNone) {
-				pt.Access = Get
-			}
-		}
-		for _, prev := range t.Patterns {
-			if prev.Name == name {
-				return q.errf("", "pattern %q twice", name)
-			}
 		}
 		t.Patterns = append(t.Patterns, pt)
 	}
 	return nil
 }
 
-// readOneTableKeyCondition reads a saved query's hash, operation and sort.
-func readOneTableKeyCondition(q *object, pt *Pattern) error {
+// readOneTableQuery reads saved query nq of t as a pattern.
+func readOneTableQuery(nq namedRaw, t *DesignTable) (*Pattern, error) {
+	at := "queries." + nq.Name
+	var q oneTableQuery
+	if err := decodeMembers(nq.Value, FormatOneTable, at, membersClosed, &q); err != nil {
+		return nil, err
+	}
+	qo := &object{format: FormatOneTable, path: at}
+	if err := checkName(qo, "", nq.Name, "query"); err != nil {
+		return nil, err
+	}
+	pt := &Pattern{Name: nq.Name, Access: Query, At: at}
+	switch q.Type {
+	case "Scan":
+		pt.Access = Scan
+	case "", "Query", "Entity":
+	default:
+		return nil, qo.errf("type", "%q is not Scan, Query or Entity", q.Type)
+	}
+	if q.Index != "primary" {
+		pt.Index = q.Index
+	}
+	switch {
+	case q.Model != "":
+		pt.Entities = []string{q.Model}
+	case q.Type == "Entity":
+		return nil, qo.errf("model", "missing: an Entity query names its model")
+	default:
+		key, _ := t.keyOf(pt.Index)
+		for _, e := range t.Entities {
+			if e.inKey(key) {
+				pt.Entities = append(pt.Entities, e.Name)
+			}
+		}
+	}
+	if pt.Access == Query {
+		if err := readOneTableKeyCondition(&q, qo, pt); err != nil {
+			return nil, err
+		}
+		// Equal on the table's full key reads one item: a get.
+		if pt.Index == "" && (t.Key.Sort != "" && pt.SortOp == SortEQ || t.Key.Sort == "" && pt.SortOp == SortNone) {
+			pt.Access = Get
+		}
+	}
+	return pt, nil
+}
+
+// readOneTableKeyCondition reads saved query q's hash, operation and
+// sort; qo is where q is, for errors.
+func readOneTableKeyCondition(q *oneTableQuery, qo *object, pt *Pattern) error {
 	tpl := func(field, s string) (Template, error) {
 		text, _, err := convertTemplate(s, dollarBraces)
 		if err == nil {
@@ -350,33 +435,28 @@ func readOneTableKeyCondition(q *object, pt *Pattern) error {
 				return t, nil
 			}
 		}
-		return Template{}, q.errf(field, "%v", err)
+		return Template{}, qo.errf(field, "%v", err)
 	}
-	hash, err := q.need("hash")
-	if err != nil {
-		return err
+	if q.Hash == "" {
+		return qo.errf("hash", "missing or empty")
 	}
-	if pt.PK, err = tpl("hash", hash); err != nil {
+	var err error
+	if pt.PK, err = tpl("hash", q.Hash); err != nil {
 		return err
 	}
 	pt.HasPK = true
-	op, err := q.str("operation")
-	if err != nil {
-		return err
-	}
-	raw := q.get("sort")
-	if raw == nil {
+	if q.Sort == nil {
 		return nil // an operation without a sort value selects the whole partition
 	}
-	so, ok := oneTableSortOp(op)
+	so, ok := oneTableSortOp(q.Operation)
 	if !ok {
-		return q.errf("operation", "%q is not Equal, Less than, Less than or equal, Greater than, Greater than or equal, Begins with or Between", op)
+		return qo.errf("operation", "%q is not Equal, Less than, Less than or equal, Greater than, Greater than or equal, Begins with or Between", q.Operation)
 	}
 	pt.SortOp = so
 	if so == SortBetween {
 		var two []string
-		if json.Unmarshal(raw, &two) != nil || len(two) != 2 {
-			return q.errf("sort", "Between takes two templates: [\"low\", \"high\"]")
+		if json.Unmarshal(q.Sort, &two) != nil || len(two) != 2 {
+			return qo.errf("sort", "Between takes two templates: [\"low\", \"high\"]")
 		}
 		if pt.SK, err = tpl("sort", two[0]); err != nil {
 			return err
@@ -384,9 +464,12 @@ func readOneTableKeyCondition(q *object, pt *Pattern) error {
 		pt.SK2, err = tpl("sort", two[1])
 		return err
 	}
-	sort, err := q.need("sort")
-	if err != nil {
-		return err
+	var sort string
+	if err := json.Unmarshal(q.Sort, &sort); err != nil {
+		return qo.errf("sort", "want a string, found %s", kindOf(q.Sort))
+	}
+	if sort == "" {
+		return qo.errf("sort", "missing or empty")
 	}
 	pt.SK, err = tpl("sort", sort)
 	return err
