@@ -7,8 +7,11 @@ import (
 )
 
 // TestDesignMemberOfWrongType: a member of the wrong JSON type is a
-// *DesignError naming its path and both types, never a panic.
+// *DesignError naming its path and both types, never a panic; so are a
+// member a closed format does not know (even one that differs only in
+// case) and a member given twice.
 func TestDesignMemberOfWrongType(t *testing.T) {
+	const wbKey = `"KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}}`
 	for _, tc := range []struct{ name, src, want string }{
 		{"toolbox: a name not a string", `{"name": 7, "partitionKey": "pk"}`,
 			"dynamodb-toolbox: name: want a string, found a number"},
@@ -30,6 +33,24 @@ func TestDesignMemberOfWrongType(t *testing.T) {
 			"dynamoose: b.index: want an object, found a string"},
 		{"dynamoose: a rangeKey an array", `{"a": {"type": "String", "hashKey": true}, "b": {"index": {"name": "x", "rangeKey": ["a"]}}}`,
 			"dynamoose: b.index.rangeKey: want a string, found an array"},
+		{"workbench: ModelMetadata an array", `{"ModelMetadata": [], "DataModel": []}`,
+			"workbench: ModelMetadata: want an object, found an array"},
+		{"workbench: a facet's NonKeyAttributes a string", `{"DataModel": [{"TableName": "T", ` + wbKey + `, "TableFacets": [{"FacetName": "F", "NonKeyAttributes": "a"}]}]}`,
+			"workbench: DataModel[0].TableFacets[0].NonKeyAttributes: want an array of strings, found a string"},
+		{"workbench: an attribute type a number", `{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": 1}}}]}`,
+			"workbench: DataModel[0].KeyAttributes.PartitionKey.AttributeType: want a string, found a number"},
+		{"workbench: DataAccess a string", `{"DataModel": [{"TableName": "T", ` + wbKey + `, "DataAccess": "x"}]}`,
+			"workbench: DataModel[0].DataAccess: want an object, found a string"},
+		{"workbench: an unknown key member", `{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}, "HashKey": {}}}]}`,
+			"workbench: DataModel[0].KeyAttributes.HashKey: unknown member (known here: PartitionKey, SortKey)"},
+		{"workbench: a member in the wrong case", `{"DataModel": [{"tablename": "T", ` + wbKey + `}]}`,
+			"workbench: DataModel[0].tablename: unknown member (known here: TableName, KeyAttributes, NonKeyAttributes, GlobalSecondaryIndexes, TableFacets, TableData, DataAccess, SampleDataFormats, BillingMode, ProvisionedCapacitySettings)"},
+		{"workbench: an unknown throughput member", `{"DataModel": [{"TableName": "T", ` + wbKey + `, "ProvisionedCapacitySettings": {"ProvisionedThroughput": {"ReadCapacity": 1}}}]}`,
+			"workbench: DataModel[0].ProvisionedCapacitySettings.ProvisionedThroughput.ReadCapacity: unknown member (known here: ReadCapacityUnits, WriteCapacityUnits)"},
+		{"workbench: a table name twice", `{"DataModel": [{"TableName": "T", "TableName": "U", ` + wbKey + `}]}`,
+			"workbench: DataModel[0].TableName: the member appears twice"},
+		{"workbench: a block's table twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {}, "T": {}}}}`,
+			"workbench: dynamoemu.tables.T: the member appears twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

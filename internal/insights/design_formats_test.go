@@ -355,7 +355,8 @@ func checkParsed(t *testing.T, d *Design, err error) {
 func FuzzParseWorkbench(f *testing.F) {
 	fuzzSeeds(f, "blog.workbench.json",
 		`{"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}},"TableFacets":[{"FacetName":"F","KeyAttributeAlias":{"PartitionKeyAlias":"A#<id>"}}],"TableData":[{"pk":{"S":"x"}}]}]}`,
-		`{"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"p","AttributeType":"S"},"SortKey":{"AttributeName":"s","AttributeType":"N"}},"GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"s","AttributeType":"N"}}}]}],"dynamoemu":{"tables":{"T":{"patterns":["pattern a scan T"]}}}}`)
+		`{"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"p","AttributeType":"S"},"SortKey":{"AttributeName":"s","AttributeType":"N"}},"GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"s","AttributeType":"N"}}}]}],"dynamoemu":{"tables":{"T":{"patterns":["pattern a scan T"]}}}}`,
+		`{"ModelName":"M","ModelMetadata":{},"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"p","AttributeType":"S"}},"NonKeyAttributes":[{"AttributeName":"a","AttributeType":"M"}],"GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"a2","AttributeType":"S"}},"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a"]}}],"DataAccess":{},"SampleDataFormats":{},"BillingMode":"PROVISIONED","ProvisionedCapacitySettings":{"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":2},"AutoScalingRead":{},"AutoScalingWrite":{}}}]}`)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, d, err := ParseWorkbenchModel(src)
 		checkParsed(t, d, err)

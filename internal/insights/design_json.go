@@ -202,19 +202,6 @@ func (o *object) array(name string) ([]json.RawMessage, error) {
 	return a, nil
 }
 
-// strings returns member name as an array of strings.
-func (o *object) strings(name string) ([]string, error) {
-	raw := o.get(name)
-	if raw == nil {
-		return nil, nil
-	}
-	var a []string
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, o.errf(name, "want an array of strings")
-	}
-	return a, nil
-}
-
 // elem is the path of element i of array member name of o.
 func (o *object) elem(name string, i int) string {
 	return o.at(name) + "[" + strconv.Itoa(i) + "]"

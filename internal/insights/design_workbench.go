@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // A NoSQL Workbench data model (the JSON Workbench exports, "Version":
@@ -98,112 +100,189 @@ func parseWorkbench(top *object) (*Design, error) {
 	return d, err
 }
 
-func readWorkbench(top *object) (*WorkbenchModel, *Design, error) {
-	if err := top.only("ModelName", "ModelMetadata", "DataModel", "dynamoemu"); err != nil {
-		return nil, nil, err
-	}
-	m := &WorkbenchModel{}
-	var err error
-	if m.Name, err = top.str("ModelName"); err != nil {
-		return nil, nil, err
-	}
-	if _, err := top.object("ModelMetadata"); err != nil { // Workbench's: author, dates, version
-		return nil, nil, err
-	}
-	tables, err := top.array("DataModel")
-	if err != nil {
-		return nil, nil, err
-	}
-	d := &Design{Format: FormatWorkbench}
-	for i, raw := range tables {
-		o, err := members(raw, FormatWorkbench, top.elem("DataModel", i))
-		if err != nil {
-			return nil, nil, err
+// A model's members, a level at a time (decodeMembers). They are closed
+// (membersClosed): Workbench exports a fixed set at each level (its
+// model's JSON schema, "Version": "3.0"), so a member the reader does
+// not know is an error naming it. Members that are Workbench's own
+// (ModelMetadata, DataAccess, SampleDataFormats, auto scaling) are read
+// for their shape only (shapeOnly).
+
+// workbenchModelJSON is a model's top level.
+type workbenchModelJSON struct {
+	ModelName     string            `json:"ModelName"`
+	ModelMetadata json.RawMessage   `json:"ModelMetadata"` // author, dates, version
+	DataModel     []json.RawMessage `json:"DataModel"`     // of workbenchTableJSON
+	Dynamoemu     json.RawMessage   `json:"dynamoemu"`     // a workbenchOwn
+}
+
+// workbenchTableJSON is one element of DataModel.
+type workbenchTableJSON struct {
+	TableName                   string            `json:"TableName"`
+	KeyAttributes               json.RawMessage   `json:"KeyAttributes"`          // a workbenchKeyAttributes
+	NonKeyAttributes            []json.RawMessage `json:"NonKeyAttributes"`       // of shapes.AttributeDefinition[string]
+	GlobalSecondaryIndexes      []json.RawMessage `json:"GlobalSecondaryIndexes"` // of workbenchIndexJSON
+	TableFacets                 []json.RawMessage `json:"TableFacets"`            // of workbenchFacetJSON
+	TableData                   []json.RawMessage `json:"TableData"`              // items, DynamoDB JSON
+	DataAccess                  json.RawMessage   `json:"DataAccess"`
+	SampleDataFormats           json.RawMessage   `json:"SampleDataFormats"`
+	BillingMode                 string            `json:"BillingMode"`
+	ProvisionedCapacitySettings json.RawMessage   `json:"ProvisionedCapacitySettings"` // a workbenchCapacity
+}
+
+// workbenchKeyAttributes is a table's or an index's KeyAttributes.
+type workbenchKeyAttributes struct {
+	PartitionKey json.RawMessage `json:"PartitionKey"` // a shapes.AttributeDefinition[string]
+	SortKey      json.RawMessage `json:"SortKey"`
+}
+
+// workbenchIndexJSON is one of GlobalSecondaryIndexes.
+type workbenchIndexJSON struct {
+	IndexName     string          `json:"IndexName"`
+	KeyAttributes json.RawMessage `json:"KeyAttributes"`
+	Projection    json.RawMessage `json:"Projection"` // a shapes.Projection[string]
+}
+
+// workbenchFacetJSON is one of TableFacets.
+type workbenchFacetJSON struct {
+	FacetName         string            `json:"FacetName"`
+	KeyAttributeAlias json.RawMessage   `json:"KeyAttributeAlias"` // a workbenchAlias
+	TableData         []json.RawMessage `json:"TableData"`
+	NonKeyAttributes  []string          `json:"NonKeyAttributes"`
+	DataAccess        json.RawMessage   `json:"DataAccess"`
+}
+
+// workbenchAlias is a facet's KeyAttributeAlias.
+type workbenchAlias struct {
+	PartitionKeyAlias string `json:"PartitionKeyAlias"`
+	SortKeyAlias      string `json:"SortKeyAlias"`
+}
+
+// workbenchCapacity is a table's ProvisionedCapacitySettings. Auto
+// scaling is Application Auto Scaling's, which the emulator does not
+// run: its settings are read for their shape only.
+type workbenchCapacity struct {
+	ProvisionedThroughput json.RawMessage `json:"ProvisionedThroughput"` // a shapes.ProvisionedThroughput[json.RawMessage]
+	AutoScalingRead       json.RawMessage `json:"AutoScalingRead"`
+	AutoScalingWrite      json.RawMessage `json:"AutoScalingWrite"`
+}
+
+// workbenchOwn is dynamoemu's block in a model: per table, an ownBlock.
+type workbenchOwn struct {
+	Tables orderedMembers `json:"tables"`
+}
+
+// shapeOnly checks members of the object at path at that are read for
+// their shape only: each an object when given, whatever its members.
+func shapeOnly(at string, ms ...namedRaw) error {
+	for _, m := range ms {
+		if m.Value == nil {
+			continue
 		}
-		wt, dt, err := readWorkbenchTable(o)
+		if _, err := members(m.Value, FormatWorkbench, wbAt(at).at(m.Name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wbAt is an object of the model at path at, for its errors.
+func wbAt(at string) *object { return &object{format: FormatWorkbench, path: at} }
+
+func readWorkbench(top *object) (*WorkbenchModel, *Design, error) {
+	var wm workbenchModelJSON
+	if err := decodeMembers(top.raw, FormatWorkbench, top.path, membersClosed, &wm); err != nil {
+		return nil, nil, err
+	}
+	if err := shapeOnly(top.path, namedRaw{"ModelMetadata", wm.ModelMetadata}); err != nil {
+		return nil, nil, err
+	}
+	m := &WorkbenchModel{Name: wm.ModelName}
+	d := &Design{Format: FormatWorkbench}
+	for i, raw := range wm.DataModel {
+		at := top.elem("DataModel", i)
+		wt, dt, err := readWorkbenchTable(raw, at)
 		if err != nil {
 			return nil, nil, err
 		}
 		if d.table(dt.Name) != nil {
-			return nil, nil, o.errf("TableName", "table %q twice", dt.Name)
+			return nil, nil, wbAt(at).errf("TableName", "table %q twice", dt.Name)
 		}
 		m.Tables = append(m.Tables, wt)
 		d.Tables = append(d.Tables, dt)
 	}
-	own, err := top.object("dynamoemu")
-	if err != nil {
+	if err := readWorkbenchOwn(wm.Dynamoemu, top.at("dynamoemu"), d); err != nil {
 		return nil, nil, err
 	}
-	if own != nil {
-		if err := own.only("tables"); err != nil {
-			return nil, nil, err
-		}
-		byTable, err := own.object("tables")
-		if err != nil {
-			return nil, nil, err
-		}
-		for i, name := range byTable.namesOrNil() {
-			t := d.table(name)
-			if t == nil {
-				return nil, nil, byTable.errf(name, "no table %q in DataModel", name)
-			}
-			o, err := members(byTable.values[i], FormatWorkbench, byTable.at(name))
-			if err != nil {
-				return nil, nil, err
-			}
-			b, err := readOwnBlock(o)
-			if err != nil {
-				return nil, nil, err
-			}
-			if err := b.apply(t, FormatWorkbench); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	d, err = finish(d)
+	d, err := finish(d)
 	if err != nil {
 		return nil, nil, err
 	}
 	return m, d, nil
 }
 
-// namesOrNil returns o's member names; a nil object has none.
-func (o *object) namesOrNil() []string {
-	if o == nil {
+// readWorkbenchOwn applies dynamoemu's block raw, at path at, to d's
+// tables.
+func readWorkbenchOwn(raw json.RawMessage, at string, d *Design) error {
+	if raw == nil {
 		return nil
 	}
-	return o.names
+	var own workbenchOwn
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &own); err != nil {
+		return err
+	}
+	byTable := wbAt(at + ".tables")
+	if name := own.Tables.twice(); name != "" {
+		return byTable.errf(name, "the member appears twice")
+	}
+	for _, nt := range own.Tables {
+		t := d.table(nt.Name)
+		if t == nil {
+			return byTable.errf(nt.Name, "no table %q in DataModel", nt.Name)
+		}
+		o, err := members(nt.Value, FormatWorkbench, byTable.at(nt.Name))
+		if err != nil {
+			return err
+		}
+		b, err := readOwnBlock(o)
+		if err != nil {
+			return err
+		}
+		if err := b.apply(t, FormatWorkbench); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// readWorkbenchTable reads one element of DataModel.
-func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
+// readWorkbenchTable reads raw, the element of DataModel at path at.
+func readWorkbenchTable(raw json.RawMessage, at string) (WorkbenchTable, *DesignTable, error) {
 	var wt WorkbenchTable
-	if err := o.only("TableName", "KeyAttributes", "NonKeyAttributes", "GlobalSecondaryIndexes", "TableFacets",
-		"TableData", "DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings"); err != nil {
+	var tj workbenchTableJSON
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &tj); err != nil {
 		return wt, nil, err
 	}
-	dt, err := readWorkbenchKey(o, &wt)
+	o := wbAt(at)
+	dt, err := readWorkbenchKey(o, &tj, &wt)
 	if err != nil {
 		return wt, nil, err
 	}
-	if err := readNonKeyAttributes(o); err != nil {
-		return wt, nil, err
-	}
-	if err := readWorkbenchIndexes(o, &wt, dt); err != nil {
-		return wt, nil, err
-	}
-	if wt.Items, err = o.array("TableData"); err != nil {
-		return wt, nil, err
-	}
-	if err := readBilling(o, &wt); err != nil {
-		return wt, nil, err
-	}
-	for _, n := range []string{"DataAccess", "SampleDataFormats"} { // Workbench's own: imports, sample data generators
-		if _, err := o.object(n); err != nil {
+	// The attributes Workbench shows, with types of any kind.
+	for i, a := range tj.NonKeyAttributes {
+		if _, _, err := readAttribute(a, o.elem("NonKeyAttributes", i)); err != nil {
 			return wt, nil, err
 		}
 	}
-	fs, err := readWorkbenchFacets(o, &wt)
+	if err := readWorkbenchIndexes(o, tj.GlobalSecondaryIndexes, &wt, dt); err != nil {
+		return wt, nil, err
+	}
+	wt.Items = tj.TableData
+	if err := shapeOnly(at, namedRaw{"DataAccess", tj.DataAccess}, namedRaw{"SampleDataFormats", tj.SampleDataFormats}); err != nil {
+		return wt, nil, err
+	}
+	if err := readBilling(o, &tj, &wt); err != nil {
+		return wt, nil, err
+	}
+	fs, err := readWorkbenchFacets(o, tj.TableFacets, &wt)
 	if err != nil {
 		return wt, nil, err
 	}
@@ -218,84 +297,64 @@ func readWorkbenchTable(o *object) (WorkbenchTable, *DesignTable, error) {
 	tableItems := sampleItems(wt.Items)
 	completeFacetTemplates(fs, aliasVars, tableItems, wt.Key, dt)
 	if len(fs) == 0 {
-		tableEntity(o, wt.Key, dt, tableItems)
+		tableEntity(o.path, wt.Key, dt, tableItems)
 	}
 	return wt, dt, nil
 }
 
-// readWorkbenchKey reads a table's TableName and KeyAttributes into wt
-// and returns the design table they make.
-func readWorkbenchKey(o *object, wt *WorkbenchTable) (*DesignTable, error) {
-	name, err := o.need("TableName")
-	if err != nil {
+// readWorkbenchKey reads a table's TableName and KeyAttributes, of tj
+// at o, into wt and returns the design table they make.
+func readWorkbenchKey(o *object, tj *workbenchTableJSON, wt *WorkbenchTable) (*DesignTable, error) {
+	if tj.TableName == "" {
+		return nil, o.errf("TableName", "missing or empty")
+	}
+	if err := checkName(o, "TableName", tj.TableName, "table"); err != nil {
 		return nil, err
 	}
-	if err := checkName(o, "TableName", name, "table"); err != nil {
-		return nil, err
-	}
-	wt.Name = name
+	wt.Name = tj.TableName
 	wt.AttrTypes = map[string]string{}
-	ka, err := o.object("KeyAttributes")
-	if err != nil {
-		return nil, err
-	}
-	if ka == nil {
+	if tj.KeyAttributes == nil {
 		return nil, o.errf("KeyAttributes", "missing: a table has a key")
 	}
-	if wt.Key, err = readKeyAttributes(ka, wt.AttrTypes); err != nil {
+	var err error
+	if wt.Key, err = readKeyAttributes(tj.KeyAttributes, o.at("KeyAttributes"), wt.AttrTypes); err != nil {
 		return nil, err
 	}
-	return &DesignTable{Name: name, Key: wt.Key, At: o.path}, nil
+	return &DesignTable{Name: wt.Name, Key: wt.Key, At: o.path}, nil
 }
 
-// readWorkbenchIndexes reads a table's GlobalSecondaryIndexes into wt
-// and dt.
-func readWorkbenchIndexes(o *object, wt *WorkbenchTable, dt *DesignTable) error {
-	gsis, err := o.array("GlobalSecondaryIndexes")
-	if err != nil {
-		return err
-	}
+// readWorkbenchIndexes reads gsis, the GlobalSecondaryIndexes of the
+// table at o, into wt and dt.
+func readWorkbenchIndexes(o *object, gsis []json.RawMessage, wt *WorkbenchTable, dt *DesignTable) error {
 	for i, raw := range gsis {
-		x, err := members(raw, FormatWorkbench, o.elem("GlobalSecondaryIndexes", i))
-		if err != nil {
-			return err
-		}
-		wi, err := readWorkbenchIndex(x, wt.AttrTypes)
+		at := o.elem("GlobalSecondaryIndexes", i)
+		wi, err := readWorkbenchIndex(raw, at, wt.AttrTypes)
 		if err != nil {
 			return err
 		}
 		if dt.index(wi.Name) != nil {
-			return x.errf("IndexName", "index %q twice", wi.Name)
+			return wbAt(at).errf("IndexName", "index %q twice", wi.Name)
 		}
 		wt.Indexes = append(wt.Indexes, wi)
-		dt.Indexes = append(dt.Indexes, &IndexDef{Name: wi.Name, Key: wi.Key, At: x.path})
+		dt.Indexes = append(dt.Indexes, &IndexDef{Name: wi.Name, Key: wi.Key, At: at})
 	}
 	return nil
 }
 
 // workbenchFacet is one element of a table's TableFacets as read.
 type workbenchFacet struct {
-	o            *object
-	pkA, skA     string
-	nonKey       []string
-	hasSortAlias bool
-	items        []sampleItem // the facet's own TableData
+	name, at string // FacetName, and the facet's path
+	pkA, skA string
+	nonKey   []string
+	items    []sampleItem // the facet's own TableData
 }
 
-// readWorkbenchFacets reads a table's TableFacets, adding each facet's
-// TableData to wt's items.
-func readWorkbenchFacets(o *object, wt *WorkbenchTable) ([]workbenchFacet, error) {
-	facets, err := o.array("TableFacets")
-	if err != nil {
-		return nil, err
-	}
+// readWorkbenchFacets reads facets, the TableFacets of the table at o,
+// adding each facet's TableData to wt's items.
+func readWorkbenchFacets(o *object, facets []json.RawMessage, wt *WorkbenchTable) ([]workbenchFacet, error) {
 	var fs []workbenchFacet
 	for i, raw := range facets {
-		f, err := members(raw, FormatWorkbench, o.elem("TableFacets", i))
-		if err != nil {
-			return nil, err
-		}
-		ff, err := readWorkbenchFacet(f, wt)
+		ff, err := readWorkbenchFacet(raw, o.elem("TableFacets", i), wt)
 		if err != nil {
 			return nil, err
 		}
@@ -304,46 +363,35 @@ func readWorkbenchFacets(o *object, wt *WorkbenchTable) ([]workbenchFacet, error
 	return fs, nil
 }
 
-// readWorkbenchFacet reads one facet f of table wt.
-func readWorkbenchFacet(f *object, wt *WorkbenchTable) (workbenchFacet, error) {
-	ff := workbenchFacet{o: f}
-	if err := f.only("FacetName", "KeyAttributeAlias", "TableData", "NonKeyAttributes", "DataAccess"); err != nil {
-		return ff, err
+// readWorkbenchFacet reads raw, the facet at path at of table wt.
+func readWorkbenchFacet(raw json.RawMessage, at string, wt *WorkbenchTable) (workbenchFacet, error) {
+	var fj workbenchFacetJSON
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &fj); err != nil {
+		return workbenchFacet{}, err
 	}
-	if _, err := f.object("DataAccess"); err != nil {
-		return ff, err
+	if err := shapeOnly(at, namedRaw{"DataAccess", fj.DataAccess}); err != nil {
+		return workbenchFacet{}, err
 	}
-	items, err := f.array("TableData")
-	if err != nil {
-		return ff, err
-	}
-	wt.Items = append(wt.Items, items...)
-	ff.items = sampleItems(items)
-	alias, err := f.object("KeyAttributeAlias")
-	if err != nil {
-		return ff, err
-	}
-	if alias == nil {
+	wt.Items = append(wt.Items, fj.TableData...)
+	ff := workbenchFacet{name: fj.FacetName, at: at, nonKey: fj.NonKeyAttributes, items: sampleItems(fj.TableData)}
+	f := wbAt(at)
+	if fj.KeyAttributeAlias == nil {
 		return ff, f.errf("KeyAttributeAlias", "missing: a facet names its key")
 	}
-	if err := alias.only("PartitionKeyAlias", "SortKeyAlias"); err != nil {
+	var al workbenchAlias
+	if err := decodeMembers(fj.KeyAttributeAlias, FormatWorkbench, f.at("KeyAttributeAlias"), membersClosed, &al); err != nil {
 		return ff, err
 	}
-	if ff.pkA, err = alias.need("PartitionKeyAlias"); err != nil {
-		return ff, err
+	alias := wbAt(f.at("KeyAttributeAlias"))
+	if al.PartitionKeyAlias == "" {
+		return ff, alias.errf("PartitionKeyAlias", "missing or empty")
 	}
-	if ff.skA, err = alias.str("SortKeyAlias"); err != nil {
-		return ff, err
-	}
-	ff.hasSortAlias = alias.has("SortKeyAlias")
+	ff.pkA, ff.skA = al.PartitionKeyAlias, al.SortKeyAlias
 	switch {
 	case wt.Key.Sort == "" && ff.skA != "":
 		return ff, alias.errf("SortKeyAlias", "table %q has no sort key", wt.Name)
 	case wt.Key.Sort != "" && ff.skA == "":
 		return ff, alias.errf("SortKeyAlias", "missing: table %q has a sort key (%s)", wt.Name, wt.Key.Sort)
-	}
-	if ff.nonKey, err = f.strings("NonKeyAttributes"); err != nil {
-		return ff, err
 	}
 	return ff, nil
 }
@@ -354,19 +402,19 @@ func readWorkbenchFacet(f *object, wt *WorkbenchTable) (workbenchFacet, error) {
 func facetEntities(fs []workbenchFacet, key KeyDef, dt *DesignTable, samples map[string][]string) ([]map[string]string, error) {
 	aliasVars := make([]map[string]string, len(fs))
 	for i, f := range fs {
-		name, err := f.o.need("FacetName")
-		if err != nil {
-			return nil, err
+		fo, name := wbAt(f.at), f.name
+		if name == "" {
+			return nil, fo.errf("FacetName", "missing or empty")
 		}
-		if err := checkName(f.o, "FacetName", name, "facet"); err != nil {
+		if err := checkName(fo, "FacetName", name, "facet"); err != nil {
 			return nil, err
 		}
 		if dt.entity(name) != nil {
-			return nil, f.o.errf("FacetName", "facet %q twice", name)
+			return nil, fo.errf("FacetName", "facet %q twice", name)
 		}
-		e := &Entity{Name: name, Attrs: map[string]Template{}, At: f.o.path}
+		e := &Entity{Name: name, Attrs: map[string]Template{}, At: f.at}
 		aliasVars[i] = map[string]string{}
-		aliasAt := f.o.at("KeyAttributeAlias")
+		aliasAt := fo.at("KeyAttributeAlias")
 		for _, k := range []struct{ attr, alias, field string }{{key.Partition, f.pkA, "PartitionKeyAlias"}, {key.Sort, f.skA, "SortKeyAlias"}} {
 			if k.attr == "" {
 				continue
@@ -424,8 +472,8 @@ func completeFacetTemplates(fs []workbenchFacet, aliasVars []map[string]string, 
 
 // tableEntity adds to dt, a table without facets, its items as one
 // entity named after the table, in every index.
-func tableEntity(o *object, key KeyDef, dt *DesignTable, tableItems []sampleItem) {
-	e := &Entity{Name: dt.Name, Attrs: map[string]Template{}, At: o.path}
+func tableEntity(at string, key KeyDef, dt *DesignTable, tableItems []sampleItem) {
+	e := &Entity{Name: dt.Name, Attrs: map[string]Template{}, At: at}
 	for _, k := range append([]KeyDef{key}, indexKeys(dt)...) {
 		for _, attr := range []string{k.Partition, k.Sort} {
 			if attr != "" && isName(attr) {
@@ -464,28 +512,30 @@ func checkName(o *object, field, name, what string) error {
 	return nil
 }
 
-// readKeyAttributes reads {"PartitionKey": {...}, "SortKey": {...}},
-// noting each attribute's type in types.
-func readKeyAttributes(o *object, types map[string]string) (KeyDef, error) {
-	if err := o.only("PartitionKey", "SortKey"); err != nil {
+// readKeyAttributes reads raw, KeyAttributes at path at ({"PartitionKey":
+// {...}, "SortKey": {...}}), noting each attribute's type in types.
+func readKeyAttributes(raw json.RawMessage, at string, types map[string]string) (KeyDef, error) {
+	var ka workbenchKeyAttributes
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &ka); err != nil {
 		return KeyDef{}, err
 	}
+	o := wbAt(at)
 	var k KeyDef
-	for _, role := range []string{"PartitionKey", "SortKey"} {
-		a, err := o.object(role)
-		if err != nil {
-			return KeyDef{}, err
-		}
-		if a == nil {
-			if role == "PartitionKey" {
-				return KeyDef{}, o.errf(role, "missing: a key has a partition key")
+	for _, r := range []struct {
+		role string
+		raw  json.RawMessage
+	}{{"PartitionKey", ka.PartitionKey}, {"SortKey", ka.SortKey}} {
+		if r.raw == nil {
+			if r.role == "PartitionKey" {
+				return KeyDef{}, o.errf(r.role, "missing: a key has a partition key")
 			}
 			continue
 		}
-		attr, typ, err := readAttribute(a)
+		attr, typ, err := readAttribute(r.raw, o.at(r.role))
 		if err != nil {
 			return KeyDef{}, err
 		}
+		a := wbAt(o.at(r.role))
 		if typ != "S" && typ != "N" && typ != "B" {
 			return KeyDef{}, a.errf("AttributeType", "a key attribute is S, N or B, not %q", typ)
 		}
@@ -493,7 +543,7 @@ func readKeyAttributes(o *object, types map[string]string) (KeyDef, error) {
 			return KeyDef{}, a.errf("AttributeType", "attribute %q is %s elsewhere in the table", attr, t)
 		}
 		types[attr] = typ
-		if role == "PartitionKey" {
+		if r.role == "PartitionKey" {
 			k.Partition = attr
 		} else if attr == k.Partition {
 			return KeyDef{}, a.errf("AttributeName", "the sort key attribute is the partition key attribute %q", attr)
@@ -504,94 +554,70 @@ func readKeyAttributes(o *object, types map[string]string) (KeyDef, error) {
 	return k, nil
 }
 
-// readAttribute reads {"AttributeName": ..., "AttributeType": S|N|B}.
-func readAttribute(a *object) (string, string, error) {
-	if err := a.only("AttributeName", "AttributeType"); err != nil {
+// readAttribute reads raw, at path at: {"AttributeName": ...,
+// "AttributeType": S|N|B}.
+func readAttribute(raw json.RawMessage, at string) (string, string, error) {
+	var wa shapes.AttributeDefinition[string]
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &wa); err != nil {
 		return "", "", err
 	}
-	name, err := a.need("AttributeName")
-	if err != nil {
+	a := wbAt(at)
+	if wa.AttributeName == "" {
+		return "", "", a.errf("AttributeName", "missing or empty")
+	}
+	if err := checkName(a, "AttributeName", wa.AttributeName, "attribute"); err != nil {
 		return "", "", err
 	}
-	if err := checkName(a, "AttributeName", name, "attribute"); err != nil {
-		return "", "", err
+	if wa.AttributeType == "" {
+		return "", "", a.errf("AttributeType", "missing or empty")
 	}
-	typ, err := a.need("AttributeType")
-	if err != nil {
-		return "", "", err
-	}
-	return name, typ, nil
+	return wa.AttributeName, wa.AttributeType, nil
 }
 
-// readNonKeyAttributes checks the table's NonKeyAttributes: the
-// attributes Workbench shows, with types of any kind.
-func readNonKeyAttributes(o *object) error {
-	attrs, err := o.array("NonKeyAttributes")
-	if err != nil {
-		return err
-	}
-	for i, raw := range attrs {
-		a, err := members(raw, FormatWorkbench, o.elem("NonKeyAttributes", i))
-		if err != nil {
-			return err
-		}
-		if _, _, err := readAttribute(a); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readWorkbenchIndex reads one of GlobalSecondaryIndexes.
-func readWorkbenchIndex(x *object, types map[string]string) (WorkbenchIndex, error) {
+// readWorkbenchIndex reads raw, the index of GlobalSecondaryIndexes at
+// path at.
+func readWorkbenchIndex(raw json.RawMessage, at string, types map[string]string) (WorkbenchIndex, error) {
 	var wi WorkbenchIndex
-	if err := x.only("IndexName", "KeyAttributes", "Projection"); err != nil {
+	var xj workbenchIndexJSON
+	if err := decodeMembers(raw, FormatWorkbench, at, membersClosed, &xj); err != nil {
 		return wi, err
 	}
-	var err error
-	if wi.Name, err = x.need("IndexName"); err != nil {
-		return wi, err
+	x := wbAt(at)
+	if wi.Name = xj.IndexName; wi.Name == "" {
+		return wi, x.errf("IndexName", "missing or empty")
 	}
 	if err := checkName(x, "IndexName", wi.Name, "index"); err != nil {
 		return wi, err
 	}
-	ka, err := x.object("KeyAttributes")
-	if err != nil {
-		return wi, err
-	}
-	if ka == nil {
+	if xj.KeyAttributes == nil {
 		return wi, x.errf("KeyAttributes", "missing: an index has a key")
 	}
-	if wi.Key, err = readKeyAttributes(ka, types); err != nil {
+	var err error
+	if wi.Key, err = readKeyAttributes(xj.KeyAttributes, x.at("KeyAttributes"), types); err != nil {
 		return wi, err
 	}
 	wi.Projection = "ALL"
-	p, err := x.object("Projection")
-	if err != nil || p == nil {
+	if xj.Projection == nil {
+		return wi, nil
+	}
+	var p shapes.Projection[string]
+	if err := decodeMembers(xj.Projection, FormatWorkbench, x.at("Projection"), membersClosed, &p); err != nil {
 		return wi, err
 	}
-	if err := p.only("ProjectionType", "NonKeyAttributes"); err != nil {
-		return wi, err
-	}
-	if pt, err := p.str("ProjectionType"); err != nil {
-		return wi, err
-	} else if pt != "" {
-		wi.Projection = pt
+	if p.ProjectionType != "" {
+		wi.Projection = p.ProjectionType
 	}
 	if !slices.Contains([]string{"ALL", "KEYS_ONLY", "INCLUDE"}, wi.Projection) {
-		return wi, p.errf("ProjectionType", "%q is not ALL, KEYS_ONLY or INCLUDE", wi.Projection)
+		return wi, x.errf("Projection.ProjectionType", "%q is not ALL, KEYS_ONLY or INCLUDE", wi.Projection)
 	}
-	wi.NonKeyAttributes, err = p.strings("NonKeyAttributes")
-	return wi, err
+	wi.NonKeyAttributes = p.NonKeyAttributes
+	return wi, nil
 }
 
-// readBilling reads BillingMode and ProvisionedCapacitySettings.
-func readBilling(o *object, wt *WorkbenchTable) error {
-	mode, err := o.str("BillingMode")
-	if err != nil {
-		return err
-	}
-	switch mode {
+// readBilling reads the BillingMode and ProvisionedCapacitySettings of
+// tj, the table at o.
+func readBilling(o *object, tj *workbenchTableJSON, wt *WorkbenchTable) error {
+	switch mode := tj.BillingMode; mode {
 	case "", "PAY_PER_REQUEST":
 		wt.BillingMode = "PAY_PER_REQUEST"
 	case "PROVISIONED":
@@ -599,37 +625,35 @@ func readBilling(o *object, wt *WorkbenchTable) error {
 	default:
 		return o.errf("BillingMode", "%q is not PAY_PER_REQUEST or PROVISIONED", mode)
 	}
-	pcs, err := o.object("ProvisionedCapacitySettings")
-	if err != nil || pcs == nil {
+	if tj.ProvisionedCapacitySettings == nil {
+		return nil
+	}
+	at := o.at("ProvisionedCapacitySettings")
+	var pcs workbenchCapacity
+	if err := decodeMembers(tj.ProvisionedCapacitySettings, FormatWorkbench, at, membersClosed, &pcs); err != nil {
 		return err
 	}
-	// Auto scaling is Application Auto Scaling's, which the emulator
-	// does not run: its settings are read for their shape only.
-	if err := pcs.only("ProvisionedThroughput", "AutoScalingRead", "AutoScalingWrite"); err != nil {
+	if err := shapeOnly(at, namedRaw{"AutoScalingRead", pcs.AutoScalingRead}, namedRaw{"AutoScalingWrite", pcs.AutoScalingWrite}); err != nil {
 		return err
 	}
-	for _, n := range []string{"AutoScalingRead", "AutoScalingWrite"} {
-		if _, err := pcs.object(n); err != nil {
-			return err
-		}
+	if pcs.ProvisionedThroughput == nil {
+		return nil
 	}
-	pt, err := pcs.object("ProvisionedThroughput")
-	if err != nil || pt == nil {
-		return err
-	}
-	if err := pt.only("ReadCapacityUnits", "WriteCapacityUnits"); err != nil {
+	at += ".ProvisionedThroughput"
+	var pt shapes.ProvisionedThroughput[json.RawMessage]
+	if err := decodeMembers(pcs.ProvisionedThroughput, FormatWorkbench, at, membersClosed, &pt); err != nil {
 		return err
 	}
 	for _, f := range []struct {
 		name string
+		raw  json.RawMessage
 		dst  *int64
-	}{{"ReadCapacityUnits", &wt.ReadCapacity}, {"WriteCapacityUnits", &wt.WriteCapacity}} {
-		raw := pt.get(f.name)
-		if raw == nil {
+	}{{"ReadCapacityUnits", pt.ReadCapacityUnits, &wt.ReadCapacity}, {"WriteCapacityUnits", pt.WriteCapacityUnits, &wt.WriteCapacity}} {
+		if f.raw == nil {
 			continue
 		}
-		if err := json.Unmarshal(raw, f.dst); err != nil || *f.dst < 1 {
-			return pt.errf(f.name, "want a whole number of at least 1")
+		if err := json.Unmarshal(f.raw, f.dst); err != nil || *f.dst < 1 {
+			return wbAt(at).errf(f.name, "want a whole number of at least 1")
 		}
 	}
 	return nil
