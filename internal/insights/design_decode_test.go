@@ -51,6 +51,22 @@ func TestDesignMemberOfWrongType(t *testing.T) {
 			"workbench: DataModel[0].TableName: the member appears twice"},
 		{"workbench: a block's table twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {}, "T": {}}}}`,
 			"workbench: dynamoemu.tables.T: the member appears twice"},
+		{"own block: entities an array", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"entities": []}}}}`,
+			"workbench: dynamoemu.tables.T.entities: want an object, found an array"},
+		{"own block: patterns a string", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"patterns": "pattern a scan T"}}}}`,
+			"workbench: dynamoemu.tables.T.patterns: want an array, found a string"},
+		{"own block: a template a number", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"entities": {"T": {"pk": 1}}}}}}`,
+			"workbench: dynamoemu.tables.T.entities.T.pk: want a string, found a number"},
+		{"own block: an unknown member", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"Patterns": []}}}}`,
+			"workbench: dynamoemu.tables.T.Patterns: unknown member (known here: entities, patterns)"},
+		{"own block: a OneTable block's unknown member", `{"indexes": {"primary": {"hash": "pk"}}, "extensions": {"dynamoemu": {"table": "T", "Entities": {}}}}`,
+			"onetable: extensions.dynamoemu.Entities: unknown member (known here: entities, patterns, table)"},
+		{"own block: patterns twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"patterns": [], "patterns": []}}}}`,
+			"workbench: dynamoemu.tables.T.patterns: the member appears twice"},
+		{"own block: an entity twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"entities": {"T": {}, "T": {}}}}}}`,
+			"workbench: dynamoemu.tables.T.entities.T: the member appears twice"},
+		{"own block: a template twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"entities": {"T": {"pk": "a", "pk": "b"}}}}}}`,
+			"workbench: dynamoemu.tables.T.entities.T.pk: the member appears twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

@@ -366,6 +366,27 @@ func FuzzParseWorkbench(f *testing.F) {
 	})
 }
 
+// FuzzOwnBlock: any dynamoemu block is templates and patterns for its
+// table, or a *DesignError naming what is wrong.
+func FuzzOwnBlock(f *testing.F) {
+	f.Add([]byte(`{"entities":{"Post":{"PK":"POST#{id}","SK":"post"}},"patterns":["pattern p get Post where pk = POST#{id} and sk = post"]}`))
+	f.Add([]byte(`{"entities":{"Post":{"PK":"a","PK":"b"}},"patterns":[1]}`))
+	f.Add([]byte(`{"entities":null,"patterns":null}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseDesign([]byte("table T\nkey PK SK\nentity Post PK=POST#{id} SK=post\n"))
+		require.NoError(t, err)
+		tb := d.Tables[0]
+		b, err := decodeOwnBlock(src, FormatWorkbench, "dynamoemu.tables.T", membersClosed)
+		if err == nil {
+			err = b.apply(tb, FormatWorkbench)
+		}
+		if err == nil {
+			err = tb.resolve(FormatWorkbench)
+		}
+		checkParsed(t, d, err)
+	})
+}
+
 // FuzzParseOneTable: any input is a OneTable design or a *DesignError
 // naming what is wrong.
 func FuzzParseOneTable(f *testing.F) {

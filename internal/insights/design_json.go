@@ -263,49 +263,57 @@ func convertTemplate(s string, syn templateSyntax) (string, bool, error) {
 // (ATTR: TEMPLATE in a design file's syntax); patterns: pattern lines of
 // a design file.
 type ownBlock struct {
-	entities *object
-	patterns []json.RawMessage
+	entities orderedMembers    // entity names are data: in the file's order
+	patterns []json.RawMessage // each a string, read with its index for errors
+	format   string
 	path     string
 }
 
+// ownBlockJSON is the members of dynamoemu's block that both formats
+// share; a format may add its own (OneTable's table).
+type ownBlockJSON struct {
+	Entities orderedMembers    `json:"entities"`
+	Patterns []json.RawMessage `json:"patterns"`
+}
+
 // readOwnBlock reads the members of dynamoemu's block o that both
-// formats share, besides those the caller names.
+// formats share, besides those the caller names (and reads).
 func readOwnBlock(o *object, extra ...string) (ownBlock, error) {
 	if err := o.only(append([]string{"entities", "patterns"}, extra...)...); err != nil {
 		return ownBlock{}, err
 	}
-	b := ownBlock{path: o.path}
-	var err error
-	if b.entities, err = o.object("entities"); err != nil {
-		return b, err
+	return decodeOwnBlock(o.raw, o.format, o.path, membersOpen)
+}
+
+// decodeOwnBlock reads raw, dynamoemu's block of format at path; closed:
+// it has only the members both formats share.
+func decodeOwnBlock(raw []byte, format, path string, closed bool) (ownBlock, error) {
+	var bj ownBlockJSON
+	if err := decodeMembers(raw, format, path, closed, &bj); err != nil {
+		return ownBlock{}, err
 	}
-	b.patterns, err = o.array("patterns")
-	return b, err
+	b := ownBlock{entities: bj.Entities, patterns: bj.Patterns, format: format, path: path}
+	if name := b.entities.twice(); name != "" {
+		return b, b.member("entities").errf(name, "the member appears twice")
+	}
+	return b, nil
+}
+
+// member is member name of the block, for its errors.
+func (b ownBlock) member(name string) *object {
+	return &object{format: b.format, path: b.path + "." + name}
 }
 
 // apply adds the block's entity templates and patterns to table t.
 func (b ownBlock) apply(t *DesignTable, format string) error {
-	if b.entities != nil {
-		for i, name := range b.entities.names {
-			e := t.entity(name)
-			if e == nil {
-				return b.entities.errf(name, "no entity %q in table %q", name, t.Name)
-			}
-			attrs, err := members(b.entities.values[i], format, b.entities.at(name))
-			if err != nil {
-				return err
-			}
-			for _, attr := range attrs.names {
-				text, err := attrs.need(attr)
-				if err != nil {
-					return err
-				}
-				tpl, err := parseTemplate(text)
-				if err != nil {
-					return attrs.errf(attr, "%v", err)
-				}
-				e.Attrs[attr] = tpl
-			}
+	b.format = format
+	for _, ne := range b.entities {
+		e := t.entity(ne.Name)
+		if e == nil {
+			return b.member("entities").errf(ne.Name, "no entity %q in table %q", ne.Name, t.Name)
+		}
+		if err := b.entityTemplates(e, ne.Value, b.member("entities").at(ne.Name)); err != nil {
+			return err
 		}
 	}
 	for i, raw := range b.patterns {
@@ -317,6 +325,37 @@ func (b ownBlock) apply(t *DesignTable, format string) error {
 		if err := patternLine(t, line, format, at); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// entityTemplates adds to entity e the templates raw, at path at, gives:
+// an object of ATTR: TEMPLATE, the attribute names its data.
+func (b ownBlock) entityTemplates(e *Entity, raw json.RawMessage, at string) error {
+	attrs := &object{format: b.format, path: at}
+	if kind := kindOf(raw); kind != "an object" {
+		return attrs.errf("", "want an object, found %s", kind)
+	}
+	var ts orderedMembers
+	if err := json.Unmarshal(raw, &ts); err != nil {
+		return attrs.errf("", "not JSON: %v", err)
+	}
+	if name := ts.twice(); name != "" {
+		return attrs.errf(name, "the member appears twice")
+	}
+	for _, nt := range ts {
+		var text string
+		if err := json.Unmarshal(nt.Value, &text); err != nil {
+			return attrs.errf(nt.Name, "want a string, found %s", kindOf(nt.Value))
+		}
+		if text == "" {
+			return attrs.errf(nt.Name, "missing or empty")
+		}
+		tpl, err := parseTemplate(text)
+		if err != nil {
+			return attrs.errf(nt.Name, "%v", err)
+		}
+		e.Attrs[nt.Name] = tpl
 	}
 	return nil
 }

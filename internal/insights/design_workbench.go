@@ -239,11 +239,7 @@ func readWorkbenchOwn(raw json.RawMessage, at string, d *Design) error {
 		if t == nil {
 			return byTable.errf(nt.Name, "no table %q in DataModel", nt.Name)
 		}
-		o, err := members(nt.Value, FormatWorkbench, byTable.at(nt.Name))
-		if err != nil {
-			return err
-		}
-		b, err := readOwnBlock(o)
+		b, err := decodeOwnBlock(nt.Value, FormatWorkbench, byTable.at(nt.Name), membersClosed)
 		if err != nil {
 			return err
 		}
