@@ -38,16 +38,34 @@ import (
 // FormatDataModel is AWS's DynamoDB MCP server's data model.
 const FormatDataModel = "dynamodb-data-model"
 
+// dataModelJSON is a data model's top level, decoded with decodeMembers
+// as each level below it. Its members are closed (membersClosed): the
+// MCP server's validation reads these three and no other, so a member
+// the reader does not know is an error naming it.
+type dataModelJSON struct {
+	Tables         []json.RawMessage `json:"tables"`          // CreateTable inputs (design_tables.go)
+	Items          orderedMembers    `json:"items"`           // per table name, its PutRequests
+	AccessPatterns []json.RawMessage `json:"access_patterns"` // of dataModelPattern
+}
+
+// dataModelPattern is one of access_patterns.
+type dataModelPattern struct {
+	Pattern           string  `json:"pattern"`
+	Description       string  `json:"description"`
+	Table             string  `json:"table"`
+	Index             string  `json:"index"` // "" or null: the table
+	DynamoDBOperation string  `json:"dynamodb_operation"`
+	Implementation    string  `json:"implementation"` // an AWS CLI command
+	Reason            *string `json:"reason"`         // why it is not DynamoDB's
+}
+
 func parseDataModel(top *object) (*Design, error) {
-	if err := top.only("tables", "items", "access_patterns"); err != nil {
+	var dm dataModelJSON
+	if err := decodeMembers(top.raw, FormatDataModel, top.path, membersClosed, &dm); err != nil {
 		return nil, err
 	}
 	d := &Design{Format: FormatDataModel}
-	tables, err := top.array("tables")
-	if err != nil {
-		return nil, err
-	}
-	for i, raw := range tables {
+	for i, raw := range dm.Tables {
 		o, err := members(raw, FormatDataModel, top.elem("tables", i))
 		if err != nil {
 			return nil, err
@@ -61,41 +79,12 @@ func parseDataModel(top *object) (*Design, error) {
 		}
 		d.Tables = append(d.Tables, t)
 	}
-	samples := map[string][]sampleItem{}
-	items, err := top.object("items")
+	samples, err := dataModelItems(dm.Items, top.at("items"), d)
 	if err != nil {
 		return nil, err
 	}
-	if items != nil {
-		for i, name := range items.names {
-			if d.table(name) == nil {
-				return nil, items.errf(name, "no table %q in tables", name)
-			}
-			var reqs []struct {
-				PutRequest struct {
-					Item json.RawMessage
-				}
-			}
-			if err := json.Unmarshal(items.values[i], &reqs); err != nil {
-				return nil, items.errf(name, "want an array of {\"PutRequest\": {\"Item\": ...}}")
-			}
-			var raws []json.RawMessage
-			for _, r := range reqs {
-				raws = append(raws, r.PutRequest.Item)
-			}
-			samples[name] = sampleItems(raws)
-		}
-	}
-	aps, err := top.array("access_patterns")
-	if err != nil {
-		return nil, err
-	}
-	for i, raw := range aps {
-		o, err := members(raw, FormatDataModel, top.elem("access_patterns", i))
-		if err != nil {
-			return nil, err
-		}
-		if err := readDataModelPattern(d, o, samples); err != nil {
+	for i, raw := range dm.AccessPatterns {
+		if err := readDataModelPattern(d, raw, top.elem("access_patterns", i), samples); err != nil {
 			return nil, err
 		}
 	}
@@ -111,6 +100,35 @@ func parseDataModel(top *object) (*Design, error) {
 		}
 	}
 	return d, nil
+}
+
+// dataModelItems reads items, at path at: per table of d, its sample
+// items as BatchWriteItem's PutRequests.
+func dataModelItems(items orderedMembers, at string, d *Design) (map[string][]sampleItem, error) {
+	o := &object{format: FormatDataModel, path: at}
+	if name := items.twice(); name != "" {
+		return nil, o.errf(name, "the member appears twice")
+	}
+	samples := map[string][]sampleItem{}
+	for _, nv := range items {
+		if d.table(nv.Name) == nil {
+			return nil, o.errf(nv.Name, "no table %q in tables", nv.Name)
+		}
+		var reqs []struct {
+			PutRequest struct {
+				Item json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(nv.Value, &reqs); err != nil {
+			return nil, o.errf(nv.Name, "want an array of {\"PutRequest\": {\"Item\": ...}}")
+		}
+		var raws []json.RawMessage
+		for _, r := range reqs {
+			raws = append(raws, r.PutRequest.Item)
+		}
+		samples[nv.Name] = sampleItems(raws)
+	}
+	return samples, nil
 }
 
 // dataModelAccess is the access an operation makes.
@@ -132,65 +150,45 @@ func dataModelAccess(op string) (Access, bool) {
 	return AccessNone, false
 }
 
-// readDataModelPattern reads one access pattern into its table.
-func readDataModelPattern(d *Design, o *object, samples map[string][]sampleItem) error {
-	if err := o.only("pattern", "description", "table", "index", "dynamodb_operation", "implementation", "reason"); err != nil {
+// readDataModelPattern reads raw, the access pattern at path at, into
+// its table.
+func readDataModelPattern(d *Design, raw json.RawMessage, at string, samples map[string][]sampleItem) error {
+	var p dataModelPattern
+	if err := decodeMembers(raw, FormatDataModel, at, membersClosed, &p); err != nil {
 		return err
 	}
-	name, err := o.need("pattern")
-	if err != nil {
+	o := &object{format: FormatDataModel, path: at}
+	if p.Pattern == "" {
+		return o.errf("pattern", "missing or empty")
+	}
+	if err := checkName(o, "pattern", p.Pattern, "pattern"); err != nil {
 		return err
 	}
-	if err := checkName(o, "pattern", name, "pattern"); err != nil {
-		return err
-	}
-	desc, err := o.str("description")
-	if err != nil {
-		return err
-	}
-	if _, err := o.str("reason"); err != nil {
-		return err
-	}
-	table, err := o.str("table")
-	if err != nil {
-		return err
-	}
-	if table == "" {
-		if !o.has("reason") {
+	if p.Table == "" {
+		if p.Reason == nil {
 			return o.errf("table", "missing: a pattern names its table, or gives the reason it is not DynamoDB's")
 		}
 		return nil
 	}
-	t := d.table(table)
+	t := d.table(p.Table)
 	if t == nil {
-		return o.errf("table", "no table %q in tables", table)
+		return o.errf("table", "no table %q in tables", p.Table)
 	}
-	index := ""
-	if raw := o.get("index"); raw != nil && string(raw) != "null" {
-		if index, err = o.str("index"); err != nil {
-			return err
-		}
+	if p.DynamoDBOperation == "" {
+		return o.errf("dynamodb_operation", "missing or empty")
 	}
-	op, err := o.need("dynamodb_operation")
-	if err != nil {
-		return err
-	}
-	acc, ok := dataModelAccess(op)
+	acc, ok := dataModelAccess(p.DynamoDBOperation)
 	if !ok {
-		return o.errf("dynamodb_operation", "%q is not Query, Scan, GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems or TransactWriteItems", op)
+		return o.errf("dynamodb_operation", "%q is not Query, Scan, GetItem, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems or TransactWriteItems", p.DynamoDBOperation)
 	}
-	impl, err := o.str("implementation")
-	if err != nil {
-		return err
-	}
-	pt := &Pattern{Name: name, Description: desc, Access: acc, Index: index, At: o.path}
-	if t.hasPattern(name) {
-		pt.Name = name + "-" + acc.String() // a range split by operation ("16-19")
+	pt := &Pattern{Name: p.Pattern, Description: p.Description, Access: acc, Index: p.Index, At: at}
+	if t.hasPattern(p.Pattern) {
+		pt.Name = p.Pattern + "-" + acc.String() // a range split by operation ("16-19")
 		if t.hasPattern(pt.Name) {
-			return o.errf("pattern", "pattern %q twice", name)
+			return o.errf("pattern", "pattern %q twice", p.Pattern)
 		}
 	}
-	cmd, err := parseCLI(impl)
+	cmd, err := parseCLI(p.Implementation)
 	if err != nil {
 		return o.errf("implementation", "%v", err)
 	}

@@ -12,6 +12,7 @@ import (
 // case) and a member given twice.
 func TestDesignMemberOfWrongType(t *testing.T) {
 	const wbKey = `"KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}}`
+	const dmTable = `{"TableName": "T", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]}`
 	for _, tc := range []struct{ name, src, want string }{
 		{"toolbox: a name not a string", `{"name": 7, "partitionKey": "pk"}`,
 			"dynamodb-toolbox: name: want a string, found a number"},
@@ -67,6 +68,24 @@ func TestDesignMemberOfWrongType(t *testing.T) {
 			"workbench: dynamoemu.tables.T.entities.T: the member appears twice"},
 		{"own block: a template twice", `{"DataModel": [{"TableName": "T", ` + wbKey + `}], "dynamoemu": {"tables": {"T": {"entities": {"T": {"pk": "a", "pk": "b"}}}}}}`,
 			"workbench: dynamoemu.tables.T.entities.T.pk: the member appears twice"},
+		{"data model: a description a number", `{"tables": [` + dmTable + `], "access_patterns": [{"pattern": "1", "description": 2, "table": "T", "dynamodb_operation": "Scan"}]}`,
+			"dynamodb-data-model: access_patterns[0].description: want a string, found a number"},
+		{"data model: items an array", `{"tables": [` + dmTable + `], "items": [], "access_patterns": []}`,
+			"dynamodb-data-model: items: want an object, found an array"},
+		{"data model: a key schema an object", `{"tables": [{"TableName": "T", "KeySchema": {}}], "access_patterns": []}`,
+			"dynamodb-data-model: tables[0].KeySchema: want an array, found an object"},
+		{"data model: a key type a boolean", `{"tables": [{"TableName": "T", "KeySchema": [{"AttributeName": "a", "KeyType": true}]}], "access_patterns": []}`,
+			"dynamodb-data-model: tables[0].KeySchema[0].KeyType: want a string, found a boolean"},
+		{"data model: a pattern member in the wrong case", `{"tables": [` + dmTable + `], "access_patterns": [{"Pattern": "1", "table": "T", "dynamodb_operation": "Scan"}]}`,
+			"dynamodb-data-model: access_patterns[0].Pattern: unknown member (known here: pattern, description, table, index, dynamodb_operation, implementation, reason)"},
+		{"data model: an unknown index member", `{"tables": [{"TableName": "T", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "GlobalSecondaryIndexes": [{"IndexName": "G", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "Colour": 1}]}], "access_patterns": []}`,
+			"dynamodb-data-model: tables[0].GlobalSecondaryIndexes[0].Colour: unknown member (known here: IndexName, KeySchema, Projection, ProvisionedThroughput, OnDemandThroughput, WarmThroughput)"},
+		{"data model: a table member twice", `{"tables": [{"TableName": "T", "TableName": "U", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]}], "access_patterns": []}`,
+			"dynamodb-data-model: tables[0].TableName: the member appears twice"},
+		{"data model: a pattern's table twice", `{"tables": [` + dmTable + `], "access_patterns": [{"pattern": "1", "table": "T", "table": "U", "dynamodb_operation": "Scan"}]}`,
+			"dynamodb-data-model: access_patterns[0].table: the member appears twice"},
+		{"data model: a table's items twice", `{"tables": [` + dmTable + `], "items": {"T": [], "T": []}, "access_patterns": []}`,
+			"dynamodb-data-model: items.T: the member appears twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

@@ -406,7 +406,8 @@ func FuzzParseOneTable(f *testing.F) {
 // model or a *DesignError naming what is wrong.
 func FuzzParseDataModel(f *testing.F) {
 	fuzzSeeds(f, "blog.dynamodb_data_model.json",
-		`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}]}],"items":{"T":[{"PutRequest":{"Item":{"p":{"S":"U#1"},"s":{"S":"x"},"id":{"S":"1"}}}}]},"access_patterns":[{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression \"p = :p AND s BETWEEN :a AND :b\" --expression-attribute-values '{\":p\":{\"S\":\"U#1\"},\":a\":{\"S\":\"a\"},\":b\":{\"S\":\"b\"}}'"}]}`)
+		`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"s","KeyType":"RANGE"}]}],"items":{"T":[{"PutRequest":{"Item":{"p":{"S":"U#1"},"s":{"S":"x"},"id":{"S":"1"}}}}]},"access_patterns":[{"pattern":"1","table":"T","dynamodb_operation":"Query","implementation":"aws dynamodb query --key-condition-expression \"p = :p AND s BETWEEN :a AND :b\" --expression-attribute-values '{\":p\":{\"S\":\"U#1\"},\":a\":{\"S\":\"a\"},\":b\":{\"S\":\"b\"}}'"}]}`,
+		`{"tables":[{"TableName":"T","KeySchema":[{"AttributeName":"p","KeyType":"HASH"}],"GlobalSecondaryIndexes":[{"IndexName":"g","KeySchema":[{"AttributeName":"q","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"LocalSecondaryIndexes":[{"IndexName":"l","KeySchema":[{"AttributeName":"p","KeyType":"HASH"},{"AttributeName":"r","KeyType":"RANGE"}]}],"BillingMode":"PAY_PER_REQUEST"}],"access_patterns":[{"pattern":"1","table":"T","index":"g","dynamodb_operation":"Query"},{"pattern":"2","reason":"search"}]}`)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d, err := ParseDesign(src)
 		if !isJSON(src) || err == nil && d.Format != FormatDataModel {

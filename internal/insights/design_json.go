@@ -158,15 +158,6 @@ func (o *object) only(known ...string) error {
 	return nil
 }
 
-// object returns member name as an object (nil, nil when absent).
-func (o *object) object(name string) (*object, error) {
-	raw := o.get(name)
-	if raw == nil {
-		return nil, nil
-	}
-	return members(raw, o.format, o.at(name))
-}
-
 // str returns member name as a string ("" when absent).
 func (o *object) str(name string) (string, error) {
 	raw := o.get(name)
@@ -178,28 +169,6 @@ func (o *object) str(name string) (string, error) {
 		return "", o.errf(name, "want a string, found %s", kindOf(raw))
 	}
 	return s, nil
-}
-
-// need returns member name as a non-empty string.
-func (o *object) need(name string) (string, error) {
-	s, err := o.str(name)
-	if err == nil && s == "" {
-		err = o.errf(name, "missing or empty")
-	}
-	return s, err
-}
-
-// array returns member name as an array's elements (nil when absent).
-func (o *object) array(name string) ([]json.RawMessage, error) {
-	raw := o.get(name)
-	if raw == nil {
-		return nil, nil
-	}
-	var a []json.RawMessage
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, o.errf(name, "want an array, found %s", kindOf(raw))
-	}
-	return a, nil
 }
 
 // elem is the path of element i of array member name of o.
