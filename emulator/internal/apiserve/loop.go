@@ -48,6 +48,7 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 		Body:          &lc.Body,
 		BodyHere:      h.ContentLength <= int64(lc.BR.Buffered()),
 		Conn:          lc.Conn,
+		ReqID:         h.ReqID,
 	}
 	if h.ContentEncoding != "" {
 		in.ContentEncoding = []string{h.ContentEncoding}
