@@ -119,6 +119,7 @@ type Answer struct {
 	ReqID      string
 	Version    string
 	RetryAfter string
+	Now        time.Time // its Date; zero: the clock's now (the caller's read, shared with its write deadline, saves one)
 }
 
 // WriteLoopAnswer writes the loop's answer a with body to one request
@@ -165,7 +166,11 @@ func appendAnswerHead(b []byte, h *Head, coding string, a *Answer, body []byte, 
 	b = append(b, "\r\n"+HeaderRequestID+": "...)
 	b = append(b, a.ReqID...)
 	b = append(b, "\r\n"...)
-	b = append(b, DateLine(time.Now())...)
+	now := a.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	b = append(b, DateLine(now)...)
 	if a.RetryAfter != "" {
 		b = append(b, "Retry-After: "...)
 		b = append(b, a.RetryAfter...)
