@@ -48,6 +48,7 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 		Body:          &lc.Body,
 		BodyHere:      h.ContentLength <= int64(lc.BR.Buffered()),
 		Conn:          lc.Conn,
+		ReqID:         h.ReqID,
 	}
 	if h.ContentEncoding != "" {
 		in.ContentEncoding = []string{h.ContentEncoding}
@@ -74,8 +75,9 @@ func (lh *LoopHandler) ServeLoop(lc *httploop.LoopConn) (keep bool) {
 	s.LogAnswer(&in, &ans) // before the client can read the answer, as on net/http's path
 	// The write deadline counts from the answer being ready, not from
 	// the head: a request slow to serve is still answered.
-	lc.Conn.SetWriteDeadlineFor(time.Now().Add(lh.WriteTimeout))
-	head := httploop.Answer{Status: ans.Status, ReqID: ans.ReqID, Version: lh.Version}
+	now := time.Now() // the write deadline's and the Date's
+	lc.Conn.SetWriteDeadlineFor(now.Add(lh.WriteTimeout))
+	head := httploop.Answer{Status: ans.Status, ReqID: ans.ReqID, Version: lh.Version, Now: now}
 	if ans.RetryAfter {
 		head.RetryAfter = RetryAfterSeconds
 	}

@@ -64,6 +64,7 @@ type Request struct {
 	BodyHere        bool                 // the whole body is in memory already (the loop's read buffer): not paced
 	Remote          string               // the client's address, for logs; "" with conn set
 	Conn            net.Conn             // the loop's connection (remote read from it when logged)
+	ReqID           string               // the answer's request ID, made with the loop's head; "": Serve makes one
 	W               http.ResponseWriter  // net/http's, whose connection a paced body's cut ends (pace.go)
 	RL              *httpedge.RequestLog // nil unless debug logging is on
 	// req is the request, on net/http's path with Options.Credentials:
@@ -140,7 +141,10 @@ type Answer struct {
 // Serve serves one API call: authenticate, read the body, dispatch on
 // X-Amz-Target (handle). The answer's body is appended to outBuf.
 func (s *Server) Serve(in *Request, outBuf []byte) Answer {
-	ans := Answer{ReqID: httploop.NewRequestID(), Status: http.StatusOK}
+	ans := Answer{ReqID: in.ReqID, Status: http.StatusOK}
+	if ans.ReqID == "" {
+		ans.ReqID = httploop.NewRequestID()
+	}
 	body, err := s.handle(in, ans.ReqID, outBuf)
 	if bc, ok := errors.AsType[*bodyCut](err); ok {
 		// The body did not arrive in time: the client hears so where it

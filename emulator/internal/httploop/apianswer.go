@@ -88,19 +88,27 @@ type respHeaderVals struct {
 // table looks) and then cut, not a nibble at a time with the dashes
 // tested in the loop (BenchmarkOps/GetItem/handler).
 func NewRequestID() string {
+	var b [RequestIDLen]byte
+	putRequestID(&b)
+	return string(b[:])
+}
+
+// RequestIDLen is the length of a request ID.
+const RequestIDLen = 36
+
+// putRequestID writes a fresh request ID (NewRequestID's) into b.
+func putRequestID(b *[RequestIDLen]byte) {
 	var r [16]byte
 	binary.BigEndian.PutUint64(r[:8], rand.Uint64())
 	binary.BigEndian.PutUint64(r[8:], rand.Uint64())
 	var h [32]byte
 	hex.Encode(h[:], r[:])
-	var b [36]byte
 	copy(b[0:8], h[0:8])
 	copy(b[9:13], h[8:12])
 	copy(b[14:18], h[12:16])
 	copy(b[19:23], h[16:20])
 	copy(b[24:36], h[20:32])
 	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
-	return string(b[:])
 }
 
 // Answer is what the loop's answer head says beside the body: its status,
@@ -111,6 +119,7 @@ type Answer struct {
 	ReqID      string
 	Version    string
 	RetryAfter string
+	Now        time.Time // its Date; zero: the clock's now (the caller's read, shared with its write deadline, saves one)
 }
 
 // WriteLoopAnswer writes the loop's answer a with body to one request
@@ -157,7 +166,11 @@ func appendAnswerHead(b []byte, h *Head, coding string, a *Answer, body []byte, 
 	b = append(b, "\r\n"+HeaderRequestID+": "...)
 	b = append(b, a.ReqID...)
 	b = append(b, "\r\n"...)
-	b = append(b, DateLine(time.Now())...)
+	now := a.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	b = append(b, DateLine(now)...)
 	if a.RetryAfter != "" {
 		b = append(b, "Retry-After: "...)
 		b = append(b, a.RetryAfter...)

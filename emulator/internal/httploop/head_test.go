@@ -60,6 +60,13 @@ func TestParseHeadSDKCall(t *testing.T) {
 	require.Equal(t, len(sdkHead), n)
 	var h Head
 	require.True(t, ParseHead(b[:n], &h))
+	// The head carries a fresh request ID (NewRequestID's form), made
+	// in the same allocation as its strings: another for each parse.
+	require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, h.ReqID)
+	var h2 Head
+	require.True(t, ParseHead(b[:n], &h2))
+	require.NotEqual(t, h.ReqID, h2.ReqID)
+	h.ReqID = ""
 	require.Equal(t, Head{
 		ContentLength: 2,
 		Host:          "localhost:8000",

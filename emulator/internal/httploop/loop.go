@@ -265,7 +265,10 @@ func (l *Loop) readHead(lc *LoopConn, first bool) (eligible bool, err error) {
 			return false, err
 		}
 	}
-	t0 := time.Now()
+	// t0 is the head's first byte, read from the clock only when a
+	// deadline counts from it (a head or body still arriving): most
+	// requests arrive whole in one read and need no third clock read.
+	var t0 time.Time
 	headerDeadlineSet := first
 	for {
 		buf, _ := br.Peek(br.Buffered())
@@ -283,12 +286,18 @@ func (l *Loop) readHead(lc *LoopConn, first bool) (eligible bool, err error) {
 			// The body: ReadTimeout from the head's first byte, unless it
 			// is here already.
 			if int64(br.Buffered()) < lc.Head.ContentLength {
+				if t0.IsZero() {
+					t0 = time.Now()
+				}
 				lc.Conn.SetReadDeadlineFor(t0.Add(o.ReadTimeout), PhaseBody)
 			}
 			return true, nil
 		}
 		if len(buf) >= br.Size() || len(buf) > o.MaxHeaderBytes {
 			return false, nil // a head this large is net/http's
+		}
+		if t0.IsZero() {
+			t0 = time.Now()
 		}
 		if !headerDeadlineSet {
 			lc.Conn.SetReadDeadlineFor(t0.Add(o.ReadHeaderTimeout), PhaseHeaders)
