@@ -6,7 +6,11 @@
 // AWS::Serverless::SimpleTable becomes the
 // CreateTable input the template describes, with its TTL, point-in-time
 // recovery and contributor insights settings and, for a global table, the
-// replicas' regions; other resource types are skipped and listed.
+// replicas' regions; other resource types are skipped and listed. The
+// input is typed (CreateTable, create.go), its JSON DynamoDB's; a table's
+// properties, once resolved, are read into typed structures through
+// encoding/json, their shape checked member by exact name first
+// (decode, shape.go) so that what does not fit is named by its place.
 //
 // Intrinsic functions are resolved where they can be locally: Ref to a
 // parameter (its Default), to a pseudo parameter (AWS::Region and the
@@ -31,6 +35,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // AccountID is the account the pseudo parameter AWS::AccountId and the
@@ -59,12 +65,12 @@ type Table struct {
 	LogicalID string
 	Name      string
 	// Create is the CreateTable input.
-	Create map[string]any
+	Create CreateTable
 	// TTL is the UpdateTimeToLive input's TimeToLiveSpecification, or nil.
-	TTL map[string]any
+	TTL *shapes.TimeToLiveSpecification
 	// PITR is UpdateContinuousBackups' PointInTimeRecoverySpecification,
 	// or nil.
-	PITR map[string]any
+	PITR *shapes.PointInTimeRecoverySpecification
 	// ContributorInsights is UpdateContributorInsights' action for the
 	// table ("ENABLE"), or "".
 	ContributorInsights string

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,6 +21,35 @@ func readFile(t *testing.T, name string, o Options) *Template {
 	tpl, err := Read(src, o)
 	require.NoError(t, err)
 	return tpl
+}
+
+func attrs(nameType ...string) (out []shapes.AttributeDefinition[*string]) {
+	for i := 0; i < len(nameType); i += 2 {
+		out = append(out, shapes.AttributeDefinition[*string]{AttributeName: ptr(nameType[i]), AttributeType: ptr(nameType[i+1])})
+	}
+	return out
+}
+
+func keys(nameType ...string) (out []shapes.KeySchemaElement[*string]) {
+	for i := 0; i < len(nameType); i += 2 {
+		out = append(out, shapes.KeySchemaElement[*string]{AttributeName: ptr(nameType[i]), KeyType: ptr(nameType[i+1])})
+	}
+	return out
+}
+
+func tags(kv ...string) (out []shapes.Tag[*string]) {
+	for i := 0; i < len(kv); i += 2 {
+		out = append(out, shapes.Tag[*string]{Key: ptr(kv[i]), Value: ptr(kv[i+1])})
+	}
+	return out
+}
+
+func capacity(read, write int64) *shapes.ProvisionedThroughput[*int64] {
+	return &shapes.ProvisionedThroughput[*int64]{ReadCapacityUnits: &read, WriteCapacityUnits: &write}
+}
+
+func ttl(attr string) *shapes.TimeToLiveSpecification {
+	return &shapes.TimeToLiveSpecification{AttributeName: &attr, Enabled: ptr(true)}
 }
 
 // asJSON compares through JSON: numbers from YAML and JSON alike.
@@ -41,6 +71,17 @@ func TestReadCDKSynth(t *testing.T) {
 	orders := tpl.Tables[0]
 	require.Equal(t, "OrdersTable3D0A4D91", orders.LogicalID)
 	require.Equal(t, "orders", orders.Name)
+	require.Equal(t, CreateTable{CreateTableInput: shapes.CreateTableInput{
+		TableName:            ptr("orders"),
+		AttributeDefinitions: attrs("pk", "S", "sk", "S", "gsi1pk", "S", "createdAt", "N"),
+		BillingMode:          ptr("PAY_PER_REQUEST"),
+		GlobalSecondaryIndexes: []shapes.GlobalSecondaryIndex{{IndexName: ptr("gsi1"), KeySchema: keys("gsi1pk", "HASH", "sk", "RANGE"),
+			Projection: &shapes.Projection[*string]{ProjectionType: ptr("ALL")}}},
+		KeySchema: keys("pk", "HASH", "sk", "RANGE"),
+		LocalSecondaryIndexes: []shapes.LocalSecondaryIndex{{IndexName: ptr("byCreated"), KeySchema: keys("pk", "HASH", "createdAt", "RANGE"),
+			Projection: &shapes.Projection[*string]{NonKeyAttributes: []string{"status"}, ProjectionType: ptr("INCLUDE")}}},
+		StreamSpecification: &shapes.StreamSpecification{StreamEnabled: ptr(true), StreamViewType: ptr("NEW_AND_OLD_IMAGES")},
+	}}, orders.Create)
 	require.JSONEq(t, `{
 		"TableName": "orders",
 		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"},{"AttributeName":"gsi1pk","AttributeType":"S"},{"AttributeName":"createdAt","AttributeType":"N"}],
@@ -49,12 +90,12 @@ func TestReadCDKSynth(t *testing.T) {
 		"KeySchema": [{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
 		"LocalSecondaryIndexes": [{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"NonKeyAttributes":["status"],"ProjectionType":"INCLUDE"}}],
 		"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}
-	}`, asJSON(t, orders.Create))
-	require.Equal(t, map[string]any{"AttributeName": "expiresAt", "Enabled": true}, orders.TTL)
+	}`, asJSON(t, orders.Create), "the wire form -load sends")
+	require.Equal(t, ttl("expiresAt"), orders.TTL)
 
 	sessions := tpl.Tables[1]
 	require.Equal(t, "SessionsTableA0B1C2D3", sessions.Name, "no TableName: the logical id")
-	require.JSONEq(t, `{"ReadCapacityUnits":5,"WriteCapacityUnits":5}`, asJSON(t, sessions.Create["ProvisionedThroughput"]))
+	require.Equal(t, capacity(5, 5), sessions.Create.ProvisionedThroughput)
 	require.NotNil(t, sessions.PITR)
 
 	out, unresolved := tpl.Outputs(func(id, attr string) (string, error) { return "stream-of-" + id, nil })
@@ -68,20 +109,20 @@ func TestReadSAM(t *testing.T) {
 	require.Len(t, tpl.Tables, 2)
 	orders := tpl.Tables[0]
 	require.Equal(t, "orders-dev-eu-west-1", orders.Name, "!Sub of a parameter's Default and AWS::Region")
-	require.JSONEq(t, `{"ReadCapacityUnits":5,"WriteCapacityUnits":2}`, asJSON(t, orders.Create["ProvisionedThroughput"]))
-	require.JSONEq(t, `[{"Key":"stage","Value":"dev"}]`, asJSON(t, orders.Create["Tags"]))
-	require.Equal(t, true, orders.Create["DeletionProtectionEnabled"])
-	require.JSONEq(t, `{"StreamEnabled":true,"StreamViewType":"NEW_IMAGE"}`, asJSON(t, orders.Create["StreamSpecification"]))
+	require.Equal(t, capacity(5, 2), orders.Create.ProvisionedThroughput)
+	require.Equal(t, tags("stage", "dev"), orders.Create.Tags)
+	require.Equal(t, ptr(true), orders.Create.DeletionProtectionEnabled)
+	require.Equal(t, &shapes.StreamSpecification{StreamEnabled: ptr(true), StreamViewType: ptr("NEW_IMAGE")}, orders.Create.StreamSpecification)
 
 	users := tpl.Tables[1]
 	require.Equal(t, "users-dev", users.Name)
-	require.JSONEq(t, `{
-		"TableName": "users-dev",
-		"AttributeDefinitions": [{"AttributeName":"userId","AttributeType":"S"}],
-		"KeySchema": [{"AttributeName":"userId","KeyType":"HASH"}],
-		"BillingMode": "PAY_PER_REQUEST",
-		"Tags": [{"Key":"team","Value":"identity"}]
-	}`, asJSON(t, users.Create))
+	require.Equal(t, CreateTable{CreateTableInput: shapes.CreateTableInput{
+		TableName:            ptr("users-dev"),
+		AttributeDefinitions: attrs("userId", "S"),
+		KeySchema:            keys("userId", "HASH"),
+		BillingMode:          ptr("PAY_PER_REQUEST"),
+		Tags:                 tags("team", "identity"),
+	}}, users.Create)
 
 	out, unresolved := tpl.Outputs(nil)
 	require.NotContains(t, out, "OrdersStream", "a stream ARN is known once the table exists")
@@ -110,14 +151,14 @@ func TestReadServerless(t *testing.T) {
 	require.Equal(t, []string{"OrdersQueue (AWS::SQS::Queue)"}, tpl.Skipped)
 	require.Len(t, tpl.Tables, 1)
 	require.Equal(t, "orders-dev-orders", tpl.Tables[0].Name)
-	require.Equal(t, map[string]any{"AttributeName": "ttl", "Enabled": true}, tpl.Tables[0].TTL, "${env:...} set")
+	require.Equal(t, ttl("ttl"), tpl.Tables[0].TTL, "${env:...} set")
 	out, unresolved := tpl.Outputs(nil)
 	require.Empty(t, unresolved)
 	require.Equal(t, "orders-dev-orders", out["OrdersTableName"])
 
 	tpl, err = Read(src, Options{})
 	require.NoError(t, err)
-	require.Equal(t, "expiresAt", tpl.Tables[0].TTL["AttributeName"], "${env:...} unset: the fallback")
+	require.Equal(t, ttl("expiresAt"), tpl.Tables[0].TTL, "${env:...} unset: the fallback")
 }
 
 func TestReadGlobalTable(t *testing.T) {
@@ -127,13 +168,91 @@ func TestReadGlobalTable(t *testing.T) {
 	require.Equal(t, []string{"eu-west-1"}, g.Replicas)
 	require.NotNil(t, g.PITR)
 	require.NotNil(t, g.TTL)
-	require.JSONEq(t, `[{"Key":"app","Value":"shop"}]`, asJSON(t, g.Create["Tags"]))
-	require.Equal(t, "PAY_PER_REQUEST", g.Create["BillingMode"])
+	require.Equal(t, tags("app", "shop"), g.Create.Tags)
+	require.Equal(t, ptr("PAY_PER_REQUEST"), g.Create.BillingMode)
 
 	src, err := os.ReadFile("testdata/global.yaml")
 	require.NoError(t, err)
 	_, err = Read(src, Options{Region: "ap-south-1"})
 	require.ErrorContains(t, err, "no replica in ap-south-1")
+}
+
+// TestReadProvisionedGlobalTable: a PROVISIONED global table is made
+// with its autoscaling minimums as its capacity (the write side from the
+// table, the read side from the replica in the region), its replica's
+// settings and its GSIs' on the same terms; the other replicas are
+// regions only.
+func TestReadProvisionedGlobalTable(t *testing.T) {
+	src := `Resources:
+  G:
+    Type: AWS::DynamoDB::GlobalTable
+    Properties:
+      TableName: g
+      BillingMode: PROVISIONED
+      AttributeDefinitions: [{AttributeName: id, AttributeType: S}, {AttributeName: x, AttributeType: N}]
+      KeySchema: [{AttributeName: id, KeyType: HASH}]
+      WriteProvisionedThroughputSettings:
+        WriteCapacityAutoScalingSettings: {MinCapacity: 3, MaxCapacity: 10, TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}
+      SSESpecification: {SSEEnabled: true, SSEType: KMS}
+      GlobalSecondaryIndexes:
+        - IndexName: byX
+          KeySchema: [{AttributeName: x, KeyType: HASH}]
+          Projection: {ProjectionType: ALL}
+          WriteProvisionedThroughputSettings:
+            WriteCapacityAutoScalingSettings: {MinCapacity: "2", MaxCapacity: 10, TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}
+      Replicas:
+        - Region: us-east-1
+          TableClass: STANDARD_INFREQUENT_ACCESS
+          DeletionProtectionEnabled: false
+          SSESpecification: {KMSMasterKeyId: alias/x}
+          ContributorInsightsSpecification: {Enabled: true}
+          PointInTimeRecoverySpecification: {PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7}
+          ReadProvisionedThroughputSettings: {ReadCapacityAutoScalingSettings: {MinCapacity: 4, MaxCapacity: 9, TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}}
+          GlobalSecondaryIndexes:
+            - IndexName: byX
+              ReadProvisionedThroughputSettings: {ReadCapacityUnits: 6}
+        - Region: eu-west-1
+          TableClass: STANDARD
+`
+	tpl, err := Read([]byte(src), Options{})
+	require.NoError(t, err)
+	require.Len(t, tpl.Tables, 1)
+	g := tpl.Tables[0]
+	require.Equal(t, CreateTable{CreateTableInput: shapes.CreateTableInput{
+		TableName:             ptr("g"),
+		AttributeDefinitions:  attrs("id", "S", "x", "N"),
+		KeySchema:             keys("id", "HASH"),
+		BillingMode:           ptr("PROVISIONED"),
+		ProvisionedThroughput: capacity(4, 3),
+		GlobalSecondaryIndexes: []shapes.GlobalSecondaryIndex{{IndexName: ptr("byX"), KeySchema: keys("x", "HASH"), Projection: &shapes.Projection[*string]{ProjectionType: ptr("ALL")},
+			ProvisionedThroughput: capacity(6, 2)}},
+		SSESpecification:          &shapes.SSESpecification{Enabled: ptr(true), SSEType: ptr("KMS"), KMSMasterKeyId: ptr("alias/x")},
+		TableClass:                ptr("STANDARD_INFREQUENT_ACCESS"),
+		DeletionProtectionEnabled: ptr(false),
+	}}, g.Create)
+	require.Equal(t, &shapes.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: ptr(true), RecoveryPeriodInDays: ptr(int64(7))}, g.PITR)
+	require.Equal(t, "ENABLE", g.ContributorInsights)
+	require.Nil(t, g.TTL)
+	require.Equal(t, []string{"eu-west-1"}, g.Replicas)
+	require.JSONEq(t, `{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}`, asJSON(t, g.PITR), "the wire form -load sends")
+
+	_, err = Read([]byte(strings.Replace(src, "{ReadCapacityUnits: 6}", "{}", 1)), Options{})
+	require.ErrorContains(t, err, "Replicas[us-east-1].GlobalSecondaryIndexes[byX].ReadProvisionedThroughputSettings: a PROVISIONED global table's replica needs")
+}
+
+// TestReadResourcePolicy: a table's ResourcePolicy goes into CreateTable
+// as its document's JSON text, a member the request shape does not hold,
+// and the request's JSON leaves out what the template does not say.
+func TestReadResourcePolicy(t *testing.T) {
+	src := "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n" +
+		"      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n" +
+		"      ResourcePolicy: {PolicyDocument: {Version: '2012-10-17', Statement: []}}\n"
+	tpl, err := Read([]byte(src), Options{})
+	require.NoError(t, err)
+	tb := tpl.Tables[0]
+	require.Equal(t, ptr(`{"Statement":[],"Version":"2012-10-17"}`), tb.Create.ResourcePolicy)
+	require.JSONEq(t, `{"TableName":"t","KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+		"ResourcePolicy":"{\"Statement\":[],\"Version\":\"2012-10-17\"}"}`, asJSON(t, tb.Create))
 }
 
 // TestReadErrors: what cannot be resolved or taken exactly is an error
@@ -158,6 +277,12 @@ func TestReadErrors(t *testing.T) {
 		{"service: s\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${file(./names.yml):orders}\n", "file"},
 		{"service: s\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${env:UNSET_TABLE_NAME}\n", "env:UNSET_TABLE_NAME"},
 		{"service: s\ncustom: {a: '${self:custom.b}', b: '${self:custom.a}'}\nprovider: {name: aws}\nresources:\n  Resources:\n    T:\n      Type: AWS::DynamoDB::Table\n      Properties:\n        TableName: ${self:custom.a}\n", "too deep"},
+		{table("      KeySchema: [{AttributeName: id, KeyType: HASH, Ordinal: 1}]\n"), "Resources.T.Properties.KeySchema[0].Ordinal: a property the emulator cannot take"},
+		{table("      GlobalSecondaryIndexes: [{IndexName: g, Projection: {projectionType: ALL}}]\n"), "GlobalSecondaryIndexes[0].Projection.projectionType: a property the emulator cannot take"},
+		{table("      Tags: {team: x}\n"), "Resources.T.Properties.Tags: not a list"},
+		{table("      DeletionProtectionEnabled: 'yes'\n"), "Resources.T.Properties.DeletionProtectionEnabled: not true or false"},
+		{table("      BillingMode: [PROVISIONED]\n"), "Resources.T.Properties.BillingMode: not a string"},
+		{table("      ProvisionedThroughput: {ReadCapacityUnits: five, WriteCapacityUnits: 1}\n"), "ProvisionedThroughput.ReadCapacityUnits: strconv.ParseInt"},
 		{"[1, 2]", "not a mapping"},
 		{"ModelName: x\nDataModel: []\n", "neither"},
 	}
@@ -203,9 +328,9 @@ func TestReadRealCDKSynth(t *testing.T) {
 	require.Equal(t, []string{"eu-west-1"}, carts.Replicas)
 	require.NotNil(t, carts.PITR)
 	require.Equal(t, "orders", orders.Name)
-	require.JSONEq(t, `[{"IndexName":"byCreated","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"createdAt","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]`,
-		asJSON(t, orders.Create["LocalSecondaryIndexes"]))
-	require.Equal(t, "expiresAt", orders.TTL["AttributeName"])
+	require.Equal(t, []shapes.LocalSecondaryIndex{{IndexName: ptr("byCreated"), KeySchema: keys("pk", "HASH", "createdAt", "RANGE"), Projection: &shapes.Projection[*string]{ProjectionType: ptr("KEYS_ONLY")}}},
+		orders.Create.LocalSecondaryIndexes)
+	require.Equal(t, ttl("expiresAt"), orders.TTL)
 	out, unresolved := tpl.Outputs(func(id, attr string) (string, error) { return id + "." + attr, nil })
 	require.Empty(t, unresolved)
 	require.Equal(t, map[string]string{"OrdersStream": "OrdersA9B65338.StreamArn"}, out)

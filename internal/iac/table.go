@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // The resource types read.
@@ -27,14 +28,15 @@ func (r *resolver) table(id, typ string, raw map[string]any) (Table, error) {
 		return Table{}, err
 	}
 	props, _ := rv.(map[string]any)
-	t := Table{LogicalID: id, Name: r.tableNames[id], Create: map[string]any{"TableName": r.tableNames[id]}}
+	t := Table{LogicalID: id, Name: r.tableNames[id]}
+	t.Create.TableName = ptr(r.tableNames[id])
 	switch typ {
 	case typeGlobalTable:
 		err = r.globalTable(&t, props, at)
 	case typeSimpleTable:
 		err = simpleTable(&t, props, at)
 	default:
-		err = r.plainTable(&t, props, at)
+		err = plainTable(&t, props, at)
 	}
 	return t, err
 }
@@ -44,255 +46,249 @@ func unknownProp(at, name string) error {
 	return fmt.Errorf("%s.%s: a property the emulator cannot take exactly (not read)", at, name)
 }
 
-func (r *resolver) plainTable(t *Table, props map[string]any, at string) error {
-	for _, name := range sortedKeys(props) {
-		v := props[name]
-		switch name {
-		case "TableName":
-		case "AttributeDefinitions", "KeySchema", "BillingMode", "TableClass", "DeletionProtectionEnabled", "Tags",
-			"OnDemandThroughput", "WarmThroughput":
-			t.Create[name] = v
-		case "ProvisionedThroughput":
-			pt, err := capacity(v, at+"."+name, "ReadCapacityUnits", "WriteCapacityUnits")
-			if err != nil {
-				return err
-			}
-			t.Create[name] = pt
-		case "GlobalSecondaryIndexes", "LocalSecondaryIndexes":
-			idx, err := indexes(v, at+"."+name, name == "GlobalSecondaryIndexes")
-			if err != nil {
-				return err
-			}
-			t.Create[name] = idx
-		case "StreamSpecification":
-			s, err := stream(v, at+"."+name)
-			if err != nil {
-				return err
-			}
-			t.Create[name] = s
-		case "SSESpecification":
-			m, ok := v.(map[string]any)
-			if !ok {
-				return fmt.Errorf("%s.%s: not a mapping", at, name)
-			}
-			sse := map[string]any{}
-			for _, k := range sortedKeys(m) {
-				switch k {
-				case "SSEEnabled":
-					sse["Enabled"] = m[k]
-				case "SSEType", "KMSMasterKeyId":
-					sse[k] = m[k]
-				default:
-					return unknownProp(at+"."+name, k)
-				}
-			}
-			t.Create[name] = sse
-		case "ResourcePolicy":
-			m, _ := v.(map[string]any)
-			doc, ok := m["PolicyDocument"]
-			if !ok || len(m) != 1 {
-				return fmt.Errorf("%s.%s: want {PolicyDocument: ...}", at, name)
-			}
-			b, err := json.Marshal(doc)
-			if err != nil {
-				return fmt.Errorf("%s.%s: %w", at, name, err)
-			}
-			t.Create[name] = string(b)
-		case "TimeToLiveSpecification":
-			if err := t.ttl(v, at+"."+name); err != nil {
-				return err
-			}
-		case "PointInTimeRecoverySpecification":
-			if err := t.pitr(v, at+"."+name); err != nil {
-				return err
-			}
-		case "ContributorInsightsSpecification":
-			if err := t.insights(v, at+"."+name); err != nil {
-				return err
-			}
-		default: // KinesisStreamSpecification, ImportSourceSpecification, and names unknown
-			return unknownProp(at, name)
-		}
+// tableProps are the properties of an AWS::DynamoDB::Table the emulator
+// takes; any other (KinesisStreamSpecification,
+// ImportSourceSpecification, a name unknown) is an error.
+type tableProps struct {
+	TableName                        string
+	AttributeDefinitions             []shapes.AttributeDefinition[*string]
+	KeySchema                        []shapes.KeySchemaElement[*string]
+	BillingMode                      *string
+	TableClass                       *string
+	DeletionProtectionEnabled        *bool
+	Tags                             []shapes.Tag[*string]
+	OnDemandThroughput               *shapes.OnDemandThroughput
+	WarmThroughput                   *shapes.WarmThroughput
+	ProvisionedThroughput            *shapes.ProvisionedThroughput[*Int]
+	GlobalSecondaryIndexes           []cfnGlobalIndex
+	LocalSecondaryIndexes            []shapes.LocalSecondaryIndex
+	StreamSpecification              *cfnStream
+	SSESpecification                 *cfnSSE
+	ResourcePolicy                   any // {PolicyDocument: ...}
+	TimeToLiveSpecification          *shapes.TimeToLiveSpecification
+	PointInTimeRecoverySpecification *shapes.PointInTimeRecoverySpecification
+	ContributorInsightsSpecification *cfnInsights
+}
+
+// cfnGlobalIndex is a GSI of an AWS::DynamoDB::Table: CreateTable's,
+// with its capacity's numbers as CloudFormation takes them.
+type cfnGlobalIndex struct {
+	shapes.GlobalSecondaryIndex
+	ProvisionedThroughput *shapes.ProvisionedThroughput[*Int] `json:"ProvisionedThroughput"`
+}
+
+// cfnStream is CloudFormation's StreamSpecification.
+type cfnStream struct{ StreamViewType *string }
+
+// create is s as CreateTable's {StreamEnabled, StreamViewType}.
+func (s *cfnStream) create() *shapes.StreamSpecification {
+	if s == nil {
+		return nil
 	}
+	return &shapes.StreamSpecification{StreamEnabled: ptr(true), StreamViewType: s.StreamViewType}
+}
+
+// cfnSSE is CloudFormation's SSESpecification (a global table's takes
+// no KMSMasterKeyId: its replicas' do).
+type cfnSSE struct {
+	SSEEnabled              *bool
+	SSEType, KMSMasterKeyId *string
+}
+
+// create is s as CreateTable's SSESpecification.
+func (s *cfnSSE) create() *shapes.SSESpecification {
+	if s == nil {
+		return nil
+	}
+	return &shapes.SSESpecification{Enabled: s.SSEEnabled, SSEType: s.SSEType, KMSMasterKeyId: s.KMSMasterKeyId}
+}
+
+// cfnInsights is CloudFormation's ContributorInsightsSpecification.
+type cfnInsights struct{ Enabled bool }
+
+func plainTable(t *Table, raw map[string]any, at string) error {
+	var p tableProps
+	if err := decode(raw, at, &p); err != nil {
+		return err
+	}
+	c := &t.Create
+	c.AttributeDefinitions, c.KeySchema, c.BillingMode, c.TableClass = p.AttributeDefinitions, p.KeySchema, p.BillingMode, p.TableClass
+	c.DeletionProtectionEnabled, c.Tags = p.DeletionProtectionEnabled, p.Tags
+	c.ProvisionedThroughput, c.OnDemandThroughput, c.WarmThroughput = int64s(p.ProvisionedThroughput), p.OnDemandThroughput, p.WarmThroughput
+	c.LocalSecondaryIndexes = p.LocalSecondaryIndexes
+	for _, g := range p.GlobalSecondaryIndexes {
+		g.GlobalSecondaryIndex.ProvisionedThroughput = int64s(g.ProvisionedThroughput)
+		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, g.GlobalSecondaryIndex)
+	}
+	c.StreamSpecification, c.SSESpecification = p.StreamSpecification.create(), p.SSESpecification.create()
+	if p.ResourcePolicy != nil {
+		m, _ := p.ResourcePolicy.(map[string]any)
+		doc, ok := m["PolicyDocument"]
+		if !ok || len(m) != 1 {
+			return fmt.Errorf("%s.ResourcePolicy: want {PolicyDocument: ...}", at)
+		}
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return fmt.Errorf("%s.ResourcePolicy: %w", at, err)
+		}
+		t.Create.ResourcePolicy = ptr(string(b))
+	}
+	t.settings(p.TimeToLiveSpecification, p.PointInTimeRecoverySpecification, p.ContributorInsightsSpecification)
 	return nil
 }
 
-func (t *Table) ttl(v any, at string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%s: not a mapping", at)
+// settings keeps what CreateTable does not take, each when enabled.
+func (t *Table) settings(ttl *shapes.TimeToLiveSpecification, pitr *shapes.PointInTimeRecoverySpecification, ci *cfnInsights) {
+	if ttl != nil && ttl.Enabled != nil && *ttl.Enabled {
+		t.TTL = ttl
 	}
-	for k := range m {
-		if k != "AttributeName" && k != "Enabled" {
-			return unknownProp(at, k)
-		}
+	if pitr != nil && pitr.PointInTimeRecoveryEnabled != nil && *pitr.PointInTimeRecoveryEnabled {
+		t.PITR = pitr
 	}
-	if on, _ := m["Enabled"].(bool); on {
-		t.TTL = map[string]any{"AttributeName": m["AttributeName"], "Enabled": true}
-	}
-	return nil
-}
-
-func (t *Table) pitr(v any, at string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%s: not a mapping", at)
-	}
-	for k := range m {
-		if k != "PointInTimeRecoveryEnabled" && k != "RecoveryPeriodInDays" {
-			return unknownProp(at, k)
-		}
-	}
-	if on, _ := m["PointInTimeRecoveryEnabled"].(bool); on {
-		t.PITR = m
-	}
-	return nil
-}
-
-func (t *Table) insights(v any, at string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%s: not a mapping", at)
-	}
-	for k := range m {
-		if k != "Enabled" {
-			return unknownProp(at, k)
-		}
-	}
-	if on, _ := m["Enabled"].(bool); on {
+	if ci != nil && ci.Enabled {
 		t.ContributorInsights = "ENABLE"
 	}
-	return nil
 }
 
-// stream turns CloudFormation's {StreamViewType} into CreateTable's
-// {StreamEnabled, StreamViewType}.
-func stream(v any, at string) (map[string]any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a mapping", at)
+// globalTableProps are the properties of an AWS::DynamoDB::GlobalTable
+// the emulator takes (GlobalTableWitnesses, MultiRegionConsistency and
+// names unknown are errors).
+type globalTableProps struct {
+	TableName                          string
+	Replicas                           any // read by localReplica
+	AttributeDefinitions               []shapes.AttributeDefinition[*string]
+	KeySchema                          []shapes.KeySchemaElement[*string]
+	BillingMode                        *string
+	WarmThroughput                     *shapes.WarmThroughput
+	WriteProvisionedThroughputSettings *writeProvisioned
+	WriteOnDemandThroughputSettings    *struct{ MaxWriteRequestUnits *int64 }
+	LocalSecondaryIndexes              []shapes.LocalSecondaryIndex
+	GlobalSecondaryIndexes             []globalTableIndex
+	StreamSpecification                *cfnStream
+	SSESpecification                   *struct {
+		SSEEnabled *bool
+		SSEType    *string
 	}
-	for k := range m {
-		if k != "StreamViewType" {
-			return nil, unknownProp(at, k)
-		}
-	}
-	return map[string]any{"StreamEnabled": true, "StreamViewType": m["StreamViewType"]}, nil
+	TimeToLiveSpecification *shapes.TimeToLiveSpecification
 }
 
-// capacity reads a throughput mapping whose numbers may be strings
-// (CloudFormation takes "5" for 5).
-func capacity(v any, at string, names ...string) (map[string]any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a mapping", at)
-	}
-	out := map[string]any{}
-	for k, x := range m {
-		known := false
-		for _, n := range names {
-			known = known || n == k
-		}
-		if !known {
-			return nil, unknownProp(at, k)
-		}
-		n, err := toInt(x)
-		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", at, k, err)
-		}
-		out[k] = n
-	}
-	return out, nil
+// replicaProps are the properties of a global table's replica the
+// emulator takes, in the region the tables are made in
+// (KinesisStreamSpecification, ReplicaStreamSpecification,
+// ResourcePolicy and names unknown are errors).
+type replicaProps struct {
+	Region                            string
+	ReadProvisionedThroughputSettings *readProvisioned
+	ReadOnDemandThroughputSettings    *struct{ MaxReadRequestUnits *int64 }
+	GlobalSecondaryIndexes            []replicaIndex
+	TableClass                        *string
+	DeletionProtectionEnabled         *bool
+	Tags                              []shapes.Tag[*string]
+	PointInTimeRecoverySpecification  *shapes.PointInTimeRecoverySpecification
+	ContributorInsightsSpecification  *cfnInsights
+	SSESpecification                  *struct{ KMSMasterKeyId *string }
 }
 
-func toInt(v any) (int64, error) {
-	switch x := v.(type) {
-	case int:
-		return int64(x), nil
-	case int64:
-		return x, nil
-	case uint64:
-		return int64(x), nil
-	case float64:
-		return int64(x), nil
-	case string:
-		return strconv.ParseInt(x, 10, 64)
-	}
-	return 0, fmt.Errorf("%v: not a number", v)
+// globalTableIndex is a global table's GSI.
+type globalTableIndex struct {
+	IndexName                          *string
+	KeySchema                          []shapes.KeySchemaElement[*string]
+	Projection                         *shapes.Projection[*string]
+	WarmThroughput                     *shapes.WarmThroughput
+	WriteProvisionedThroughputSettings *writeProvisioned
+	WriteOnDemandThroughputSettings    *struct{ MaxWriteRequestUnits *int64 }
 }
 
-// indexes reads GlobalSecondaryIndexes or LocalSecondaryIndexes.
-func indexes(v any, at string, global bool) ([]any, error) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a list", at)
-	}
-	out := make([]any, 0, len(l))
-	for i, e := range l {
-		m, ok := e.(map[string]any)
-		iat := fmt.Sprintf("%s[%d]", at, i)
-		if !ok {
-			return nil, fmt.Errorf("%s: not a mapping", iat)
-		}
-		idx := map[string]any{}
-		for _, k := range sortedKeys(m) {
-			switch {
-			case k == "IndexName" || k == "KeySchema" || k == "Projection":
-				idx[k] = m[k]
-			case global && (k == "OnDemandThroughput" || k == "WarmThroughput"):
-				idx[k] = m[k]
-			case global && k == "ProvisionedThroughput":
-				pt, err := capacity(m[k], iat+"."+k, "ReadCapacityUnits", "WriteCapacityUnits")
-				if err != nil {
-					return nil, err
-				}
-				idx[k] = pt
-			default:
-				return nil, unknownProp(iat, k)
-			}
-		}
-		out = append(out, idx)
-	}
-	return out, nil
+// replicaIndex is a replica's settings of a GSI: its read capacity is
+// read; its on-demand reads and contributor insights are not.
+type replicaIndex struct {
+	IndexName                         string
+	ReadProvisionedThroughputSettings *readProvisioned
+	ReadOnDemandThroughputSettings    map[string]any
+	ContributorInsightsSpecification  map[string]any
+}
+
+// writeProvisioned is WriteProvisionedThroughputSettings.
+type writeProvisioned struct {
+	WriteCapacityAutoScalingSettings *autoScaling
+}
+
+// readProvisioned is ReadProvisionedThroughputSettings.
+type readProvisioned struct {
+	ReadCapacityUnits               *Int
+	ReadCapacityAutoScalingSettings *autoScaling
+}
+
+// autoScaling is a capacity's autoscaling: the emulator does not scale,
+// so its minimum is the capacity.
+type autoScaling struct {
+	MinCapacity, MaxCapacity, SeedCapacity   *Int
+	TargetTrackingScalingPolicyConfiguration map[string]any
 }
 
 // globalTable reads an AWS::DynamoDB::GlobalTable: the table is its
 // replica in Options.Region, the other replicas' regions are listed.
-func (r *resolver) globalTable(t *Table, props map[string]any, at string) error {
-	here, err := r.localReplica(t, props, at)
-	if err != nil {
+func (r *resolver) globalTable(t *Table, raw map[string]any, at string) error {
+	var p globalTableProps
+	if err := decode(raw, at, &p); err != nil {
 		return err
 	}
 	rat := at + ".Replicas[" + r.opts.Region + "]"
-	provisioned := props["BillingMode"] == "PROVISIONED"
+	hereRaw, err := r.localReplica(t, p.Replicas, at)
+	if err != nil {
+		return err
+	}
+	var here replicaProps
+	if err := decode(hereRaw, rat, &here); err != nil {
+		return err
+	}
+	provisioned := p.BillingMode != nil && *p.BillingMode == "PROVISIONED"
+	c := &t.Create
 	if provisioned {
-		wcu, err := writeUnits(props["WriteProvisionedThroughputSettings"], at+".WriteProvisionedThroughputSettings")
+		wcu, err := writeUnits(p.WriteProvisionedThroughputSettings, at+".WriteProvisionedThroughputSettings")
 		if err != nil {
 			return err
 		}
-		rcu, err := readUnits(here["ReadProvisionedThroughputSettings"], rat+".ReadProvisionedThroughputSettings")
+		rcu, err := readUnits(here.ReadProvisionedThroughputSettings, rat+".ReadProvisionedThroughputSettings")
 		if err != nil {
 			return err
 		}
-		t.Create["ProvisionedThroughput"] = map[string]any{"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
+		c.ProvisionedThroughput = &shapes.ProvisionedThroughput[*int64]{ReadCapacityUnits: &rcu, WriteCapacityUnits: &wcu}
 	}
-	for _, name := range sortedKeys(props) {
-		if err := r.globalTableProp(t, name, props[name], here, at, rat, provisioned); err != nil {
+	c.AttributeDefinitions, c.KeySchema, c.BillingMode, c.WarmThroughput = p.AttributeDefinitions, p.KeySchema, p.BillingMode, p.WarmThroughput
+	c.LocalSecondaryIndexes, c.StreamSpecification = p.LocalSecondaryIndexes, p.StreamSpecification.create()
+	if p.GlobalSecondaryIndexes != nil {
+		if c.GlobalSecondaryIndexes, err = globalIndexes(p.GlobalSecondaryIndexes, here.GlobalSecondaryIndexes, at+".GlobalSecondaryIndexes", rat, provisioned); err != nil {
 			return err
 		}
 	}
-	for _, name := range sortedKeys(here) {
-		if err := t.replicaProp(name, here[name], rat); err != nil {
-			return err
+	if s := p.SSESpecification; s != nil {
+		c.SSESpecification = &shapes.SSESpecification{Enabled: s.SSEEnabled, SSEType: s.SSEType}
+	}
+	if s := here.SSESpecification; s != nil {
+		if c.SSESpecification == nil {
+			c.SSESpecification = &shapes.SSESpecification{}
+		}
+		c.SSESpecification.KMSMasterKeyId = s.KMSMasterKeyId
+	}
+	if w, rd := p.WriteOnDemandThroughputSettings, here.ReadOnDemandThroughputSettings; w != nil || rd != nil {
+		c.OnDemandThroughput = &shapes.OnDemandThroughput{}
+		if w != nil {
+			c.OnDemandThroughput.MaxWriteRequestUnits = w.MaxWriteRequestUnits
+		}
+		if rd != nil {
+			c.OnDemandThroughput.MaxReadRequestUnits = rd.MaxReadRequestUnits
 		}
 	}
+	c.TableClass, c.DeletionProtectionEnabled, c.Tags = here.TableClass, here.DeletionProtectionEnabled, here.Tags
+	t.settings(p.TimeToLiveSpecification, here.PointInTimeRecoverySpecification, here.ContributorInsightsSpecification)
 	return nil
 }
 
 // localReplica returns the replica of a global table in Options.Region,
 // listing the other replicas' regions in t.
-func (r *resolver) localReplica(t *Table, props map[string]any, at string) (map[string]any, error) {
-	reps, ok := props["Replicas"].([]any)
+func (r *resolver) localReplica(t *Table, replicas any, at string) (map[string]any, error) {
+	reps, ok := replicas.([]any)
 	if !ok || len(reps) == 0 {
 		return nil, fmt.Errorf("%s.Replicas: want a list of replicas", at)
 	}
@@ -315,247 +311,113 @@ func (r *resolver) localReplica(t *Table, props map[string]any, at string) (map[
 	return here, nil
 }
 
-// globalTableProp reads property name, value v, of a global table at at
-// whose local replica here is at rat.
-func (r *resolver) globalTableProp(t *Table, name string, v any, here map[string]any, at, rat string, provisioned bool) error {
-	switch name {
-	case "TableName", "Replicas", "WriteProvisionedThroughputSettings":
-	case "AttributeDefinitions", "KeySchema", "BillingMode", "WarmThroughput":
-		t.Create[name] = v
-	case "WriteOnDemandThroughputSettings":
-		m, _ := v.(map[string]any)
-		if u, ok := m["MaxWriteRequestUnits"]; ok {
-			t.setOnDemand("MaxWriteRequestUnits", u)
-		}
-	case "LocalSecondaryIndexes":
-		idx, err := indexes(v, at+"."+name, false)
-		if err != nil {
-			return err
-		}
-		t.Create[name] = idx
-	case "GlobalSecondaryIndexes":
-		idx, err := r.globalIndexes(v, here, at+"."+name, rat, provisioned)
-		if err != nil {
-			return err
-		}
-		t.Create[name] = idx
-	case "StreamSpecification":
-		s, err := stream(v, at+"."+name)
-		if err != nil {
-			return err
-		}
-		t.Create[name] = s
-	case "SSESpecification":
-		sse, err := globalSSE(v, at+"."+name)
-		if err != nil {
-			return err
-		}
-		t.Create[name] = sse
-	case "TimeToLiveSpecification":
-		return t.ttl(v, at+"."+name)
-	default: // GlobalTableWitnesses, MultiRegionConsistency, and names unknown
-		return unknownProp(at, name)
-	}
-	return nil
-}
-
-// globalSSE is a global table's SSESpecification as CreateTable's.
-func globalSSE(v any, at string) (map[string]any, error) {
-	m, _ := v.(map[string]any)
-	sse := map[string]any{}
-	for _, k := range sortedKeys(m) {
-		switch k {
-		case "SSEEnabled":
-			sse["Enabled"] = m[k]
-		case "SSEType":
-			sse[k] = m[k]
-		default:
-			return nil, unknownProp(at, k)
-		}
-	}
-	return sse, nil
-}
-
-// replicaProp reads property name, value v, of a global table's local
-// replica at rat.
-func (t *Table) replicaProp(name string, v any, rat string) error {
-	switch name {
-	case "Region", "ReadProvisionedThroughputSettings", "GlobalSecondaryIndexes":
-	case "TableClass", "DeletionProtectionEnabled", "Tags":
-		t.Create[name] = v
-	case "ReadOnDemandThroughputSettings":
-		m, _ := v.(map[string]any)
-		if u, ok := m["MaxReadRequestUnits"]; ok {
-			t.setOnDemand("MaxReadRequestUnits", u)
-		}
-	case "PointInTimeRecoverySpecification":
-		return t.pitr(v, rat+"."+name)
-	case "ContributorInsightsSpecification":
-		return t.insights(v, rat+"."+name)
-	case "SSESpecification":
-		m, _ := v.(map[string]any)
-		sse, _ := t.Create["SSESpecification"].(map[string]any)
-		if sse == nil {
-			sse = map[string]any{}
-			t.Create["SSESpecification"] = sse
-		}
-		for k, x := range m {
-			if k != "KMSMasterKeyId" {
-				return unknownProp(rat+"."+name, k)
-			}
-			sse[k] = x
-		}
-	default: // KinesisStreamSpecification, ReplicaStreamSpecification, ResourcePolicy, ...
-		return unknownProp(rat, name)
-	}
-	return nil
-}
-
-func (t *Table) setOnDemand(k string, v any) {
-	od, _ := t.Create["OnDemandThroughput"].(map[string]any)
-	if od == nil {
-		od = map[string]any{}
-		t.Create["OnDemandThroughput"] = od
-	}
-	od[k] = v
-}
-
 // writeUnits is a global table's write capacity: its autoscaling minimum
 // (the emulator does not scale).
-func writeUnits(v any, at string) (int64, error) {
-	m, _ := v.(map[string]any)
-	as, _ := m["WriteCapacityAutoScalingSettings"].(map[string]any)
-	if as == nil {
+func writeUnits(w *writeProvisioned, at string) (int64, error) {
+	if w == nil || w.WriteCapacityAutoScalingSettings == nil {
 		return 0, fmt.Errorf("%s.WriteCapacityAutoScalingSettings: a PROVISIONED global table needs it", at)
 	}
-	return toInt(as["MinCapacity"])
+	if m := w.WriteCapacityAutoScalingSettings.MinCapacity; m != nil {
+		return int64(*m), nil
+	}
+	return 0, fmt.Errorf("%s.WriteCapacityAutoScalingSettings.MinCapacity: a PROVISIONED global table needs it", at)
 }
 
 // readUnits is a replica's read capacity: ReadCapacityUnits, or its
 // autoscaling minimum.
-func readUnits(v any, at string) (int64, error) {
-	m, _ := v.(map[string]any)
-	if u, ok := m["ReadCapacityUnits"]; ok {
-		return toInt(u)
-	}
-	if as, ok := m["ReadCapacityAutoScalingSettings"].(map[string]any); ok {
-		return toInt(as["MinCapacity"])
+func readUnits(rp *readProvisioned, at string) (int64, error) {
+	switch {
+	case rp == nil:
+	case rp.ReadCapacityUnits != nil:
+		return int64(*rp.ReadCapacityUnits), nil
+	case rp.ReadCapacityAutoScalingSettings != nil && rp.ReadCapacityAutoScalingSettings.MinCapacity != nil:
+		return int64(*rp.ReadCapacityAutoScalingSettings.MinCapacity), nil
 	}
 	return 0, fmt.Errorf("%s: a PROVISIONED global table's replica needs ReadCapacityUnits or ReadCapacityAutoScalingSettings", at)
 }
 
-// globalIndexes reads a global table's GSIs, with the read settings of
-// the replica here.
-func (r *resolver) globalIndexes(v any, here map[string]any, at, rat string, provisioned bool) ([]any, error) {
-	l, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: not a list", at)
+// globalIndexes makes a global table's GSIs CreateTable's, with the read
+// settings of the replica here (at rat).
+func globalIndexes(l []globalTableIndex, here []replicaIndex, at, rat string, provisioned bool) ([]shapes.GlobalSecondaryIndex, error) {
+	repIdx := map[string]*readProvisioned{}
+	for _, ri := range here {
+		repIdx[ri.IndexName] = ri.ReadProvisionedThroughputSettings
 	}
-	repIdx := map[string]map[string]any{}
-	if rl, ok := here["GlobalSecondaryIndexes"].([]any); ok {
-		for _, e := range rl {
-			if m, ok := e.(map[string]any); ok {
-				if n, ok := m["IndexName"].(string); ok {
-					repIdx[n] = m
-				}
-			}
+	out := make([]shapes.GlobalSecondaryIndex, 0, len(l))
+	for i, g := range l {
+		idx := shapes.GlobalSecondaryIndex{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection, WarmThroughput: g.WarmThroughput}
+		name := ""
+		if g.IndexName != nil {
+			name = *g.IndexName
 		}
-	}
-	out := make([]any, 0, len(l))
-	for i, e := range l {
-		m, ok := e.(map[string]any)
-		iat := fmt.Sprintf("%s[%d]", at, i)
-		if !ok {
-			return nil, fmt.Errorf("%s: not a mapping", iat)
-		}
-		idx := map[string]any{}
-		name, _ := m["IndexName"].(string)
-		for _, k := range sortedKeys(m) {
-			switch k {
-			case "IndexName", "KeySchema", "Projection", "WarmThroughput":
-				idx[k] = m[k]
-			case "WriteProvisionedThroughputSettings":
-			case "WriteOnDemandThroughputSettings":
-				if mm, ok := m[k].(map[string]any); ok {
-					idx["OnDemandThroughput"] = map[string]any{"MaxWriteRequestUnits": mm["MaxWriteRequestUnits"]}
-				}
-			default:
-				return nil, unknownProp(iat, k)
-			}
+		if w := g.WriteOnDemandThroughputSettings; w != nil {
+			idx.OnDemandThroughput = &shapes.OnDemandThroughput{MaxWriteRequestUnits: w.MaxWriteRequestUnits}
 		}
 		if provisioned {
-			wcu, err := writeUnits(m["WriteProvisionedThroughputSettings"], iat+".WriteProvisionedThroughputSettings")
+			wcu, err := writeUnits(g.WriteProvisionedThroughputSettings, fmt.Sprintf("%s[%d].WriteProvisionedThroughputSettings", at, i))
 			if err != nil {
 				return nil, err
 			}
-			rcu, err := readUnits(repIdx[name]["ReadProvisionedThroughputSettings"], rat+".GlobalSecondaryIndexes["+name+"].ReadProvisionedThroughputSettings")
+			rcu, err := readUnits(repIdx[name], rat+".GlobalSecondaryIndexes["+name+"].ReadProvisionedThroughputSettings")
 			if err != nil {
 				return nil, err
 			}
-			idx["ProvisionedThroughput"] = map[string]any{"ReadCapacityUnits": rcu, "WriteCapacityUnits": wcu}
+			idx.ProvisionedThroughput = &shapes.ProvisionedThroughput[*int64]{ReadCapacityUnits: &rcu, WriteCapacityUnits: &wcu}
 		}
 		out = append(out, idx)
 	}
 	return out, nil
 }
 
+// simpleTableProps are the properties of SAM's
+// AWS::Serverless::SimpleTable.
+type simpleTableProps struct {
+	TableName             string
+	PrimaryKey            *struct{ Name, Type string }
+	ProvisionedThroughput *shapes.ProvisionedThroughput[*Int]
+	SSESpecification      *struct{ SSEEnabled *bool }
+	Tags                  any // a mapping of tag names to values
+}
+
 // simpleTable reads SAM's AWS::Serverless::SimpleTable: a partition key
 // (PrimaryKey, default {Name: id, Type: String}), on-demand unless
 // ProvisionedThroughput says otherwise, Tags as a map.
-func simpleTable(t *Table, props map[string]any, at string) error {
+func simpleTable(t *Table, raw map[string]any, at string) error {
+	var p simpleTableProps
+	if err := decode(raw, at, &p); err != nil {
+		return err
+	}
 	key, typ := "id", "String"
-	for _, name := range sortedKeys(props) {
-		v := props[name]
-		switch name {
-		case "TableName":
-		case "PrimaryKey":
-			m, _ := v.(map[string]any)
-			for k, x := range m {
-				switch k {
-				case "Name":
-					key, _ = x.(string)
-				case "Type":
-					typ, _ = x.(string)
-				default:
-					return unknownProp(at+"."+name, k)
-				}
-			}
-		case "ProvisionedThroughput":
-			pt, err := capacity(v, at+"."+name, "ReadCapacityUnits", "WriteCapacityUnits")
-			if err != nil {
-				return err
-			}
-			t.Create[name] = pt
-		case "SSESpecification":
-			m, _ := v.(map[string]any)
-			for k := range m {
-				if k != "SSEEnabled" {
-					return unknownProp(at+"."+name, k)
-				}
-			}
-			t.Create[name] = map[string]any{"Enabled": m["SSEEnabled"]}
-		case "Tags":
-			m, ok := v.(map[string]any)
-			if !ok {
-				return fmt.Errorf("%s.Tags: want a mapping of tag names to values", at)
-			}
-			var tags []any
-			for _, k := range sortedKeys(m) {
-				tags = append(tags, map[string]any{"Key": k, "Value": scalarString(m[k])})
-			}
-			t.Create[name] = tags
-		default:
-			return unknownProp(at, name)
+	if pk := p.PrimaryKey; pk != nil {
+		if pk.Name != "" {
+			key = pk.Name
+		}
+		if pk.Type != "" {
+			typ = pk.Type
+		}
+	}
+	c := &t.Create
+	c.ProvisionedThroughput = int64s(p.ProvisionedThroughput)
+	if p.SSESpecification != nil {
+		c.SSESpecification = &shapes.SSESpecification{Enabled: p.SSESpecification.SSEEnabled}
+	}
+	if p.Tags != nil {
+		m, ok := p.Tags.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s.Tags: want a mapping of tag names to values", at)
+		}
+		for _, k := range sortedKeys(m) {
+			c.Tags = append(c.Tags, shapes.Tag[*string]{Key: ptr(k), Value: ptr(scalarString(m[k]))})
 		}
 	}
 	short := map[string]string{"String": "S", "Number": "N", "Binary": "B"}[typ]
 	if short == "" {
 		return fmt.Errorf("%s.PrimaryKey.Type %q: want String, Number or Binary", at, typ)
 	}
-	t.Create["AttributeDefinitions"] = []any{map[string]any{"AttributeName": key, "AttributeType": short}}
-	t.Create["KeySchema"] = []any{map[string]any{"AttributeName": key, "KeyType": "HASH"}}
-	if t.Create["ProvisionedThroughput"] == nil {
-		t.Create["BillingMode"] = "PAY_PER_REQUEST"
+	c.AttributeDefinitions = []shapes.AttributeDefinition[*string]{{AttributeName: ptr(key), AttributeType: ptr(short)}}
+	c.KeySchema = []shapes.KeySchemaElement[*string]{{AttributeName: ptr(key), KeyType: ptr("HASH")}}
+	if c.ProvisionedThroughput == nil {
+		c.BillingMode = ptr("PAY_PER_REQUEST")
 	}
 	return nil
 }

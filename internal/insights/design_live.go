@@ -1,6 +1,8 @@
 package insights
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -69,23 +71,58 @@ func (d *Design) Clone() *Design {
 // Learned is what a recorder's report says the traffic taught its copy
 // of the design, as Live reads it: the report's patterns in its order,
 // and the tables its from-traffic findings name, in theirs. The report's
-// own types are emulator/report's, a floor above this package; whoever
-// holds a report copies these fields out of it.
+// own types are emulator/report's, a floor above this package, so it is
+// read from the report's design part in its JSON form (ReadLearned):
+// the one copy out of a report, for the recorder's tests and the MCP
+// server alike.
 type Learned struct {
-	Patterns []LearnedPattern
+	Patterns []LearnedPattern `json:"patterns"`
 	// FromTrafficTables are the tables of the report's from-traffic
 	// findings (Kind FindingFromTraffic), "" left out.
-	FromTrafficTables []string
+	FromTrafficTables []string `json:"-"`
 }
 
-// LearnedPattern is one pattern of a recorder's report, the fields of
-// report.PatternReport that Live reads.
+// LearnedPattern is one pattern of a recorder's report, the members of
+// report.PatternReport that Live reads, by their JSON names.
 type LearnedPattern struct {
-	Table, Name, Access string
-	Entities            []string
+	Table    string   `json:"table"`
+	Name     string   `json:"name"`
+	Access   string   `json:"access"`
+	Entities []string `json:"entities"`
 	// ServedBy is "table key", "index NAME", or "Scan of ..."
-	ServedBy, Condition string
-	FromTraffic         bool
+	ServedBy    string `json:"servedBy"`
+	Condition   string `json:"condition"`
+	FromTraffic bool   `json:"fromTraffic"`
+}
+
+// ReadLearned reads what Live takes out of a report's design part
+// (emulator/report.DesignReport) as JSON: its patterns, and the tables
+// of its from-traffic findings; the report's other members are left.
+// "null" (no design part) is nil.
+func ReadLearned(design []byte) (*Learned, error) {
+	var dr *struct {
+		Patterns []LearnedPattern `json:"patterns"`
+		Findings []struct {
+			Kind  string `json:"kind"`
+			Table string `json:"table"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(design, &dr); err != nil {
+		return nil, fmt.Errorf("a report's design part: %w", err)
+	}
+	if dr == nil {
+		return nil, nil
+	}
+	l := &Learned{Patterns: dr.Patterns}
+	if l.Patterns == nil {
+		l.Patterns = []LearnedPattern{}
+	}
+	for _, f := range dr.Findings {
+		if f.Kind == FindingFromTraffic && f.Table != "" {
+			l.FromTrafficTables = append(l.FromTrafficTables, f.Table)
+		}
+	}
+	return l, nil
 }
 
 // Live returns a copy of d as the recorder whose report's design part

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -48,12 +49,51 @@ func TestShippedBuildFlags(t *testing.T) {
 	}
 }
 
+// hasGenericCode reports whether the package in dir declares a generic
+// function or a method of a generic type: code each package that
+// instantiates it compiles a copy of. A package of generic types alone
+// (internal/shapes' request and answer shapes) has none, so importing
+// it leaves no copy of the request path's code without inlining.
+func hasGenericCode(t *testing.T, dir string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	require.NoError(t, err)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		for _, d := range parsed.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if fd.Type.TypeParams != nil {
+				return true
+			}
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				recv := fd.Recv.List[0].Type
+				if star, ok := recv.(*ast.StarExpr); ok {
+					recv = star.X
+				}
+				switch recv.(type) {
+				case *ast.IndexExpr, *ast.IndexListExpr:
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // TestColdGCFlags: each line of cold.gcflags is a comment or one
 // -gcflags=pattern=flags with no space (the builds split the file on
 // white space); each pattern naming one of this module's packages names
 // a directory that exists, so that a moved package does not silently get
 // the compiler's defaults back; and such a package compiled without
-// inlining imports no other package of this module. A generic function
+// inlining imports no other package of this module that declares a
+// generic function or method (hasGenericCode). A generic function
 // instantiated with the request path's types is compiled again in each
 // package that uses it, and the linker keeps one copy: it must not be a
 // copy without inlining (storage's B-tree was, when the command and the
@@ -92,10 +132,13 @@ func TestColdGCFlags(t *testing.T) {
 			require.NoError(t, err)
 			for _, imp := range parsed.Imports {
 				path := strings.Trim(imp.Path.Value, `"`)
-				require.False(t, strings.HasPrefix(path, module+"/"),
-					"%s: %s imports %s: a package compiled without inlining may import none of this module's (%s)", coldGCFlags, m[1], path, f)
+				dep, ours := strings.CutPrefix(path, module+"/")
+				require.False(t, ours && hasGenericCode(t, filepath.Join(r, dep)),
+					"%s: %s imports %s: a package compiled without inlining may import none of this module's with a generic function or method (%s)", coldGCFlags, m[1], path, f)
 			}
 		}
 	}
 	require.NotZero(t, n, "%s has no flags", coldGCFlags)
+	require.True(t, hasGenericCode(t, filepath.Join(r, "internal/storage")), "storage's generic functions are seen")
+	require.False(t, hasGenericCode(t, filepath.Join(r, "internal/shapes")), "shapes declares generic types only")
 }

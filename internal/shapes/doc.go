@@ -3,13 +3,16 @@
 // and an answer share (KeySchemaElement, AttributeDefinition, Projection,
 // ProvisionedThroughput, Tag, ...), and the whole shapes that a client of
 // ours reads as the emulator writes them: CreateTableInput (the MCP
-// server reads a data model's tables as CreateTable requests) and
+// server reads a data model's tables as CreateTable requests;
+// internal/iac writes a template's, with TimeToLiveSpecification and
+// PointInTimeRecoverySpecification for what CreateTable does not take) and
 // TableDescription (DescribeTable's answer, which the MCP server and
 // the conventions check read), with their members and EpochTime, the
 // wire's timestamp. Put is a transaction's put and a bulk import file's
 // line. It imports nothing of ours, so the emulator's packages, its
-// clients (cmd/internal/mcp, cmd/internal/conventionscheck) and DynamoDB Local's
-// reader (internal/ddblocal) all use these.
+// clients (cmd/internal/mcp, cmd/internal/conventionscheck), the
+// templates' reader (internal/iac) and DynamoDB Local's reader
+// (internal/ddblocal) all use these.
 //
 // # Basics
 //

@@ -81,3 +81,18 @@ type WarmThroughput struct {
 func (w *WarmThroughput) Empty() bool {
 	return w == nil || (w.ReadUnitsPerSecond == nil && w.WriteUnitsPerSecond == nil)
 }
+
+// TimeToLiveSpecification is UpdateTimeToLive's request member and
+// answer (and a CloudFormation table's TimeToLiveSpecification, which
+// internal/iac reads).
+type TimeToLiveSpecification struct {
+	Enabled       *bool   `json:"Enabled"`
+	AttributeName *string `json:"AttributeName"`
+}
+
+// PointInTimeRecoverySpecification is UpdateContinuousBackups' setting
+// (and a CloudFormation table's, which internal/iac reads).
+type PointInTimeRecoverySpecification struct {
+	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled"`
+	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays"`
+}

@@ -196,25 +196,19 @@ func (s *Server) liveDesign() (*insights.Design, error) {
 	if err != nil || d == nil {
 		return d, err
 	}
-	if rep := s.namespaceReport(); rep != nil && rep.Design != nil {
-		return d.Live(learned(rep.Design)), nil
+	rep := s.namespaceReport()
+	if rep == nil || rep.Design == nil {
+		return d.Live(nil), nil
 	}
-	return d.Live(nil), nil
-}
-
-// learned copies out of a report's design part what Live reads of it.
-func learned(dr *report.DesignReport) *insights.Learned {
-	l := &insights.Learned{Patterns: make([]insights.LearnedPattern, len(dr.Patterns))}
-	for i, pr := range dr.Patterns {
-		l.Patterns[i] = insights.LearnedPattern{Table: pr.Table, Name: pr.Name, Access: pr.Access,
-			Entities: pr.Entities, ServedBy: pr.ServedBy, Condition: pr.Condition, FromTraffic: pr.FromTraffic}
+	b, err := json.Marshal(rep.Design)
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range dr.Findings {
-		if f.Kind == insights.FindingFromTraffic && f.Table != "" {
-			l.FromTrafficTables = append(l.FromTrafficTables, f.Table)
-		}
+	l, err := insights.ReadLearned(b)
+	if err != nil {
+		return nil, err
 	}
-	return l
+	return d.Live(l), nil
 }
 
 // namespaceReport returns the report of the server's namespace (the only

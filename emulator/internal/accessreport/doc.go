@@ -24,8 +24,10 @@
 // specific pattern it fits (the design's File), and the report adds per
 // pattern its traffic, and the requests that fit none (Scans flagged
 // apart) and the patterns nothing used. Each Recorder completes a copy
-// of the design of its own from its traffic; Learned copies out of its
-// report what Design.Live needs to rebuild that copy. The design files
+// of the design of its own from its traffic; insights.ReadLearned reads
+// out of its report's design part, as JSON, what Design.Live needs to
+// rebuild that copy (the MCP server's design_match and explain do the
+// same; TestReadLearnedPinsTheReport pins what it reads). The design files
 // the tests read are internal/insights' testdata; the reports on their
 // traffic, the goldens, are this package's (TestBlogDesign,
 // TestBlogDesignEveryFormat, TestUsersBlogReportEveryFormat;

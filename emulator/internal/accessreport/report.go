@@ -210,23 +210,3 @@ func reportFindings(fs []insights.Finding) []report.Finding {
 	}
 	return out
 }
-
-// Learned copies out of a report's design part what Design.Live reads of
-// it (nil for nil). cmd/internal/mcp, which reads the public report and
-// cannot import this package, makes the same copy.
-func Learned(dr *DesignReport) *insights.Learned {
-	if dr == nil {
-		return nil
-	}
-	l := &insights.Learned{Patterns: make([]insights.LearnedPattern, len(dr.Patterns))}
-	for i, pr := range dr.Patterns {
-		l.Patterns[i] = insights.LearnedPattern{Table: pr.Table, Name: pr.Name, Access: pr.Access,
-			Entities: pr.Entities, ServedBy: pr.ServedBy, Condition: pr.Condition, FromTraffic: pr.FromTraffic}
-	}
-	for _, f := range dr.Findings {
-		if f.Kind == insights.FindingFromTraffic && f.Table != "" {
-			l.FromTrafficTables = append(l.FromTrafficTables, f.Table)
-		}
-	}
-	return l
-}

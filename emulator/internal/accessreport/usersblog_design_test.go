@@ -85,7 +85,7 @@ func TestMatchEqualsReport(t *testing.T) {
 				filed := 0
 				for _, q := range traffic[design] {
 					before := r.Report(nil)
-					mv := d.Live(Learned(before.Design)).Match(&q)
+					mv := d.Live(learned(t, before.Design)).Match(&q)
 					r.Record(&q)
 					got := filedUnder(before, r.Report(nil))
 					require.Equal(t, got, mv.Pattern, "%s %s %s: design_match says %q (%s), the report files it under %q", q.Op, q.Index, insights.KeyText(q.Key), mv.Pattern, mv.Why, got)
@@ -135,7 +135,7 @@ func TestLiveDesign(t *testing.T) {
 	require.Contains(t, fresh.Why, `takes "Orders" as its table`)
 
 	r.Record(&byKey) // the traffic's first query has sk =: it is "query-table"
-	live := d.Live(Learned(r.Report(nil).Design))
+	live := d.Live(learned(t, r.Report(nil).Design))
 	mv := live.Match(&byPartition)
 	require.Equal(t, "query-table-2", mv.Pattern, "a query by the partition key alone is a shape of its own now: %s", mv.Why)
 	before := r.Report(nil)

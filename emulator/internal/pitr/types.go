@@ -3,16 +3,14 @@ package pitr
 import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // Wire shapes of the point-in-time recovery operations, after AWS's API
 // reference. Timestamps in requests are epoch seconds (JSON numbers).
 
 // PointInTimeRecoverySpecification is UpdateContinuousBackups' setting.
-type PointInTimeRecoverySpecification struct {
-	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled"`
-	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays"`
-}
+type PointInTimeRecoverySpecification = shapes.PointInTimeRecoverySpecification
 
 // UpdateContinuousBackupsInput is the UpdateContinuousBackups request.
 type UpdateContinuousBackupsInput struct {

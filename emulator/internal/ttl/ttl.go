@@ -6,6 +6,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
 )
 
 // AWS allows one TTL change per table per hour ("Time to live has been
@@ -41,10 +42,7 @@ func lookupTable(c service.Call, name string) (service.Table, error) {
 const maxTTLAttrLen = 255
 
 // TimeToLiveSpecification is UpdateTimeToLive's request member and answer.
-type TimeToLiveSpecification struct {
-	Enabled       *bool   `json:"Enabled"`
-	AttributeName *string `json:"AttributeName"`
-}
+type TimeToLiveSpecification = shapes.TimeToLiveSpecification
 
 // UpdateTimeToLiveInput is the UpdateTimeToLive request.
 type UpdateTimeToLiveInput struct {
