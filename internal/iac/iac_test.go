@@ -255,6 +255,24 @@ func TestReadResourcePolicy(t *testing.T) {
 		"ResourcePolicy":"{\"Statement\":[],\"Version\":\"2012-10-17\"}"}`, asJSON(t, tb.Create))
 }
 
+// TestReadBooleanText: a Boolean property written as text, as a quoted
+// YAML scalar or a String parameter given by Ref, is read as the boolean
+// it names, as CloudFormation reads it; other text is refused.
+func TestReadBooleanText(t *testing.T) {
+	src := "Parameters:\n  Pitr:\n    Type: String\n    Default: 'true'\nResources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n" +
+		"      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n" +
+		"      DeletionProtectionEnabled: 'TRUE'\n      PointInTimeRecoverySpecification: {PointInTimeRecoveryEnabled: !Ref Pitr}\n" +
+		"      TimeToLiveSpecification: {AttributeName: exp, Enabled: 'false'}\n"
+	tpl, err := Read([]byte(src), Options{})
+	require.NoError(t, err)
+	tb := tpl.Tables[0]
+	require.Equal(t, ptr(true), tb.Create.DeletionProtectionEnabled)
+	require.NotNil(t, tb.PITR)
+	require.Equal(t, ptr(true), tb.PITR.PointInTimeRecoveryEnabled)
+	require.Nil(t, tb.TTL, "TTL written 'false' is off")
+	require.JSONEq(t, `{"PointInTimeRecoveryEnabled":true}`, asJSON(t, tb.PITR))
+}
+
 // TestReadErrors: what cannot be resolved or taken exactly is an error
 // naming it.
 func TestReadErrors(t *testing.T) {

@@ -62,6 +62,9 @@ func checkShape(v any, t reflect.Type, at string) error {
 			if err := checkShape(m[k], f.Type, at+"."+k); err != nil {
 				return err
 			}
+			if b, ok := boolText(m[k]); ok && isBool(f.Type) {
+				m[k] = b
+			}
 		}
 	case reflect.Map:
 		if _, ok := v.(map[string]any); !ok {
@@ -86,11 +89,39 @@ func checkShape(v any, t reflect.Type, at string) error {
 			return fmt.Errorf("%s: %v: not a whole number", at, v)
 		}
 	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
+		if _, ok := v.(bool); ok {
+			return nil
+		}
+		if _, ok := boolText(v); !ok {
 			return fmt.Errorf("%s: not true or false", at)
 		}
 	}
 	return nil
+}
+
+// boolText reads the text "true" or "false", in any case, as the boolean
+// it names. CloudFormation takes a Boolean property written as text (a
+// quoted 'true' in YAML, a String parameter given by Ref, a serverless
+// variable), as it takes an Integer written as text.
+func boolText(v any) (bool, bool) {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+		return false, false
+	case strings.EqualFold(s, "true"):
+		return true, true
+	case strings.EqualFold(s, "false"):
+		return false, true
+	}
+	return false, false
+}
+
+// isBool reports whether t is a boolean or a pointer to one.
+func isBool(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Bool
 }
 
 // wholeNumber reports whether v is a number without a fraction.

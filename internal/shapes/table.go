@@ -93,6 +93,6 @@ type TimeToLiveSpecification struct {
 // PointInTimeRecoverySpecification is UpdateContinuousBackups' setting
 // (and a CloudFormation table's, which internal/iac reads).
 type PointInTimeRecoverySpecification struct {
-	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled"`
-	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays"`
+	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled,omitempty"`
+	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays,omitempty"`
 }
