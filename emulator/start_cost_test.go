@@ -1,3 +1,8 @@
+//go:build !race
+
+// The race detector's build allocates differently: this budget holds the
+// build without it (as emulator/internal/benchmarks/budgets_test.go).
+
 package emulator
 
 import (
