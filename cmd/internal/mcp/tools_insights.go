@@ -174,8 +174,9 @@ func (s *Server) loadModelTool(ctx context.Context, args json.RawMessage) (any, 
 	return res, nil
 }
 
-// errNoDesign: no design is set.
-var errNoDesign = inputErrorf("no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, Dynamoose, DynamoDB Toolbox, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag")
+// errNoDesign: no design is set. A literal: inputErrorf at package
+// init would run fmt.Sprintf at every start of the server.
+var errNoDesign error = &inputError{msg: "no design is set: design_set takes one (a design file, or a NoSQL Workbench, OneTable, ElectroDB, Dynamoose, DynamoDB Toolbox, AWS DynamoDB MCP data model or CloudFormation/CDK file), as does the server's -design flag"}
 
 // design returns the design the emulator checks the traffic against, or
 // nil.

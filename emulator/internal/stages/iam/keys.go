@@ -41,21 +41,20 @@ var globalNames = []string{
 // (CreateTable's, TagResource's).
 var taggedPrefixes = []string{"aws:principaltag/", "aws:resourcetag/", "aws:requesttag/"}
 
-// known holds dataKeys and globalNames, lower case.
-var known = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range append(append([]string(nil), dataKeys...), globalNames...) {
-		m[strings.ToLower(k)] = true
-	}
-	return m
-}()
-
 // Sets reports whether the stage sets the condition key k (any case).
+// It reads the lists: no set of them is built at init, which every start
+// of the server paid (22 of the package's 24 init allocations,
+// GODEBUG=inittrace=1), and it is asked only as policies and identities
+// are loaded.
 func Sets(k string) bool {
-	l := strings.ToLower(k)
-	if known[l] {
-		return true
+	for _, names := range [...][]string{dataKeys, globalNames} {
+		for _, n := range names {
+			if strings.EqualFold(n, k) {
+				return true
+			}
+		}
 	}
+	l := strings.ToLower(k)
 	for _, p := range taggedPrefixes {
 		if rest, ok := strings.CutPrefix(l, p); ok && rest != "" {
 			return true
