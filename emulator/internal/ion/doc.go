@@ -28,7 +28,7 @@
 //     internal/doccheck's shippedServerFlags, linux/amd64) is 17,408,162
 //     bytes at main b50b3542 and 17,662,114 with ion-go's reader and
 //     text writer linked in place of ours: +253,952 bytes, which puts the
-//     server at 17.66 MB, past .ci/container's 17.45 MB bound.
+//     server at 17.66 MB, past .ci/container's 17.48 MB bound.
 //   - Speed: reading 1,000 export lines of ion_test.go's benchItem
 //     ("$ion_1_0 {Item:...}", 227 kB) to DynamoDB JSON, `go test
 //     -run XXX -bench BenchmarkReadExport -benchmem -benchtime=100x
