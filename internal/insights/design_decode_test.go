@@ -1,10 +1,6 @@
 package insights
 
-import (
-	"testing"
-
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // TestDesignMemberOfWrongType: a member of the wrong JSON type is a
 // *DesignError naming its path and both types, never a panic; so are a
@@ -13,7 +9,7 @@ import (
 func TestDesignMemberOfWrongType(t *testing.T) {
 	const wbKey = `"KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}}`
 	const dmTable = `{"TableName": "T", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]}`
-	for _, tc := range []struct{ name, src, want string }{
+	requireMemberErrors(t, []memberCase{
 		{"toolbox: a name not a string", `{"name": 7, "partitionKey": "pk"}`,
 			"dynamodb-toolbox: name: want a string, found a number"},
 		{"toolbox: indexes an array", `{"name": "T", "partitionKey": "pk", "indexes": []}`,
@@ -86,13 +82,5 @@ func TestDesignMemberOfWrongType(t *testing.T) {
 			"dynamodb-data-model: access_patterns[0].table: the member appears twice"},
 		{"data model: a table's items twice", `{"tables": [` + dmTable + `], "items": {"T": [], "T": []}, "access_patterns": []}`,
 			"dynamodb-data-model: items.T: the member appears twice"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var err error
-			require.NotPanics(t, func() { _, err = ParseDesign([]byte(tc.src)) })
-			var de *DesignError
-			require.ErrorAs(t, err, &de)
-			require.EqualError(t, err, tc.want)
-		})
-	}
+	})
 }
