@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -80,7 +79,7 @@ func (r txReplay) MarshalJSON() ([]byte, error) {
 	if r.o != nil {
 		v.ICM = r.o.ItemCollectionMetrics
 		for _, u := range r.o.replayReads {
-			v.Reads = append(v.Reads, replayUnits{u.table, u.Table})
+			v.Reads = append(v.Reads, replayUnits{u.table, u.units})
 		}
 	}
 	return json.Marshal(v)
@@ -94,7 +93,7 @@ func (r *txReplay) UnmarshalJSON(b []byte) error {
 	}
 	o := &TransactWriteItemsOutput{ItemCollectionMetrics: v.ICM}
 	for _, u := range v.Reads {
-		o.replayReads = append(o.replayReads, txUnits{table: u.Table, Usage: capacity.Usage{Table: u.Units}})
+		o.replayReads = append(o.replayReads, txUnits{table: u.Table, units: u.Units})
 	}
 	r.o = o
 	return nil
@@ -105,7 +104,7 @@ func (r txReplay) Bytes() int64 {
 	if r.o == nil {
 		return 0
 	}
-	n := int64(64 + 40*len(r.o.replayReads))
+	n := int64(64 + 32*len(r.o.replayReads))
 	for _, u := range r.o.replayReads {
 		n += int64(len(u.table))
 	}
