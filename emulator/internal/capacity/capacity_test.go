@@ -8,6 +8,7 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/stretchr/testify/require"
 )
 
@@ -128,4 +129,31 @@ func members(t *testing.T, body string) []any {
 	require.NoError(t, json.Unmarshal([]byte(body), &out), body)
 	require.NotEmpty(t, out.ConsumedCapacity, body)
 	return out.ConsumedCapacity
+}
+
+// TestTallyKeepsEveryUnit: a Tally sums what Usage.Add sums, the
+// indexes' and vector indexes' units included, whether they come first,
+// later or never.
+func TestTallyKeepsEveryUnit(t *testing.T) {
+	gsi, lsi := &tablespec.IndexDef{Name: "gsi"}, &tablespec.IndexDef{Name: "lsi"}
+	adds := []capacity.Usage{
+		{Table: 1},
+		{Table: 2, Indexes: map[*tablespec.IndexDef]float64{gsi: 1}},
+		{Table: 0.5, Vectors: map[string]float64{"v": 10}},
+		{Table: 1, Indexes: map[*tablespec.IndexDef]float64{gsi: 2, lsi: 1}, Vectors: map[string]float64{"v": 5}},
+	}
+	for n := range len(adds) + 1 {
+		var tally capacity.Tally
+		var want capacity.Usage
+		for _, u := range adds[:n] {
+			tally.Add(u)
+			want.Add(u)
+		}
+		require.Equal(t, want, tally.Usage(), "after %d adds", n)
+	}
+	var plain capacity.Tally
+	plain.Add(capacity.Usage{Table: 3})
+	got := plain.Usage()
+	require.Nil(t, got.Indexes, "a tally of table units alone has no index map")
+	require.Nil(t, got.Vectors)
 }

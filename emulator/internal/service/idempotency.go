@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -79,7 +80,7 @@ func (r txReplay) MarshalJSON() ([]byte, error) {
 	if r.o != nil {
 		v.ICM = r.o.ItemCollectionMetrics
 		for _, u := range r.o.replayReads {
-			v.Reads = append(v.Reads, replayUnits{u.table, u.units})
+			v.Reads = append(v.Reads, replayUnits{u.table, u.Table})
 		}
 	}
 	return json.Marshal(v)
@@ -93,7 +94,7 @@ func (r *txReplay) UnmarshalJSON(b []byte) error {
 	}
 	o := &TransactWriteItemsOutput{ItemCollectionMetrics: v.ICM}
 	for _, u := range v.Reads {
-		o.replayReads = append(o.replayReads, txUnits{table: u.Table, units: u.Units})
+		o.replayReads = append(o.replayReads, txUnits{table: u.Table, Tally: capacity.Tally{Table: u.Units}})
 	}
 	r.o = o
 	return nil

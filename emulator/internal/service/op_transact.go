@@ -596,14 +596,10 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 	return apierr.CancellationReason{Code: apierr.ReasonValidation, Message: ae.Msg}, nil
 }
 
-// txUnits is the capacity a transaction took from one table: 32 bytes
-// when it touched no index, as most do (its Indexes and Vectors, for
-// INDEXES, are held apart: a TransactGetItems of two tables kept 48 B
-// more with them in line, BenchmarkOps/TransactGet2 1,896 -> 1,944 B).
+// txUnits is the capacity a transaction took from one table.
 type txUnits struct {
-	table string          // its name: a token's replay keeps it (idempotency.go), not the table
-	units float64         // Usage.Table
-	split *capacity.Usage // Usage.Indexes and Usage.Vectors; nil when both are
+	table string // its name: a token's replay keeps it (idempotency.go), not the table
+	capacity.Tally
 }
 
 // addUnits adds u for t to list, keeping tables in their first order.
@@ -615,23 +611,8 @@ func addUnits(list []txUnits, t *table, u capacity.Usage) []txUnits {
 	if i == len(list) {
 		list = append(list, txUnits{table: t.name})
 	}
-	list[i].units += u.Table
-	if u.Indexes != nil || u.Vectors != nil {
-		if list[i].split == nil {
-			list[i].split = new(capacity.Usage)
-		}
-		list[i].split.Add(capacity.Usage{Indexes: u.Indexes, Vectors: u.Vectors})
-	}
+	list[i].Add(u)
 	return list
-}
-
-// usage is u as a capacity.Usage.
-func (u txUnits) usage() capacity.Usage {
-	cu := capacity.Usage{Table: u.units}
-	if u.split != nil {
-		cu.Indexes, cu.Vectors = u.split.Indexes, u.split.Vectors
-	}
-	return cu
 }
 
 // txCapacity is a transaction's ConsumedCapacity list for mode: per table,
@@ -644,7 +625,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 	}
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
-		cu := u.usage()
+		cu := u.Usage()
 		cu.Tx, cu.Write = true, write
 		out = append(out, capacity.Consumed(u.table, mode, &cu))
 	}
