@@ -131,7 +131,15 @@ func tryStartChild(t testing.TB, args ...string) (*child, error) {
 	t.Helper()
 	c, err := startBinary(serverBinary(t), args...)
 	if err == nil {
-		t.Cleanup(c.kill) // a server already stopped: nothing to do
+		t.Cleanup(func() {
+			c.kill() // a server already stopped: nothing to do
+			// A test that failed on a server that went away (a
+			// transport error) says why it went: its log, with any
+			// race report of the -race binary.
+			if t.Failed() {
+				t.Logf("the server at %s (%v); its log:\n%s", c.url, c.cmd.ProcessState, c.logs.String())
+			}
+		})
 	}
 	return c, err
 }
