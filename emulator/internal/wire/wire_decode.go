@@ -255,8 +255,9 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		d.pos++
 		return m, nil
 	}
+	cut := -1 // past this text length, an item Limits cut is read by cutItem
 	if lvl == 0 && d.cut && d.lim != nil && d.lim.ItemBytes > 0 {
-		return m, d.cutItem(m)
+		cut = d.pos + d.lim.ItemBytes
 	}
 	for more := true; more; {
 		name, err := d.readString()
@@ -282,6 +283,9 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		}
 		if more, err = d.next('}'); err != nil {
 			return nil, err
+		}
+		if more && cut >= 0 && d.pos > cut {
+			return m, d.cutItem(m)
 		}
 	}
 	return m, nil
