@@ -16,15 +16,8 @@ import (
 //
 //	go test ./emulator/internal/benchmarks -run '^$' -bench BatchGet -benchtime 20000x -benchmem
 func BenchmarkBatchGet(b *testing.B) {
-	e := newEmulator(b)
-	h := e.Handler()
-	ak := newAccessKey()
+	h, ak := benchTable(b, "bget")
 	post := handlerPoster(h, ak)
-	if status, out, _ := post("CreateTable", `{"TableName":"bget","BillingMode":"PAY_PER_REQUEST",`+
-		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],`+
-		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`); status != http.StatusOK {
-		b.Fatalf("CreateTable: %d %s", status, out)
-	}
 	var sb strings.Builder
 	if status, out, _ := post("BatchWriteItem", batchPutBody(b, &sb, "bget", 0, 25)); status != http.StatusOK {
 		b.Fatalf("BatchWriteItem: %d %s", status, out)

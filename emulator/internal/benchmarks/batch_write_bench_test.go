@@ -16,15 +16,7 @@ import (
 //
 //	go test ./emulator/internal/benchmarks -run '^$' -bench BatchWrite -benchtime 4000x -count 3 -benchmem
 func BenchmarkBatchWrite(b *testing.B) {
-	e := newEmulator(b)
-	h := e.Handler()
-	ak := newAccessKey()
-	post := handlerPoster(h, ak)
-	if status, out, _ := post("CreateTable", `{"TableName":"pre","BillingMode":"PAY_PER_REQUEST",`+
-		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],`+
-		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`); status != http.StatusOK {
-		b.Fatalf("CreateTable: %d %s", status, out)
-	}
+	h, ak := benchTable(b, "pre")
 	bodies := make([][]byte, b.N)
 	var sb strings.Builder
 	for i := range bodies {
@@ -54,15 +46,7 @@ func BenchmarkBatchWrite(b *testing.B) {
 //
 //	go test ./emulator/internal/benchmarks -run '^$' -bench BatchOverwrite -count 6 -benchmem
 func BenchmarkBatchOverwrite(b *testing.B) {
-	e := newEmulator(b)
-	h := e.Handler()
-	ak := newAccessKey()
-	post := handlerPoster(h, ak)
-	if status, out, _ := post("CreateTable", `{"TableName":"pre","BillingMode":"PAY_PER_REQUEST",`+
-		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],`+
-		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`); status != http.StatusOK {
-		b.Fatalf("CreateTable: %d %s", status, out)
-	}
+	h, ak := benchTable(b, "pre")
 	bodies := make([][]byte, 400)
 	var sb strings.Builder
 	for i := range bodies {
@@ -100,4 +84,18 @@ func batchPutBody(tb testing.TB, sb *strings.Builder, table string, from, to int
 	}
 	sb.WriteString(`]}}`)
 	return sb.String()
+}
+
+// benchTable starts an emulator with table (pk S, sk N, on demand), and
+// returns its handler and the access key that made the table.
+func benchTable(b *testing.B, table string) (http.Handler, string) {
+	h := newEmulator(b).Handler()
+	ak := newAccessKey()
+	post := handlerPoster(h, ak)
+	if status, out, _ := post("CreateTable", `{"TableName":"`+table+`","BillingMode":"PAY_PER_REQUEST",`+
+		`"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],`+
+		`"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`); status != http.StatusOK {
+		b.Fatalf("CreateTable: %d %s", status, out)
+	}
+	return h, ak
 }
