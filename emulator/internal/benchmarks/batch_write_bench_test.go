@@ -53,19 +53,20 @@ func BenchmarkBatchOverwrite(b *testing.B) {
 		bodies[i] = []byte(batchPutBody(b, &sb, "pre", i*25, i*25+25))
 	}
 	r := newRawRequest(ak, "BatchWriteItem", "")
-	for i := range bodies {
-		r.data = bodies[i]
-		r.req.ContentLength = int64(len(r.data))
-		r.serve(h)
+	write := func(body []byte) {
+		r.data = body
+		r.req.ContentLength = int64(len(body))
+		if status := r.serve(h); status != http.StatusOK || bytes.Contains(r.w.out.Bytes(), []byte(`"PutRequest"`)) {
+			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
+		}
+	}
+	for _, body := range bodies { // the items the timed writes replace
+		write(body)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		r.data = bodies[i%len(bodies)]
-		r.req.ContentLength = int64(len(r.data))
-		if status := r.serve(h); status != http.StatusOK || bytes.Contains(r.w.out.Bytes(), []byte(`"PutRequest"`)) {
-			b.Fatalf("BatchWriteItem: %d %.300s", status, r.w.out.String())
-		}
+		write(bodies[i%len(bodies)])
 	}
 }
 

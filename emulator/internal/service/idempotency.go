@@ -80,7 +80,7 @@ func (r txReplay) MarshalJSON() ([]byte, error) {
 	if r.o != nil {
 		v.ICM = r.o.ItemCollectionMetrics
 		for _, u := range r.o.replayReads {
-			v.Reads = append(v.Reads, replayUnits{u.table, u.Table})
+			v.Reads = append(v.Reads, replayUnits{u.table, u.units.Table})
 		}
 	}
 	return json.Marshal(v)
@@ -94,7 +94,7 @@ func (r *txReplay) UnmarshalJSON(b []byte) error {
 	}
 	o := &TransactWriteItemsOutput{ItemCollectionMetrics: v.ICM}
 	for _, u := range v.Reads {
-		o.replayReads = append(o.replayReads, txUnits{table: u.Table, Tally: capacity.Tally{Table: u.Units}})
+		o.replayReads = append(o.replayReads, txUnits{table: u.Table, units: capacity.Tally{Table: u.Units}})
 	}
 	r.o = o
 	return nil

@@ -598,8 +598,8 @@ func validationReason(err error) (apierr.CancellationReason, error) {
 
 // txUnits is the capacity a transaction took from one table.
 type txUnits struct {
-	table string // its name: a token's replay keeps it (idempotency.go), not the table
-	capacity.Tally
+	table string         // its name: a token's replay keeps it (idempotency.go), not the table
+	units capacity.Tally // what it took
 }
 
 // addUnits adds u for t to list, keeping tables in their first order.
@@ -611,7 +611,7 @@ func addUnits(list []txUnits, t *table, u capacity.Usage) []txUnits {
 	if i == len(list) {
 		list = append(list, txUnits{table: t.name})
 	}
-	list[i].Add(u)
+	list[i].units.Add(u)
 	return list
 }
 
@@ -625,7 +625,7 @@ func txCapacity(list []txUnits, mode string, write bool) []*ConsumedCapacity {
 	}
 	out := make([]*ConsumedCapacity, 0, len(list))
 	for _, u := range list {
-		cu := u.Usage()
+		cu := u.units.Usage()
 		cu.Tx, cu.Write = true, write
 		out = append(out, capacity.Consumed(u.table, mode, &cu))
 	}

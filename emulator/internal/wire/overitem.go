@@ -35,15 +35,14 @@ import (
 // attributes past the limit.
 const restKey = "\xffrest"
 
-// cutItem reads on, into m, the members of an item whose Limits cut it
-// (members with lvl 0 and d.cut) once its text from start, where its
-// first member begins, is past the limit at d.pos, the next member's
-// name: members reads an item's members itself until then, so an item
-// under the limit (every batch's item but a wide one) costs what any
-// other does (a map lookup per attribute and a deferred restore per item
-// were 5.6% of a 25-item BatchWriteItem: BenchmarkBatchOverwrite). A
-// value's size is never more than its text's, so m's attributes are
-// measured only from here.
+// cutItem reads the rest of an item whose Limits cut it (members with
+// lvl 0 and d.cut) into m, from d.pos, the next member's name. members
+// reads the item's first members itself and calls it only once their
+// text is past the limit: a value's size is never more than its text's,
+// so m needs measuring only from then on, and an item under the limit
+// (every batch's item but a wide one) costs what any other does (a map
+// lookup per attribute and a deferred restore per item were 5.6% of a
+// 25-item BatchWriteItem: BenchmarkBatchOverwrite).
 func (d *decoder) cutItem(m map[string]storage.Value) error {
 	limit := d.lim.ItemBytes
 	size := storage.ItemSize(m)
@@ -51,11 +50,10 @@ func (d *decoder) cutItem(m map[string]storage.Value) error {
 	text := d.text
 	defer func() { d.text = text }()
 	for more := true; more; {
-		past := rest >= 0 && size > limit
 		if rest < 0 && size > limit {
 			rest = d.pos
-			past = true
 		}
+		past := rest >= 0 && size > limit
 		if past {
 			d.text = d.bodyText() // the strings of a value let go are views
 		} else {

@@ -255,7 +255,7 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		d.pos++
 		return m, nil
 	}
-	cut := -1 // past this text length, an item Limits cut is read by cutItem
+	cut := -1 // past this position, an item Limits cut is read on by cutItem
 	if lvl == 0 && d.cut && d.lim != nil && d.lim.ItemBytes > 0 {
 		cut = d.pos + d.lim.ItemBytes
 	}
