@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/base64"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,7 +256,7 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		d.pos++
 		return m, nil
 	}
-	cut := -1 // past this position, an item Limits cut is read on by cutItem
+	cut := math.MaxInt // past this position, an item Limits cut is read on by cutItem
 	if lvl == 0 && d.cut && d.lim != nil && d.lim.ItemBytes > 0 {
 		cut = d.pos + d.lim.ItemBytes
 	}
@@ -284,7 +285,7 @@ func (d *decoder) members(lvl, size int) (map[string]storage.Value, error) {
 		if more, err = d.next('}'); err != nil {
 			return nil, err
 		}
-		if more && cut >= 0 && d.pos > cut {
+		if d.pos > cut && more {
 			return m, d.cutItem(m)
 		}
 	}
