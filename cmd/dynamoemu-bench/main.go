@@ -30,6 +30,7 @@ type config struct {
 	concurrency []int
 	duration    time.Duration
 	warmup      time.Duration
+	requests    int // > 0: each client sends this many requests per run, all measured
 	partitions  int
 	strict      bool
 	accessKey   string
@@ -56,6 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.pid, "pid", 0, "the server's process id on this machine: report its CPU time per request (from /proc)")
 	fs.DurationVar(&c.duration, "duration", 5*time.Second, "measured time per operation and concurrency")
 	fs.DurationVar(&c.warmup, "warmup", time.Second, "unmeasured time before each measurement")
+	fs.IntVar(&c.requests, "requests", 0, "each client sends this many requests per run, all measured, with keys from a fixed seed, instead of -duration and -warmup (for counts that must not depend on time, as .ci/compare -instructions takes)")
 	fs.IntVar(&c.partitions, "partitions", 100, "partitions of 10 items the table holds")
 	fs.BoolVar(&c.strict, "strict", true, "check that answers hold the keys asked for (off for canned answers)")
 	fs.StringVar(&c.accessKey, "accessKey", "", "access key to send (default: a fresh one, an empty namespace)")
@@ -109,6 +111,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if c.ddbLocal != "private" && c.ddbLocal != "shared" {
 		return c, fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
+	}
+	if c.requests < 0 {
+		return c, errors.New("-requests: a number of requests")
 	}
 	if c.preload < 0 {
 		return c, errors.New("-preload: a number of items")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseProcStat(t *testing.T) {
@@ -163,6 +164,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-matrix", "-targets", "dynamoemu,mongo"}, false},
 		{[]string{"-matrix", "-dynamodb-local", "maybe"}, false},
 		{[]string{"-serve-floor", "127.0.0.1:0"}, true},
+		{[]string{"-endpoint", "http://x", "-requests", "-1"}, false},
+		{[]string{"-endpoint", "http://x", "-requests", "100"}, true},
 	}
 	for _, tc := range tests {
 		_, err := parseFlags(tc.args, io.Discard)
@@ -214,5 +217,24 @@ func TestPreloadCatches(t *testing.T) {
 	var out bytes.Buffer
 	if err := measure(c, []*target{{name: "x", url: srv.URL, strict: true}}, &out, io.Discard); err == nil {
 		t.Fatalf("unprocessed items passed:\n%s", out.String())
+	}
+}
+
+// TestRunFixedRequests: with requests set, each client sends exactly
+// that many, every one measured and checked, whatever the duration.
+func TestRunFixedRequests(t *testing.T) {
+	e, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	defer e.Close()
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	cl := newClient(srv.URL, "AKIAFIXEDREQUESTS", 3)
+	w := &workload{table: "fixed", partitions: 10}
+	require.NoError(t, w.setup(cl))
+	for _, op := range opNames {
+		r := run(cl, w, runConfig{op: op, concurrency: 3, duration: time.Hour, requests: 7, strict: true})
+		require.NoError(t, r.firstErr, op)
+		require.Equal(t, 21, r.ops, op)
+		require.Zero(t, r.errors, op)
 	}
 }

@@ -81,7 +81,7 @@ func measure(c config, targets []*target, stdout, stderr io.Writer) error {
 	for _, conc := range c.concurrency {
 		for _, op := range c.ops {
 			for _, p := range ps {
-				r := run(p.c, p.w, runConfig{op: op, concurrency: conc, duration: c.duration, warmup: c.warmup,
+				r := run(p.c, p.w, runConfig{op: op, concurrency: conc, duration: c.duration, warmup: c.warmup, requests: c.requests,
 					strict: p.t.strict && c.strict, pid: p.t.pid})
 				fmt.Fprintf(stderr, "%-14s %-6s x%-3d %s\n", p.t.name, op, conc, r.summary())
 				results[p.t] = append(results[p.t], r)

@@ -44,16 +44,24 @@ type runConfig struct {
 	concurrency int
 	duration    time.Duration // measured
 	warmup      time.Duration // run, not measured
+	requests    int           // > 0: each worker sends this many, all measured, instead of duration and warmup
 	strict      bool          // check keys and counts (not against a floor)
 	pid         int           // the server's process, for its CPU time (0: none)
 }
 
 // run runs cfg.op from cfg.concurrency workers, each sending its next
 // request when the last is answered, first for the warm-up and then for
-// the measured duration, and checks every answer.
+// the measured duration (or cfg.requests each, all measured, with keys
+// drawn from a fixed seed: the same requests every run), and checks
+// every answer.
 func run(c *client, w *workload, cfg runConfig) result {
 	var measuring atomic.Bool
 	var stop atomic.Bool
+	seed := uint64(time.Now().UnixNano())
+	if cfg.requests > 0 {
+		measuring.Store(true)
+		seed = 1
+	}
 	type workerResult struct {
 		lat      []time.Duration
 		errors   int
@@ -67,13 +75,13 @@ func run(c *client, w *workload, cfg runConfig) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
+			r := rand.New(rand.NewPCG(uint64(i), seed))
 			var buf []byte
 			var resp bytes.Buffer
 			res := &results[i]
 			res.lat = make([]time.Duration, 0, 1<<14)
 			started.Done()
-			for !stop.Load() {
+			for sent := 0; !stop.Load() && (cfg.requests == 0 || sent < cfg.requests); sent++ {
 				req := w.next(cfg.op, r, buf)
 				buf = req.body[:0]
 				t0 := time.Now()
@@ -97,12 +105,18 @@ func run(c *client, w *workload, cfg runConfig) result {
 		}()
 	}
 	started.Wait()
-	time.Sleep(cfg.warmup)
-	cpu0, client0 := procCPU(cfg.pid), selfCPU()
-	t0 := time.Now()
-	measuring.Store(true)
-	time.Sleep(cfg.duration)
-	measuring.Store(false)
+	var cpu0, client0 time.Duration
+	var t0 time.Time
+	if cfg.requests > 0 {
+		cpu0, client0, t0 = procCPU(cfg.pid), selfCPU(), time.Now()
+		wg.Wait()
+	} else {
+		time.Sleep(cfg.warmup)
+		cpu0, client0, t0 = procCPU(cfg.pid), selfCPU(), time.Now()
+		measuring.Store(true)
+		time.Sleep(cfg.duration)
+		measuring.Store(false)
+	}
 	elapsed := time.Since(t0)
 	cpu1, client1 := procCPU(cfg.pid), selfCPU()
 	stop.Store(true)
