@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // plainPrefix returns how many leading bytes of s a JSON string holds as
 // they are: ASCII, not a control character, not '"' or '\\'. It tests
@@ -28,7 +31,14 @@ func plainPrefix(s string) int {
 
 // plainWord reports whether all eight bytes of w (a little-endian load) are
 // plain in plainPrefix's sense.
-func plainWord(w uint64) bool {
+func plainWord(w uint64) bool { return specialBytes(w) == 0 }
+
+// specialBytes marks the bytes of w (a little-endian load) that are not
+// plain in plainPrefix's sense with their high bit; zero when there is
+// none. A byte past the first marked one may be marked wrongly (a
+// borrow carries into it), but the first marked byte is always one that
+// is not plain: its index is bits.TrailingZeros64(specialBytes(w))/8.
+func specialBytes(w uint64) uint64 {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
@@ -38,14 +48,18 @@ func plainWord(w uint64) bool {
 		(quote-ones)&^quote | // a '"'
 		(slash-ones)&^slash | // a '\\'
 		w // a byte of 0x80 or more
-	return special&highs == 0
+	return special & highs
 }
 
-// plainWords returns where, from i, the run of whole plain eight-byte
-// words of b ends: the decoder's string scans start their byte-by-byte
-// walk there.
-func plainWords(b []byte, i int) int {
-	for i+8 <= len(b) && plainWord(binary.LittleEndian.Uint64(b[i:])) {
+// nextSpecial returns the index of the first byte of b from i on that
+// is not plain, eight bytes at a time while there are eight: len(b)
+// rounded down to a whole word past i when the words hold none, from
+// which the caller walks byte by byte.
+func nextSpecial(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
 		i += 8
 	}
 	return i

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 )
 
 // plainPrefixByte is plainPrefix one byte at a time: the reference.
@@ -107,4 +109,84 @@ func FuzzReadString(f *testing.F) {
 			t.Fatalf("%q: readString read %q, encoding/json %q (%v)", data[:d.pos], s, want, jerr)
 		}
 	})
+}
+
+// stringEndByte is stringEnd one byte at a time over the whole input:
+// the reference (ok false: a syntax error).
+func stringEndByte(b []byte, start int) (end int, plain, ok bool) {
+	plain = true
+	for i := start; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i, plain, true
+		case c < 0x20:
+			return 0, false, false
+		case c == '\\':
+			plain = false
+			i++
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+	return 0, false, false
+}
+
+// FuzzStringEnd: stringEnd, which finds the bytes that need care eight
+// at a time, finds the end, plainness and syntax error the byte walk
+// finds, wherever in the input the string starts and whatever follows it.
+func FuzzStringEnd(f *testing.F) {
+	for n := range 20 {
+		for _, c := range []string{`"`, `\"`, `\\"`, `\n`, "\x00", "\x1f", "\x7f", "\x80", "é", `\`} {
+			f.Add(strings.Repeat("x", n)+c+strings.Repeat("y", n%11)+`"`+`,"more":{"S":"z"}}`, uint8(n%3))
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string, start uint8) {
+		data := []byte(in)
+		s := min(int(start), len(data))
+		wantEnd, wantPlain, ok := stringEndByte(data, s)
+		d := decoder{data: data}
+		end, plain, err := d.stringEnd(s)
+		require.Equal(t, ok, err == nil, "%q from %d: error %v", data, s, err)
+		if ok {
+			require.Equal(t, wantEnd, end, "%q from %d", data, s)
+			require.Equal(t, wantPlain, plain, "%q from %d", data, s)
+		}
+	})
+}
+
+// BenchmarkStringEnd finds the end of every string of a BatchWriteItem
+// of 25 items of 240 bytes (the HTTP benchmark's): names, type keys,
+// short values and one 150-byte value an item.
+func BenchmarkStringEnd(b *testing.B) {
+	var body strings.Builder
+	body.WriteString(`{"RequestItems":{"bench":[`)
+	for i := range 25 {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		body.WriteString(`{"PutRequest":{"Item":{"pk":{"S":"user#0000042"},"sk":{"N":"7"},"status":{"S":"active"},` +
+			`"count":{"N":"7"},"price":{"N":"1234.5"},"flag":{"BOOL":false},"tags":{"SS":["red","green"]},` +
+			`"email":{"S":"someone.42@example.com"},"f0":{"S":"` + strings.Repeat("x", 150) + `"},"f1":{"S":""}}}}`)
+	}
+	body.WriteString(`]}}`)
+	data := []byte(body.String())
+	var starts []int // after each opening quote
+	for i := 0; i < len(data); i++ {
+		if data[i] == '"' {
+			starts = append(starts, i+1)
+			end, _, ok := stringEndByte(data, i+1)
+			require.True(b, ok)
+			i = end
+		}
+	}
+	d := decoder{data: data}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		for _, s := range starts {
+			if _, _, err := d.stringEnd(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

