@@ -244,15 +244,14 @@ func (d *decoder) containerTypeError(other byte, otherMsg, msg string) error {
 // past ASCII); a control byte or the input's end is a syntax error.
 //
 // It finds each byte that needs care a word at a time (nextSpecial, eight
-// bytes at once), and walks byte by byte only the last few bytes of the
-// window: the strings of a BatchWriteItem of 25 items took 18% less time
+// bytes at once), and steps byte by byte only through the window's last
+// seven bytes: the strings of a BatchWriteItem of 25 items took 18% less time
 // than when it walked byte by byte from the first word that held one
 // (BenchmarkStringEnd, 5.42 -> 4.46 µs).
 func (d *decoder) stringEnd(start int) (end int, plain bool, err error) {
-	i := start
 	plain = true
-	for {
-		for i = nextSpecial(d.data, i); i+8 <= len(d.data); i = nextSpecial(d.data, i) {
+	for i := start; ; {
+		for i = nextSpecial(d.data, i); i < len(d.data); i = nextSpecial(d.data, i) {
 			switch c := d.data[i]; {
 			case c == '"':
 				return i, plain, nil
@@ -261,22 +260,11 @@ func (d *decoder) stringEnd(start int) (end int, plain bool, err error) {
 			case c == '\\':
 				plain = false
 				i += 2 // the escaped byte: checked by the caller
-			default: // a byte past ASCII
-				plain = false
-				i++
-			}
-		}
-		for ; i < len(d.data); i++ {
-			switch c := d.data[i]; {
-			case c == '"':
-				return i, plain, nil
-			case c < 0x20:
-				return 0, false, d.syntax()
-			case c == '\\':
-				plain = false
-				i++ // the escaped byte: checked by the caller
 			case c >= utf8.RuneSelf:
 				plain = false
+				i++
+			default: // a plain byte of the window's last seven
+				i++
 			}
 		}
 		if !d.more() {
