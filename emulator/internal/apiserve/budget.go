@@ -24,8 +24,8 @@ import (
 //     the budget, at least SmallBody), where it waits only behind other
 //     small ones. A large body waiting never refuses a small request.
 //   - A larger body is charged firstCharge bytes (or its size) before it
-//     is read, and the rest of its announced size (at most the budget:
-//     a larger one is served alone rather than never) once its first
+//     is read, and the rest of its announced size (at most its client's
+//     share: a larger one is served past it rather than never) once its first
 //     proofBytes have arrived. Its reader hands it no more than those
 //     until then, so the buffers it grows stay within the first charge
 //     (wire.Body's window: at most twice the bytes arrived and a read
@@ -34,7 +34,8 @@ import (
 //     by the floor rate (pace.go) and its bytes come back.
 //   - A body of unknown length (chunked) is charged firstCharge, then
 //     its bytes as they arrive, budgetChunk or as many as it holds at a
-//     time; a compressed one its decompressed size once decompressed.
+//     time, up to its client's share; a compressed one its decompressed
+//     size once decompressed, likewise.
 //
 // A charge that does not fit waits its turn, first come first served, for
 // at most BudgetWait; then the body is read away, kept nowhere, and the
@@ -51,18 +52,25 @@ import (
 // not fit holds back those behind it (a large body is not starved by
 // small ones), and one whose wait ends lets those behind it in.
 //
-// Fair between clients: the large bodies of one client (its access key)
-// hold at most its share of the budget between them (ShareOfBudget),
-// and a connection, which sends one body at a time, at most that share
-// too. A charge over its client's share waits outside the FIFO, for one
-// of that client's own bodies to end, so that it holds back nobody
-// else's: 16 or 64 connections of one client that each announce 16 MiB
-// and trickle just above the floor hold a quarter of the budget, and a
-// large request from another client is admitted at once. Without a
-// share, 16 of them held the whole budget of 256 MiB and every other
-// request over 64 KiB waited BudgetWait and was throttled. (Clients that
-// each use an access key of their own are as many clients: the share
-// bounds what one client holds, not how many there are.)
+// Fair between clients: the large bodies of one client (its access
+// key) hold at most its share of the budget between them
+// (ShareOfBudget), and a connection, which sends one body at a time,
+// at most that share too. A charge over its client's share waits
+// outside the FIFO, for one of that client's own bodies to end, so
+// that it holds back nobody else's. Its bodies never wait on one
+// another: when every byte a client holds is held by bodies waiting
+// for more (each with its first charge, none with room for its rest),
+// one of them is let in over the share, so that a client holds at most
+// twice its share. Before, 32 bodies of 16 MB from one client under a
+// budget of 64 MiB each took a first charge and then all waited
+// BudgetWait and were throttled, again and again as the SDK retried.
+// Meanwhile, 16 or 64 connections of one client that each announce 16
+// MiB and trickle just above the floor hold a quarter of the budget,
+// and a large request from another client is admitted at once. Without
+// a share, 16 of them held the whole budget of 256 MiB and every other
+// request over 64 KiB waited BudgetWait and was throttled. (Clients
+// that each use an access key of their own are as many clients: the
+// share bounds what one client holds, not how many there are.)
 
 // BudgetWait is the longest a request waits for room in the budget before
 // it is throttled: well inside the server's read timeout
@@ -114,8 +122,8 @@ type Budget struct {
 
 	share   int64 // the most one client's large bodies hold (ShareOfBudget)
 	sharesM sync.Mutex
-	shares  map[string]int64 // bytes held by each client holding any
-	freed   chan struct{}    // closed (and replaced) when a client's bytes are given back
+	shares  map[string]clientShare // each client holding any bytes
+	freed   chan struct{}          // closed (and replaced) when a client's bytes are given back
 
 	used      atomic.Int64 // bytes of main held now
 	smallUsed atomic.Int64 // bytes of the share held now
@@ -131,7 +139,7 @@ func (b *Budget) Init(n int64) {
 		b.main = semaphore.NewWeighted(n)
 		b.small = semaphore.NewWeighted(max(n/16, SmallBody))
 		b.share = max(n/ShareOfBudget, min(n, largestBody))
-		b.shares = map[string]int64{}
+		b.shares = map[string]clientShare{}
 		b.freed = make(chan struct{})
 	}
 	b.Wait.Store(int64(BudgetWait))
@@ -182,15 +190,19 @@ func (b *Budget) admit(ctx context.Context, n int64, sh share) (hold, bool) {
 	if n >= 0 {
 		first = min(n, first)
 	}
-	got, ok := b.more(ctx, first, sh)
+	got, ok := b.more(ctx, first, 0, sh)
 	return hold{main: got, client: sh}, ok
 }
 
-// more charges n more bytes of the budget (at most the budget), within
-// sh's share, waiting as admit does; it returns the bytes charged.
-func (b *Budget) more(ctx context.Context, n int64, sh share) (int64, bool) {
-	n = min(max(n, 0), b.Max)
-	if sh.on && !b.takeShare(ctx, sh.client, n, nil) {
+// more charges n more bytes of the budget to a body that holds own
+// already, within sh's share, waiting as admit does; it returns the
+// bytes charged (none past the most a body holds: bodyRoom).
+func (b *Budget) more(ctx context.Context, n, own int64, sh share) (int64, bool) {
+	n = min(max(n, 0), b.bodyRoom(sh)-own)
+	if n <= 0 {
+		return 0, true
+	}
+	if sh.on && !b.takeShare(ctx, sh.client, n, own, nil) {
 		return 0, false
 	}
 	got, ok := b.moreOfMain(ctx, n)
@@ -210,21 +222,44 @@ func (b *Budget) moreOfMain(ctx context.Context, n int64) (int64, bool) {
 	return n, true
 }
 
-// takeShare counts n bytes against client's share, waiting at most
-// b.Wait (outside the budget's FIFO) for the client's other bodies to
-// give back enough, or until the body's pace (p, nil for none) cuts it:
-// the wait is the client's own doing, so its pace keeps counting. A
-// client holding nothing is always let in, so that a body larger than
-// the share is served alone rather than never. A refusal counts as a
-// throttle.
-func (b *Budget) takeShare(ctx context.Context, client string, n int64, p *pacer) bool {
+// bodyRoom is the most one body is charged: the budget, and within a
+// share (sh), the share. A body larger is served past it uncharged,
+// alone rather than never.
+func (b *Budget) bodyRoom(sh share) int64 {
+	if sh.on {
+		return b.share
+	}
+	return b.Max
+}
+
+// clientShare is what one client's large bodies hold of its share:
+// held, and of that, waiting: the bytes of its bodies that wait for
+// more of it.
+type clientShare struct{ held, waiting int64 }
+
+// takeShare counts n bytes against client's share for a body that
+// holds own of it already, waiting at most b.Wait (outside the budget's
+// FIFO) for the client's other bodies to give back enough, or until the
+// body's pace (p, nil for none) cuts it: the wait is the client's own
+// doing, so its pace keeps counting. A client holding nothing is always
+// let in, so that a body larger than the share is served alone rather
+// than never; and a body already holding some is let in over the share
+// when every byte its client holds is held by bodies waiting for more,
+// so that the client's bodies never wait on one another (each holding a
+// first charge, none with room for its rest): at most one body at a time
+// is over, and by at most its own charge (bodyRoom), so that a client
+// holds at most twice its share. A refusal counts as a throttle.
+func (b *Budget) takeShare(ctx context.Context, client string, n, own int64, p *pacer) bool {
 	var timer <-chan time.Time
 	var cut <-chan struct{}
+	b.sharesM.Lock()
+	defer b.sharesM.Unlock()
+	b.waitingFor(client, own)
+	defer b.waitingFor(client, -own)
 	for {
-		b.sharesM.Lock()
-		if held := b.shares[client]; held == 0 || held+n <= b.share {
-			b.shares[client] = held + n
-			b.sharesM.Unlock()
+		if c := b.shares[client]; c.held == 0 || c.held+n <= b.share || (own > 0 && c.held == c.waiting) {
+			c.held += n
+			b.shares[client] = c
 			return true
 		}
 		freed := b.freed
@@ -236,13 +271,25 @@ func (b *Budget) takeShare(ctx context.Context, client string, n int64, p *pacer
 		}
 		select {
 		case <-freed:
+			b.sharesM.Lock()
 			continue
 		case <-timer:
 		case <-ctx.Done():
 		case <-cut:
 		}
 		b.Throttled.Add(1)
+		b.sharesM.Lock()
 		return false
+	}
+}
+
+// waitingFor counts n more bytes of client's as waiting for its share
+// (n < 0: fewer), with sharesM held.
+func (b *Budget) waitingFor(client string, n int64) {
+	if n != 0 {
+		c := b.shares[client]
+		c.waiting += n
+		b.shares[client] = c
 	}
 }
 
@@ -253,8 +300,9 @@ func (b *Budget) giveShare(client string, n int64) {
 		return
 	}
 	b.sharesM.Lock()
-	if held := b.shares[client] - n; held > 0 {
-		b.shares[client] = held
+	if c := b.shares[client]; c.held > n {
+		c.held -= n
+		b.shares[client] = c
 	} else {
 		delete(b.shares, client)
 	}
@@ -270,7 +318,7 @@ func (b *Budget) Share() int64 { return b.share }
 func (b *Budget) Holding(client string) int64 {
 	b.sharesM.Lock()
 	defer b.sharesM.Unlock()
-	return b.shares[client]
+	return b.shares[client].held
 }
 
 // acquire takes n of sem, waiting its turn at most b.Wait.
@@ -335,8 +383,8 @@ func (br *bodyReader) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := br.readRaw(p)
-	if br.full < 0 && br.read > br.held && br.held < br.b.Max {
-		if !br.charge(min(max(br.read, budgetChunk), br.b.Max-br.held)) {
+	if br.full < 0 && br.read > br.held && br.held < br.b.bodyRoom(br.sh) {
+		if !br.charge(max(br.read, budgetChunk)) {
 			return n, errOverBudget
 		}
 	}
@@ -359,8 +407,11 @@ func (br *bodyReader) readRaw(p []byte) (int, error) {
 // running (the wait is its client's), then of the budget, its clock
 // stopped while it waits (that wait is the server's).
 func (br *bodyReader) charge(n int64) bool {
-	n = min(max(n, 0), br.b.Max)
-	if br.sh.on && !br.b.takeShare(br.ctx, br.sh.client, n, &br.pace) {
+	n = min(max(n, 0), br.b.bodyRoom(br.sh)-br.held)
+	if n <= 0 {
+		return true
+	}
+	if br.sh.on && !br.b.takeShare(br.ctx, br.sh.client, n, br.held, &br.pace) {
 		return false
 	}
 	br.pace.pause()

@@ -26,7 +26,7 @@ func TestBudgetShares(t *testing.T) {
 	b.Wait.Store(int64(time.Minute))
 	ctx := context.Background()
 
-	got, ok := b.more(ctx, 4<<20, share{})
+	got, ok := b.more(ctx, 4<<20, 0, share{})
 	require.True(t, ok)
 	require.Equal(t, int64(1<<20), got, "a body larger than the budget is charged the whole budget")
 
@@ -54,14 +54,14 @@ func TestBudgetShares(t *testing.T) {
 
 	// A wait that ends refuses the body, counted; one whose context ends
 	// likewise.
-	got, _ = b.more(ctx, 1<<20, share{})
+	got, _ = b.more(ctx, 1<<20, 0, share{})
 	b.Wait.Store(int64(time.Millisecond))
 	_, ok = b.admit(ctx, 300<<10, share{})
 	require.False(t, ok)
 	b.Wait.Store(int64(time.Minute))
 	cctx, cancel := context.WithCancel(ctx)
 	refused := make(chan bool)
-	go func() { _, ok := b.more(cctx, 10, share{}); refused <- !ok }()
+	go func() { _, ok := b.more(cctx, 10, 0, share{}); refused <- !ok }()
 	waitQueued(t, &b)
 	cancel()
 	require.True(t, <-refused)
@@ -71,6 +71,82 @@ func TestBudgetShares(t *testing.T) {
 	require.Zero(t, used)
 	require.Zero(t, smallHeld)
 	require.Equal(t, int64(1<<20), b.Peak.Load())
+}
+
+// TestClientBodiesDoNotWaitOnOneAnother: a client's large bodies that
+// each hold their first charge, none with room in the share for its
+// rest, do not wait on one another until their waits end (as they did,
+// throttled, when 32 clients of one access key sent 16 MB each): the
+// last of them to ask is let in at once, over the share by its rest
+// (its client then holds at most twice its share), the others follow as
+// it ends, and another client's body is charged meanwhile without a
+// wait.
+func TestClientBodiesDoNotWaitOnOneAnother(t *testing.T) {
+	var b Budget
+	b.Init(64 << 20) // a share of 16 MiB
+	b.Wait.Store(int64(time.Minute))
+	ctx := context.Background()
+	const size = 15_700_000
+	one, other := share{client: "AKIDONE", on: true}, share{client: "AKIDOTHER", on: true}
+
+	const bodies = 6 // with five first charges, no rest fits the share
+	for range bodies {
+		h, ok := b.admit(ctx, size, one)
+		require.True(t, ok)
+		require.Equal(t, int64(firstCharge), h.main)
+	}
+	done := make(chan bool, bodies)
+	for i := range bodies - 1 {
+		go func() {
+			got, ok := b.more(ctx, size-firstCharge, firstCharge, one)
+			if ok {
+				b.release(hold{main: firstCharge + got, client: one})
+			}
+			done <- ok
+		}()
+		waitWaiting(t, &b, one.client, int64(i+1)*firstCharge)
+	}
+	require.Zero(t, b.Throttled.Load())
+	require.Empty(t, done, "the rest of a body fitted the share")
+
+	// The last: every byte its client holds waits for more.
+	got, ok := b.more(ctx, size-firstCharge, firstCharge, one)
+	require.True(t, ok, "the last body to ask waited on its client's others")
+	require.Equal(t, int64(size-firstCharge), got)
+	require.Greater(t, b.Holding(one.client), b.Share())
+	require.LessOrEqual(t, b.Holding(one.client), 2*b.Share())
+
+	// Another client meanwhile: charged at once.
+	h, ok := b.admit(ctx, size, other)
+	require.True(t, ok)
+	rest, ok := b.more(ctx, size-firstCharge, firstCharge, other)
+	require.True(t, ok)
+	b.release(hold{main: h.main + rest, client: other})
+	require.Empty(t, done, "the others wait for the one let in")
+
+	b.release(hold{main: firstCharge + got, client: one})
+	for range bodies - 1 {
+		require.True(t, <-done, "a body of the client waiting for its share")
+	}
+	require.Zero(t, b.Throttled.Load())
+	require.Zero(t, b.Holding(one.client))
+	used, _ := b.Reserved()
+	require.Zero(t, used)
+}
+
+// waitWaiting waits until client's bodies waiting for its share hold n
+// bytes.
+func waitWaiting(t *testing.T, b *Budget, client string, n int64) {
+	t.Helper()
+	for {
+		b.sharesM.Lock()
+		w := b.shares[client].waiting
+		b.sharesM.Unlock()
+		if w == n {
+			return
+		}
+		time.Sleep(time.Millisecond) // polling, bounded by the test deadline
+	}
 }
 
 // waitQueued waits until a charge waits for the budget.

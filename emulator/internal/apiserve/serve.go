@@ -427,8 +427,8 @@ func (s *Server) ruleDecompressed(in *Request, a *admission) error {
 	if a.br != nil {
 		charged += a.br.held
 	}
-	if extra := int64(a.buf.Len()) - charged; extra > 0 && charged < s.Budget.Max {
-		got, ok := s.Budget.more(in.waitContext(), extra, a.held.client)
+	if extra := int64(a.buf.Len()) - charged; extra > 0 {
+		got, ok := s.Budget.more(in.waitContext(), extra, charged, a.held.client)
 		a.held.main += got
 		if !ok {
 			a.input.Release()
