@@ -52,7 +52,10 @@ for f in "$work"/*.tgz; do
 done
 # docs/containers.md states the linux-x64 package's packed size ("the
 # linux-x64 package packs to N MB"): it must be this pack's, at the
-# precision written.
+# precision written, give or take one in its last digit. brotli's output
+# moves by tens of KB when a few KB of the binary change (5,165,205 and
+# 5,137,654 bytes, one commit apart), so an exact figure flipped across
+# a rounding edge with changes that had nothing to do with the size.
 stated=$(grep -o 'the linux-x64 package packs to [0-9.]* MB' ../docs/containers.md | sed -E 's/.* packs to ([0-9.]+) MB/\1/' | head -1)
 [[ -n $stated ]] || { echo "npm/test.sh: docs/containers.md no longer states the linux-x64 package's packed size" >&2; exit 1; }
 if [[ -f $work/dynamoemu-linux-x64-$version.tgz ]]; then
@@ -60,7 +63,8 @@ if [[ -f $work/dynamoemu-linux-x64-$version.tgz ]]; then
 	decimals=${stated#*.}
 	[[ $stated == *.* ]] || decimals=
 	got=$(awk -v b="$packed" -v d="${#decimals}" 'BEGIN { printf "%.*f", d, b / 1e6 }')
-	[[ $got == "$stated" ]] || { echo "npm/test.sh: docs/containers.md says the linux-x64 package packs to $stated MB; it packed to $packed bytes ($got MB): write the pack's figure" >&2; exit 1; }
+	near=$(awk -v g="$got" -v s="$stated" -v d="${#decimals}" 'BEGIN { u = 10 ^ -d; x = g - s; if (x < 0) x = -x; print (x <= u * 1.0001) ? 1 : 0 }')
+	[[ $near == 1 ]] || { echo "npm/test.sh: docs/containers.md says the linux-x64 package packs to $stated MB; it packed to $packed bytes ($got MB): write the pack's figure" >&2; exit 1; }
 fi
 mkdir "$work/project"
 cd "$work/project"
