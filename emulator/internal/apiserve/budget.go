@@ -383,7 +383,7 @@ func (br *bodyReader) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := br.readRaw(p)
-	if br.full < 0 && br.read > br.held && br.held < br.b.bodyRoom(br.sh) {
+	if br.full < 0 && br.read > br.held { // charge stops at bodyRoom
 		if !br.charge(max(br.read, budgetChunk)) {
 			return n, errOverBudget
 		}
