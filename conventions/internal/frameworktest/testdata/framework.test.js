@@ -28,7 +28,7 @@ const {
 const { marshall } = require('@aws-sdk/util-dynamodb')
 const ts = require('typescript')
 
-const { Framework, asTenant, outsideRequests } = require('./harness')
+const { Framework, LostResumeError, asTenant, outsideRequests } = require('./harness')
 const { generateId, addSortKeyVersion, masterPk } = require('@mbc-cqrs-serverless/core/dist/helpers/key')
 
 const endpoint = process.env.DYNAMODB_ENDPOINT
@@ -111,6 +111,59 @@ function entity(pk, sk, tenantCode, fields = {}) {
     type: pk.split('#')[0], version: 0, attributes: {}, ...fields }
 }
 
+// rapidVersions is the rapid-versions flow, in the deployed runtime's
+// manner: stream records start executions at once, and an execution of
+// version N runs set_ttl_command (updateTtl: GetItem of N-1, then an
+// unconditional PutItem of the whole row with its ttl) while N-1's own
+// execution is still writing its status (updateStatus: UpdateItem SET
+// status, updatedAt), so the rewrite can carry N-1's status and updatedAt
+// as they were a moment earlier. Each of rounds entities (sort keys
+// prefix + two digits) gets v1..versions. It returns the rounds whose data
+// row reached the last version and the executions' counts; a stall
+// (Framework.live's LostResumeError) is thrown, or, with keepStalls (the
+// rapid-only run), returned as stalled.
+async function rapidVersions(order, orderPk, prefix, rounds, versions, { keepStalls = false, stallMs } = {}) {
+  const out = { rounds, versions, reachedLast: 0 }
+  const started = fw.sfnRuns.started
+  const waited = fw.sfnRuns.waited
+  const overlapped = fw.sfnRuns.overlapped
+  const sortKey = (r) => `${prefix}${String(r).padStart(2, '0')}`
+  try {
+    await fw.live(() => asTenant(T1, async (opts) => {
+      const round = async (r) => {
+        const sk = sortKey(r)
+        await order.commandService.publishAsync(entity(orderPk, sk, T1, { name: `rapid ${r}`, attributes: { total: 0 } }), opts)
+        for (let v = 1; v < versions; v++) {
+          // A user's next edit comes at once (the execution of v is not
+          // synced yet, so v+1's check_version waits for it), or as v's
+          // execution syncs its data or finishes (v+1's check_version may
+          // pass and its set_ttl_command rewrite v's row while v's
+          // execution still writes v's status).
+          const when = ['now', 'sync_data', 'finish'][Math.floor(Math.random() * 3)]
+          if (when !== 'now') await fw.whenReached(orderPk, sk, v, when)
+          await order.commandService.publishPartialUpdateAsync({ pk: orderPk, sk, version: v, attributes: { total: v } }, opts)
+        }
+      }
+      // Four entities at a time, each its versions back to back.
+      for (let r = 0; r < rounds; r += 4) await Promise.all([0, 1, 2, 3].filter((i) => r + i < rounds).map((i) => round(r + i)))
+    }), { stallMs })
+  } catch (err) {
+    if (!keepStalls || !(err instanceof LostResumeError)) throw err
+    out.stalled = err.stalled
+    fw.waiters.clear()
+  }
+  out.executions = fw.sfnRuns.started - started
+  out.waited = fw.sfnRuns.waited - waited
+  out.overlapped = fw.sfnRuns.overlapped - overlapped
+  await asTenant(T1, async () => {
+    for (let r = 0; r < rounds; r++) {
+      const data = await order.dataService.getItem({ pk: orderPk, sk: sortKey(r) })
+      if (data?.version === versions) out.reachedLast++
+    }
+  })
+  return out
+}
+
 async function main() {
   fw = new Framework(endpoint, MODULES)
   const { master, order, log } = fw.modules
@@ -158,6 +211,22 @@ async function main() {
       const ttl = await master.dataService.getItem({ pk: masterPk(T1), sk: `TTL#${order.dataTable}` })
       assert.equal(ttl?.attributes?.days, 365)
     }))
+
+  // FRAMEWORK_RAPID_ONLY=B: the rapid-versions flow alone, B batches of
+  // 20 rounds, each stall kept and counted rather than thrown; for
+  // framework_test.go's TestRapidVersionsByMode, which compares modes.
+  if (process.env.FRAMEWORK_RAPID_ONLY) {
+    const out = { rounds: 0, reachedLast: 0, stalledRounds: 0, stalled: [], executions: 0, waited: 0, overlapped: 0 }
+    for (let b = 0; b < Number(process.env.FRAMEWORK_RAPID_ONLY); b++) {
+      const r = await rapidVersions(order, `ORDER#${T1}`, `ORDER#RAPID${b}-`, 20, 5,
+        { keepStalls: true, stallMs: Number(process.env.FRAMEWORK_STALL_MS || 20000) })
+      for (const k of ['rounds', 'reachedLast', 'executions', 'waited', 'overlapped']) out[k] += r[k]
+      out.stalledRounds += new Set((r.stalled || []).map((x) => x.sk)).size
+      out.stalled.push(...(r.stalled || []))
+    }
+    console.log(JSON.stringify({ rapidOnly: out }))
+    process.exit(0)
+  }
 
   await flow('master data: TTL settings put straight into master-data, as the framework\'s e2e suite seeds them', async () => {
     // publish-async.e2e-spec.ts and publish-sync.e2e-spec.ts putItem
@@ -255,47 +324,12 @@ async function main() {
       assert.equal(page1.items.length + page2.items.length, 3)
     }))
 
-  // The deployed runtime: stream records start executions at once, and an
-  // execution of version N runs set_ttl_command (updateTtl: GetItem of
-  // N-1, then an unconditional PutItem of the whole row with its ttl)
-  // while N-1's own execution is still writing its status (updateStatus:
-  // UpdateItem SET status, updatedAt), so the rewrite can carry N-1's
-  // status and updatedAt as they were a moment earlier.
   const ROUNDS = 20
   const VERSIONS = 5
   const rapid = { rounds: ROUNDS, reachedLast: 0 }
   results.rapid = rapid
   await flow(`order: rapid versions, ${ROUNDS} rounds of v1..v${VERSIONS} published in quick succession, executions concurrent`, async () => {
-    const started = fw.sfnRuns.started
-    const waited = fw.sfnRuns.waited
-    const overlapped = fw.sfnRuns.overlapped
-    await fw.live(() => asTenant(T1, async (opts) => {
-      const round = async (r) => {
-        const sk = `ORDER#RAPID${String(r).padStart(2, '0')}`
-        await order.commandService.publishAsync(entity(orderPk, sk, T1, { name: `rapid ${r}`, attributes: { total: 0 } }), opts)
-        for (let v = 1; v < VERSIONS; v++) {
-          // A user's next edit comes at once (the execution of v is not
-          // synced yet, so v+1's check_version waits for it), or as v's
-          // execution syncs its data or finishes (v+1's check_version may
-          // pass and its set_ttl_command rewrite v's row while v's
-          // execution still writes v's status).
-          const when = ['now', 'sync_data', 'finish'][Math.floor(Math.random() * 3)]
-          if (when !== 'now') await fw.whenReached(orderPk, sk, v, when)
-          await order.commandService.publishPartialUpdateAsync({ pk: orderPk, sk, version: v, attributes: { total: v } }, opts)
-        }
-      }
-      // Four entities at a time, each its versions back to back.
-      for (let r = 0; r < ROUNDS; r += 4) await Promise.all([0, 1, 2, 3].map((i) => round(r + i)))
-    }))
-    rapid.executions = fw.sfnRuns.started - started
-    rapid.waited = fw.sfnRuns.waited - waited
-    rapid.overlapped = fw.sfnRuns.overlapped - overlapped
-    await asTenant(T1, async () => {
-      for (let r = 0; r < ROUNDS; r++) {
-        const data = await order.dataService.getItem({ pk: orderPk, sk: `ORDER#RAPID${String(r).padStart(2, '0')}` })
-        if (data?.version === VERSIONS) rapid.reachedLast++
-      }
-    })
+    Object.assign(rapid, await rapidVersions(order, orderPk, 'ORDER#RAPID', ROUNDS, VERSIONS))
     assert.equal(rapid.reachedLast, ROUNDS, `rapid versions: ${rapid.reachedLast} of ${ROUNDS} rounds reached v${VERSIONS}`)
   })
 

@@ -192,6 +192,8 @@ class Framework {
     this.ended = new Set() // live: version keys whose execution ended
     this.states = new Set() // live: version key + state, for each state an execution reached
     this.stateWaiters = new Map() // live: version key + state -> whenReached's resolve
+    this.lastState = new Map() // live: version key -> the last state its execution reached or ended with
+    this.progress = 0 // live: states reached and executions ended, for live's stall check
     const moduleRef = { get: (name) => this.registry.get(typeof name === 'string' ? name : name.name) }
     this.modules = {}
     for (const name of modules) this.modules[name] = this.buildModule(name, moduleRef)
@@ -289,12 +291,19 @@ class Framework {
   // execution starts as soon as its record is read, and a version whose
   // previous one is not synced yet waits at wait_prev_command until that
   // version's finish state resumes it. It returns when fn is done and every
-  // execution has ended; an execution's error is thrown then.
-  async live(fn) {
+  // execution has ended; an execution's error is thrown then. When fn is
+  // done and no execution moves for stallMs while some wait at
+  // wait_prev_command (the lost-resume signature), it throws a
+  // LostResumeError naming each waiting version and what became of the
+  // version it waits for.
+  async live(fn, { stallMs = 30000 } = {}) {
     const running = new Set()
     const errors = []
     let stop = false
+    let stalled = null
     const poll = outsideRequests(async () => {
+      let seen = -1
+      let still = 0
       for (;;) {
         const stopping = stop
         let events = 0
@@ -313,6 +322,15 @@ class Framework {
           p.finally(() => running.delete(p))
         }
         if (stopping && !events && !running.size) return
+        if (stopping && !events && this.waiters.size) {
+          if (this.progress !== seen) {
+            seen = this.progress
+            still = Date.now()
+          } else if (Date.now() - still >= stallMs) {
+            stalled = this.lostResumes()
+            return
+          }
+        }
         if (!events) await new Promise((r) => setTimeout(r, running.size ? 1 : 5))
       }
     })
@@ -324,7 +342,18 @@ class Framework {
       await poll
       this.latency = false
     }
+    if (stalled) throw new LostResumeError(stalled)
     if (errors.length) throw errors[0]
+  }
+
+  // lostResumes describes the versions waiting at wait_prev_command: the
+  // entity, the version waiting, and the last state the execution of the
+  // version it waits for reached ('none': it never started one).
+  lostResumes() {
+    return [...this.waiters.keys()].map((key) => {
+      const [pk, sk, prev] = key.split('\n')
+      return { pk, sk, waiting: Number(prev) + 1, prevLastState: this.lastState.get(key) || 'none' }
+    })
   }
 
   // waitPrevious blocks a live execution of version v of record's entity
@@ -381,6 +410,8 @@ class Framework {
   reached(input, state) {
     const record = new DataSyncCommandSfnEvent({ context: { Execution: { Input: input }, StateMachine: {} } }).commandRecord
     const key = `${versionKey(record, record.version)}\n${state}`
+    this.lastState.set(versionKey(record, record.version), state)
+    this.progress++
     this.states.add(key)
     const resolve = this.stateWaiters.get(key)
     if (resolve) {
@@ -410,9 +441,17 @@ class Framework {
       }
       return this.sfnHandler.execute(new DataSyncCommandSfnEvent({ input, context: context(state), taskToken: context(state).Task.Token }))
     }
+    // ending records how a live execution ended, for lostResumes.
+    const ending = (how) => {
+      if (!live) return
+      const record = new DataSyncCommandSfnEvent({ input: exec.input, context: context('finish') }).commandRecord
+      this.lastState.set(versionKey(record, record.version), how)
+      this.progress++
+    }
     try {
       const check = await invoke('check_version', exec.input)
       if (check.result === -1) {
+        ending(`failed check_version: ${check.cause}`)
         this.sfnRuns.failed++
         return
       }
@@ -439,12 +478,24 @@ class Framework {
       const synced = await Promise.all(handlers.map((h) => invoke('sync_data', h)))
       await invoke('finish', synced)
       if (live) this.ended.add(versionKey(record, record.version))
+      ending('ended')
       this.sfnRuns.succeeded++
     } catch (err) {
+      ending(`failed: ${err.name}: ${err.message}`)
       this.sfnRuns.failed++
       throw err
     }
   }
 }
 
-module.exports = { Framework, asTenant, outsideRequests, addTenantHeader, tenantStore, invokeContext }
+// LostResumeError is live's stall: executions left waiting at
+// wait_prev_command (stalled: Framework.lostResumes) once nothing moves.
+class LostResumeError extends Error {
+  constructor(stalled) {
+    super(`lost resume: ${stalled.length} executions wait at wait_prev_command and nothing moves: ${JSON.stringify(stalled)}`)
+    this.name = 'LostResumeError'
+    this.stalled = stalled
+  }
+}
+
+module.exports = { Framework, LostResumeError, asTenant, outsideRequests, addTenantHeader, tenantStore, invokeContext }
