@@ -16,4 +16,8 @@
 //
 //	cd conventions/internal/frameworktest/testdata && npm ci
 //	FRAMEWORK_TEST=1 go test -count=1 -v ./conventions/internal/frameworktest
+//
+// TestRapidVersionsByMode, on demand only (FRAMEWORK_RAPID_RUNS=N as
+// well), runs the rapid-versions flow alone against emulators with the
+// conventions off and enforced in turn and logs the stalls per mode.
 package frameworktest
