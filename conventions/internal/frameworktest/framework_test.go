@@ -31,7 +31,7 @@ func TestFramework(t *testing.T) {
 	}
 	url, e, _ := emulatortest.NewServerWith(t, emulator.Options{Conventions: &cfg, SharedDB: true})
 
-	stdout := runScript(t, node, dir, url)
+	stdout := runScript(t, node, dir, url, 5*time.Minute)
 	t.Logf("framework.test.js:\n%s", stdout)
 	summary, _, _ := strings.Cut(stdout, "\n")
 	if !strings.HasPrefix(summary, `{"framework":"@mbc-cqrs-serverless/core@`) {
@@ -70,10 +70,11 @@ func setup(t *testing.T) (node, dir string, config []byte) {
 }
 
 // runScript runs framework.test.js against the emulator at url with the
-// extra environment env and returns its standard output.
-func runScript(t *testing.T, node, dir, url string, env ...string) string {
+// extra environment env, for timeout at most, and returns its standard
+// output.
+func runScript(t *testing.T, node, dir, url string, timeout time.Duration, env ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "framework.test.js")
 	cmd.Dir = dir

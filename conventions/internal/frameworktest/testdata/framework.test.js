@@ -118,12 +118,13 @@ function entity(pk, sk, tenantCode, fields = {}) {
 // execution is still writing its status (updateStatus: UpdateItem SET
 // status, updatedAt), so the rewrite can carry N-1's status and updatedAt
 // as they were a moment earlier. Each of rounds entities (sort keys
-// prefix + two digits) gets v1..versions. It returns the rounds whose data
-// row reached the last version and the executions' counts; a stall
-// (Framework.live's LostResumeError) is thrown, or, with keepStalls (the
-// rapid-only run), returned as stalled.
+// prefix + two digits) gets v1..versions. It returns the rounds begun,
+// those whose data row reached the last version and the executions'
+// counts. An error (a stall: Framework.live's LostResumeError) is
+// thrown, or, with keepStalls (the rapid-only run), returned: the
+// stall's waits as stalled, any other error in errors.
 async function rapidVersions(order, orderPk, prefix, rounds, versions, { keepStalls = false, stallMs } = {}) {
-  const out = { rounds, versions, reachedLast: 0 }
+  const out = { rounds, versions, begun: 0, reachedLast: 0 }
   const started = fw.sfnRuns.started
   const waited = fw.sfnRuns.waited
   const overlapped = fw.sfnRuns.overlapped
@@ -132,6 +133,7 @@ async function rapidVersions(order, orderPk, prefix, rounds, versions, { keepSta
     await fw.live(() => asTenant(T1, async (opts) => {
       const round = async (r) => {
         const sk = sortKey(r)
+        out.begun++
         await order.commandService.publishAsync(entity(orderPk, sk, T1, { name: `rapid ${r}`, attributes: { total: 0 } }), opts)
         for (let v = 1; v < versions; v++) {
           // A user's next edit comes at once (the execution of v is not
@@ -148,9 +150,11 @@ async function rapidVersions(order, orderPk, prefix, rounds, versions, { keepSta
       for (let r = 0; r < rounds; r += 4) await Promise.all([0, 1, 2, 3].filter((i) => r + i < rounds).map((i) => round(r + i)))
     }), { stallMs })
   } catch (err) {
-    if (!keepStalls || !(err instanceof LostResumeError)) throw err
-    out.stalled = err.stalled
+    if (!keepStalls) throw err
+    if (err instanceof LostResumeError) out.stalled = err.stalled
+    else out.errors = [`${err.name}: ${err.message}`]
     fw.waiters.clear()
+    fw.stateWaiters.clear()
   }
   out.executions = fw.sfnRuns.started - started
   out.waited = fw.sfnRuns.waited - waited
@@ -216,13 +220,14 @@ async function main() {
   // 20 rounds, each stall kept and counted rather than thrown; for
   // framework_test.go's TestRapidVersionsByMode, which compares modes.
   if (process.env.FRAMEWORK_RAPID_ONLY) {
-    const out = { rounds: 0, reachedLast: 0, stalledRounds: 0, stalled: [], executions: 0, waited: 0, overlapped: 0 }
+    const out = { rounds: 0, begun: 0, reachedLast: 0, stalledRounds: 0, stalled: [], errors: [], executions: 0, waited: 0, overlapped: 0 }
     for (let b = 0; b < Number(process.env.FRAMEWORK_RAPID_ONLY); b++) {
       const r = await rapidVersions(order, `ORDER#${T1}`, `ORDER#RAPID${b}-`, 20, 5,
-        { keepStalls: true, stallMs: Number(process.env.FRAMEWORK_STALL_MS || 20000) })
-      for (const k of ['rounds', 'reachedLast', 'executions', 'waited', 'overlapped']) out[k] += r[k]
+        { keepStalls: true, stallMs: Number(process.env.FRAMEWORK_STALL_MS || 30000) })
+      for (const k of ['rounds', 'begun', 'reachedLast', 'executions', 'waited', 'overlapped']) out[k] += r[k]
       out.stalledRounds += new Set((r.stalled || []).map((x) => x.sk)).size
       out.stalled.push(...(r.stalled || []))
+      out.errors.push(...(r.errors || []))
     }
     console.log(JSON.stringify({ rapidOnly: out }))
     process.exit(0)

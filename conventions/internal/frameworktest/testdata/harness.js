@@ -193,7 +193,7 @@ class Framework {
     this.states = new Set() // live: version key + state, for each state an execution reached
     this.stateWaiters = new Map() // live: version key + state -> whenReached's resolve
     this.lastState = new Map() // live: version key -> the last state its execution reached or ended with
-    this.progress = 0 // live: states reached and executions ended, for live's stall check
+    this.progress = 0 // live: executions started, states reached and executions ended, for live's stall check
     const moduleRef = { get: (name) => this.registry.get(typeof name === 'string' ? name : name.name) }
     this.modules = {}
     for (const name of modules) this.modules[name] = this.buildModule(name, moduleRef)
@@ -201,6 +201,7 @@ class Framework {
       startExecution: async (arn, input, name) => {
         this.executions.push({ arn, input: JSON.parse(JSON.stringify(input)), name })
         this.sfnRuns.started++
+        this.progress++
         return { executionArn: `${arn}:${name}` }
       },
     }
@@ -291,19 +292,21 @@ class Framework {
   // execution starts as soon as its record is read, and a version whose
   // previous one is not synced yet waits at wait_prev_command until that
   // version's finish state resumes it. It returns when fn is done and every
-  // execution has ended; an execution's error is thrown then. When fn is
-  // done and no execution moves for stallMs while some wait at
-  // wait_prev_command (the lost-resume signature), it throws a
-  // LostResumeError naming each waiting version and what became of the
-  // version it waits for.
+  // execution has ended; an execution's error is thrown then. When no
+  // execution moves for stallMs while one is running or fn waits for a
+  // state (whenReached), it throws a LostResumeError naming each wait left:
+  // the versions at wait_prev_command and the states fn waits for, each
+  // with the last state the execution waited for reached.
   async live(fn, { stallMs = 30000 } = {}) {
     const running = new Set()
     const errors = []
     let stop = false
     let stalled = null
+    let onStall
+    const stall = new Promise((resolve) => { onStall = resolve })
     const poll = outsideRequests(async () => {
       let seen = -1
-      let still = 0
+      let since = Date.now()
       for (;;) {
         const stopping = stop
         let events = 0
@@ -322,21 +325,20 @@ class Framework {
           p.finally(() => running.delete(p))
         }
         if (stopping && !events && !running.size) return
-        if (stopping && !events && this.waiters.size) {
-          if (this.progress !== seen) {
-            seen = this.progress
-            still = Date.now()
-          } else if (Date.now() - still >= stallMs) {
-            stalled = this.lostResumes()
-            return
-          }
+        if (this.progress !== seen || events || !(running.size || this.stateWaiters.size)) {
+          seen = this.progress
+          since = Date.now()
+        } else if (Date.now() - since >= stallMs) {
+          stalled = this.lostResumes()
+          onStall()
+          return
         }
         if (!events) await new Promise((r) => setTimeout(r, running.size ? 1 : 5))
       }
     })
     this.latency = true
     try {
-      await fn()
+      await Promise.race([fn(), stall])
     } finally {
       stop = true
       await poll
@@ -346,14 +348,22 @@ class Framework {
     if (errors.length) throw errors[0]
   }
 
-  // lostResumes describes the versions waiting at wait_prev_command: the
-  // entity, the version waiting, and the last state the execution of the
-  // version it waits for reached ('none': it never started one).
+  // lostResumes describes what live waits for when nothing moves: each
+  // version waiting at wait_prev_command (waiting: the version waiting;
+  // prevLastState: the last state the execution of the version before it
+  // reached or how it ended, 'none' if it never began one) and each state
+  // fn waits for (whenReached: version and state; its lastState).
   lostResumes() {
-    return [...this.waiters.keys()].map((key) => {
+    const last = (pk, sk, v) => this.lastState.get(`${pk}\n${sk}\n${v}`) || 'none'
+    const waits = [...this.waiters.keys()].map((key) => {
       const [pk, sk, prev] = key.split('\n')
-      return { pk, sk, waiting: Number(prev) + 1, prevLastState: this.lastState.get(key) || 'none' }
+      return { pk, sk, waiting: Number(prev) + 1, prevLastState: last(pk, sk, prev) }
     })
+    for (const key of this.stateWaiters.keys()) {
+      const [pk, sk, v, state] = key.split('\n')
+      waits.push({ pk, sk, whenReached: `v${v} ${state}`, lastState: last(pk, sk, v) })
+    }
+    return waits
   }
 
   // waitPrevious blocks a live execution of version v of record's entity
@@ -488,11 +498,11 @@ class Framework {
   }
 }
 
-// LostResumeError is live's stall: executions left waiting at
-// wait_prev_command (stalled: Framework.lostResumes) once nothing moves.
+// LostResumeError is live's stall: the waits left (stalled:
+// Framework.lostResumes) once nothing moves.
 class LostResumeError extends Error {
   constructor(stalled) {
-    super(`lost resume: ${stalled.length} executions wait at wait_prev_command and nothing moves: ${JSON.stringify(stalled)}`)
+    super(`lost resume: nothing moves, ${stalled.length} waits left: ${JSON.stringify(stalled)}`)
     this.name = 'LostResumeError'
     this.stalled = stalled
   }
