@@ -123,9 +123,15 @@ func (n *normaliser) value(v any, name string) any {
 		}
 		return out
 	case []any:
+		// An array's elements are named by it only when they are names
+		// (TableNames): a Responses array holds no table-keyed map.
+		sub := ""
+		if nameMembers[name] {
+			sub = name
+		}
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = n.value(x, name)
+			out[i] = n.value(x, sub)
 		}
 		return out
 	case json.Number:

@@ -161,8 +161,12 @@ func (s *Session) bind(rec, raw any, name string) {
 		if !ok {
 			return
 		}
+		sub := name
+		if tableKeyed[name] {
+			sub = ""
+		}
 		for i := range min(len(r), len(p)) {
-			s.bind(r[i], p[i], name)
+			s.bind(r[i], p[i], sub)
 		}
 	case string:
 		p, ok := raw.(string)
