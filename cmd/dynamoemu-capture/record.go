@@ -311,7 +311,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		refuse(w, http.StatusBadRequest, "AccessDeniedException", msg)
 		return
 	}
-	f := r.begin(req.RemoteAddr)
+	f := r.begin(req.RemoteAddr, req.Header.Get("Amz-Sdk-Invocation-Id"))
 	status, got, err := r.forward(req.Context(), target, body)
 	upstream := ""
 	if err != nil {

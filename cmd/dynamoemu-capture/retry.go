@@ -76,8 +76,9 @@ type flight struct {
 	overlapped bool
 }
 
-// begin notes a request from the connection remote as in flight.
-func (r *recorder) begin(remote string) *flight {
+// begin notes a request from the connection remote, a try of the SDK
+// call invocation, as in flight.
+func (r *recorder) begin(remote, invocation string) *flight {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	id, ok := r.clients[remote]
@@ -95,7 +96,7 @@ func (r *recorder) begin(remote string) *flight {
 	r.inflight[f] = true
 	// A client's earlier call still held as retried was given up on.
 	for inv, x := range r.pending {
-		if x.flight.client == id {
+		if x.flight.client == id && inv != invocation {
 			r.releaseLocked(inv)
 		}
 	}

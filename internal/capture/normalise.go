@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,7 +110,15 @@ func (n *normaliser) value(v any, name string) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
-		for k, x := range v {
+		// In the order of the members' names: opaque values are numbered
+		// as met.
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			x := v[k]
 			if tableKeyed[name] {
 				// BatchGetItem's Responses: a table's items.
 				if name == "Responses" {
