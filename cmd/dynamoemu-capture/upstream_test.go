@@ -54,8 +54,10 @@ func retryingClients(endpoint string) (*dynamodb.Client, *dynamodbstreams.Client
 // noLimit is a retry token bucket that never runs dry.
 type noLimit struct{}
 
-func (noLimit) GetToken(context.Context, uint) (func() error, error) { return func() error { return nil }, nil }
-func (noLimit) AddTokens(uint) error                                 { return nil }
+func (noLimit) GetToken(context.Context, uint) (func() error, error) {
+	return func() error { return nil }, nil
+}
+func (noLimit) AddTokens(uint) error { return nil }
 
 // replayCmd runs "dynamoemu replay -json ARGS" and returns its result
 // and error.
