@@ -82,7 +82,10 @@ type replayJSON struct {
 	Departures []struct {
 		Target, Kind string
 		Line         int
-		Diffs        []struct{ Path string }
+		Diffs        []struct {
+			Path               string
+			Recorded, Replayed json.RawMessage
+		}
 	} `json:"departures"`
 	Ended, Stopped string
 }
