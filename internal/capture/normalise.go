@@ -28,25 +28,33 @@ var labelled = []string{"/stream/", "/backup/", "/export/", "/import/"}
 // and its order on replay.
 var (
 	// nameMembers hold a table's or index's name (or an array of them).
-	nameMembers = map[string]bool{
-		"TableName": true, "TargetTableName": true, "SourceTableName": true, "GlobalTableName": true,
-		"IndexName": true, "TableNames": true, "ExclusiveStartTableName": true, "LastEvaluatedTableName": true,
-		"ExclusiveStartGlobalTableName": true, "LastEvaluatedGlobalTableName": true,
-	}
+	nameMembers = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"TableName": true, "TargetTableName": true, "SourceTableName": true, "GlobalTableName": true,
+			"IndexName": true, "TableNames": true, "ExclusiveStartTableName": true, "LastEvaluatedTableName": true,
+			"ExclusiveStartGlobalTableName": true, "LastEvaluatedGlobalTableName": true,
+		}
+	})
 	// tableKeyed are the maps whose keys are table names.
-	tableKeyed = map[string]bool{
-		"RequestItems": true, "Responses": true, "UnprocessedItems": true, "UnprocessedKeys": true,
-		"ItemCollectionMetrics": true,
-	}
+	tableKeyed = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"RequestItems": true, "Responses": true, "UnprocessedItems": true, "UnprocessedKeys": true,
+			"ItemCollectionMetrics": true,
+		}
+	})
 	// dataMembers hold items, keys and attribute values: never rewritten.
-	dataMembers = map[string]bool{
-		"Item": true, "Items": true, "Key": true, "Keys": true, "ExclusiveStartKey": true, "LastEvaluatedKey": true,
-		"Attributes": true, "ExpressionAttributeValues": true, "AttributeUpdates": true, "Expected": true,
-		"KeyConditions": true, "QueryFilter": true, "ScanFilter": true, "Parameters": true, "NewImage": true,
-		"OldImage": true, "ItemCollectionKey": true,
-	}
+	dataMembers = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"Item": true, "Items": true, "Key": true, "Keys": true, "ExclusiveStartKey": true, "LastEvaluatedKey": true,
+			"Attributes": true, "ExpressionAttributeValues": true, "AttributeUpdates": true, "Expected": true,
+			"KeyConditions": true, "QueryFilter": true, "ScanFilter": true, "Parameters": true, "NewImage": true,
+			"OldImage": true, "ItemCollectionKey": true,
+		}
+	})
 	// messageMembers are an error's text, which names tables as it likes.
-	messageMembers = map[string]bool{"message": true, "Message": true}
+	messageMembers = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"message": true, "Message": true}
+	})
 )
 
 // Normalise returns body with the prefix (when not empty) written as
@@ -104,7 +112,7 @@ type normaliser struct {
 
 // value is v, found at member name, normalised.
 func (n *normaliser) value(v any, name string) any {
-	if dataMembers[name] {
+	if dataMembers()[name] {
 		return v
 	}
 	switch v := v.(type) {
@@ -119,7 +127,7 @@ func (n *normaliser) value(v any, name string) any {
 		slices.Sort(keys)
 		for _, k := range keys {
 			x := v[k]
-			if tableKeyed[name] {
+			if tableKeyed()[name] {
 				// BatchGetItem's Responses: a table's items.
 				if name == "Responses" {
 					out[n.name(k)] = x
@@ -135,7 +143,7 @@ func (n *normaliser) value(v any, name string) any {
 		// An array's elements are named by it only when they are names
 		// (TableNames): a Responses array holds no table-keyed map.
 		sub := ""
-		if nameMembers[name] {
+		if nameMembers()[name] {
 			sub = name
 		}
 		out := make([]any, len(v))
@@ -144,7 +152,7 @@ func (n *normaliser) value(v any, name string) any {
 		}
 		return out
 	case json.Number:
-		if n.ids != nil && timeMembers[name] {
+		if n.ids != nil && timeMembers()[name] {
 			return json.Number("0")
 		}
 	case string:
@@ -157,11 +165,11 @@ func (n *normaliser) value(v any, name string) any {
 func (n *normaliser) str(s, name string) string {
 	if n.ids != nil {
 		switch {
-		case timeMembers[name]:
+		case timeMembers()[name]:
 			return TimeMark
 		case name == "awsRegion":
 			return RegionMark
-		case opaqueMembers[name] || opaqueRequestMembers[name]:
+		case opaqueMembers()[name] || opaqueRequestMembers()[name]:
 			return n.ids.id(s)
 		}
 		if id, ok := n.ids.known(s); ok {
@@ -176,11 +184,11 @@ func (n *normaliser) str(s, name string) string {
 			s += "|" + tail
 		}
 		return s
-	case nameMembers[name]:
+	case nameMembers()[name]:
 		return n.name(s)
 	case name == "Statement":
 		return statementTables(s, n.name)
-	case messageMembers[name] && n.prefix != "":
+	case messageMembers()[name] && n.prefix != "":
 		return strings.ReplaceAll(s, n.prefix, PrefixMark)
 	}
 	return s
@@ -324,7 +332,9 @@ func fill(s, prefix, region, account string) string {
 
 // opaqueRequestMembers are the request members that carry an opaque
 // value an earlier answer gave.
-var opaqueRequestMembers = map[string]bool{"ExclusiveStartShardId": true, "ClientRequestToken": true}
+var opaqueRequestMembers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ExclusiveStartShardId": true, "ClientRequestToken": true}
+})
 
 // Volatile is a recording's numbering of its opaque values (TableId,
 // shard iterators, NextToken, sequence numbers, idempotency tokens):

@@ -49,7 +49,9 @@ func (s *Session) Request(e Exchange) ([]byte, error) {
 // idempotent: a replay sends a token of its own in each one's place, so
 // that a second replay against one endpoint is not taken for a retry of
 // the first with other parameters.
-var idempotencyTokens = map[string]bool{"ClientRequestToken": true, "ClientToken": true}
+var idempotencyTokens = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ClientRequestToken": true, "ClientToken": true}
+})
 
 func (s *Session) fillValue(v any, name string) any {
 	switch v := v.(type) {
@@ -65,7 +67,7 @@ func (s *Session) fillValue(v any, name string) any {
 		}
 		return v
 	case string:
-		if idempotencyTokens[name] {
+		if idempotencyTokens()[name] {
 			sum := sha256.Sum256([]byte(s.Prefix + "\x00" + v))
 			return hex.EncodeToString(sum[:16])
 		}
@@ -144,12 +146,12 @@ func (s *Session) bind(rec, raw any, name string) {
 		if !ok {
 			return
 		}
-		if dataMembers[name] {
+		if dataMembers()[name] {
 			return
 		}
 		for k, pv := range p {
 			nk, sub := k, k
-			if tableKeyed[name] {
+			if tableKeyed()[name] {
 				nk, sub = normaliseString(k, s.Prefix), ""
 			}
 			if rv, ok := r[nk]; ok {
@@ -162,7 +164,7 @@ func (s *Session) bind(rec, raw any, name string) {
 			return
 		}
 		sub := name
-		if tableKeyed[name] {
+		if tableKeyed()[name] {
 			sub = ""
 		}
 		for i := range min(len(r), len(p)) {
@@ -170,7 +172,7 @@ func (s *Session) bind(rec, raw any, name string) {
 		}
 	case string:
 		p, ok := raw.(string)
-		if ok && r != p && (opaqueMembers[name] || strings.HasPrefix(r, "arn:")) {
+		if ok && r != p && (opaqueMembers()[name] || strings.HasPrefix(r, "arn:")) {
 			s.bound[r] = p
 		}
 	}
