@@ -127,7 +127,8 @@ func TestReplayNamesAPlantedDeparture(t *testing.T) {
 	require.ErrorIs(t, err, errDepartures)
 	require.Equal(t, 1, exitStatus(err, io.Discard))
 	text := out.String()
-	require.Contains(t, text, "departure 1: "+path+":")
+	require.Contains(t, text, "== behaviour: 1")
+	require.Contains(t, text, "departure 1 (behaviour): "+path+":")
 	require.Contains(t, text, "DynamoDB_20120810.GetItem")
 	require.Contains(t, text, `request:  {"ConsistentRead":true,"Key":{"pk":{"S":"cust#1"},"sk":{"N":"1"}}`)
 	require.Contains(t, text, "recorded: 200 {")
@@ -140,16 +141,42 @@ func TestReplayNamesAPlantedDeparture(t *testing.T) {
 	emulatortest.Inject(t, e, emulator.FaultRule{Operations: []string{"GetItem"}, Count: 1, Fault: emulator.FaultInternalServerError})
 	err = run(context.Background(), []string{"replay", "-json", "-endpoint", target, path}, &out, &errOut)
 	require.ErrorIs(t, err, errDepartures)
-	var res result
-	require.NoError(t, json.Unmarshal(out.Bytes(), &res))
+	var res struct {
+		Summary struct {
+			Departures int            `json:"departures"`
+			ByKind     map[string]int `json:"byKind"`
+			Operations []opCount      `json:"operations"`
+		} `json:"summary"`
+		Departures []struct {
+			Target, Kind       string
+			Line               int
+			Request            map[string]any
+			Recorded, Replayed struct {
+				Status int
+				Body   map[string]any
+			}
+			Diffs []struct {
+				Path               string
+				Recorded, Replayed json.RawMessage
+			}
+		} `json:"departures"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), "bodies are JSON, not JSON text in strings")
+	require.Equal(t, 1, res.Summary.Departures)
+	require.Equal(t, map[string]int{"behaviour": 1}, res.Summary.ByKind)
 	require.Len(t, res.Departures, 1)
 	d := res.Departures[0]
 	require.Equal(t, "DynamoDB_20120810.GetItem", d.Target)
+	require.Equal(t, "behaviour", d.Kind)
+	require.Positive(t, d.Line)
+	require.Equal(t, true, d.Request["ConsistentRead"])
 	require.Equal(t, 200, d.Recorded.Status)
 	require.Equal(t, 500, d.Replayed.Status)
-	require.Contains(t, d.Replayed.Body, "InternalServerError")
-	require.Equal(t, capture.Diff{Path: "status", Recorded: "200", Replayed: "500"}, d.Diffs[0])
-	for _, o := range res.Operations {
+	require.Contains(t, d.Replayed.Body["__type"], "InternalServerError")
+	require.Equal(t, "status", d.Diffs[0].Path)
+	require.JSONEq(t, "200", string(d.Diffs[0].Recorded))
+	require.JSONEq(t, "500", string(d.Diffs[0].Replayed))
+	for _, o := range res.Summary.Operations {
 		if o.Operation == "GetItem" {
 			require.Equal(t, 1, o.Departures)
 		} else {

@@ -94,6 +94,7 @@ func runRecord(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	r.flushAll()
 	fmt.Fprintf(stderr, "dynamoemu record: stopped; %d exchanges in %s\n", r.written(), *out)
 	return nil
 }
@@ -105,6 +106,7 @@ type recorderOptions struct {
 	Region, ConfigRegion      string
 	Credentials               aws.CredentialsProvider
 	HTTPClient                *http.Client // nil: a client of its own
+	Log                       io.Writer    // nil: os.Stderr
 }
 
 // recorder is the proxy: it forwards what stays within its prefix and
@@ -117,13 +119,19 @@ type recorder struct {
 	signer            *v4.Signer
 	hc                *http.Client
 
-	w *capture.Writer
+	w   *capture.Writer
+	vol *capture.Volatile
+	log io.Writer
 
-	mu        sync.Mutex        // guards created, iterators, last, count
+	mu        sync.Mutex        // guards the rest
 	created   map[string]bool   // the tables it created: the only ones it deletes
 	iterators map[string]string // the shard iterators it passed on, to their table: GetRecords names nothing else
 	last      time.Time         // when the last exchange ended
 	count     int
+	clients   map[string]string    // a connection's remote address to its client id
+	inflight  map[*flight]bool     // the exchanges being answered
+	overlap   int                  // the number of the last run of exchanges in flight
+	pending   map[string]*exchange // a retried request's last try, by its SDK invocation id
 }
 
 func newRecorder(o recorderOptions) (*recorder, error) {
@@ -156,15 +164,21 @@ func newRecorder(o recorderOptions) (*recorder, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: 2 * time.Minute}
 	}
+	log := o.Log
+	if log == nil {
+		log = os.Stderr
+	}
 	return &recorder{
 		upstream: o.Upstream, streams: streams, region: region, prefix: o.Prefix,
 		creds: o.Credentials, signer: v4.NewSigner(), hc: hc, created: map[string]bool{}, iterators: map[string]string{},
+		vol: capture.NewVolatile(), log: log, clients: map[string]string{}, inflight: map[*flight]bool{}, pending: map[string]*exchange{},
 	}, nil
 }
 
 // start writes the capture's header to w.
 func (r *recorder) start(w io.Writer) error {
-	cw, err := capture.NewWriter(w, capture.Header{Upstream: r.upstream, Recorded: time.Now().UTC().Format(time.RFC3339), TablePrefix: r.prefix})
+	// The day alone: two recordings of one session differ in nothing else.
+	cw, err := capture.NewWriter(w, capture.Header{Upstream: r.upstream, Recorded: time.Now().UTC().Format(time.DateOnly), TablePrefix: r.prefix})
 	r.w = cw
 	return err
 }
@@ -297,18 +311,21 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		refuse(w, http.StatusBadRequest, "AccessDeniedException", msg)
 		return
 	}
+	f := r.begin(req.RemoteAddr, req.Header.Get("Amz-Sdk-Invocation-Id"))
 	status, got, err := r.forward(req.Context(), target, body)
+	upstream := ""
 	if err != nil {
-		refuse(w, http.StatusBadGateway, "InternalServerError", "forwarding to the upstream: "+err.Error())
-		return
+		upstream = "unreachable: " + err.Error()
+		status = http.StatusBadGateway
+		got, _ = json.Marshal(map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#InternalServerError", "message": "dynamoemu record: forwarding to the upstream: " + err.Error()})
+		fmt.Fprintf(r.log, "dynamoemu record: %s: the upstream is unreachable (%v); answered 502, written as the upstream's failure\n", target, err)
 	}
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	w.WriteHeader(status)
 	_, _ = w.Write(got)
 	r.note(op, body, status, got)
-	if err := r.write(target, op, body, status, got, arrived); err != nil {
-		fmt.Fprintf(os.Stderr, "dynamoemu record: not written: %s: %v\n", target, err)
-	}
+	r.finish(f, &exchange{target: target, op: op, body: body, status: status, got: got, arrived: arrived, upstream: upstream,
+		invocation: req.Header.Get("Amz-Sdk-Invocation-Id")})
 }
 
 // check returns why the request may not go to the upstream, or "".
@@ -386,33 +403,60 @@ func (r *recorder) note(op string, body []byte, status int, got []byte) {
 	}
 }
 
-// write writes the exchange, normalised; a listing's answer keeps only
-// the prefix's tables.
-func (r *recorder) write(target, op string, body []byte, status int, got []byte, arrived time.Time) error {
+// write writes the exchange, normalised, and ends its flight; a
+// listing's answer keeps only the prefix's tables.
+func (r *recorder) write(f *flight, x *exchange) error {
+	got := x.got
 	if len(bytes.TrimSpace(got)) == 0 {
 		got = []byte("{}")
 	}
-	got = r.listingWithin(op, got)
-	reqN, err := capture.Normalise(body, r.prefix)
+	got = r.listingWithin(x.op, got)
+	reqN, err := r.vol.Normalise(x.body, r.prefix)
 	if err != nil {
 		return err
 	}
-	respN, err := capture.Normalise(got, r.prefix)
+	respN, err := r.vol.Normalise(got, r.prefix)
 	if err != nil {
 		return fmt.Errorf("the answer is not JSON: %v", err)
 	}
+	e := capture.Exchange{Target: x.target, Request: reqN, Status: x.status, Response: respN, Upstream: x.upstream}
+	for _, a := range x.retries {
+		resp, err := r.vol.Normalise(a.Response, r.prefix)
+		if err != nil {
+			resp = json.RawMessage(`{}`)
+		}
+		e.Retries = append(e.Retries, capture.Attempt{Status: a.Status, Response: resp})
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var after int64
+	r.end(f)
 	if !r.last.IsZero() {
-		after = max(arrived.Sub(r.last).Milliseconds(), 0)
+		e.AfterMs = stableWait(x.arrived.Sub(r.last))
 	}
 	r.last = time.Now()
-	if _, err := r.w.Write(capture.Exchange{Target: target, Request: reqN, Status: status, Response: respN, AfterMs: after}); err != nil {
+	if f.overlapped {
+		e.Client, e.Overlap = f.client, f.overlap
+	}
+	seq, err := r.w.Write(e)
+	if err != nil {
 		return err
 	}
 	r.count++
+	if e.Upstream != "" {
+		fmt.Fprintf(r.log, "dynamoemu record: exchange %d (%s) written as the upstream's failure: %s\n", seq, x.target, e.Upstream)
+	}
 	return nil
+}
+
+// stableWait is a wait between exchanges as written: none under
+// 200 ms (a client's own pace), else down to a multiple of 100 ms, so
+// that two recordings of one session write the same waits.
+func stableWait(d time.Duration) int64 {
+	ms := d.Milliseconds()
+	if ms < 200 {
+		return 0
+	}
+	return ms / 100 * 100
 }
 
 // listingWithin is an account-wide listing's answer with only the

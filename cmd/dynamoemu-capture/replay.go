@@ -46,13 +46,15 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("dynamoemu replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	endpoint := fs.String("endpoint", "", "replay against this endpoint (http://host:port) instead of an emulator in this process")
-	asJSON := fs.Bool("json", false, "write the result as one JSON object (departures, summary) on stdout")
-	prefix := fs.String("tablePrefix", "", "the table prefix put in the place of ${prefix} (default: a fresh one, replay-XXXXXXXX-)")
+	asJSON := fs.Bool("json", false, "write the result as one JSON object on stdout: summary (counts, by operation and by kind), departures (each with its line, kind, the request and both answers as JSON, and the differences), skipped, stopped")
+	prefix := fs.String("tablePrefix", "", "the table prefix put in the place of ${prefix} (default: a fresh one as long as the recorded one)")
+	maxWait := fs.Duration("maxWait", time.Second, "the longest wait between two exchanges (a capture's afterMs above it is cut to it; 0: no waits)")
+	pacing := fs.Bool("recordedPacing", false, "wait each afterMs in full, as recorded (TTL or stream timing), instead of at most -maxWait")
 	var ignore stringList
 	fs.Var(&ignore, "ignore", "response paths not compared, comma-separated or repeated (ConsumedCapacity,Table.TableSizeBytes; * for any one member)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: dynamoemu replay [-endpoint URL] [-json] [-ignore PATHS] FILE")
-		fmt.Fprintln(stderr, "Sends a capture's requests in order, with their waits, and names each answer that departs from the recorded one; exit 1 if any does (docs/captures.md).")
+		fmt.Fprintln(stderr, "usage: dynamoemu replay [-endpoint URL] [-json] [-ignore PATHS] [-maxWait D | -recordedPacing] FILE")
+		fmt.Fprintln(stderr, "Sends a capture's requests in order (overlapping ones at once) and names each answer that departs from the recorded one, grouped by kind; exit 1 if any does (docs/captures.md).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,14 +69,18 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *prefix == "" {
-		*prefix = freshPrefix()
+		*prefix = freshPrefixOf(len(f.Header.TablePrefix))
 	}
 	send, closeFn, err := sender(*endpoint)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	res, err := replay(ctx, f, send, *prefix, ignore)
+	wait := *maxWait
+	if *pacing {
+		wait = -1
+	}
+	res, err := replayWith(ctx, f, send, replayOptions{Prefix: *prefix, Ignore: ignore, MaxWait: wait})
 	if *asJSON {
 		if werr := res.writeJSON(stdout); werr != nil {
 			return werr
@@ -89,6 +95,24 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errDepartures
 	}
 	return nil
+}
+
+// freshPrefixOf is a fresh table prefix n bytes long when n is at least
+// 3 (a replayed table's name is then as long as the recorded one), else
+// freshPrefix's.
+func freshPrefixOf(n int) string {
+	if n < 3 {
+		return freshPrefix()
+	}
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b[0] = 'r'
+	for i := 1; i < n-1; i++ {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	b[n-1] = '-'
+	return string(b)
 }
 
 // freshPrefix is a table prefix no earlier replay used.
@@ -158,113 +182,4 @@ func (tr handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	rec := httptest.NewRecorder()
 	tr.h.ServeHTTP(rec, r)
 	return rec.Result(), nil
-}
-
-// departure is an answer that departed from the recorded one.
-type departure struct {
-	Seq      int            `json:"seq"`
-	Line     int            `json:"line"`
-	Target   string         `json:"target"`
-	Request  string         `json:"request"` // as sent
-	Recorded answer         `json:"recorded"`
-	Replayed answer         `json:"replayed"`
-	Diffs    []capture.Diff `json:"diffs"`
-}
-
-// answer is a status and a body.
-type answer struct {
-	Status int    `json:"status"`
-	Body   string `json:"body"`
-}
-
-// opCount is one operation's line of the summary.
-type opCount struct {
-	Operation  string `json:"operation"`
-	Exchanges  int    `json:"exchanges"`
-	Compared   int    `json:"compared"`
-	Departures int    `json:"departures"`
-}
-
-// result is a replay's outcome.
-type result struct {
-	File       string      `json:"file"`
-	Prefix     string      `json:"tablePrefix"`
-	Exchanges  int         `json:"exchanges"` // in the file
-	Sent       int         `json:"sent"`
-	Compared   int         `json:"compared"`
-	Departures []departure `json:"departures"`
-	Operations []opCount   `json:"operations"`
-	Stopped    string      `json:"stopped,omitempty"` // why the replay ended early
-}
-
-// replay sends f's exchanges in order with send, after their waits, and
-// compares each answer. An error (a request that could not be sent, a
-// set-up exchange that failed) ends it early; the result says what ran.
-func replay(ctx context.Context, f *capture.File, send sendFunc, prefix string, ignore []string) (*result, error) {
-	res := &result{File: f.Name, Prefix: prefix, Exchanges: len(f.Exchanges), Departures: []departure{}}
-	s := capture.NewSession(prefix)
-	ops := map[string]*opCount{}
-	var order []string
-	count := func(op string) *opCount {
-		if ops[op] == nil {
-			ops[op] = &opCount{Operation: op}
-			order = append(order, op)
-		}
-		return ops[op]
-	}
-	defer func() {
-		for _, op := range order {
-			res.Operations = append(res.Operations, *ops[op])
-		}
-	}()
-	for _, e := range f.Exchanges {
-		if e.AfterMs > 0 {
-			t := time.NewTimer(time.Duration(e.AfterMs) * time.Millisecond)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return res, stop(res, e, ctx.Err())
-			case <-t.C:
-			}
-		}
-		body, err := s.Request(e)
-		if err != nil {
-			return res, stop(res, e, err)
-		}
-		status, got, err := send(ctx, e.Target, body)
-		if err != nil {
-			return res, stop(res, e, err)
-		}
-		res.Sent++
-		c := count(e.Operation())
-		c.Exchanges++
-		diffs, err := s.Compare(e, status, got, ignore...)
-		if err != nil {
-			return res, stop(res, e, err)
-		}
-		if !e.Checked() {
-			if status/100 != 2 {
-				return res, stop(res, e, fmt.Errorf("a set-up exchange (check false) answered %d %s", status, got))
-			}
-			continue
-		}
-		res.Compared++
-		c.Compared++
-		if len(diffs) > 0 {
-			c.Departures++
-			res.Departures = append(res.Departures, departure{
-				Seq: e.Seq, Line: e.Line, Target: e.Target, Request: string(body),
-				Recorded: answer{e.Status, string(e.Response)},
-				Replayed: answer{status, string(got)},
-				Diffs:    diffs,
-			})
-		}
-	}
-	return res, nil
-}
-
-// stop records why the replay ended at e and returns the error saying so.
-func stop(res *result, e capture.Exchange, err error) error {
-	res.Stopped = fmt.Sprintf("%s:%d: exchange %d (%s): %v", res.File, e.Line, e.Seq, e.Target, err)
-	return fmt.Errorf("replay stopped after %d of %d exchanges: %s", res.Sent, res.Exchanges, res.Stopped)
 }

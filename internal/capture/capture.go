@@ -33,11 +33,44 @@ type Exchange struct {
 	Source   string          `json:"source,omitempty"`  // where AWS's answer is published (records)
 	Note     string          `json:"note,omitempty"`    // what the row shows
 	Oracle   string          `json:"oracle,omitempty"`  // records: "agrees" or "differs: <why>"
+	// Retries are the tries the client made of this request before the
+	// answer above, each failed with an answer it retries (a 5xx, a
+	// throttling error): recorded, never replayed.
+	Retries []Attempt `json:"retries,omitempty"`
+	// Upstream says the answer is not the upstream's service answer:
+	// "failed: why" when the upstream failed the request and the client
+	// gave up retrying, "unreachable: why" when the recorder could not
+	// reach the upstream (it answered 502 itself). A replay sends
+	// neither; at an unreachable one it ends (Unreachable).
+	Upstream string `json:"upstream,omitempty"`
+	// Client and Overlap are written when the exchange was in flight at
+	// once with another: Client is the connection it came on (c1, c2 …),
+	// Overlap the run of overlapping exchanges it belongs to (1, 2 …).
+	// A replay sends one Overlap's exchanges concurrently, each client's
+	// in order, and pairs their answers in any order.
+	Client  string `json:"client,omitempty"`
+	Overlap int    `json:"overlap,omitempty"`
 
 	// Line is the exchange's line in the file it was read from (0 when
 	// it was not read).
 	Line int `json:"-"`
 }
+
+// Attempt is one failed try of a retried exchange.
+type Attempt struct {
+	Status   int             `json:"status"`
+	Response json.RawMessage `json:"response"`
+}
+
+// Failed reports whether the recorded answer is an upstream failure
+// ("failed: …") or the recorder's own for an unreachable upstream: a
+// replay neither sends it nor compares it.
+func (e Exchange) Failed() bool { return e.Upstream != "" }
+
+// Unreachable reports whether the recorder could not reach the
+// upstream: what follows it in the capture was not answered by the
+// upstream the session began with.
+func (e Exchange) Unreachable() bool { return strings.HasPrefix(e.Upstream, "unreachable") }
 
 // Checked reports whether the exchange's answer is compared.
 func (e Exchange) Checked() bool { return e.Check == nil || *e.Check }

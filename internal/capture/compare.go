@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Diff is one difference between a recorded answer and a replayed one.
@@ -27,38 +28,46 @@ func (d Diff) String() string {
 
 // timeMembers are compared by presence and JSON type: they hold when
 // something happened.
-var timeMembers = map[string]bool{
-	"CreationDateTime": true, "LastUpdateToTableDateTime": true, "LastIncreaseDateTime": true,
-	"LastDecreaseDateTime": true, "ApproximateCreationDateTime": true, "BackupCreationDateTime": true,
-	"BackupExpiryDateTime": true, "StartTime": true, "EndTime": true, "LatestStreamLabel": true,
-	"StreamLabel": true, "EarliestRestorableDateTime": true, "LatestRestorableDateTime": true,
-	"LastUpdateDateTime": true, "RestoreDateTime": true, "InaccessibleEncryptionDateTime": true,
-	"ExportTime": true, "ExportFromTime": true, "ExportToTime": true, "ArchivalDateTime": true,
-	"ReplicaInaccessibleDateTime": true, "CreationRequestDateTime": true, "TableCreationDateTime": true,
-	"LastUpdateToPayPerRequestDateTime": true,
-}
+var timeMembers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"CreationDateTime": true, "LastUpdateToTableDateTime": true, "LastIncreaseDateTime": true,
+		"LastDecreaseDateTime": true, "ApproximateCreationDateTime": true, "BackupCreationDateTime": true,
+		"BackupExpiryDateTime": true, "StartTime": true, "EndTime": true, "LatestStreamLabel": true,
+		"StreamLabel": true, "EarliestRestorableDateTime": true, "LatestRestorableDateTime": true,
+		"LastUpdateDateTime": true, "RestoreDateTime": true, "InaccessibleEncryptionDateTime": true,
+		"ExportTime": true, "ExportFromTime": true, "ExportToTime": true, "ArchivalDateTime": true,
+		"ReplicaInaccessibleDateTime": true, "CreationRequestDateTime": true, "TableCreationDateTime": true,
+		"LastUpdateToPayPerRequestDateTime": true,
+	}
+})
 
 // opaqueMembers are compared by presence and JSON type: each upstream
 // makes its own. A replay binds the recorded value to the replayed one
 // (Session).
-var opaqueMembers = map[string]bool{
-	"TableId": true, "ShardIterator": true, "NextShardIterator": true, "NextToken": true,
-	"ShardId": true, "ParentShardId": true, "LastEvaluatedShardId": true, "SequenceNumber": true,
-	"StartingSequenceNumber": true, "EndingSequenceNumber": true, "eventID": true, "awsRegion": true,
-	"ClientToken": true,
-}
+var opaqueMembers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"TableId": true, "ShardIterator": true, "NextShardIterator": true, "NextToken": true,
+		"ShardId": true, "ParentShardId": true, "LastEvaluatedShardId": true, "SequenceNumber": true,
+		"StartingSequenceNumber": true, "EndingSequenceNumber": true, "eventID": true, "awsRegion": true,
+		"ClientToken": true,
+	}
+})
 
 // unorderedMembers are arrays whose order is not the answer's: compared
 // as sets (SS, NS, BS) or multisets.
-var unorderedMembers = map[string]bool{
-	"SS": true, "NS": true, "BS": true, "AttributeDefinitions": true, "GlobalSecondaryIndexes": true,
-	"LocalSecondaryIndexes": true, "Replicas": true, "Tags": true, "ConsumedCapacity": true,
-}
+var unorderedMembers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"SS": true, "NS": true, "BS": true, "AttributeDefinitions": true, "GlobalSecondaryIndexes": true,
+		"LocalSecondaryIndexes": true, "Replicas": true, "Tags": true, "ConsumedCapacity": true,
+	}
+})
 
 // unorderedMaps are the members whose values, a map of table names to
 // arrays, hold arrays in no order: BatchGetItem's Responses,
 // ItemCollectionMetrics of BatchWriteItem.
-var unorderedMaps = map[string]bool{"Responses": true, "ItemCollectionMetrics": true}
+var unorderedMaps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"Responses": true, "ItemCollectionMetrics": true}
+})
 
 // ignored reports whether the path of member names path is under one of
 // the ignore paths (members joined by '.', '*' for any one member).
@@ -84,8 +93,9 @@ func ignored(path []string, ignore []string) bool {
 
 // comparer walks a recorded and a replayed body, both normalised.
 type comparer struct {
-	ignore []string
-	diffs  []Diff
+	ignore   []string
+	diffs    []Diff
+	anyOrder bool // every array compared as a multiset
 }
 
 // compareBodies compares two normalised bodies.
@@ -93,6 +103,20 @@ func compareBodies(recorded, replayed any, ignore []string) []Diff {
 	c := &comparer{ignore: ignore}
 	c.walk("", nil, recorded, replayed, false)
 	return c.diffs
+}
+
+// OrderOnly reports whether a recorded answer and a replayed one differ
+// in the order of arrays alone: compared with every array as a
+// multiset, they are the same. prefix is the replay's table prefix.
+func OrderOnly(recorded, replayed []byte, prefix string, ignore ...string) bool {
+	rec, err1 := decode(recorded)
+	rep, err2 := decode(replayed)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	c := &comparer{ignore: ignore, anyOrder: true}
+	c.walk("", nil, normaliseValue(rec, ""), normaliseValue(rep, prefix), false)
+	return len(c.diffs) == 0
 }
 
 func jsonText(v any) string {
@@ -147,7 +171,7 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 	if len(names) > 0 {
 		name = names[len(names)-1]
 	}
-	if timeMembers[name] || opaqueMembers[name] {
+	if timeMembers()[name] || opaqueMembers()[name] {
 		if jsonKind(rec) != jsonKind(rep) {
 			c.add(shown, rec, rep, true, true)
 		}
@@ -192,7 +216,7 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 				}
 				continue
 			}
-			c.walk(sub, subNames, rv, pv, unorderedMaps[name] && len(names) == 1)
+			c.walk(sub, subNames, rv, pv, unorderedMaps()[name] && len(names) == 1)
 		}
 	case []any:
 		p, ok := rep.([]any)
@@ -200,7 +224,7 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 			c.add(shown, rec, rep, true, true)
 			return
 		}
-		if unorderedMembers[name] || inMap {
+		if c.unordered(name, inMap) {
 			r, p = sortedCopy(r), sortedCopy(p)
 		}
 		for i := 0; i < max(len(r), len(p)); i++ {
@@ -221,6 +245,12 @@ func (c *comparer) walk(shown string, names []string, rec, rep any, inMap bool) 
 			c.add(shown, rec, rep, true, true)
 		}
 	}
+}
+
+// unordered reports whether the array at member name (one of an
+// unordered map's values when inMap) is compared as a multiset.
+func (c *comparer) unordered(name string, inMap bool) bool {
+	return unorderedMembers()[name] || inMap || c.anyOrder
 }
 
 // sameScalar reports whether two scalars are equal: numbers by value
@@ -276,7 +306,7 @@ func stripVolatile(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			if !timeMembers[k] && !opaqueMembers[k] {
+			if !timeMembers()[k] && !opaqueMembers()[k] {
 				out[k] = stripVolatile(x)
 			}
 		}

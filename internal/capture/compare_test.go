@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -130,4 +132,78 @@ func TestSessionBindsOpaqueValues(t *testing.T) {
 	req, err = s.Request(unbound)
 	require.NoError(t, err)
 	require.True(t, strings.Contains(string(req), "arn:aws:dynamodb:us-east-1:000000000000:table/fresh-u"), string(req))
+}
+
+func TestNormaliseNamesNotData(t *testing.T) {
+	in := `{"TableName":"ord-t","Item":{"pk":{"S":"ord-1"},"arn":{"S":"arn:aws:dynamodb:eu-west-1:123456789012:table/ord-t"}},` +
+		`"RequestItems":{"ord-t":[{"PutRequest":{"Item":{"pk":{"S":"ord-2"}}}}]},"Responses":{"ord-t":[{"pk":{"S":"ord-3"}}]},` +
+		`"Statement":"UPDATE \"ord-t\" SET v = 'FROM ord-x' WHERE pk = 'ord-4'","ExpressionAttributeValues":{":v":{"S":"ord-5"}},` +
+		`"IndexName":"ord-i","message":"Table ord-t not found","Other":"ord-6"}`
+	got, err := Normalise([]byte(in), "ord-")
+	require.NoError(t, err)
+	require.JSONEq(t, `{"TableName":"${prefix}t","Item":{"pk":{"S":"ord-1"},"arn":{"S":"arn:aws:dynamodb:eu-west-1:123456789012:table/ord-t"}},`+
+		`"RequestItems":{"${prefix}t":[{"PutRequest":{"Item":{"pk":{"S":"ord-2"}}}}]},"Responses":{"${prefix}t":[{"pk":{"S":"ord-3"}}]},`+
+		`"Statement":"UPDATE \"${prefix}t\" SET v = 'FROM ord-x' WHERE pk = 'ord-4'","ExpressionAttributeValues":{":v":{"S":"ord-5"}},`+
+		`"IndexName":"${prefix}i","message":"Table ${prefix}t not found","Other":"ord-6"}`, string(got))
+	for st, want := range map[string]string{
+		`SELECT * FROM ord-t`:                             `SELECT * FROM ${prefix}t`,
+		`select * from "ord-t"."ord-i" where a='ord-t'`:   `select * from "${prefix}t"."ord-i" where a='ord-t'`,
+		`INSERT INTO "ord-t" VALUE {'pk': 'it''s ord-t'}`: `INSERT INTO "${prefix}t" VALUE {'pk': 'it''s ord-t'}`,
+		`DELETE FROM "ord-t" WHERE pk = 'from'`:           `DELETE FROM "${prefix}t" WHERE pk = 'from'`,
+		`SELECT * FROM 'unterminated`:                     `SELECT * FROM 'unterminated`,
+	} {
+		require.Equal(t, want, statementTables(st, (&normaliser{prefix: "ord-"}).name), st)
+	}
+}
+
+func TestVolatileStable(t *testing.T) {
+	session := func() []string {
+		vo := NewVolatile()
+		var out []string
+		for _, body := range []string{
+			`{"Table":{"TableId":"` + randomToken(t) + `","CreationDateTime":1764400000.123,"LatestStreamLabel":"2026-11-29T12:00:00.000"}}`,
+			`{"Items":[{"pk":{"S":"x"}}],"NextToken":"tok-A"}`,
+			`{"NextToken":"tok-A","Limit":1}`,
+			`{"Shards":[{"ShardId":"shard-1"}]}`,
+			`{"ExclusiveStartShardId":"shard-1","ClientRequestToken":"` + randomToken(t) + `"}`,
+		} {
+			got, err := vo.Normalise([]byte(body), "p-")
+			require.NoError(t, err)
+			out = append(out, string(got))
+		}
+		return out
+	}
+	first, second := session(), session()
+	require.Equal(t, first[1:], second[1:])
+	require.Equal(t, `{"Table":{"CreationDateTime":0,"LatestStreamLabel":"${time}","TableId":"${id1}"}}`, first[0])
+	require.Equal(t, `{"Limit":1,"NextToken":"${id2}"}`, first[2])
+	require.Equal(t, `{"ClientRequestToken":"${id4}","ExclusiveStartShardId":"${id3}"}`, first[4])
+}
+
+// FuzzNormalise: any body is normalised or refused, never a panic; a
+// normalised body normalises to itself, and its statements keep their
+// string literals.
+func FuzzNormalise(f *testing.F) {
+	f.Add(`{"TableName":"ord-t","Statement":"SELECT * FROM \"ord-t\" WHERE a = 'ord-x'"}`, "ord-")
+	f.Add(`{"Responses":{"ord-t":[{"a":{"S":"arn:aws:x:y:z:w"}}]},"TableArn":"arn:aws:dynamodb:r:1:table/ord-t/stream/x|1|y"}`, "ord-")
+	f.Add(`{"Statement":"UPDATE \"a\"\"b"}`, "a")
+	f.Add(`{"Statement":"'`, "")
+	f.Fuzz(func(t *testing.T, body, prefix string) {
+		got, err := Normalise([]byte(body), prefix)
+		if err != nil {
+			return
+		}
+		again, err := Normalise(got, prefix)
+		require.NoError(t, err)
+		require.Equal(t, string(got), string(again))
+		_, err = NewVolatile().Normalise([]byte(body), prefix)
+		require.NoError(t, err)
+	})
+}
+
+func randomToken(t *testing.T) string {
+	b := make([]byte, 8)
+	_, err := rand.Read(b)
+	require.NoError(t, err)
+	return hex.EncodeToString(b)
 }

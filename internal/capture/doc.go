@@ -10,8 +10,11 @@
 //     wrong" and nothing; a file is never half read.
 //   - Writer: a header, then exchanges numbered in order.
 //   - Normalise: a JSON body as the recorder writes it and the comparer
-//     reads it: the table prefix as ${prefix}, the account, region and
-//     labels of ARNs as ${account}, ${region}, ${label}.
+//     reads it: the table prefix as ${prefix} where the protocol names a
+//     table (never in item data), the account, region and labels of ARNs
+//     as ${account}, ${region}, ${label}. Volatile is a recording's
+//     stable form of times (0, ${time}) and opaque values (${id1} …).
+//   - KindOf: a raw JSON value's type as an error names it.
 //   - Session: one replay's state: the fresh prefix it puts in the
 //     place of ${prefix}, and the opaque values (stream ARNs, shard
 //     iterators, NextToken…) learned from its answers so that a later
@@ -27,6 +30,6 @@
 // presence and JSON type; sets (SS, NS, BS) as sets; the members an
 // exchange's ignore paths name not at all.
 //
-// A Session is not safe for concurrent use; everything else holds no
-// state.
+// A Session and a Volatile are safe for concurrent use (a replay sends
+// overlapping exchanges at once); everything else holds no state.
 package capture

@@ -104,8 +104,9 @@ func members(line []byte) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// kind names the JSON type of a raw value, as the errors say it.
-func kind(v json.RawMessage) string {
+// KindOf names the JSON type of a raw value as an error says it: "an
+// object", "a string", "null", "nothing" for no value.
+func KindOf(v []byte) string {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
 		return "nothing"
@@ -136,7 +137,7 @@ func field(m map[string]json.RawMessage, name, want string, required bool, dst a
 		}
 		return nil
 	}
-	if got := kind(v); got != want {
+	if got := KindOf(v); got != want {
 		return fmt.Errorf("member %q is %s, not %s", name, got, want)
 	}
 	if err := json.Unmarshal(v, dst); err != nil {
@@ -202,7 +203,7 @@ func parseExchange(line []byte, seq int) (Exchange, error) {
 	if err != nil {
 		return e, err
 	}
-	var seqF, status, after float64
+	var seqF, status, after, overlap float64
 	var check bool
 	for _, f := range []struct {
 		name, want string
@@ -220,12 +221,17 @@ func parseExchange(line []byte, seq int) (Exchange, error) {
 		{"source", "a string", false, &e.Source},
 		{"note", "a string", false, &e.Note},
 		{"oracle", "a string", false, &e.Oracle},
+		{"retries", "an array", false, &e.Retries},
+		{"upstream", "a string", false, &e.Upstream},
+		{"client", "a string", false, &e.Client},
+		{"overlap", "a number", false, &overlap},
 	} {
 		if err := field(m, f.name, f.want, f.required, f.dst); err != nil {
 			return e, err
 		}
 	}
-	if err := unknown(m, "seq", "target", "request", "status", "response", "afterMs", "check", "ignore", "source", "note", "oracle"); err != nil {
+	if err := unknown(m, "seq", "target", "request", "status", "response", "afterMs", "check", "ignore", "source", "note", "oracle",
+		"retries", "upstream", "client", "overlap"); err != nil {
 		return e, err
 	}
 	if seqF != float64(seq) {
@@ -243,6 +249,18 @@ func parseExchange(line []byte, seq int) (Exchange, error) {
 		return e, fmt.Errorf("afterMs %v is not a whole number of milliseconds ≥ 0", after)
 	}
 	e.AfterMs = int64(after)
+	if overlap < 0 || overlap != float64(int(overlap)) {
+		return e, fmt.Errorf("overlap %v is not a whole number ≥ 0", overlap)
+	}
+	e.Overlap = int(overlap)
+	for i, a := range e.Retries {
+		if a.Status < 100 || a.Status > 599 || KindOf(a.Response) != "an object" {
+			return e, fmt.Errorf("retries[%d] is not an answer (a status and a response object)", i)
+		}
+	}
+	if e.Upstream != "" && !strings.HasPrefix(e.Upstream, "failed") && !strings.HasPrefix(e.Upstream, "unreachable") {
+		return e, fmt.Errorf("upstream %q is neither \"failed: <why>\" nor \"unreachable: <why>\"", e.Upstream)
+	}
 	if _, ok := m["check"]; ok {
 		e.Check = &check
 	}

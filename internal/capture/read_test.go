@@ -52,6 +52,9 @@ func TestReadRefuses(t *testing.T) {
 		{"negative wait", header + "\n" + strings.Replace(putLine, `"seq":1`, `"seq":1,"afterMs":-1`, 1) + "\n", "c.jsonl:2: afterMs -1"},
 		{"bad oracle", header + "\n" + strings.Replace(putLine, `"seq":1`, `"seq":1,"oracle":"maybe"`, 1) + "\n", `c.jsonl:2: oracle "maybe"`},
 		{"two values", header + "\n" + putLine + " {}\n", "c.jsonl:2: more than one JSON value"},
+		{"bad upstream", header + "\n" + strings.Replace(putLine, `"seq":1`, `"seq":1,"upstream":"flaky"`, 1) + "\n", `c.jsonl:2: upstream "flaky"`},
+		{"bad retry", header + "\n" + strings.Replace(putLine, `"seq":1`, `"seq":1,"retries":[{"status":500}]`, 1) + "\n", "c.jsonl:2: retries[0] is not an answer"},
+		{"bad overlap", header + "\n" + strings.Replace(putLine, `"seq":1`, `"seq":1,"overlap":-2`, 1) + "\n", "c.jsonl:2: overlap -2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Read("c.jsonl", strings.NewReader(tc.in))
@@ -94,6 +97,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(`{"capture":"dynamoemu","version":2}`)
 	f.Add(header + "\n" + `{"seq":1,"target":"x.y","request":{},"status":500,"response":{},"ignore":["a"],"check":true,"afterMs":1e3}` + "\n")
 	f.Add("\n\n")
+	f.Add(header + "\n" + `{"seq":1,"target":"x.y","request":{},"status":200,"response":{},"retries":[{"status":500,"response":{}}],"upstream":"failed: 500","client":"c1","overlap":2}` + "\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		got, err := Read("f", strings.NewReader(in))
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Session is one replay of a capture against an upstream: what it puts
@@ -19,6 +20,7 @@ type Session struct {
 	// request's ARN that no earlier answer bound.
 	Region, Account string
 
+	mu sync.Mutex // guards bound
 	// bound maps a recorded (normalised) opaque value or ARN to the one
 	// this upstream answered in its place.
 	bound map[string]string
@@ -38,6 +40,8 @@ func (s *Session) Request(e Exchange) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exchange %d: request: %v", e.Seq, err)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return encode(s.fillValue(v, ""))
 }
 
@@ -45,7 +49,9 @@ func (s *Session) Request(e Exchange) ([]byte, error) {
 // idempotent: a replay sends a token of its own in each one's place, so
 // that a second replay against one endpoint is not taken for a retry of
 // the first with other parameters.
-var idempotencyTokens = map[string]bool{"ClientRequestToken": true, "ClientToken": true}
+var idempotencyTokens = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"ClientRequestToken": true, "ClientToken": true}
+})
 
 func (s *Session) fillValue(v any, name string) any {
 	switch v := v.(type) {
@@ -61,7 +67,7 @@ func (s *Session) fillValue(v any, name string) any {
 		}
 		return v
 	case string:
-		if idempotencyTokens[name] {
+		if idempotencyTokens()[name] {
 			sum := sha256.Sum256([]byte(s.Prefix + "\x00" + v))
 			return hex.EncodeToString(sum[:16])
 		}
@@ -84,28 +90,50 @@ func (s *Session) fillString(str string) string {
 // for the requests that follow. body is what the upstream answered (an
 // empty one reads as {}).
 func (s *Session) Compare(e Exchange, status int, body []byte, ignore ...string) ([]Diff, error) {
+	rec, raw, diffs, err := s.diff(e, status, body, ignore)
+	if err != nil || raw == nil {
+		return diffs, err
+	}
+	s.mu.Lock()
+	s.bind(rec, raw, "")
+	s.mu.Unlock()
+	return diffs, nil
+}
+
+// Diff is Compare without the binding: how the answer departs from e's
+// recorded one, for pairing the answers of overlapping exchanges.
+func (s *Session) Diff(e Exchange, status int, body []byte, ignore ...string) ([]Diff, error) {
+	_, _, diffs, err := s.diff(e, status, body, ignore)
+	return diffs, err
+}
+
+// diff returns e's recorded answer normalised, the replayed one as
+// decoded (nil when it is not JSON) and their differences.
+func (s *Session) diff(e Exchange, status int, body []byte, ignore []string) (any, any, []Diff, error) {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")
 	}
 	raw, err := decode(body)
 	if err != nil {
-		return []Diff{{Path: "(body)", Recorded: string(e.Response), Replayed: strconv.Quote(string(body))}}, nil
+		if !e.Checked() {
+			return nil, nil, nil, nil
+		}
+		return nil, nil, []Diff{{Path: "(body)", Recorded: string(e.Response), Replayed: strconv.Quote(string(body))}}, nil
 	}
 	rec, err := decode(e.Response)
 	if err != nil {
-		return nil, fmt.Errorf("exchange %d: response: %v", e.Seq, err)
+		return nil, nil, nil, fmt.Errorf("exchange %d: response: %v", e.Seq, err)
 	}
 	rec = normaliseValue(rec, "")
-	s.bind(rec, raw, "")
 	if !e.Checked() {
-		return nil, nil
+		return rec, raw, nil, nil
 	}
 	var diffs []Diff
 	if status != e.Status {
 		diffs = append(diffs, Diff{Path: "status", Recorded: strconv.Itoa(e.Status), Replayed: strconv.Itoa(status)})
 	}
 	ig := append(append([]string(nil), e.Ignore...), ignore...)
-	return append(diffs, compareBodies(rec, normaliseValue(raw, s.Prefix), ig)...), nil
+	return rec, raw, append(diffs, compareBodies(rec, normaliseValue(raw, s.Prefix), ig)...), nil
 }
 
 // bind walks a recorded (normalised) answer beside the raw replayed one
@@ -118,10 +146,16 @@ func (s *Session) bind(rec, raw any, name string) {
 		if !ok {
 			return
 		}
+		if dataMembers()[name] {
+			return
+		}
 		for k, pv := range p {
-			nk := normaliseString(k, s.Prefix)
+			nk, sub := k, k
+			if tableKeyed()[name] {
+				nk, sub = normaliseString(k, s.Prefix), ""
+			}
 			if rv, ok := r[nk]; ok {
-				s.bind(rv, pv, nk)
+				s.bind(rv, pv, sub)
 			}
 		}
 	case []any:
@@ -129,12 +163,16 @@ func (s *Session) bind(rec, raw any, name string) {
 		if !ok {
 			return
 		}
+		sub := name
+		if tableKeyed()[name] {
+			sub = ""
+		}
 		for i := range min(len(r), len(p)) {
-			s.bind(r[i], p[i], name)
+			s.bind(r[i], p[i], sub)
 		}
 	case string:
 		p, ok := raw.(string)
-		if ok && r != p && (opaqueMembers[name] || strings.HasPrefix(r, "arn:")) {
+		if ok && r != p && (opaqueMembers()[name] || strings.HasPrefix(r, "arn:")) {
 			s.bound[r] = p
 		}
 	}

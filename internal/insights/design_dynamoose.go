@@ -3,6 +3,8 @@ package insights
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/dynamoemu/dynamoemu/internal/capture"
 )
 
 // A Dynamoose schema in its JSON-able form (the object given to
@@ -156,7 +158,7 @@ func dynamooseIndexes(raw json.RawMessage, at, name string, t *DesignTable) ([]d
 	}
 	list := []json.RawMessage{raw}
 	path := func(int) string { return at + ".index" }
-	if kindOf(raw) == "an array" {
+	if capture.KindOf(raw) == "an array" {
 		if err := json.Unmarshal(raw, &list); err != nil {
 			return nil, &DesignError{Format: FormatDynamoose, Field: at + ".index", Msg: "not JSON: " + err.Error()}
 		}

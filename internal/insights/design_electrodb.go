@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/capture"
 )
 
 // ElectroDB entity schemas (the objects `new Entity(schema)` takes, as
@@ -268,7 +270,7 @@ func electroCollection(raw json.RawMessage, xo *object) (string, error) {
 	if json.Unmarshal(raw, &names) == nil && len(names) > 0 {
 		return names[0], nil
 	}
-	return "", xo.errf("collection", "want a string, found %s", kindOf(raw))
+	return "", xo.errf("collection", "want a string, found %s", capture.KindOf(raw))
 }
 
 // placeElectroKey makes key, used by access pattern x, t's key (no

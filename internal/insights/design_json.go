@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/capture"
 )
 
 // What the two JSON formats (design_workbench.go, design_onetable.go)
@@ -72,7 +74,7 @@ func members(raw []byte, format, path string) (*object, error) {
 		return nil, o.errf("", "not JSON: %v", err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, o.errf("", "want an object, found %s", kindOf(raw))
+		return nil, o.errf("", "want an object, found %s", capture.KindOf(raw))
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -97,27 +99,6 @@ func members(raw []byte, format, path string) (*object, error) {
 		return nil, o.errf("", "text after the object")
 	}
 	return o, nil
-}
-
-// kindOf names the JSON type of raw, for errors.
-func kindOf(raw []byte) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 // at is the path of member name of o.
@@ -166,7 +147,7 @@ func (o *object) str(name string) (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", o.errf(name, "want a string, found %s", kindOf(raw))
+		return "", o.errf(name, "want a string, found %s", capture.KindOf(raw))
 	}
 	return s, nil
 }
@@ -302,7 +283,7 @@ func (b ownBlock) apply(t *DesignTable, format string) error {
 // an object of ATTR: TEMPLATE, the attribute names its data.
 func (b ownBlock) entityTemplates(e *Entity, raw json.RawMessage, at string) error {
 	attrs := &object{format: b.format, path: at}
-	if kind := kindOf(raw); kind != "an object" {
+	if kind := capture.KindOf(raw); kind != "an object" {
 		return attrs.errf("", "want an object, found %s", kind)
 	}
 	var ts orderedMembers
@@ -315,7 +296,7 @@ func (b ownBlock) entityTemplates(e *Entity, raw json.RawMessage, at string) err
 	for _, nt := range ts {
 		var text string
 		if err := json.Unmarshal(nt.Value, &text); err != nil {
-			return attrs.errf(nt.Name, "want a string, found %s", kindOf(nt.Value))
+			return attrs.errf(nt.Name, "want a string, found %s", capture.KindOf(nt.Value))
 		}
 		if text == "" {
 			return attrs.errf(nt.Name, "missing or empty")

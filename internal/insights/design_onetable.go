@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/capture"
 )
 
 // A OneTable schema (the OneTable Schema Specification, format
@@ -345,7 +347,7 @@ func readOneTableField(nf namedRaw, at string, t *DesignTable, e *Entity) error 
 	if f.Value != nil {
 		var s string
 		if json.Unmarshal(f.Value, &s) != nil {
-			return fo.errf("value", "a key attribute's value is a template string, found %s", kindOf(f.Value))
+			return fo.errf("value", "a key attribute's value is a template string, found %s", capture.KindOf(f.Value))
 		}
 		var err error
 		if value, _, err = convertTemplate(s, dollarBraces); err != nil {
@@ -466,7 +468,7 @@ func readOneTableKeyCondition(q *oneTableQuery, qo *object, pt *Pattern) error {
 	}
 	var sort string
 	if err := json.Unmarshal(q.Sort, &sort); err != nil {
-		return qo.errf("sort", "want a string, found %s", kindOf(q.Sort))
+		return qo.errf("sort", "want a string, found %s", capture.KindOf(q.Sort))
 	}
 	if sort == "" {
 		return qo.errf("sort", "missing or empty")

@@ -1,6 +1,10 @@
 package insights
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/dynamoemu/dynamoemu/internal/capture"
+)
 
 // A DynamoDB Toolbox table in its JSON-able form (the object given to
 // new Table) as a design:
@@ -151,7 +155,7 @@ func toolboxKey(raw json.RawMessage, at string, need bool) (string, error) {
 		}
 		return name, nil
 	}
-	if kindOf(raw) != "an object" {
+	if capture.KindOf(raw) != "an object" {
 		return "", ko.errf("", "want an attribute's name or {\"name\", \"type\"}")
 	}
 	var k toolboxKeyObject

@@ -43,12 +43,15 @@ var layers = []layer{
 	{pkg: "conventions/internal/frameworktest", tests: true}, // only a test: the framework's npm package against the emulator
 	{pkg: "internal/faults", may: []string{"internal/storage"}},
 	{pkg: "internal/faults/...", may: []string{"internal/storage", "internal/faults"}},
-	{pkg: "emulator/report"},                                                                                            // the access-pattern report's types: nothing of ours
-	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true},                                            // a request's use of a table in words the core, the stages and the design checks share
-	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "internal/shapes"}}, // designs read from CloudFormation, CDK and serverless templates; the API's shapes a design's JSON holds
-	{pkg: "internal/shapes"},                                                                                            // DynamoDB's API shapes that several packages share, each declared once
-	{pkg: "internal/iampolicy"},                                                                                         // IAM policy documents parsed and evaluated (the IAM policy mode)
-	{pkg: "internal/iac", may: []string{"internal/shapes"}},                                                             // tables read from CloudFormation, CDK and serverless templates (-load)
+	{pkg: "emulator/report"},                                                 // the access-pattern report's types: nothing of ours
+	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true}, // a request's use of a table in words the core, the stages and the design checks share
+	// insights: designs read from CloudFormation, CDK and serverless
+	// templates; the API's shapes a design's JSON holds; capture.KindOf
+	// names a raw value's JSON type.
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "internal/shapes", "internal/capture"}},
+	{pkg: "internal/shapes"},                                // DynamoDB's API shapes that several packages share, each declared once
+	{pkg: "internal/iampolicy"},                             // IAM policy documents parsed and evaluated (the IAM policy mode)
+	{pkg: "internal/iac", may: []string{"internal/shapes"}}, // tables read from CloudFormation, CDK and serverless templates (-load)
 	{pkg: "internal/persist", may: []string{"internal/storage", "internal/lease"}},
 	// DynamoDB Local's SQLite files, read for cmd/dynamoemu-import-ddblocal
 	// (never linked by the server: TestServerWithoutHeavyInit).
