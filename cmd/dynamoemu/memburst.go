@@ -47,20 +47,17 @@ var memoryCounters = []string{
 }
 
 // burstWatch decides when a burst is over (tick), given the counters.
+// Its zero value counts from the process's start, so that the loading of
+// a -dbPath before the first tick is a burst too.
 type burstWatch struct {
 	last     uint64 // allocated at the last tick
 	returned uint64 // allocated at the last return
 	quiet    int    // quiet ticks in a row
-	primed   bool
 }
 
 // tick reads one second's counters and reports whether to return memory
 // now.
 func (w *burstWatch) tick(allocs, live, objects, free uint64) bool {
-	if !w.primed {
-		w.last, w.returned, w.primed = allocs, allocs, true
-		return false
-	}
 	recent := allocs - w.last
 	w.last = allocs
 	if recent >= quietBytes {
