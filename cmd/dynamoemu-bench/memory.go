@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -25,12 +26,17 @@ import (
 // idle, after a SIGUSR1 (the server collects and returns its free pages);
 // then it preloads N items (preload.go) from the clients of -concurrency
 // (the first figure; 4 unless given), and reads the resident memory once
-// loaded, 10 s later, and after a SIGUSR1, with the live heap of that
-// collection. Each figure is per item: the difference from idle over N.
+// loaded, 10 s later, once the server has returned memory of its own
+// accord after the load (its first forced collection since, within a
+// minute of the load's end), and after a SIGUSR1, with the live heap of
+// that collection. Each figure is per item: the difference from idle
+// over N.
 
 // memoryRun is one round's figures, in bytes.
 type memoryRun struct {
 	idleRSS, loadedRSS, laterRSS, gcRSS int64
+	returnedRSS                         int64         // -1: the server returned nothing of its own accord
+	returnedAfter                       time.Duration // from the load's end
 	idleHeap, gcHeap                    int64
 	load                                preloadResult
 }
@@ -39,8 +45,12 @@ type memoryRun struct {
 func perItem(x, idle int64, n int) float64 { return float64(x-idle) / float64(n) }
 
 func (r memoryRun) line(n int) string {
-	return fmt.Sprintf("resident B/item: loaded %.0f, 10 s later %.0f, after GC %.0f; live heap B/item after GC %.0f  (idle RSS %.1f MB, load %.1fs)",
-		perItem(r.loadedRSS, r.idleRSS, n), perItem(r.laterRSS, r.idleRSS, n), perItem(r.gcRSS, r.idleRSS, n),
+	returned := "none within a minute"
+	if r.returnedRSS >= 0 {
+		returned = fmt.Sprintf("%.0f (%.1fs after the load)", perItem(r.returnedRSS, r.idleRSS, n), r.returnedAfter.Seconds())
+	}
+	return fmt.Sprintf("resident B/item: loaded %.0f, 10 s later %.0f, returned %s, after SIGUSR1 %.0f; live heap B/item %.0f  (idle RSS %.1f MB, load %.1fs)",
+		perItem(r.loadedRSS, r.idleRSS, n), perItem(r.laterRSS, r.idleRSS, n), returned, perItem(r.gcRSS, r.idleRSS, n),
 		perItem(r.gcHeap, r.idleHeap, n), float64(r.idleRSS)/(1<<20), r.load.elapsed.Seconds())
 }
 
@@ -99,6 +109,19 @@ func (g *gcWatch) count() int {
 	return len(g.forced)
 }
 
+// waitForced waits up to timeout for more than n forced collections and
+// reports whether there were.
+func (g *gcWatch) waitForced(n int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for g.count() <= n {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
 // collect sends the server SIGUSR1 and waits for its forced collection,
 // then for its resident memory to settle (the pages go back after the
 // collection); it returns the live heap and the resident memory.
@@ -107,12 +130,8 @@ func (g *gcWatch) collect(pid int) (heap, rss int64, err error) {
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
 		return 0, 0, err
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for g.count() == n {
-		if time.Now().After(deadline) {
-			return 0, 0, fmt.Errorf("no forced collection within 2 minutes of SIGUSR1")
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !g.waitForced(n, 2*time.Minute) {
+		return 0, 0, fmt.Errorf("no forced collection within 2 minutes of SIGUSR1")
 	}
 	rss = settledRSS(pid)
 	g.mu.Lock()
@@ -172,13 +191,19 @@ func memoryOnce(bin string, n, conc int, log io.Writer) (r memoryRun, err error)
 	if err := w.create(cl); err != nil {
 		return r, err
 	}
+	forced := g.count()
 	r.load = preload(cl, w, n, conc, pid)
 	if r.load.errors > 0 {
 		return r, fmt.Errorf("%d batches failed, first: %v", r.load.errors, r.load.firstErr)
 	}
+	loaded := time.Now()
 	r.loadedRSS = procRSS(pid)
 	time.Sleep(10 * time.Second)
 	r.laterRSS = procRSS(pid)
+	r.returnedRSS = -1
+	if g.waitForced(forced, time.Until(loaded.Add(time.Minute))) {
+		r.returnedRSS, r.returnedAfter = settledRSS(pid), time.Since(loaded)
+	}
 	if r.gcHeap, r.gcRSS, err = g.collect(pid); err != nil {
 		return r, err
 	}
@@ -222,9 +247,15 @@ func runMemory(c config, stdout, stderr io.Writer) error {
 		return v[len(v)/2]
 	}
 	n := c.memory
-	fmt.Fprintf(stdout, "median of %d: resident B/item loaded %.0f, 10 s later %.0f, after GC %.0f; live heap B/item %.0f\n", len(runs),
+	fmt.Fprintf(stdout, "median of %d: resident B/item loaded %.0f, 10 s later %.0f, returned %.0f, after SIGUSR1 %.0f; live heap B/item %.0f\n", len(runs),
 		med(func(r memoryRun) float64 { return perItem(r.loadedRSS, r.idleRSS, n) }),
 		med(func(r memoryRun) float64 { return perItem(r.laterRSS, r.idleRSS, n) }),
+		med(func(r memoryRun) float64 {
+			if r.returnedRSS < 0 {
+				return math.NaN()
+			}
+			return perItem(r.returnedRSS, r.idleRSS, n)
+		}),
 		med(func(r memoryRun) float64 { return perItem(r.gcRSS, r.idleRSS, n) }),
 		med(func(r memoryRun) float64 { return perItem(r.gcHeap, r.idleHeap, n) }))
 	return nil
