@@ -109,30 +109,35 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			c.targets = append(c.targets, t)
 		}
 	}
+	return c, c.check()
+}
+
+// check refuses flags that do not go together or out of range.
+func (c config) check() error {
 	switch {
 	case c.serveFloor != "":
 	case c.memory > 0:
 		if c.matrix || c.endpoint != "" || c.runs < 1 {
-			return c, errors.New("-memory starts its own server: give neither -matrix nor -endpoint, and -runs of at least 1")
+			return errors.New("-memory starts its own server: give neither -matrix nor -endpoint, and -runs of at least 1")
 		}
 	case c.matrix && c.endpoint != "":
-		return c, errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
+		return errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
 	case !c.matrix && c.endpoint == "":
-		return c, errors.New("give -endpoint URL (a running server) or -matrix")
+		return errors.New("give -endpoint URL (a running server) or -matrix")
 	}
 	if c.ddbLocal != "private" && c.ddbLocal != "shared" {
-		return c, fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
+		return fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
 	}
 	if c.requests < 0 {
-		return c, errors.New("-requests: a number of requests")
+		return errors.New("-requests: a number of requests")
 	}
 	if c.preload < 0 || c.memory < 0 {
-		return c, errors.New("-preload: a number of items")
+		return errors.New("-preload, -memory: a number of items")
 	}
 	if c.partitions < 10 || c.duration <= 0 || c.warmup < 0 {
-		return c, errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
+		return errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
 	}
-	return c, nil
+	return nil
 }
 
 const usage = `Usage: dynamoemu-bench -endpoint URL [flags]
