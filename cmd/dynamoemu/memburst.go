@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"math"
 	"runtime/metrics"
 	"time"
 )
@@ -17,7 +18,8 @@ import (
 // free pages back at once (debug.FreeOSMemory), as a DeleteTable's freed
 // items are (apiserve.Releaser). A steady workload is never interrupted:
 // the return waits for quiet; an idle server is never collected twice
-// without a burst between.
+// without a burst between; with the collector off (GOGC=off) nothing is
+// collected.
 const (
 	// returnEvery is how often the counters are read.
 	returnEvery = time.Second
@@ -44,6 +46,7 @@ var memoryCounters = []string{
 	"/gc/heap/live:bytes",                // live at the last collection
 	"/memory/classes/heap/objects:bytes", // live and dead objects
 	"/memory/classes/heap/free:bytes",    // free pages not yet returned
+	"/gc/gogc:percent",                   // all ones: the collector is off (GOGC=off)
 }
 
 // burstWatch decides when a burst is over (tick), given the counters.
@@ -85,7 +88,7 @@ func returnAfterBurst(ctx context.Context, log *slog.Logger) {
 	for i, name := range memoryCounters {
 		samples[i].Name = name
 	}
-	read := func() (v [4]uint64, ok bool) {
+	read := func() (v [5]uint64, ok bool) {
 		metrics.Read(samples)
 		for i, s := range samples {
 			if s.Value.Kind() != metrics.KindUint64 {
@@ -107,6 +110,9 @@ func returnAfterBurst(ctx context.Context, log *slog.Logger) {
 		v, ok := read()
 		if !ok {
 			return
+		}
+		if v[4] == math.MaxUint64 {
+			continue // a return is a collection, which GOGC=off says not to make
 		}
 		if w.tick(v[0], v[1], v[2], v[3]) {
 			returnMemory(log, "a burst of work ended")
