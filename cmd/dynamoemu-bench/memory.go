@@ -27,8 +27,8 @@ import (
 // then it preloads N items (preload.go) from the clients of -concurrency
 // (the first figure; 4 unless given), and reads the resident memory once
 // loaded, 10 s later, once the server has returned memory of its own
-// accord after the load (its first forced collection since, within a
-// minute of the load's end), and after a SIGUSR1, with the live heap of
+// accord after the load (its first return logged since, within a minute
+// of the load's end), and after a SIGUSR1, with the live heap of
 // that collection. Each figure is per item: the difference from idle
 // over N.
 
@@ -77,39 +77,46 @@ func procRSS(pid int) int64 {
 // heap in MB after the collection and whether it was forced.
 var gcLine = regexp.MustCompile(`^gc \d+ @.*->(\d+) MB, \d+ MB goal.*?( \(forced\))?$`)
 
-// gcWatch follows a server's gctrace lines: the live heap after each
-// forced collection.
+// returnedLog is what the server logs once it has returned memory
+// (cmd/dynamoemu/memreturn.go), after the forced collection's gctrace
+// line.
+const returnedLog = `msg="memory returned to the operating system"`
+
+// gcWatch follows a server's stderr: the live heap after each forced
+// collection (gctrace), and its log of each return of memory.
 type gcWatch struct {
-	mu     sync.Mutex
-	forced []int64 // live heap after each forced collection, in bytes
+	mu       sync.Mutex
+	forced   []int64 // live heap after each forced collection, in bytes
+	returned int     // returns logged
 }
 
 func (g *gcWatch) follow(r io.Reader, log io.Writer) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		m := gcLine.FindStringSubmatch(sc.Text())
-		if m == nil {
-			if !strings.HasPrefix(sc.Text(), "gc ") {
-				fmt.Fprintln(log, sc.Text())
-			}
-			continue
-		}
-		if m[2] != "" {
+		line := sc.Text()
+		m := gcLine.FindStringSubmatch(line)
+		g.mu.Lock()
+		switch {
+		case m != nil && m[2] != "":
 			mb, _ := strconv.ParseInt(m[1], 10, 64)
-			g.mu.Lock()
 			g.forced = append(g.forced, mb<<20)
-			g.mu.Unlock()
+		case strings.Contains(line, returnedLog):
+			g.returned++
+		case !strings.HasPrefix(line, "gc "):
+			fmt.Fprintln(log, line)
 		}
+		g.mu.Unlock()
 	}
 }
 
+// count is the number of returns logged.
 func (g *gcWatch) count() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return len(g.forced)
+	return g.returned
 }
 
-// waitForced waits up to timeout for more than n forced collections and
+// waitForced waits up to timeout for more than n returns of memory and
 // reports whether there were.
 func (g *gcWatch) waitForced(n int, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
@@ -122,36 +129,21 @@ func (g *gcWatch) waitForced(n int, timeout time.Duration) bool {
 	return true
 }
 
-// collect sends the server SIGUSR1 and waits for its forced collection,
-// then for its resident memory to settle (the pages go back after the
-// collection); it returns the live heap and the resident memory.
+// collect sends the server SIGUSR1 and waits for its return of memory
+// (a forced collection, then the free pages handed back); it returns the
+// live heap and the resident memory.
 func (g *gcWatch) collect(pid int) (heap, rss int64, err error) {
 	n := g.count()
 	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
 		return 0, 0, err
 	}
 	if !g.waitForced(n, 2*time.Minute) {
-		return 0, 0, fmt.Errorf("no forced collection within 2 minutes of SIGUSR1")
+		return 0, 0, fmt.Errorf("no return of memory within 2 minutes of SIGUSR1")
 	}
-	rss = settledRSS(pid)
+	rss = procRSS(pid)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.forced[len(g.forced)-1], rss, nil
-}
-
-// settledRSS waits until pid's resident memory stops falling (less than
-// 0.5% over a second, at most 60 s) and returns it.
-func settledRSS(pid int) int64 {
-	last := procRSS(pid)
-	for range 60 {
-		time.Sleep(time.Second)
-		now := procRSS(pid)
-		if now >= last-last/200 {
-			return now
-		}
-		last = now
-	}
-	return last
 }
 
 // memoryOnce starts the server, measures it idle, loads n items from
@@ -161,7 +153,7 @@ func memoryOnce(bin string, n, conc int, log io.Writer) (r memoryRun, err error)
 	if err != nil {
 		return r, err
 	}
-	cmd := exec.Command(bin, "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-logLevel", "error", "-ttlSweepInterval", "0")
+	cmd := exec.Command(bin, "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-logLevel", "info", "-ttlSweepInterval", "0")
 	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")
 	cmd.Stdout = log
 	stderr, err := cmd.StderrPipe()
@@ -202,7 +194,7 @@ func memoryOnce(bin string, n, conc int, log io.Writer) (r memoryRun, err error)
 	r.laterRSS = procRSS(pid)
 	r.returnedRSS = -1
 	if g.waitForced(forced, time.Until(loaded.Add(time.Minute))) {
-		r.returnedRSS, r.returnedAfter = settledRSS(pid), time.Since(loaded)
+		r.returnedRSS, r.returnedAfter = procRSS(pid), time.Since(loaded)
 	}
 	if r.gcHeap, r.gcRSS, err = g.collect(pid); err != nil {
 		return r, err
