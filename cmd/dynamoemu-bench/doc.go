@@ -15,6 +15,10 @@
 // per request from /proc/<pid>/stat, which is what a busy machine
 // disturbs least.
 //
+// -memory N starts the emulator, loads N items and reports its resident
+// memory per item once loaded, 10 s later and after a collection it is
+// told to make (SIGUSR1), with its live heap (memory.go).
+//
 // -preload N instead writes N items into a fresh table by BatchWriteItem
 // of 25 from -concurrency clients and reports the wall time, items per
 // second and the server's CPU time per item (preload.go).
@@ -30,6 +34,6 @@
 //
 // Files: main.go (flags), client.go (the protocol), rawclient.go (the
 // preload's lean HTTP/1.1 connection), workload.go (requests and checks),
-// run.go (clients, latency), preload.go, procstat.go (CPU times, the
+// run.go (clients, latency), preload.go, memory.go, procstat.go (CPU times, the
 // machine), floor.go, targets.go (starting servers), report.go.
 package main

@@ -35,6 +35,8 @@ type config struct {
 	strict      bool
 	accessKey   string
 	preload     int // load this many items by BatchWriteItem instead of -ops (preload.go)
+	memory      int // start the emulator, load this many items, report its memory (memory.go)
+	runs        int // -memory's rounds
 
 	matrix      bool
 	targets     []string
@@ -62,6 +64,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.strict, "strict", true, "check that answers hold the keys asked for (off for canned answers)")
 	fs.StringVar(&c.accessKey, "accessKey", "", "access key to send (default: a fresh one, an empty namespace)")
 	fs.IntVar(&c.preload, "preload", 0, "instead of -ops: write this many items into a fresh table by BatchWriteItem of 25 from each -concurrency clients, check every answer, report the time, items/s and server CPU per item")
+	fs.IntVar(&c.memory, "memory", 0, "instead of -ops: start the emulator (built here, or -emulator-bin), load this many items by BatchWriteItem of 25 from the first -concurrency clients (4 unless given), report its resident memory per item once loaded, 10 s later and after a collection (SIGUSR1), with its live heap")
+	fs.IntVar(&c.runs, "runs", 3, "-memory: rounds, each a fresh server; the medians are printed")
 	fs.BoolVar(&c.matrix, "matrix", false, "start the servers of -targets here and measure them all, interleaved; print a Markdown table")
 	fs.StringVar(&c.emulatorBin, "emulator-bin", "", "-matrix: the dynamoemu binary (default: built from this module)")
 	fs.StringVar(&c.ddbLocal, "dynamodb-local", "private", "-matrix: private (start one, with conformance/oracle/dynamodb-local.sh) or shared (the running one; its CPU time includes other clients')")
@@ -87,6 +91,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		c.ops = append(c.ops, op)
 	}
+	if c.memory > 0 && !flagSet(fs, "concurrency") {
+		*conc = "4"
+	}
 	for _, f := range strings.Split(*conc, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 || n > 1024 {
@@ -102,26 +109,35 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			c.targets = append(c.targets, t)
 		}
 	}
+	return c, c.check()
+}
+
+// check refuses flags that do not go together or out of range.
+func (c config) check() error {
 	switch {
 	case c.serveFloor != "":
+	case c.memory > 0:
+		if c.matrix || c.endpoint != "" || c.runs < 1 {
+			return errors.New("-memory starts its own server: give neither -matrix nor -endpoint, and -runs of at least 1")
+		}
 	case c.matrix && c.endpoint != "":
-		return c, errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
+		return errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
 	case !c.matrix && c.endpoint == "":
-		return c, errors.New("give -endpoint URL (a running server) or -matrix")
+		return errors.New("give -endpoint URL (a running server) or -matrix")
 	}
 	if c.ddbLocal != "private" && c.ddbLocal != "shared" {
-		return c, fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
+		return fmt.Errorf("-dynamodb-local: %q is neither private nor shared", c.ddbLocal)
 	}
 	if c.requests < 0 {
-		return c, errors.New("-requests: a number of requests")
+		return errors.New("-requests: a number of requests")
 	}
-	if c.preload < 0 {
-		return c, errors.New("-preload: a number of items")
+	if c.preload < 0 || c.memory < 0 {
+		return errors.New("-preload, -memory: a number of items")
 	}
 	if c.partitions < 10 || c.duration <= 0 || c.warmup < 0 {
-		return c, errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
+		return errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
 	}
-	return c, nil
+	return nil
 }
 
 const usage = `Usage: dynamoemu-bench -endpoint URL [flags]
@@ -135,6 +151,13 @@ server's CPU time per request. -matrix starts dynamoemu, DynamoDB Local,
 dynalite and a canned-answer floor here and prints one Markdown table.
 
 `
+
+// flagSet reports whether the command line gave flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -152,6 +175,9 @@ func runMain(args []string, stdout, stderr io.Writer) error {
 	}
 	if c.serveFloor != "" {
 		return serveFloor(c.serveFloor)
+	}
+	if c.memory > 0 {
+		return runMemory(c, stdout, stderr)
 	}
 	if c.matrix {
 		return runMatrix(c, stdout, stderr)

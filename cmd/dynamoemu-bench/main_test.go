@@ -238,3 +238,21 @@ func TestRunFixedRequests(t *testing.T) {
 		require.Zero(t, r.errors, op)
 	}
 }
+
+// TestGCLine reads the live heap and the forced mark of gctrace lines.
+func TestGCLine(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		live   string
+		forced bool
+	}{
+		{"gc 7 @2.107s 1%: 0.022+1.2+0.003 ms clock, 0.045+0.1/1.0/0+0.007 ms cpu, 4->4->2 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)", "2", true},
+		{"gc 12 @9.5s 3%: 0.1+20+0.01 ms clock, 0.2+1/19/0+0.02 ms cpu, 610->640->321 MB, 642 MB goal, 0 MB stacks, 0 MB globals, 2 P", "321", false},
+	} {
+		m := gcLine.FindStringSubmatch(c.line)
+		require.NotNil(t, m, c.line)
+		require.Equal(t, c.live, m[1])
+		require.Equal(t, c.forced, m[2] != "")
+	}
+	require.Nil(t, gcLine.FindStringSubmatch("scav 0 KiB work"))
+}

@@ -79,23 +79,33 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
+// buildEmulator builds cmd/dynamoemu of this module into bin and
+// describes it.
+func buildEmulator(bin string) (string, string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", "", err
+	}
+	build := exec.Command("go", "build", "-o", bin, "./cmd/dynamoemu")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("building dynamoemu: %v\n%s", err, out)
+	}
+	about := "dynamoemu"
+	if rev, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output(); err == nil {
+		about += " " + strings.TrimSpace(string(rev))
+	}
+	return bin, about, nil
+}
+
 // startEmulator starts the dynamoemu server (bin, or built from the
 // module when bin is empty) on a free port.
 func startEmulator(bin, tmp string, log io.Writer) (*target, error) {
 	about := "dynamoemu"
 	if bin == "" {
-		root, err := moduleRoot()
-		if err != nil {
+		var err error
+		if bin, about, err = buildEmulator(filepath.Join(tmp, "dynamoemu")); err != nil {
 			return nil, err
-		}
-		bin = filepath.Join(tmp, "dynamoemu")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/dynamoemu")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building dynamoemu: %v\n%s", err, out)
-		}
-		if rev, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output(); err == nil {
-			about += " " + strings.TrimSpace(string(rev))
 		}
 	}
 	port, err := freePort()

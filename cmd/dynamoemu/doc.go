@@ -19,7 +19,8 @@
 // Local's SQLite files and no data of dynamoemu's gets a warning at start
 // naming the command that imports them, dynamoemu-import-ddblocal
 // (ddblocal_files.go; the server links no SQLite). SIGINT or SIGTERM shuts
-// down gracefully.
+// down gracefully; SIGUSR1 makes it collect its heap and hand the free
+// pages back to the operating system (memreturn.go).
 //
 // With -conventions FILE the tables the file names follow the
 // mbc-cqrs-serverless conventions (package conventions): writes that break

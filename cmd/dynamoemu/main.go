@@ -501,6 +501,8 @@ func (st *started) serveOn(lns []net.Listener, java []string, stdout, stderr io.
 		go func() { errc <- srv.Serve(ln) }()
 	}
 	go emu.Clock().RunTTLSweeper(ctx, c.ttlSweepInterval)
+	go returnAfterBurst(ctx, log)
+	returnOnSignal(ctx, log)
 	addr := lns[0].Addr().String()
 	st.logStart(lns, java)
 	if c.ddbLocal {
