@@ -63,6 +63,10 @@ emu_pid=$!
 for _ in $(seq 100); do grep -q 'dynamoemu listening' "$venv/emu.log" && break; sleep 0.1; done
 emu=http://$(sed -n 's/.*dynamoemu listening"\{0,1\} addr=\([^ ]*\).*/\1/p' "$venv/emu.log" | head -1)
 timed "dynamoemu, per-test tables" PYTHONPATH="$here/bench" BENCH_ENDPOINT="$emu" -- -p no:dynamoemu -p per_test_tables
+# A DynamoDB Local of this run's own (DYNAMODB_LOCAL_RUN), stopped at the
+# end; one another run started is left alone.
+export DYNAMODB_LOCAL_RUN=$venv/ddblocal
+mkdir -p "$DYNAMODB_LOCAL_RUN"
 if local_url=$(../conformance/oracle/dynamodb-local.sh start); then
 	timed "DynamoDB Local, per-test tables" PYTHONPATH="$here/bench" BENCH_ENDPOINT="$local_url" -- -p no:dynamoemu -p per_test_tables
 	../conformance/oracle/dynamodb-local.sh stop >/dev/null 2>&1 || true

@@ -39,7 +39,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 import pytest
 
 from . import _seed
-from ._server import Branch, Server, connect, start
+from ._server import Branch, DynamoemuError, Server, connect, start
 
 # The options: (ini name, command-line flag, help, ini type).
 _OPTIONS = [
@@ -180,7 +180,11 @@ def dynamoemu_branch(_dynamoemu_session: _Session, monkeypatch: pytest.MonkeyPat
     access key, the region), so boto3 clients made in the test reach it.
     """
     s = _dynamoemu_session
-    branch = s.server.branch(s.base, s.branch_name)
+    try:
+        branch = s.server.branch(s.base, s.branch_name)
+    except DynamoemuError:  # left by a run that was killed (a shared server): dropped, forked again
+        s.server.admin("DELETE", "/dynamoemu/branches/" + s.branch_name)
+        branch = s.server.branch(s.base, s.branch_name)
     for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", s.server.endpoint)
