@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from types import TracebackType
@@ -144,7 +145,7 @@ class Server:
 
     def restore(self, snapshot_id: str) -> None:
         """Rewind every table to snapshot ``snapshot_id``."""
-        self.admin("POST", f"/dynamoemu/snapshots/{urllib.request.quote(snapshot_id, safe='')}/restore")
+        self.admin("POST", f"/dynamoemu/snapshots/{urllib.parse.quote(snapshot_id, safe='')}/restore")
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server (SIGTERM, a clean stop; killed after ``timeout`` s).
