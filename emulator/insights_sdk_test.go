@@ -291,7 +291,15 @@ func requireContributorsJSON(t *testing.T, e *emulator.Emulator, rules []report.
 		`{"rule":"`+rules[2].Rule+`","contributors":[{"keys":["a","x"],"value":1},{"keys":["b","x"],"value":0.5}]},`+
 		`{"rule":"`+rules[3].Rule+`","contributors":[]}]}`, strings.TrimSpace(rec.Body.String()))
 
+	// A table without Contributor Insights: no rules, as [] (not null).
+	rec = httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=Other", nil))
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.Equal(t, `{"rules":[]}`, strings.TrimSpace(rec.Body.String()))
+
+	// A missing table: DescribeContributorInsights' answer, ResourceNotFoundException.
 	rec = httptest.NewRecorder()
 	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, adminpath.Contributors+"?table=NoSuchTable", nil))
-	require.Equal(t, `{"rules":null}`, strings.TrimSpace(rec.Body.String()))
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.JSONEq(t, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found"}`, rec.Body.String())
 }

@@ -39,6 +39,7 @@ type loadTarget struct {
 	shared         bool   // -sharedDb: every key and region sees them
 	why            string // how it was chosen, for the log
 	flag           string // the flag that names another: -loadNamespace, or dynamoemu mcp's -namespace
+	flagGiven      bool   // flag chose it: the log does not suggest it again
 }
 
 // loadTargetOf is where the server's -load puts its tables: anywhere
@@ -59,7 +60,7 @@ func loadTargetOf(c config) loadTarget {
 	}
 	ak, region, _ := strings.Cut(ns, "/")
 	return loadTarget{accessKey: ak, region: region, shared: c.sharedDB,
-		regionFromFile: !c.sharedDB && c.mcp.loadNamespace == "", why: why, flag: "-loadNamespace"}
+		regionFromFile: !c.sharedDB && c.mcp.loadNamespace == "", why: why, flag: "-loadNamespace", flagGiven: c.mcp.loadNamespace != ""}
 }
 
 // logWhere logs where file's n tables are (namespace ns) and how
@@ -74,11 +75,14 @@ func (t loadTarget) logWhere(log *slog.Logger, file string, n int, ns string) {
 		return
 	}
 	ak, region, _ := strings.Cut(ns, "/")
+	other := fmt.Sprintf("or start with %s YOURKEY/YOURREGION (LocalStack's: %s), ", t.flag, localstackNamespace)
+	if t.flagGiven {
+		other = "or start "
+	}
 	log.Info(fmt.Sprintf("-load %s: %s in namespace %s: clients signing with access key %s in region %s see them, other keys and regions do not", file, tables(n), ns, ak, region),
 		"namespace", ns, "from", t.why,
 		"otherKeys", fmt.Sprintf("use access key %s and region %s (AWS_ACCESS_KEY_ID=%s AWS_REGION=%s AWS_DEFAULT_REGION=%s), "+
-			"or start with %s YOURKEY/YOURREGION (LocalStack's: %s), or with -sharedDb (one database for every key and region)",
-			ak, region, ak, region, region, t.flag, localstackNamespace))
+			"%swith -sharedDb (one database for every key and region)", ak, region, ak, region, region, other))
 }
 
 // tables is "1 table" or "N tables".
@@ -230,7 +234,7 @@ func (p *loadPlan) run(ctx context.Context, emu *emulator.Emulator, log *slog.Lo
 		}
 		made = append(made, got)
 		if got.Dotenv != "" {
-			log.Info("read "+got.Dotenv+" (useDotenv) for ${env:...}", "file", f.path)
+			log.Info("-load "+f.path+": ${env:...} read from "+got.Dotenv+" (useDotenv)", "file", got.Dotenv, "for", f.path)
 		}
 		for _, t := range got.Tables {
 			log.Info("loaded "+f.path, "table", t.Table, "created", t.Created, "namespace", got.Namespace, "note", t.Note)

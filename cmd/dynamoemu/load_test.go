@@ -204,6 +204,26 @@ func TestLoadNamespaceLog(t *testing.T) {
 	require.ErrorContains(t, err, "want ACCESSKEY/REGION")
 }
 
+// TestLoadDotenvLog: a serverless.yml with useDotenv beside a .env logs
+// the .env file as the file its variables came from, and started with
+// -loadNamespace the log does not tell the user to start with it.
+func TestLoadDotenvLog(t *testing.T) {
+	dir := t.TempDir()
+	sls := filepath.Join(dir, "serverless.yml")
+	env := filepath.Join(dir, ".env")
+	require.NoError(t, os.WriteFile(sls, []byte("service: s\nuseDotenv: true\nprovider: {name: aws}\nresources:\n  Resources:\n"+
+		indent(cfnTable("Orders", "AWS::DynamoDB::Table", "${env:ORDERS}"))), 0o644))
+	require.NoError(t, os.WriteFile(env, []byte("ORDERS=orders-dev\n"), 0o644))
+	srv := startChild(t, "-mcp=false", "-load", sls, "-loadNamespace", "test/us-east-1")
+	srv.stop(t)
+	logs := srv.logs.String()
+	require.Contains(t, logs, "table=orders-dev")
+	require.Regexp(t, `msg="-load [^"]*serverless.yml: \$\{env:...\} read from [^"]*\.env \(useDotenv\)" file=\S*\.env for=\S*serverless.yml`, logs)
+	require.Contains(t, logs, "in namespace test/us-east-1")
+	require.NotContains(t, logs, "start with -loadNamespace")
+	require.Contains(t, logs, "or start with -sharedDb")
+}
+
 // TestLoadNamespaceAWSCLI: -load of a CloudFormation template, then the
 // AWS CLI with LocalStack's keys (test/test, us-east-1) lists the tables
 // with -localstack and with -sharedDb; with neither, it lists them once

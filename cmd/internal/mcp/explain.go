@@ -410,6 +410,9 @@ func (s *Server) explain(ctx context.Context, op string, req json.RawMessage) (*
 	}
 	if u.q.Access == insights.Scan {
 		ex.Notes = append(ex.Notes, "a Scan reads every item of the "+map[bool]string{true: "index", false: "table"}[u.q.Index != ""]+" and pays for each, filter or not: a pattern the design serves should use a key or an index")
+		if by := keyedByFilter(u.table, req); by != "" {
+			ex.Notes = append(ex.Notes, by)
+		}
 	}
 	if x := u.table.index(u.q.Index); x != nil && !x.local {
 		ex.Notes = append(ex.Notes, "a GSI is eventually consistent: it may not show a write yet (lag_set shows this on demand)")
@@ -563,4 +566,66 @@ func (s *Server) estimateWrite(ctx context.Context, u use, ex *explanation) erro
 // begins_with 2024-").
 func keyText(k insights.KeyCondition) string {
 	return insights.KeyText(k)
+}
+
+// keyedByFilter names what could serve a Scan whose filter tests an
+// attribute for equality (at the top of the filter, or ANDed there) that
+// is the partition key of one of the table's indexes, or of the table:
+// a Query there reads the matching items only. "" when nothing does, or
+// the filter does not parse (the measured Scan has said why then).
+func keyedByFilter(d *tableDesc, req json.RawMessage) string {
+	var in struct {
+		FilterExpression         string
+		ExpressionAttributeNames map[string]string
+	}
+	if json.Unmarshal(req, &in) != nil || in.FilterExpression == "" {
+		return ""
+	}
+	tree, err := expr.ParseCondition("FilterExpression", in.FilterExpression)
+	if err != nil {
+		return ""
+	}
+	tested := map[string]bool{}
+	equalities(tree, in.ExpressionAttributeNames, tested)
+	var found []string
+	if pk, _, _ := key(d.KeySchema); tested[pk] {
+		found = append(found, "a Query of the table (partition key "+pk+")")
+	}
+	for _, x := range d.GlobalSecondaryIndexes {
+		if pk, _, _ := key(x.KeySchema); tested[pk] {
+			found = append(found, "a Query of GSI "+x.IndexName+" (partition key "+pk+")")
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return "the filter tests for equality what " + strings.Join(found, " or ") + " takes as its key: it reads the matching items only"
+}
+
+// equalities adds to tested each top-level attribute that c compares
+// with = to a value, through ANDs and parentheses (an OR or a NOT
+// serves no single key).
+func equalities(c expr.Expr, names map[string]string, tested map[string]bool) {
+	switch x := c.(type) {
+	case *expr.ParenExpr:
+		equalities(x.X, names, tested)
+	case *expr.BinaryExpr:
+		switch x.Op {
+		case expr.AND:
+			equalities(x.X, names, tested)
+			equalities(x.Y, names, tested)
+		case expr.EQ:
+			for _, side := range [][2]expr.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+				p, isPath := side[0].(*expr.PathExpr)
+				_, isValue := side[1].(*expr.ValueExpr)
+				if isPath && isValue && len(p.Elems) == 1 && !p.Elems[0].IsIndex {
+					name := p.Elems[0].Name
+					if strings.HasPrefix(name, "#") {
+						name = names[name]
+					}
+					tested[name] = true
+				}
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	reportstage "github.com/dynamoemu/dynamoemu/emulator/internal/stages/insights"
 	"github.com/dynamoemu/dynamoemu/emulator/report"
 )
@@ -164,19 +165,30 @@ func (a *Admin) ServeContributors(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, errors.New("table is required"))
 		return
 	}
+	if !a.tableIn(q.Get("namespace"), q.Get("table")) { // as DescribeContributorInsights answers a missing table
+		writeClass(w, &apierr.Error{Class: apierr.ErrResourceNotFound, Msg: "Requested resource not found"}, http.StatusBadRequest)
+		return
+	}
 	rules := contributorsJSON(reportstage.Contributors(a.Svc, q.Get("namespace"), q.Get("table"), q.Get("index"), n))
 	Write(w, http.StatusOK, `{"rules":`+string(rules)+`}`)
+}
+
+// tableIn reports whether namespace nsID ("": any) has a table called name.
+func (a *Admin) tableIn(nsID, name string) bool {
+	for _, sp := range a.Svc.Spaces() {
+		if _, ok := sp.Table(name); ok && (nsID == "" || sp.ID() == nsID) {
+			return true
+		}
+	}
+	return false
 }
 
 // contributorsJSON is rules as GET /dynamoemu/contributors writes them:
 // the members of report.ContributorRule and report.Contributor under
 // lower-case names, a rule with no contributors as [] and no rules as
-// null. (encoding/json's form of the same values, with the Go names, is
+// []. (encoding/json's form of the same values, with the Go names, is
 // the Go API's.)
 func contributorsJSON(rules []report.ContributorRule) []byte {
-	if rules == nil {
-		return []byte("null")
-	}
 	b := []byte{'['}
 	for i, r := range rules {
 		if i > 0 {

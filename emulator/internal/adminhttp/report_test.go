@@ -9,9 +9,9 @@ import (
 
 // TestContributorsJSON: the contributors endpoint's rules under
 // lower-case names, a rule without contributors as [] and no rules as
-// null, keys and values as encoding/json writes them.
+// [] too, keys and values as encoding/json writes them.
 func TestContributorsJSON(t *testing.T) {
-	require.Equal(t, "null", string(contributorsJSON(nil)))
+	require.Equal(t, "[]", string(contributorsJSON(nil)))
 	rules := []report.ContributorRule{
 		{Rule: "DynamoDBContributorInsights-PKC-Orders-1700000000000", Contributors: []report.Contributor{
 			{Keys: []string{"u\"1"}, Value: 7.5},

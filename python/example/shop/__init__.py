@@ -1,0 +1,1 @@
+"""A small shop on DynamoDB: orders, stock and counters, written with boto3."""
