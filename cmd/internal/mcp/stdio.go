@@ -55,8 +55,7 @@ const MaxMessageDepth = 1000
 // (stdin and stdout), which survives any single message, logging each
 // one it refuses to log.
 func StdioTransport(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
-	w := &lockedWriter{w: out, open: map[any]bool{}}
-	w.answered = sync.NewCond(&w.mu)
+	w := &lockedWriter{w: out, track: true}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -71,9 +70,10 @@ func StdioTransport(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport
 type lockedWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
-	open     map[any]bool // the calls' ids (jsonrpc.ID.Raw) not yet answered
-	answered *sync.Cond   // signalled when an answer is written, or writing fails
+	open     map[any]bool // the calls' ids (jsonrpc.ID.Raw) not yet answered; made with the first
+	answered *sync.Cond   // signalled when an answer is written, or writing fails; made with open
 	failed   bool         // a write failed: no answer is coming
+	track    bool         // keep open: a session's (StdioTransport), whose answers come
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -96,8 +96,11 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // opened notes a call passed on to the SDK, whose answer the end of in
 // waits for.
 func (l *lockedWriter) opened(msg jsonrpc.Message) {
-	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() && l.track {
 		l.mu.Lock()
+		if l.open == nil {
+			l.open, l.answered = map[any]bool{}, sync.NewCond(&l.mu)
+		}
 		l.open[r.ID.Raw()] = true
 		l.mu.Unlock()
 	}
