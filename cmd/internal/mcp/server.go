@@ -167,6 +167,12 @@ const MaxHTTPBody = sdk.DefaultMaxRequestBodyBytes
 // emulator's server timeouts. A message it cannot take (over
 // MaxHTTPBody, nested deeper than MaxMessageDepth, not JSON-RPC) is a
 // 4xx answer to its request, and the next is served.
+//
+// A request read is answered even when its client has closed its side
+// of the connection after sending it: net/http ends the request's
+// context when it reads the connection's end, which cancelled the call
+// unanswered; a POST's call runs on a context that is not cancelled, to
+// its answer (a tool call is bounded by its own work).
 func (s *Server) HTTPHandler(token string) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
 		Stateless:           true,
@@ -181,6 +187,9 @@ func (s *Server) HTTPHandler(token string) http.Handler {
 		if r.ContentLength > MaxHTTPBody {
 			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", MaxHTTPBody), http.StatusRequestEntityTooLarge)
 			return
+		}
+		if r.Method == http.MethodPost { // a call, answered as JSON; not a stream (GET)
+			r = r.WithContext(context.WithoutCancel(r.Context()))
 		}
 		h.ServeHTTP(w, r)
 	}))

@@ -32,6 +32,15 @@ import (
 // has not, logged, and skipped; the SDK reads only lines it decodes.
 // The MCP specification's stdio transport delimits messages by newlines
 // and forbids newlines inside one, so a line is a message.
+//
+// Every request read is answered: at the end of in, the gate hands the
+// SDK its end only once each request it passed on has been answered
+// (calls), since the SDK cancels the requests still in flight when its
+// reader ends, and the session with them, writing nothing for them. A
+// client that writes one request and closes its end of the pipe (printf
+// ... | dynamoemu mcp) was answered about half the time, the other half
+// not at all. The answers of calls handled at once may come in any
+// order, as JSON-RPC allows; each comes before the process exits.
 
 // MaxMessageBytes is the largest message the stdio transport reads, its
 // line end aside: the SDK's own frame limit (sdk.DefaultMaxLineLength,
@@ -46,7 +55,7 @@ const MaxMessageDepth = 1000
 // (stdin and stdout), which survives any single message, logging each
 // one it refuses to log.
 func StdioTransport(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport {
-	w := &lockedWriter{w: out}
+	w := &lockedWriter{w: out, track: true}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -55,16 +64,56 @@ func StdioTransport(in io.Reader, out io.Writer, log *slog.Logger) sdk.Transport
 }
 
 // lockedWriter serializes whole messages to w: the gate's errors and the
-// SDK's answers (each one Write).
+// SDK's answers (each one Write). It keeps the ids of the calls passed
+// on to the SDK and not yet answered (open), so that the end of in
+// waits for their answers (gate.Read).
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	open     map[any]bool // the calls' ids (jsonrpc.ID.Raw) not yet answered; made with the first
+	answered *sync.Cond   // signalled when an answer is written, or writing fails; made with open
+	failed   bool         // a write failed: no answer is coming
+	track    bool         // keep open: a session's (StdioTransport), whose answers come
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	if len(l.open) > 0 {
+		if err != nil {
+			l.failed = true
+		} else if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
+			if r, ok := msg.(*jsonrpc.Response); ok {
+				delete(l.open, r.ID.Raw())
+			}
+		}
+		l.answered.Broadcast()
+	}
+	return n, err
+}
+
+// opened notes a call passed on to the SDK, whose answer the end of in
+// waits for.
+func (l *lockedWriter) opened(msg jsonrpc.Message) {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() && l.track {
+		l.mu.Lock()
+		if l.open == nil {
+			l.open, l.answered = map[any]bool{}, sync.NewCond(&l.mu)
+		}
+		l.open[r.ID.Raw()] = true
+		l.mu.Unlock()
+	}
+}
+
+// drained waits until every call passed on has been answered (or a
+// write has failed, when none will be).
+func (l *lockedWriter) drained() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.open) > 0 && !l.failed {
+		l.answered.Wait()
+	}
 }
 
 // Close does nothing: the process's stdout outlives the session.
@@ -89,6 +138,7 @@ func (g *gate) Close() error { return nil }
 func (g *gate) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
 		if g.err != nil {
+			g.out.drained() // the SDK cancels the calls in flight at the end
 			return 0, g.err
 		}
 		g.pending = g.next()
@@ -128,10 +178,12 @@ func (g *gate) next() []byte {
 	case msg[0] == '[':
 		g.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not taken (MCP dropped them in 2025-06-18): send one message a line")
 	default:
-		if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+		m, err := jsonrpc.DecodeMessage(msg)
+		if err != nil {
 			g.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "the message is not a JSON-RPC 2.0 request, notification or response: "+err.Error())
 			return nil
 		}
+		g.out.opened(m)
 		return append(msg, '\n') // msg is in g.buf, which has the room of its line end
 	}
 	return nil

@@ -334,3 +334,38 @@ func TestHTTPSurvivesAnyMessage(t *testing.T) {
 		require.NotEmpty(t, res.Tools, "after %s", tc.name)
 	}
 }
+
+// TestHTTPAnswersAHalfClosedClient: a client that sends its request and
+// closes its side of the connection (as `curl` with a body piped, or a
+// shell's /dev/tcp, may) is still answered, every time: net/http ends a
+// request's context when it reads the end of the connection, which
+// cancelled the call before it was answered.
+func TestHTTPAnswersAHalfClosedClient(t *testing.T) {
+	f := newFixture(t, "http", Options{})
+	u, err := url.Parse(f.url)
+	require.NoError(t, err)
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"half","version":"1"}}}`
+	calls := map[string]string{
+		"initialize": initialize,
+		"tools/list": `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	}
+	for name, body := range calls {
+		for run := range 20 {
+			c, err := net.Dial("tcp", u.Host)
+			require.NoError(t, err)
+			require.NoError(t, c.SetDeadline(time.Now().Add(hangBound)))
+			_, err = fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s", u.Path, u.Host, testToken, len(body), body)
+			require.NoError(t, err)
+			require.NoError(t, c.(*net.TCPConn).CloseWrite())
+			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			require.NoError(t, err, "%s, run %d: no answer", name, run)
+			out, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			res.Body.Close()
+			c.Close()
+			require.Equal(t, http.StatusOK, res.StatusCode, "%s, run %d: %s", name, run, out)
+			require.Contains(t, string(out), `"result"`, "%s, run %d", name, run)
+		}
+	}
+}
