@@ -63,8 +63,8 @@ var layers = []layer{
 	{pkg: "emulator/internal/ion", may: []string{"emulator/internal/wire", "internal/storage"}, internal: true}, // items as Amazon Ion text, exports' and imports' second format
 	{pkg: "emulator/internal/streamlog", may: []string{"internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/boundary", may: []string{"emulator/internal/streamlog"}, tests: true, internal: true}, // what each operation declares it touches
-	{pkg: "emulator/internal/zstdread", internal: true},                                   // ZSTD objects through klauspost/compress's decoder
-	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true}, // what the emulator's tests share
+	{pkg: "emulator/internal/zstdread", internal: true},                                                            // ZSTD objects through klauspost/compress's decoder
+	{pkg: "emulator/internal/testkit", may: []string{"internal/storage"}, internal: true},                          // what the emulator's tests share
 	// The service's libraries: concerns the core uses that need nothing
 	// of it, below it (docs/architecture.md).
 	{pkg: "emulator/internal/idempotency", may: []string{"internal/storage", "internal/lease", "emulator/internal/apierr", "emulator/internal/wire"}, internal: true},
