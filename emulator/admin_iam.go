@@ -90,8 +90,9 @@ func lagTable(_ *Emulator, r *http.Request, region string) []string {
 }
 
 // faultTables are the tables whose fault rules a PUT replaces: each
-// table a rule set now or in the body names, table/* for a rule that
-// names none (it matches every table) and when no rule is set or given.
+// table a rule set now or in the body names; for a rule that names none
+// (it matches every table) table/* and every table there is; table/*
+// when no rule is set or given.
 // A body that does not parse acts on the rules set now alone (the
 // handler refuses it).
 func faultTables(e *Emulator, r *http.Request, region string) []string {
@@ -100,17 +101,36 @@ func faultTables(e *Emulator, r *http.Request, region string) []string {
 		rules = append(slices.Clip(rules), c.Rules...)
 	}
 	var out []string
-	for _, rule := range rules {
-		t := rule.Table
-		if t == "" {
-			t = "*"
-		}
-		if a := tableARN(region, t); !slices.Contains(out, a) {
+	add := func(a string) {
+		if !slices.Contains(out, a) {
 			out = append(out, a)
+		}
+	}
+	for _, rule := range rules {
+		if rule.Table != "" {
+			add(tableARN(region, rule.Table))
+			continue
+		}
+		for _, a := range everyTable(e, r, region) {
+			add(a)
 		}
 	}
 	if len(out) == 0 {
 		return allTables(e, r, region)
+	}
+	return out
+}
+
+// everyTable is table/* and the ARN of every table of every namespace:
+// what a fault rule that names no table touches, and the removal of every
+// rule, so that an identity denied the action on one table may do
+// neither (a Deny of table/orders does not match table/*).
+func everyTable(e *Emulator, r *http.Request, region string) []string {
+	out := allTables(e, r, region)
+	for _, sp := range e.svc.Spaces() {
+		for _, name := range sp.TableNames() {
+			out = append(out, tableARN(sp.Region(), name))
+		}
 	}
 	return out
 }

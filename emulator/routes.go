@@ -7,8 +7,10 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/httpedge"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/sigv4"
 	"github.com/dynamoemu/dynamoemu/internal/adminpath"
 )
 
@@ -192,7 +194,7 @@ func ownEndpoints() []endpoint {
 		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin,
 			action: "PutFaults", resource: faultTables, handler: adminServe((*A).ServeFaultsPut)},
 		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin,
-			action: "DeleteFaults", resource: allTables, handler: adminServe((*A).ServeFaultsDelete)},
+			action: "DeleteFaults", resource: everyTable, handler: adminServe((*A).ServeFaultsDelete)},
 		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin,
 			action: "GetFaultStats", resource: allTables, handler: adminServe((*A).ServeFaultStats)},
 		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin,
@@ -264,16 +266,25 @@ func (e *Emulator) router() *mux.Router {
 
 // credentials is h behind the part of row's guard that follows the
 // edge's origin check: for guardAdmin with Options.Credentials the admin
-// credentials, then with Options.IAM the row's action (admin_iam.go).
+// credentials, then with Options.IAM the row's action (admin_iam.go),
+// then with Options.Conventions the tenant guard (boundary.go: a caller
+// bound to a tenant is refused every admin endpoint).
 // guardMCP's token is the MCP handler's own; guardOrigin asks none.
 func (e *Emulator) credentials(row *endpoint, h http.Handler) http.Handler {
-	if row.guard != guardAdmin || e.keys == nil {
+	if row.guard != guardAdmin || (e.keys == nil && e.opts.Conventions == nil) {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := e.keys.AdminAuth(r)
+		var c *sigv4.Check
+		var err error
+		if e.keys != nil {
+			c, err = e.keys.AdminAuth(r)
+		}
 		if err == nil {
 			err = e.authorizeAdmin(row, r, c)
+		}
+		if err == nil {
+			err = e.refuseBound(e.requestKey(r, c), boundary.Admin, r.Method+" "+r.URL.Path)
 		}
 		if err != nil {
 			e.serveRefused(w, r, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"net/http"
 	"strings"
 	"time"
@@ -204,7 +205,9 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 // with an identity is decided as IAM's lambda:CreateEventSourceMapping,
 // lambda:ListEventSourceMappings, ... (lambdaesm.Guard) with the IAM
 // stage's evaluator (iam.Authorize); a token, or a key without an
-// identity, acts as the account's root.
+// identity, acts as the account's root. With Options.Conventions a
+// caller bound to a tenant may not make, change or delete a mapping
+// (boundary.go): it would hand it every tenant's records.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	if err := lambdaesm.CheckSize(r); err != nil { // a body announced over the limit: answered before anything reads it
@@ -212,8 +215,10 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var g *lambdaesm.Guard
+	var c *sigv4.Check
 	if e.keys != nil {
-		c, err := e.keys.Auth(r, sigv4.ServiceLambda, lambdaesm.MaxAPIBody)
+		var err error
+		c, err = e.keys.Auth(r, sigv4.ServiceLambda, lambdaesm.MaxAPIBody)
 		if errors.Is(err, apierr.ErrRequestEntityTooLarge) { // a body of unknown length, found over the limit as it was read
 			err = lambdaesm.TooLarge(r)
 		}
@@ -231,6 +236,12 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 					return iam.Authorize(id, "lambda:"+op, resource, keys)
 				}}
 			}
+		}
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := e.refuseBound(e.requestKey(r, c), boundary.WholeRead, "Lambda's event source mapping API ("+r.Method+")"); err != nil {
+			lambdaesm.WriteRefusal(w, err)
+			return
 		}
 	}
 	e.esm().Serve(w, r, g)

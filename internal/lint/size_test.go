@@ -50,8 +50,11 @@ const maxPackageLines = 11500
 // epochTime's, of tablespec's, gone; a file for the core's operations).
 // Then it rose by 39 to 12,140 for a stream's table kept across a restart
 // (streamDef's Owner, ownerRecord, adoptStreamOwners: the tenant guard
-// of a deleted table's stream).
-const maxCoreLines = 12140
+// of a deleted table's stream). It rose by 19 to 12,159 when every
+// operation came to declare what it touches (register's boundary.Decl,
+// Call.Declared) and the PartiQL reads of ExecuteTransaction and
+// BatchExecuteStatement came to pass the key guards; DataOp went.
+const maxCoreLines = 12159
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

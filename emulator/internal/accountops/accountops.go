@@ -1,6 +1,7 @@
 package accountops
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"slices"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -16,9 +17,9 @@ func (Feature) Name() string { return "accountops" }
 
 // Register installs ListTables, DescribeLimits and DescribeEndpoints.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "ListTables", listTables)
-	service.Op(r, "DescribeLimits", describeLimits)
-	service.Op(r, "DescribeEndpoints", describeEndpoints)
+	service.Op(r, "ListTables", boundary.List, listTables)
+	service.Op(r, "DescribeLimits", boundary.List, describeLimits)
+	service.Op(r, "DescribeEndpoints", boundary.Decl{On: boundary.Nothing, Access: boundary.Account}, describeEndpoints)
 }
 
 const (

@@ -10,9 +10,13 @@ const (
 	// MsgConvIndexGuarded: a read of an index as a whole (a Scan, or a
 	// Query of a key of several attributes) reads every tenant's items.
 	MsgConvIndexGuarded = "caller tenant %q may not read index %q of table %q as a whole (a Scan, or a Query of a key of several attributes): its items belong to every tenant; only cross-tenant callers may"
+	// MsgConvEdgeGuarded: a tenant-bound caller may not call an admin
+	// endpoint, nor make, change or delete an event source mapping.
+	MsgConvEdgeGuarded = "caller tenant %q may not call %s (%s): it acts on every tenant's items (rule B10); only cross-tenant callers may"
 	// MsgConvWholeGuarded: a tenant-bound caller may not read a guarded
-	// table's items of every tenant by another way than a Scan: its
-	// stream (DescribeStream, GetShardIterator, GetRecords) or an export.
+	// table's items of every tenant by another way than a Scan (a copy:
+	// a backup, a restore, an export, a replica, its stream or a mapping
+	// of it), nor change the table as a whole.
 	MsgConvWholeGuarded = "caller tenant %q may not %s table %q (%s): it holds every tenant's items; only cross-tenant callers may"
 	// MsgConvBadTags: a table's conventions tags do not parse.
 	MsgConvBadTags = "[conventions] table %s: %v"

@@ -3,6 +3,7 @@ package backups
 import (
 	"cmp"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"math/rand/v2"
@@ -53,11 +54,11 @@ var sets = service.NewState[backupSet]()
 // Register installs CreateBackup, DescribeBackup, ListBackups,
 // DeleteBackup and RestoreTableFromBackup.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "CreateBackup", createBackup)
-	service.Op(r, "DescribeBackup", describeBackup)
-	service.Op(r, "ListBackups", listBackups)
-	service.Op(r, "DeleteBackup", deleteBackup)
-	service.Op(r, "RestoreTableFromBackup", restoreTableFromBackup)
+	service.Op(r, "CreateBackup", boundary.TableCopy, createBackup)
+	service.Op(r, "DescribeBackup", boundary.Decl{On: boundary.Backup, Access: boundary.Describe}, describeBackup)
+	service.Op(r, "ListBackups", boundary.List, listBackups)
+	service.Op(r, "DeleteBackup", boundary.Decl{On: boundary.Backup, Access: boundary.WholeWrite}, deleteBackup)
+	service.Op(r, "RestoreTableFromBackup", boundary.Decl{On: boundary.Backup, Access: boundary.WholeRead, Target: true}, restoreTableFromBackup)
 }
 
 // Hooks read a namespace's backups kept on disk when it opens (opened),

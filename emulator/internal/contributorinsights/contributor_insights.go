@@ -1,6 +1,7 @@
 package contributorinsights
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/accessreport"
@@ -34,9 +35,9 @@ func (Feature) Name() string { return "contributorInsights" }
 // Register installs UpdateContributorInsights,
 // DescribeContributorInsights and ListContributorInsights.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "UpdateContributorInsights", updateContributorInsights)
-	service.Op(r, "DescribeContributorInsights", describeContributorInsights)
-	service.Op(r, "ListContributorInsights", listContributorInsights)
+	service.Op(r, "UpdateContributorInsights", boundary.TableWrite, updateContributorInsights)
+	service.Op(r, "DescribeContributorInsights", boundary.TableDescribe, describeContributorInsights)
+	service.Op(r, "ListContributorInsights", boundary.List, listContributorInsights)
 }
 
 const (

@@ -211,6 +211,16 @@ func (st *State) Restored(table string, tags map[string]string) *Policy {
 	return tp
 }
 
+// Named is the policy the configuration gives a table of that name
+// without tags (nil: none): a table that is gone, judged by its name.
+func (st *State) Named(table string) *Policy {
+	p, ok, err := st.lookup(table, nil)
+	if err != nil || !ok {
+		return nil
+	}
+	return &Policy{P: p, st: st, Source: st.source(table, nil)}
+}
+
 // CheckStream checks rule A11 (a command table's stream carries the new
 // image) when UpdateTable changes the stream: a warning by default, so it
 // refuses nothing unless the table makes A11 strict, and even then the
@@ -435,23 +445,9 @@ func (tp *Policy) CheckRead(r Req, table string, k storage.Key) error {
 	return tp.st.settle(r, []conventions.Violation{*v}, tp.mode)
 }
 
-// wholeRead names what op does when it is one of the operations other
-// than a Scan that read every tenant's items of a table, guarded as a
-// Scan is: the Streams API's reads of its stream and an export.
-func wholeRead(op string) (string, bool) {
-	switch op {
-	case "DescribeStream", "GetShardIterator", "GetRecords":
-		return "read the stream of", true
-	case "ExportTableToPointInTime":
-		return "export", true
-	}
-	return "", false
-}
-
 // GuardScan is the tenant guard for a read of table that is not
 // confined to one partition: a Scan (index ""), a Query of a secondary
-// index, a read of its stream or an export (wholeRead). Only
-// cross-tenant callers, and callers bound to no tenant, may.
+// index. Only cross-tenant callers, and callers bound to no tenant, may.
 func (tp *Policy) GuardScan(r Req, table, index string) error {
 	if tp.P.Roles == 0 || !tp.P.Enabled("B10") {
 		return nil
@@ -461,11 +457,29 @@ func (tp *Policy) GuardScan(r Req, table, index string) error {
 		return nil
 	}
 	msg := fmt.Sprintf(apierr.MsgConvScanGuarded, tenant, table)
-	if what, ok := wholeRead(r.Op); ok {
-		msg = fmt.Sprintf(apierr.MsgConvWholeGuarded, tenant, what, table, r.Op)
-	} else if index != "" {
+	if index != "" {
 		msg = fmt.Sprintf(apierr.MsgConvIndexGuarded, tenant, index, table)
 	}
+	return tp.deny(r, &conventions.Violation{Rule: "B10", Table: table, Severity: tp.P.Severity("B10"), Message: msg})
+}
+
+// GuardWhole is the tenant guard for a call that reads table as a whole
+// (a copy: a backup, a restore, an export, a replica, a stream or a
+// mapping of it) or changes it as a whole (deleted, reconfigured,
+// tagged, its stream, TTL or backups changed): either hands a caller
+// every tenant's items or the means to take them from the others, so
+// only cross-tenant callers, and callers bound to no tenant, may (rule
+// B10). what says what the call does ("read the stream of", "export", "copy
+// or read as a whole", "change as a whole").
+func (tp *Policy) GuardWhole(r Req, table, what string) error {
+	if tp.P.Roles == 0 || !tp.P.Enabled("B10") {
+		return nil
+	}
+	tenant, ok := tp.st.guardedTenant(r)
+	if !ok {
+		return nil
+	}
+	msg := fmt.Sprintf(apierr.MsgConvWholeGuarded, tenant, what, table, r.Op)
 	return tp.deny(r, &conventions.Violation{Rule: "B10", Table: table, Severity: tp.P.Severity("B10"), Message: msg})
 }
 

@@ -1,6 +1,7 @@
 package globaltables
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -47,14 +48,14 @@ func (Feature) Register(r service.Registrar) {
 		Rules: service.MemberRules{Alone: apierr.Validation(apierr.MsgOnlyOperation("DisassociationProtection"))},
 		Run:   updateDisassociation, // protection.go
 	})
-	service.Op(r, "CreateGlobalTable", createGlobalTable)
-	service.Op(r, "DescribeGlobalTable", describeGlobalTable)
-	service.Op(r, "ListGlobalTables", listGlobalTables)
-	service.Op(r, "UpdateGlobalTable", updateGlobalTable)
-	service.Op(r, "DescribeGlobalTableSettings", describeGlobalTableSettings)
-	service.Op(r, "UpdateGlobalTableSettings", updateGlobalTableSettings)
-	service.Op(r, "DescribeTableReplicaAutoScaling", describeReplicaAutoScaling)
-	service.Op(r, "UpdateTableReplicaAutoScaling", updateReplicaAutoScaling)
+	service.Op(r, "CreateGlobalTable", boundary.TableCopy, createGlobalTable)
+	service.Op(r, "DescribeGlobalTable", boundary.TableDescribe, describeGlobalTable)
+	service.Op(r, "ListGlobalTables", boundary.List, listGlobalTables)
+	service.Op(r, "UpdateGlobalTable", boundary.TableCopy, updateGlobalTable)
+	service.Op(r, "DescribeGlobalTableSettings", boundary.TableDescribe, describeGlobalTableSettings)
+	service.Op(r, "UpdateGlobalTableSettings", boundary.TableWrite, updateGlobalTableSettings)
+	service.Op(r, "DescribeTableReplicaAutoScaling", boundary.TableDescribe, describeReplicaAutoScaling)
+	service.Op(r, "UpdateTableReplicaAutoScaling", boundary.TableWrite, updateReplicaAutoScaling)
 }
 
 // Hooks are the feature's part in the core's table operations and in

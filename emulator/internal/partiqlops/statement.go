@@ -2,6 +2,7 @@ package partiqlops
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -36,13 +37,13 @@ func (Feature) Name() string { return "partiql" }
 // Register registers ExecuteStatement, BatchExecuteStatement and
 // ExecuteTransaction as data-plane operations.
 func (Feature) Register(r service.Registrar) {
-	service.DataOp(r, "ExecuteStatement", executeStatement)
+	service.Op(r, "ExecuteStatement", boundary.ItemsWrite, executeStatement)
 	service.Limit(r, "Statements", statementsLimit) // batch.go
-	service.DataOp(r, "BatchExecuteStatement", batchExecuteStatement)
+	service.Op(r, "BatchExecuteStatement", boundary.ItemsWrite, batchExecuteStatement)
 	// Past 100 statements, the answer is their count's, whatever they say
 	// but a fault the decoder reports (parseTransaction): it keeps 101.
 	service.Limit(r, "TransactStatements", wire.Row[ExecuteTransactionInput, ParameterizedStatement]{Max: service.MaxTransactItems + 1})
-	service.DataOp(r, "ExecuteTransaction", executeTransaction)
+	service.Op(r, "ExecuteTransaction", boundary.ItemsWrite, executeTransaction)
 }
 
 // maxStatementLen is the model's limit on Statement. A statement has no

@@ -1,6 +1,7 @@
 package pitr
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -29,9 +30,9 @@ var recorders = service.NewState[recorderSlot]()
 
 // Register installs the operations.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "DescribeContinuousBackups", describeContinuousBackups)
-	service.Op(r, "UpdateContinuousBackups", updateContinuousBackups)
-	service.Op(r, "RestoreTableToPointInTime", restoreTableToPointInTime)
+	service.Op(r, "DescribeContinuousBackups", boundary.TableDescribe, describeContinuousBackups)
+	service.Op(r, "UpdateContinuousBackups", boundary.TableWrite, updateContinuousBackups)
+	service.Op(r, "RestoreTableToPointInTime", boundary.Decl{On: boundary.Source, Access: boundary.WholeRead, Target: true}, restoreTableToPointInTime)
 }
 
 // Hooks follow every write and every definition of a namespace's tables,

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"slices"
 	"strings"
 	"time"
@@ -38,10 +39,10 @@ func (KinesisDestinations) Name() string { return kinesisSlot }
 // Register installs Enable, Disable, Describe and
 // UpdateKinesisStreamingDestination.
 func (KinesisDestinations) Register(r service.Registrar) {
-	service.Op(r, "EnableKinesisStreamingDestination", enableKinesisDest)
-	service.Op(r, "DisableKinesisStreamingDestination", disableKinesisDest)
-	service.Op(r, "DescribeKinesisStreamingDestination", describeKinesisDest)
-	service.Op(r, "UpdateKinesisStreamingDestination", updateKinesisDest)
+	service.Op(r, "EnableKinesisStreamingDestination", boundary.TableWrite, enableKinesisDest)
+	service.Op(r, "DisableKinesisStreamingDestination", boundary.TableWrite, disableKinesisDest)
+	service.Op(r, "DescribeKinesisStreamingDestination", boundary.TableDescribe, describeKinesisDest)
+	service.Op(r, "UpdateKinesisStreamingDestination", boundary.TableWrite, updateKinesisDest)
 }
 
 // destinationsOf decodes the table's destinations from its slot.

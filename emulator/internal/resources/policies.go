@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,9 +37,9 @@ const policiesSlot = "policies"
 // Register installs PutResourcePolicy, GetResourcePolicy and
 // DeleteResourcePolicy.
 func (Policies) Register(r service.Registrar) {
-	service.Op(r, "PutResourcePolicy", putResourcePolicy)
-	service.Op(r, "GetResourcePolicy", getResourcePolicy)
-	service.Op(r, "DeleteResourcePolicy", deleteResourcePolicy)
+	service.Op(r, "PutResourcePolicy", boundary.TableWrite, putResourcePolicy)
+	service.Op(r, "GetResourcePolicy", boundary.TableDescribe, getResourcePolicy)
+	service.Op(r, "DeleteResourcePolicy", boundary.TableWrite, deleteResourcePolicy)
 }
 
 // policiesOf decodes the table's policies from its slot.

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -12,15 +13,16 @@ import (
 // the request's context, clock and logger.
 type call struct {
 	ctx       context.Context
-	ns        *Namespace // the database selected by access key + region (or shared)
-	region    string     // region from the request's credential scope
-	account   string     // account id for ARNs (DynamoDB Local's "000000000000")
-	accessKey string     // access key id from the request's credential
-	tenantHdr string     // the x-tenant-code header, for the stages' key guards (Call.Tenant)
-	op        string     // operation name, e.g. "PutItem"
-	requestID string     // x-amzn-RequestId of this request
-	host      string     // the request's Host (host[:port]), for DescribeEndpoints
-	now       time.Time  // the clock read once when the request arrived
+	ns        *Namespace    // the database selected by access key + region (or shared)
+	region    string        // region from the request's credential scope
+	account   string        // account id for ARNs (DynamoDB Local's "000000000000")
+	accessKey string        // access key id from the request's credential
+	tenantHdr string        // the x-tenant-code header, for the stages' key guards (Call.Tenant)
+	op        string        // operation name, e.g. "PutItem"
+	decl      boundary.Decl // what the operation declared it touches (Call.Declared)
+	requestID string        // x-amzn-RequestId of this request
+	host      string        // the request's Host (host[:port]), for DescribeEndpoints
+	now       time.Time     // the clock read once when the request arrived
 	clock     func() time.Time
 	svc       *Service
 	out       []byte         // spare buffer for the response body (may be nil)

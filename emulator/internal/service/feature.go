@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"maps"
 	"reflect"
 	"slices"
@@ -136,24 +137,23 @@ func recordMembers() []string {
 	return names
 }
 
-// Op registers a feature's operation: the core's adapter decodes its
-// input, puts it once per call to the stages as any control-plane
-// operation (the CheckCall hooks, stage.go) and encodes its output.
-func Op[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
-	register(r.sm, name, false, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
-}
-
-// DataOp registers a feature's operation that reads a table's items
-// (SearchVectors): a data-plane operation, run inside the request
-// pipeline's stages (pipeline.go) as the core's own, which reaches them
-// through Call's scope (Call.Search). TestPipeline walks
-// it through every stage.
-func DataOp[In, Out any](r Registrar, name string, f func(c Call, in *In) (*Out, error)) {
-	register(r.sm, name, true, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+// Op registers a feature's operation with what it touches, d: the
+// core's adapter decodes its input, puts it once per call to the stages
+// as any control-plane operation (the CheckCall hooks, stage.go, which
+// judge d) and encodes its output. One that reads a table's items (d.On
+// boundary.Items: SearchVectors, PartiQL) is a data-plane operation,
+// run inside the request pipeline's stages (pipeline.go) as the core's
+// own, which reaches them through Call's scope (Call.Search);
+// TestPipeline walks it through every stage.
+func Op[In, Out any](r Registrar, name string, d boundary.Decl, f func(c Call, in *In) (*Out, error)) {
+	register(r.sm, name, d, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
 }
 
 // Call is one request as a feature's operation sees it.
 type Call struct{ c *call }
+
+// Declared is what the request's operation declared it touches.
+func (c Call) Declared() boundary.Decl { return c.c.decl }
 
 // Now is the time the request arrived.
 func (c Call) Now() time.Time { return c.c.now }
@@ -203,11 +203,11 @@ func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
 // prefix and name. Lookup finds it by that target and names it by name
 // (a stage's rules name it so); DynamoDB's own operations keep their
 // prefix.
-func APIOp[In, Out any](r Registrar, prefix, name string, f func(c Call, in *In) (*Out, error)) {
+func APIOp[In, Out any](r Registrar, prefix, name string, d boundary.Decl, f func(c Call, in *In) (*Out, error)) {
 	if !slices.Contains(r.sm.apis, prefix) {
 		r.sm.apis = append(r.sm.apis, prefix)
 	}
-	Op(r, prefix+name, f)
+	Op(r, prefix+name, d, f)
 }
 
 // ExtMembers names the members of the "ext" object that definition

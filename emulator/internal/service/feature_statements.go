@@ -124,13 +124,16 @@ func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.I
 }
 
 // ReadItem runs r, one read of one item alone, as GetItem reads one:
-// the pipeline's stages for its key, then the item (projected by
+// the key guards (KeyGuard: the read's key, as GetItem's), the pipeline's stages for its key, then the item (projected by
 // r.Projection, nil: whole; nil when missing) from the view consistent
 // asks for, and its capacity. It is the general single-item read
 // (WriteItem's mirror); a feature that reads an item by its key uses it.
 func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
 	t, key, proj := r.Table, r.Key, r.Projection
 	size := 0
+	if err := c.c.guardRead(t.t, key, key); err != nil {
+		return nil, false, nil, err
+	}
 	if err := c.c.useItem(t.t, key, access.Get, func(u *itemUse) error { //gcassert:noescape
 		var stored storage.EncodedItem
 		if stored, found = u.fetchItem(consistent); found {
@@ -237,13 +240,16 @@ type TxRead struct {
 	Projection *expr.Projection
 }
 
-// TransactGet reads gets as TransactGetItems reads them (the same item
-// twice is refused first), through the pipeline's stages.
+// TransactGet reads gets as TransactGetItems reads them (each key put to
+// the key guards, the same item twice refused), through the pipeline's
+// stages.
 func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput, error) {
 	gets := make([]*txGet, len(reads))
 	var seen itemSet
 	for i, r := range reads {
-		if !seen.add(r.Table.t, r.Key) {
+		if err := c.c.guardRead(r.Table.t, r.Key, r.Key); err != nil {
+			return nil, err
+		} else if !seen.add(r.Table.t, r.Key) {
 			return nil, apierr.Validation(apierr.MsgTxSameItem)
 		}
 		gets[i] = &txGet{t: r.Table.t, key: r.Key, proj: r.Projection}

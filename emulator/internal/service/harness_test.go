@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -129,7 +130,7 @@ type echoFeature struct{}
 func (echoFeature) Name() string { return "testEcho" }
 
 func (echoFeature) Register(r Registrar) {
-	Op(r, "TestEcho", func(c Call, in *struct{}) (*echoedNamespace, error) {
+	Op(r, "TestEcho", boundary.List, func(c Call, in *struct{}) (*echoedNamespace, error) {
 		return &echoedNamespace{Region: c.c.region, Namespace: c.c.ns.key}, nil
 	})
 }

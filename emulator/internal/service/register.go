@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 	"github.com/dynamoemu/dynamoemu/internal/lease"
 )
@@ -30,16 +31,17 @@ func (sm *seams) lookupOp(target string) (name string, op *opHandler, ok bool) {
 	return "", nil, false
 }
 
-// register installs an operation's handler in sm: serve decodes the body
-// into a new or pooled *In, calls f and encodes *Out with its
+// register installs an operation's handler in sm with d, what it touches
+// (package boundary; an invalid one panics): serve decodes the body into a
+// new or pooled *In, calls f and encodes *Out with its
 // appendJSON/AppendJSON (encode_outputs.go) or encoding/json (nil: {}); a
-// data-plane op (data) runs in the pipeline's stages (pipeline.go), others
-// get the CheckCall hooks.
-func register[In, Out any](sm *seams, name string, data bool, f func(c *call, in *In) (*Out, error)) {
-	if _, dup := sm.ops[name]; dup {
-		panic("emulator: operation registered twice: " + name)
+// data-plane op (d.On boundary.Items) runs in the pipeline's stages
+// (pipeline.go), others get the CheckCall hooks, which judge d.
+func register[In, Out any](sm *seams, name string, d boundary.Decl, f func(c *call, in *In) (*Out, error)) {
+	if _, dup := sm.ops[name]; dup || !d.Valid() {
+		panic("emulator: operation registered twice or undeclared: " + name)
 	}
-	h := &opHandler{name: name, data: data, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
+	h := &opHandler{name: name, decl: d, data: d.On == boundary.Items, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
 	h.get = func() any { return new(In) }
 	h.implements(new(In), new(Out))
 	h.run1 = func(c *call, in any) (any, error) {
@@ -55,6 +57,7 @@ func register[In, Out any](sm *seams, name string, data bool, f func(c *call, in
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
 	name                             string
+	decl                             boundary.Decl                 // what it touches, judged before it runs
 	data                             bool                          // a data-plane operation
 	in, out                          reflect.Type                  // *In's and *Out's element types (OperationShapes)
 	get                              func() any                    // a new or pooled *In
@@ -127,6 +130,7 @@ func (h *opHandler) decode(body *wire.Body, sm *seams, lim *wire.Limits) Input {
 func (h *opHandler) run(c *call, input Input) ([]byte, error) {
 	name, in := h.name, input.in
 	defer h.giveBack(in)
+	c.decl = h.decl
 	c.inLen = input.n
 	if input.err != nil {
 		return nil, valueLayer(name, input.err)
@@ -167,15 +171,19 @@ func (h *opHandler) run(c *call, input Input) ([]byte, error) {
 	return b, nil
 }
 
-// OpShape is the Go types an operation decodes and encodes.
-type OpShape struct{ In, Out reflect.Type }
+// OpShape is the Go types an operation decodes and encodes, and what it
+// touches.
+type OpShape struct {
+	In, Out reflect.Type
+	Decl    boundary.Decl
+}
 
 // OperationShapes returns the types of every operation of the service, by
 // name.
 func (s *Service) OperationShapes() map[string]OpShape {
 	out := make(map[string]OpShape, len(s.seams.ops))
 	for name, h := range s.seams.ops {
-		out[name] = OpShape{In: h.in, Out: h.out}
+		out[name] = OpShape{In: h.in, Out: h.out, Decl: h.decl}
 	}
 	return out
 }

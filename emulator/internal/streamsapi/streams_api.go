@@ -1,6 +1,7 @@
 package streamsapi
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"slices"
 	"sort"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // The DynamoDB Streams API (X-Amz-Target DynamoDBStreams_20120810.<Op>),
@@ -32,10 +32,10 @@ func (Feature) Name() string { return "streamsAPI" }
 // Register installs ListStreams, DescribeStream, GetShardIterator and
 // GetRecords under TargetPrefix.
 func (Feature) Register(r service.Registrar) {
-	service.APIOp(r, TargetPrefix, "ListStreams", listStreams)
-	service.APIOp(r, TargetPrefix, "DescribeStream", describeStream)
-	service.APIOp(r, TargetPrefix, "GetShardIterator", getShardIterator)
-	service.APIOp(r, TargetPrefix, "GetRecords", getRecords)
+	service.APIOp(r, TargetPrefix, "ListStreams", boundary.Decl{On: boundary.Streams, Access: boundary.Account}, listStreams)
+	service.APIOp(r, TargetPrefix, "DescribeStream", boundary.Decl{On: boundary.Stream, Access: boundary.WholeRead}, describeStream)
+	service.APIOp(r, TargetPrefix, "GetShardIterator", boundary.Decl{On: boundary.Stream, Access: boundary.WholeRead}, getShardIterator)
+	service.APIOp(r, TargetPrefix, "GetRecords", boundary.Decl{On: boundary.Stream, Access: boundary.WholeRead}, getRecords)
 }
 
 // iteratorLifetime is how long a shard iterator can be used (AWS: 15
@@ -258,42 +258,19 @@ func shardIDConstraints(cs *apierr.Constraints, id, path string) {
 	}
 }
 
-// lookupStream resolves a stream ARN of the call's namespace, for a
-// caller the table's key guards let read it (guardStream).
+// lookupStream resolves a stream ARN of the call's namespace. Who may
+// read it is the guard's to say, before the call runs (the operations'
+// declarations: whole-table reads).
 func lookupStream(c service.Call, arn string) (service.Stream, error) {
 	if err := checkStreamARN(arn); err != nil {
 		return service.Stream{}, err
 	}
 	for _, s := range c.Space().Streams(c.Now()) {
 		if s.ARN() == arn {
-			return s, guardStream(c, s)
+			return s, nil
 		}
 	}
 	return service.Stream{}, apierr.ResourceNotFound(apierr.MsgStreamNotFound(arn))
-}
-
-// guardStream puts a read of s to its table's key guards as a read of
-// every partition (service.Call.GuardScan): a stream holds every
-// tenant's records, so a caller the conventions layer binds to a tenant
-// is refused it as it is refused a Scan (docs/conventions.md, rule B10),
-// not given a filtered part of it. The stream of a deleted table (AWS
-// keeps it readable for 24 hours) is guarded by that table's keys as
-// the live one's was, and so is a stream of a table since made again
-// under its name: the stream's Owner. Across a restart (-dbPath) a
-// stream keeps its table as its last definition record describes it,
-// tags included: the record the log's replay read, or the one a snapshot
-// keeps with the stream (the service's adoptStreamOwners). A stream with
-// no Owner (read back from files written before snapshots kept it) is
-// the table's of that name now, if any.
-func guardStream(c service.Call, s service.Stream) error {
-	t, ok := s.Owner().(service.Table)
-	if !ok {
-		t, ok = c.Space().Table(s.TableName())
-	}
-	if !ok {
-		return nil
-	}
-	return c.GuardScan(t, "", storage.Value{})
 }
 
 // GetShardIteratorInput is the GetShardIterator request.

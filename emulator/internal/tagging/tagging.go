@@ -1,6 +1,7 @@
 package tagging
 
 import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"slices"
 	"strings"
 
@@ -25,9 +26,9 @@ func (Feature) Name() string { return "tagging" }
 
 // Register installs TagResource, UntagResource and ListTagsOfResource.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "TagResource", tagResource)
-	service.Op(r, "UntagResource", untagResource)
-	service.Op(r, "ListTagsOfResource", listTagsOfResource)
+	service.Op(r, "TagResource", boundary.TableWrite, tagResource)
+	service.Op(r, "UntagResource", boundary.TableWrite, untagResource)
+	service.Op(r, "ListTagsOfResource", boundary.TableDescribe, listTagsOfResource)
 }
 
 // TagResourceInput is the TagResource request.

@@ -2,6 +2,7 @@ package transfers
 
 import (
 	"cmp"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 )
@@ -22,16 +23,16 @@ var moves = service.NewState[transferSet]()
 
 // Register installs the export, import and bulk operations.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "ExportTableToPointInTime", exportTable)
-	service.Op(r, "DescribeExport", describeExport)
-	service.Op(r, "ListExports", listExports)
-	service.Op(r, "ImportTable", importTable)
-	service.Op(r, "DescribeImport", describeImport)
-	service.Op(r, "ListImports", listImports)
-	service.Op(r, "StartBulkPutItems", startBulkPutItems)
-	service.Op(r, "DescribeBulkOperation", describeBulkOperation)
-	service.Op(r, "ListBulkOperations", listBulkOperations)
-	service.Op(r, "CancelBulkOperation", cancelBulkOperation)
+	service.Op(r, "ExportTableToPointInTime", boundary.TableCopy, exportTable)
+	service.Op(r, "DescribeExport", boundary.Decl{On: boundary.Export, Access: boundary.Describe}, describeExport)
+	service.Op(r, "ListExports", boundary.List, listExports)
+	service.Op(r, "ImportTable", boundary.Decl{On: boundary.AllTables, Access: boundary.WholeWrite}, importTable)
+	service.Op(r, "DescribeImport", boundary.Decl{On: boundary.Import, Access: boundary.Describe}, describeImport)
+	service.Op(r, "ListImports", boundary.List, listImports)
+	service.Op(r, "StartBulkPutItems", boundary.TableWrite, startBulkPutItems)
+	service.Op(r, "DescribeBulkOperation", boundary.Decl{On: boundary.AllTables, Access: boundary.Describe}, describeBulkOperation)
+	service.Op(r, "ListBulkOperations", boundary.List, listBulkOperations)
+	service.Op(r, "CancelBulkOperation", boundary.Decl{On: boundary.AllTables, Access: boundary.WholeWrite}, cancelBulkOperation)
 }
 
 // Hooks put back a namespace's transfers when it is loaded.

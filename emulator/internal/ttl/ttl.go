@@ -2,6 +2,7 @@ package ttl
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -23,8 +24,8 @@ func (Feature) Name() string { return "timeToLive" }
 
 // Register installs UpdateTimeToLive and DescribeTimeToLive.
 func (Feature) Register(r service.Registrar) {
-	service.Op(r, "UpdateTimeToLive", updateTimeToLive)
-	service.Op(r, "DescribeTimeToLive", describeTimeToLive)
+	service.Op(r, "UpdateTimeToLive", boundary.TableWrite, updateTimeToLive)
+	service.Op(r, "DescribeTimeToLive", boundary.TableDescribe, describeTimeToLive)
 }
 
 // lookupTable returns the table name names (its name or ARN) as a

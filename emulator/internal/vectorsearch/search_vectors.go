@@ -2,6 +2,7 @@ package vectorsearch
 
 import (
 	"errors"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"math"
 	"slices"
 	"strings"
@@ -41,7 +42,9 @@ func (Feature) Name() string { return "vectorSearch" }
 // Register installs SearchVectors.
 // SearchVectors is a data-plane operation: it runs inside the request
 // pipeline's stages (service.DataOp).
-func (Feature) Register(r service.Registrar) { service.DataOp(r, "SearchVectors", searchVectors) }
+func (Feature) Register(r service.Registrar) {
+	service.Op(r, "SearchVectors", boundary.ItemsScan, searchVectors)
+}
 
 // SearchVectorsInput is the SearchVectors request. It is read by a
 // strict deserializer before any member is validated, unlike the other

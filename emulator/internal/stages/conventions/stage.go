@@ -21,12 +21,13 @@ var (
 	_ service.Hooker       = Stage{}
 )
 
-// Hooks make the service's conventions layer (configure), check a
+// Hooks make the service's conventions layer (configure), guard a call
+// that reads or changes a table as a whole (checkCall: calls.go), check a
 // table's definition as it is made, tagged or its stream changed
 // (checkDefinition), and take a table read back, copied or restored
 // (loadedDefinition).
 func (Stage) Hooks() service.Hooks {
-	return service.Hooks{Configure: configure, CheckDefinition: checkDefinition, LoadedDefinition: loadedDefinition}
+	return service.Hooks{Configure: configure, CheckCall: checkCall, CheckDefinition: checkDefinition, LoadedDefinition: loadedDefinition}
 }
 
 var (

@@ -3,13 +3,15 @@ package iam
 import (
 	"strings"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
-	"github.com/dynamoemu/dynamoemu/emulator/internal/streamlog"
 	"github.com/dynamoemu/dynamoemu/internal/iampolicy"
 )
 
 // The control plane and the Streams API: CheckCall decides each call of
-// an operation that names a table, a stream or a backup, or lists them,
+// an operation that is not a data-plane one, on the resource its
+// declaration names (package boundary: the table, the source table, the
+// backup, export or import, the stream, or table/* for one that lists),
 // as AWS's Service Authorization Reference for DynamoDB has it
 // (docs.aws.amazon.com/service-authorization/latest/reference/
 // list_amazondynamodb.html): the action is dynamodb:<operation>, the
@@ -21,51 +23,12 @@ import (
 // (aws:ResourceTag/KEY); the resource-based policies, the table's (or
 // its stream's).
 
-// resourceKind says which ARN an operation is authorized on.
-type resourceKind uint8
-
-const (
-	onTable   resourceKind = iota + 1 // the table (TableName, TableArn, ResourceArn)
-	onSource                          // the source table (RestoreTableToPointInTime)
-	onBackup                          // the backup (BackupArn)
-	onStream                          // the stream (StreamArn; GetRecords: its iterator's)
-	onStreams                         // every stream of the table, or of every table (ListStreams)
-	onAll                             // no resource-level permission: table/* (ListTables, ...)
-)
-
-// controlKind is the resource a call of op is decided on; 0 for an
-// operation CheckCall does not decide (DescribeEndpoints, the global
-// tables', imports' and exports' list and describe operations).
-func controlKind(op string) resourceKind {
-	switch op {
-	case "CreateTable", "DescribeTable", "UpdateTable", "DeleteTable", "DescribeTimeToLive", "UpdateTimeToLive",
-		"TagResource", "UntagResource", "ListTagsOfResource",
-		"CreateBackup", "DescribeContinuousBackups", "UpdateContinuousBackups",
-		"DescribeContributorInsights", "UpdateContributorInsights",
-		"DescribeKinesisStreamingDestination", "EnableKinesisStreamingDestination",
-		"DisableKinesisStreamingDestination", "UpdateKinesisStreamingDestination",
-		"GetResourcePolicy", "PutResourcePolicy", "DeleteResourcePolicy", "ExportTableToPointInTime":
-		return onTable
-	case "RestoreTableToPointInTime":
-		return onSource
-	case "DescribeBackup", "DeleteBackup", "RestoreTableFromBackup":
-		return onBackup
-	case "DescribeStream", "GetShardIterator", "GetRecords":
-		return onStream
-	case "ListStreams":
-		return onStreams
-	case "ListTables", "ListBackups", "DescribeLimits":
-		return onAll
-	}
-	return 0
-}
-
 // checkCall decides a call of a control-plane or Streams API operation
 // of a key with an identity (its CheckCall hook).
 func checkCall(c service.Call, op string, in any) error {
 	req := requestOf(c.Context())
-	kind := controlKind(op)
-	if req == nil || kind == 0 {
+	kind := c.Declared().On
+	if req == nil || kind == boundary.Items || kind == boundary.Nothing {
 		return nil
 	}
 	res, table, stream := controlResource(c, kind, in)
@@ -73,7 +36,7 @@ func checkCall(c service.Call, op string, in any) error {
 	globalKeys(r.Context, c, req)
 	requestTags(r.Context, in)
 	var rps []*iampolicy.Policy
-	if table != "" && kind != onBackup {
+	if table != "" && kind != boundary.Backup && kind != boundary.Export && kind != boundary.Import {
 		if t, ok := c.Table(table); ok {
 			rps = resourcePolicies(t, stream)
 			resourceTags(r.Context, t)
@@ -84,35 +47,29 @@ func checkCall(c service.Call, op string, in any) error {
 
 // controlResource is the ARN a call of kind is authorized on, with the
 // table it names ("" for none) and, for a stream, its label ("*": any).
-func controlResource(c service.Call, kind resourceKind, in any) (arn, table, stream string) {
+func controlResource(c service.Call, kind boundary.On, in any) (arn, table, stream string) {
 	switch kind {
-	case onTable:
-		for _, f := range []string{"ResourceArn", "TableArn", "TableName"} {
+	case boundary.Table:
+		for _, f := range []string{"ResourceArn", "TableArn", "TableName", "GlobalTableName"} {
 			if v := stringField(in, f); v != "" {
 				return tableResource(c, v)
 			}
 		}
 		return c.TableARN(""), "", ""
-	case onSource:
+	case boundary.Source:
 		if v := stringField(in, "SourceTableArn"); v != "" {
 			return tableResource(c, v)
 		}
 		return tableResource(c, stringField(in, "SourceTableName"))
-	case onBackup:
-		arn := stringField(in, "BackupArn")
-		table, _, _ = strings.Cut(afterTable(arn), "/")
-		return arn, table, ""
-	case onStream:
-		arn := stringField(in, "StreamArn")
-		if arn == "" {
-			if it, ok := streamlog.DecodeIterator(stringField(in, "ShardIterator")); ok {
-				arn = it.ARN
-			}
-		}
+	case boundary.Backup, boundary.Export, boundary.Import:
+		arn := stringField(in, kind.ARNField())
+		return arn, boundary.TableOf(arn), ""
+	case boundary.Stream:
+		arn := boundary.StreamARN(in)
 		table, sub, _ := strings.Cut(afterTable(arn), "/")
 		label, _ := strings.CutPrefix(sub, "stream/")
 		return arn, table, label
-	case onStreams:
+	case boundary.Streams:
 		if name := stringField(in, "TableName"); name != "" {
 			return c.TableARN(name) + "/stream/*", name, "*"
 		}

@@ -15,17 +15,6 @@ func TestAfterTable(t *testing.T) {
 	require.Empty(t, afterTable("arn:aws:dynamodb:us-east-1:000000000000:global-table/Orders"))
 }
 
-func TestControlKind(t *testing.T) {
-	require.Equal(t, onTable, controlKind("DescribeTable"))
-	require.Equal(t, onStream, controlKind("GetRecords"))
-	require.Equal(t, onStreams, controlKind("ListStreams"))
-	require.Equal(t, onAll, controlKind("ListTables"))
-	require.Equal(t, onBackup, controlKind("DeleteBackup"))
-	require.Equal(t, onSource, controlKind("RestoreTableToPointInTime"))
-	require.Zero(t, controlKind("DescribeEndpoints"))
-	require.Zero(t, controlKind("GetItem"), "the data plane is Begin's")
-}
-
 // FuzzAfterTable: the ARN reader never panics and returns a suffix of
 // its input.
 func FuzzAfterTable(f *testing.F) {

@@ -1,0 +1,76 @@
+package conventions
+
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/convcheck"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
+)
+
+// checkCall is the tenant guard of a call that is not a data-plane one,
+// judged on what its operation declares it touches (package boundary):
+// one that reads a table as a whole (a copy: a backup, a point-in-time
+// or backup restore, an export, a replica; its stream) or changes it as a
+// whole (deleted, reconfigured, tagged, its TTL, backups, stream or
+// destinations changed, a backup of it deleted) is refused to a caller
+// bound to a tenant when the table opts in (rule B10; warn mode: reported
+// only). A restore's target is not judged here: its items are, as they
+// are made (service's checkRestored), against the target's policy.
+func checkCall(c service.Call, _ string, in any) error {
+	d := c.Declared()
+	if !d.Whole() || d.On == boundary.Items {
+		return nil
+	}
+	d.Target = false
+	for _, name := range d.Tables(in) {
+		p := policyOf(c, d, name, in)
+		if p == nil {
+			continue
+		}
+		if err := p.GuardWhole(req(c), name, wholeWhat(d, c.Op())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// policyOf is the policy of the table name a call declared d names (nil:
+// it does not opt in). A stream's is its table's as the stream records it
+// (a deleted table's stream, or one of a table since made again under
+// its name: Stream.Owner); a table that is gone (a backup's, a deleted
+// table's point-in-time restore) is judged by the configuration's entry
+// for its name when the call reads it, and not at all when it changes it
+// (there is nothing to change).
+func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.Policy {
+	if d.On == boundary.Stream {
+		arn := boundary.StreamARN(in)
+		for _, s := range c.Space().Streams(c.Now()) {
+			if s.ARN() != arn {
+				continue
+			}
+			if t, ok := s.Owner().(service.Table); ok {
+				return policies.Load(t)
+			}
+		}
+	}
+	if t, ok := c.Table(name); ok {
+		return policies.Load(t)
+	}
+	if d.Access == boundary.WholeWrite {
+		return nil
+	}
+	return states.Of(c).st.Named(name)
+}
+
+// wholeWhat says what a call declared d does to its table, for the
+// refusal's message.
+func wholeWhat(d boundary.Decl, op string) string {
+	switch {
+	case d.On == boundary.Stream:
+		return "read the stream of"
+	case op == "ExportTableToPointInTime":
+		return "export"
+	case d.Access == boundary.WholeWrite:
+		return "change as a whole"
+	}
+	return "copy or read as a whole"
+}
