@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -439,7 +440,7 @@ func TestUpdateTable(t *testing.T) {
 		{`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}`,
 			`"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"},"LatestStreamLabel":"2026-11-22T01:02:03.456"`},
 		{`"SSESpecification":{"Enabled":true}`,
-			`"SSEDescription":{"Status":"ENABLED","SSEType":"KMS","KMSMasterKeyArn":"arn:aws:kms:us-east-1:000000000000:alias/aws/dynamodb"}`},
+			`"SSEDescription":{"Status":"UPDATING","SSEType":"KMS","KMSMasterKeyArn":"arn:aws:kms:us-east-1:000000000000:key/` + tablespec.ManagedKeyID("us-east-1", "000000000000") + `"}`},
 		{`"TableClass":"STANDARD_INFREQUENT_ACCESS"`, `"TableClassSummary":{"TableClass":"STANDARD_INFREQUENT_ACCESS"}`},
 		{`"DeletionProtectionEnabled":true`, `"DeletionProtectionEnabled":true`},
 	} {
