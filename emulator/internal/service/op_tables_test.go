@@ -217,7 +217,7 @@ func TestCreateAndDescribeTable(t *testing.T) {
 	// CreateTable's answer shows no warm throughput unless one was asked
 	// for; DescribeTable's always does (tablespec/warm.go). It says
 	// CREATING, and its BillingModeSummary has no time: DescribeTable's,
-	// from the next request, say ACTIVE and give the time (createdDescription).
+	// from the next request, say ACTIVE and give the time (tablespec.CreatedDescription).
 	answer := strings.Replace(strings.Replace(want, `"TableStatus":"ACTIVE"`, `"TableStatus":"CREATING"`, 1),
 		`,"LastUpdateToPayPerRequestDateTime":`+tablesEpoch, "", 1)
 	if created != `{"TableDescription":`+answer+`}}` {

@@ -44,12 +44,15 @@ func ManagedKeyID(region, account string) string {
 }
 
 // UpdatedSSE is the SSEDescription of UpdateTable's answer to a change
-// s of the table's encryption, which was before (nil: the AWS owned
+// s (nil: none) of the table's encryption, which was before (nil: the AWS owned
 // key), now after: UPDATING, as AWS answers while it re-encrypts (ack-api-quirks
 // DDB-TABLE-442's UpdateTable notes, verified 2026-10-09: "SSEDescription.Status
 // UPDATING ~22 s"); a return to the AWS owned key names the key being
 // left. DescribeTable, from the next request, shows the change done.
 func UpdatedSSE(s *SSESpecification, before, after *SSEDescription) *SSEDescription {
+	if s == nil {
+		return after
+	}
 	d := after
 	if s.Enabled != nil && !*s.Enabled {
 		d = before
