@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,10 @@ func TestRecords(t *testing.T) {
 }
 
 // TestRecordsWellFormed: every checked exchange of a records file says
-// where AWS's answer is published and whether DynamoDB Local agrees, and
-// the table holds at least 150 of them.
+// where AWS's answer is published and when (a year, in its source or,
+// for a whole file from one source, in the header's upstream), and
+// whether DynamoDB Local agrees, and the table holds at least 150 of
+// them.
 func TestRecordsWellFormed(t *testing.T) {
 	t.Parallel()
 	rows := 0
@@ -58,11 +61,16 @@ func TestRecordsWellFormed(t *testing.T) {
 			}
 			rows++
 			require.NotEmptyf(t, e.Source, "%s:%d: a checked exchange without its source", path, e.Line)
+			require.Truef(t, recordDate.MatchString(e.Source) || recordDate.MatchString(f.Header.Upstream),
+				"%s:%d: a checked exchange whose source gives no date (nor does the file's upstream)", path, e.Line)
 			require.NotEmptyf(t, e.Oracle, "%s:%d: a checked exchange without its oracle (agrees, or differs: why)", path, e.Line)
 		}
 	}
 	require.GreaterOrEqual(t, rows, 150, "records table rows")
 }
+
+// recordDate finds the date of a record: a year, 2011 (DynamoDB's) on.
+var recordDate = regexp.MustCompile(`\b20(1[1-9]|[2-9][0-9])\b`)
 
 // runRecords replays one records file against the endpoint: each
 // exchange in order, a fresh table prefix for the file's tables, which

@@ -31,7 +31,7 @@ func (s *Server) tableTools() []*tool {
 				prop{name: "StreamSpecification", typ: "object", desc: `e.g. {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}`},
 				prop{name: "Tags", typ: "array", desc: `[{"Key": "team", "Value": "orders"}]`},
 				prop{name: "DeletionProtectionEnabled", typ: "boolean"}),
-			desc: `Creates a table, ACTIVE at once (DynamoDB CreateTable). Example: {"TableName": "Orders", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}.` + refNote,
+			desc: `Creates a table (DynamoDB CreateTable): the answer says CREATING, as AWS's does, and the table is ACTIVE from the next request on. Example: {"TableName": "Orders", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}], "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}.` + refNote,
 			run:  s.passthrough(apiDynamoDB, "CreateTable")},
 		{name: "update_table", title: "UpdateTable", write: true, destructive: true,
 			schema: opSchema("UpdateTable", []string{"TableName"}, pTable,

@@ -299,7 +299,11 @@ func policyResource(c service.Call, arn string) (service.Table, string, error) {
 	}
 	t, ok := c.Table(name) // an invalid name names no table
 	if !ok {
-		return service.Table{}, "", notFound
+		// A table ARN of this account and region naming no table: AWS
+		// names the table, as DescribeTable does (moto's aws_verified
+		// resource policy tests, us-east-1: Put, Get and Delete;
+		// records/table-answers.jsonl).
+		return service.Table{}, "", apierr.ResourceNotFound(apierr.MsgTableNotFound(name))
 	}
 	if sub == "" {
 		return t, "", nil

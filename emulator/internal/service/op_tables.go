@@ -12,7 +12,8 @@ import (
 )
 
 // The control-plane operations. Tables are ACTIVE as soon as CreateTable
-// returns and gone as soon as DeleteTable returns, as in DynamoDB Local.
+// returns (its answer says CREATING, as AWS's) and gone as soon as
+// DeleteTable returns, as in DynamoDB Local.
 // With a transient delay (-delayTransientStatuses) they pass through
 // CREATING and DELETING for that long, as on AWS (API_CreateTable:
 // "CreateTable immediately returns a response with a TableStatus of
@@ -106,16 +107,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		}
 		return nil, err
 	}
-	return &CreateTableOutput{TableDescription: createdDescription(t.describe(), in)}, nil
-}
-
-// createdDescription is CreateTable's answer d to in (tablespec.CreatedWarm).
-func createdDescription(d *TableDescription, in *CreateTableInput) *TableDescription {
-	d.WarmThroughput = tablespec.CreatedWarm(d.WarmThroughput, in.WarmThroughput)
-	for i, g := range d.GlobalSecondaryIndexes {
-		d.GlobalSecondaryIndexes[i].WarmThroughput = tablespec.CreatedWarm(g.WarmThroughput, tablespec.AskedGSIWarm(in.GlobalSecondaryIndexes, g.IndexName))
-	}
-	return d
+	return &CreateTableOutput{TableDescription: tablespec.CreatedDescription(t.describe(), in)}, nil
 }
 
 // forgetStream unregisters s (zero: none), the stream of a table that

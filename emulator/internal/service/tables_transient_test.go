@@ -100,17 +100,20 @@ func TestTableTransientStatuses(t *testing.T) {
 }
 
 // TestTableStatusesWithoutDelay: without a transient delay (the default,
-// as DynamoDB Local) a new table is ACTIVE at once and a deleted one gone
-// at once.
+// as DynamoDB Local) a new table is ACTIVE from the request after
+// CreateTable's (whose answer says CREATING, as AWS's) and a deleted one
+// gone at once.
 func TestTableStatusesWithoutDelay(t *testing.T) {
 	clock := testkit.NewClock(tablesClock)
 	e := newTestService(t, Config{Clock: clock.Now})
 	runTransientSteps(t, e, clock, []transientStep{
-		{op: "CreateTable", body: transientTable, want: `"TableStatus":"ACTIVE"`},
+		{op: "CreateTable", body: transientTable, want: `"TableStatus":"CREATING"`},
+		{op: "DescribeTable", body: `{"TableName":"ttt"}`, want: `"TableStatus":"ACTIVE"`},
 		{op: "PutItem", body: `{"TableName":"ttt","Item":{"pk":{"S":"a"}}}`, want: `{}`},
 		{op: "DeleteTable", body: `{"TableName":"ttt"}`, want: `"TableStatus":"DELETING"`},
 		{op: "DescribeTable", body: `{"TableName":"ttt"}`, typ: "ResourceNotFoundException"},
 		{op: "ListTables", body: `{}`, want: `"TableNames":[]`},
-		{op: "CreateTable", body: transientTable, want: `"TableStatus":"ACTIVE"`, wantNot: `"CREATING"`},
+		{op: "CreateTable", body: transientTable, want: `"TableStatus":"CREATING"`},
+		{op: "DescribeTable", body: `{"TableName":"ttt"}`, want: `"TableStatus":"ACTIVE"`, wantNot: `"CREATING"`},
 	})
 }

@@ -64,6 +64,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 	d := t.describe()
 	tablespec.DescribeIndexChange(d, u.change, t)
 	warmingDescription(d, in, u.before)
+	d.SSEDescription = tablespec.UpdatedSSE(in.SSESpecification, u.before.SSE, d.SSEDescription)
 	if in.OnDemandThroughput != nil {
 		// The answer echoes the merged ceilings, a removed one as -1;
 		// DescribeTable then leaves it out (ack-api-quirks DDB-TABLE-182).

@@ -1,6 +1,9 @@
 package tablespec
 
-import "github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+import (
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/internal/shapes"
+)
 
 // Warm throughput: the read and write units per second a table or a GSI
 // can take at once (API_WarmThroughput). Every table and GSI has one:
@@ -183,4 +186,25 @@ func WarmingGSIs(gsis []GlobalSecondaryIndexDescription, updates []GlobalSeconda
 			}
 		}
 	}
+}
+
+// CreatedDescription is CreateTable's answer d to in: warm throughput as
+// CreatedWarm shows it; CREATING, as AWS's answer says (API_CreateTable:
+// "DynamoDB immediately returns a response with a TableStatus of
+// CREATING"; a published capture of AWS's answer shows it,
+// records/table-answers.jsonl), even when the table is ACTIVE at once:
+// without a transient delay it is ACTIVE from the next request on, so a
+// waiter's first DescribeTable finds it ACTIVE; and a BillingModeSummary
+// of the BillingMode alone (the same capture), DescribeTable giving the
+// time the mode was set.
+func CreatedDescription(d *shapes.TableDescription, in *CreateTableInput) *shapes.TableDescription {
+	d.TableStatus = "CREATING"
+	if b := d.BillingModeSummary; b != nil {
+		d.BillingModeSummary = &BillingModeSummary{BillingMode: b.BillingMode}
+	}
+	d.WarmThroughput = CreatedWarm(d.WarmThroughput, in.WarmThroughput)
+	for i, g := range d.GlobalSecondaryIndexes {
+		d.GlobalSecondaryIndexes[i].WarmThroughput = CreatedWarm(g.WarmThroughput, AskedGSIWarm(in.GlobalSecondaryIndexes, g.IndexName))
+	}
+	return d
 }
