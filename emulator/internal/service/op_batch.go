@@ -205,7 +205,7 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 			if metered || u.use != nil {
 				ru := capacity.ReadUnits(n, bt.consistent)
 				units += ru
-				u.read(ru, min(1, n))
+				u.answered(ru, min(1, n))
 			}
 			return nil
 		})

@@ -18,9 +18,6 @@ import (
 // failing with that error only when no item was admitted; any other
 // refusal (an injected TransactionConflict, ...) fails the call.
 
-// refusedUse marks an item of a batch that was refused.
-var refusedUse = &TableUse{}
-
 // batchItemUse is a BatchGetItem's use of one key (useBatchItem).
 type batchItemUse scope
 
@@ -41,9 +38,9 @@ func (c *call) useBatchItem(t *table, k storage.Key, acc access.Access, fn func(
 // unprocessed (past the answer's 16 MB): its use ends refused, uncharged.
 var errLeftUnprocessed = errors.New("service: a batch's key left unprocessed past the answer's size")
 
-// read reports the read of the key: ru units, returned 1 when an item
+// answered reports the read of the key: ru units, returned 1 when an item
 // was answered.
-func (u *batchItemUse) read(ru float64, returned int) {
+func (u *batchItemUse) answered(ru float64, returned int) {
 	(*scope)(u).endWith(Outcome{ReadUnits: ru, Read: returned, Returned: returned})
 }
 
@@ -72,9 +69,9 @@ func (b batchUses) capMode(mode string) string {
 // each put to the stages (beginBatchWrites), and ends, as refused by
 // fn's error (or a panic), each that fn did not end (written).
 func (c *call) useBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput, fn func(uses batchUses) error) (err error) {
-	uses, all, err := c.beginBatchWrites(tables, reqs, names, out)
+	uses, slots, err := c.beginBatchWrites(tables, reqs, names, out)
 	s := c.openScope(nil, nil, storage.Key{})
-	s.txUses = all // uses' slots: an ended use's is nil (endActions)
+	s.txUses = slots // uses' slots: an ended use's is nil (endActions)
 	defer s.endActions(&err)
 	if err != nil {
 		return err
@@ -93,9 +90,9 @@ func (b batchUses) written(ti, wi int, wu float64, ixUnits map[*tablespec.IndexD
 
 // beginBatchWrites puts each write of a BatchWriteItem to the stages: it
 // returns the uses (refusedUse for a write refused, put in out's
-// UnprocessedItems; all: their slots, one array), and the error that
+// UnprocessedItems; slots: theirs, one array), and the error that
 // fails the call.
-func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (uses batchUses, all []*TableUse, err error) {
+func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (uses batchUses, slots []*TableUse, err error) {
 	var refused error
 	processed := false
 	for ti, bt := range tables {
@@ -106,17 +103,17 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 			}
 			u, err := c.beginUse(bt.t, useOf{batch: true}, itemKey(bt.t, w.key), nil, acc)
 			if err != nil && !apierr.Unprocessable(err) {
-				return uses, all, err
+				return uses, slots, err
 			}
 			if u == nil && err == nil {
 				processed = true
 				continue
 			}
 			if uses == nil {
-				uses, all = make(batchUses, len(tables)), make([]*TableUse, 0, maxBatchWrites) // no more: checkBatchWrite
+				uses, slots = make(batchUses, len(tables)), make([]*TableUse, 0, maxBatchWrites) // no more: checkBatchWrite
 				for i := range uses {
-					all = append(all, make([]*TableUse, len(tables[i].writes))...)
-					uses[i] = all[len(all)-len(tables[i].writes):]
+					slots = append(slots, make([]*TableUse, len(tables[i].writes))...)
+					uses[i] = slots[len(slots)-len(tables[i].writes):]
 				}
 			}
 			if err != nil {
@@ -131,7 +128,7 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 		}
 	}
 	if refused != nil && !processed {
-		return uses, all, refused
+		return uses, slots, refused
 	}
-	return uses, all, nil
+	return uses, slots, nil
 }

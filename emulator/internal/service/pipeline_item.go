@@ -40,6 +40,9 @@ type scope struct {
 	txUses  []*TableUse    // a transaction's uses (nil: nothing watches)
 }
 
+// refusedUse marks an item of a batch that was refused (pipeline_batch.go).
+var refusedUse = &TableUse{}
+
 var errScopeNested = errors.New("service: a scope opened inside an open one")
 
 // openScope starts the call's scope afresh with use u of t (key: the
