@@ -68,17 +68,14 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 	first := 0
 	var tableKey *storage.Key // the NextToken's
 	var indexKey storage.Item
-	return c.ReadPage(r, func() error {
+	return c.ReadPage(r, func() (service.PageUse, error) {
 		var err error
 		if x != nil {
 			first, err = plan.indexStart(opt.nextToken, &indexKey)
 		} else {
 			first, err = plan.tableStart(opt.nextToken, &tableKey)
 		}
-		if err != nil {
-			return err
-		}
-		return plan.begin(c, first)
+		return plan.use(first), err
 	}, func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error {
 		v := func(e storage.EncodedItem) bool {
 			plan.stopped = !visit(e)
@@ -248,14 +245,14 @@ func (plan *selectPlan) readIndex(first int, start storage.Item, view func() *st
 	return nil
 }
 
-// begin opens the SELECT's read of its table or index through the
-// stages, from its first partition on (a NextToken's). A SELECT over
+// use is the SELECT's read of its table or index as the stages see it
+// (service.PageUse), from its first partition on (a NextToken's). A SELECT over
 // several partitions (WHERE pk IN [...]) is a read of each: the fault
 // rules decide on each partition it reads, with its key (so a key or
 // key-prefix rule on one of them fires), and the first refused fails the
 // statement, as that read would fail it; the throttler and the report
 // see one Query with no key.
-func (plan *selectPlan) begin(c service.Call, first int) error {
+func (plan *selectPlan) use(first int) service.PageUse {
 	var kc insights.KeyCondition
 	access := insights.Scan
 	if len(plan.kcs) > 0 || plan.none {
@@ -269,5 +266,5 @@ func (plan *selectPlan) begin(c service.Call, first int) error {
 	case len(plan.kcs) > 1:
 		parts = plan.kcs[first:]
 	}
-	return c.BeginRead(plan.t, plan.x, kc, parts, access, plan.sel.Filter != nil)
+	return service.PageUse{Key: kc, Parts: parts, Access: access}
 }

@@ -67,12 +67,20 @@ type Page struct {
 	Capacity *ConsumedCapacity
 }
 
+// PageUse is a page's read as the stages see it (useRead), beside its
+// PageRead: key condition (none: a Scan), partitions (nil: Key's), access.
+type PageUse struct {
+	Key    access.KeyCondition
+	Parts  []*expr.KeyCondition
+	Access access.Access
+}
+
 // ReadPage reads one page of r: an index's read rules, then begin (the
-// feature's checks, then BeginRead, which opens the read's use), then
-// read, which walks the view it asks for (the table's or the index's,
-// through the ReadViewer stages for an eventually consistent read; not
-// asked, not taken) with visit until visit returns false.
-func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error) (*Page, error) {
+// feature's checks after its key guards), whose PageUse begins the read's
+// use (useRead), then read, which walks the view it asks for (the table's
+// or the index's, through the ReadViewer stages for an eventually
+// consistent read; not asked, not taken) with visit until visit returns false.
+func (c Call) ReadPage(r *PageRead, begin func() (PageUse, error), read func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error) (*Page, error) {
 	t := r.Table.t
 	req := &readRequest{t: t, limit: r.Limit, consistent: r.Consistent, capacity: r.Capacity, filter: r.Filter}
 	if r.Filter != nil {
@@ -87,8 +95,12 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 		}
 		req.filterOver = req.index.projected // nil: ALL, the whole item
 	}
+	pu, err := begin()
+	if err != nil {
+		return nil, err
+	}
 	var out *Page
-	err := c.c.useBegun(t, begin, func(u *readUse) error { //gcassert:noescape
+	err = c.c.useRead(t, r.Index, pu.Key, pu.Parts, pu.Access, r.Filter != nil, func(u *readUse) error { //gcassert:noescape
 		p := &pageReader{req: req}
 		if err := read(func() *storage.Table { return u.view(r.Index, r.Consistent) }, p.visit); err != nil {
 			return err
@@ -101,16 +113,6 @@ func (c Call) ReadPage(r *PageRead, begin func() error, read func(view func() *s
 		return nil
 	})
 	return out, err
-}
-
-// BeginRead opens the read of t, or of its index x (nil: the table),
-// through the pipeline's stages (useRead), for the page ReadPage reads:
-// it is what ReadPage's begin calls last, and nothing else does. kc is
-// its key condition (none: a Scan), parts the partitions a read of
-// several is put to the stages by (nil: kc's), filter whether a filter
-// drops items. The key guards come first (GuardKey, GuardScan).
-func (c Call) BeginRead(t Table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
-	return c.c.beginPage(t.t, x, kc, parts, acc, filter)
 }
 
 // GuardScan puts a read of t (or of its index; "": the table) not confined to one of t's

@@ -176,7 +176,7 @@ type batchGetRun struct {
 }
 
 // readBatchTable reads one table's keys of a BatchGetItem into r: each
-// key through the pipeline's per-item stages (beginBatchItem), a key
+// key in a use of its own (useBatchItem), a key
 // refused for throughput or past the answer's size left unprocessed. It
 // returns the error that fails the call.
 func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) error {
@@ -187,35 +187,36 @@ func (c *call) readBatchTable(r *batchGetRun, bt *batchGetTable, rcc string) err
 	}
 	units, metered := 0.0, asked(rcc)
 	for i, k := range bt.keys {
-		u, err := c.beginBatchItem(bt.t, k, access.Get)
-		if err != nil {
-			if !apierr.Unprocessable(err) {
-				return err
+		err := c.useBatchItem(bt.t, k, access.Get, func(u *batchItemUse) error { //gcassert:noescape
+			r.processed = true
+			e, ok := u.use.view(bt.t, nil, bt.consistent).GetEncoded(k)
+			n := 0
+			if ok {
+				if n = e.Size(); r.size+n > maxBatchGetBytes {
+					return errLeftUnprocessed
+				}
+				r.size += n
+				if proj.pj != nil {
+					proj.add(e)
+				} else {
+					items = append(items, e)
+				}
 			}
+			if metered || u.use != nil {
+				ru := capacity.ReadUnits(n, bt.consistent)
+				units += ru
+				u.answered(ru, min(1, n))
+			}
+			return nil
+		})
+		switch {
+		case apierr.Unprocessable(err):
 			r.refused = cmp.Or(r.refused, err)
 			bt.unprocessed(r.out, bt.req.Keys[i])
-			continue
-		}
-		r.processed = true
-		e, ok := u.view(bt.t, nil, bt.consistent).GetEncoded(k)
-		n := 0
-		if ok {
-			n = e.Size()
-			if r.size+n > maxBatchGetBytes {
-				bt.unprocessed(r.out, bt.req.Keys[i])
-				continue
-			}
-			r.size += n
-			if proj.pj != nil {
-				proj.add(e)
-			} else {
-				items = append(items, e)
-			}
-		}
-		if metered || u != nil {
-			ru := capacity.ReadUnits(n, bt.consistent)
-			units += ru
-			u.endBatchItem(ru, 0, nil, min(1, n))
+		case err == errLeftUnprocessed:
+			bt.unprocessed(r.out, bt.req.Keys[i])
+		case err != nil:
+			return err
 		}
 	}
 	if proj.pj != nil {
@@ -262,7 +263,6 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if err := comp.Unused(); err != nil {
 		return nil, err
 	}
-	seen := make(map[string]bool, len(req.Keys))
 	bt.keys = make([]storage.Key, 0, len(req.Keys))
 	for _, wk := range req.Keys {
 		k, err := t.keyFromKeyParam(wk.Item())
@@ -272,11 +272,9 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err := c.guardRead(t, k, k); err != nil {
 			return nil, err
 		}
-		id := keyID(k)
-		if seen[id] {
+		if slices.Contains(bt.keys, k) { // a key's parts are S, N (canonical) or B: equal as values
 			return nil, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
-		seen[id] = true
 		bt.keys = append(bt.keys, k)
 	}
 	return bt, nil
@@ -351,11 +349,10 @@ func batchWriteItem(c *call, in *BatchWriteItemInput) (*BatchWriteItemOutput, er
 	// The stages' Begin, per item, before any lock: a
 	// refused item goes back in UnprocessedItems.
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
-	uses, err := c.beginBatchWrites(tables, in.RequestItems, names, out)
+	err = c.useBatchWrites(tables, in.RequestItems, names, out, func(uses batchUses) error { //gcassert:noescape
+		return c.writeBatch(names, tables, uses, total, in, out)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := c.writeBatch(names, tables, uses, total, in, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -422,7 +419,7 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 	cb := writeBatch{c: c}            // the stages' checks of every write (stage_check.go)
 	for ti, bt := range tables {
 		var err error
-		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses.ofTable(ti), uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
+		if keep[ti], err = c.writeBatchTable(tx, &cb, bt, uses, ti, uses.capMode(in.ReturnConsumedCapacity), in, out); err != nil {
 			return err
 		}
 	}
@@ -441,11 +438,12 @@ func (c *call) writeBatch(names []string, tables []batchWriteTable, uses batchUs
 }
 
 // writeBatchTable writes one table's admitted writes inside tx: each
-// write's units to its use (uses nil: none watched; refusedUse: left
-// unprocessed), the table's consumed capacity (in mode, the request's or
+// write's units to its use (uses' of table ti: nil, none watched;
+// refusedUse, left unprocessed), the table's consumed capacity (in mode, the request's or
 // the one the uses need) and item-collection metrics to out. keep says
 // that the writes' maps must stay: the stages' write checks saw them.
-func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWriteTable, uses []*TableUse, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWriteTable, bu batchUses, ti int, mode string, in *BatchWriteItemInput, out *BatchWriteItemOutput) (keep bool, err error) {
+	uses := bu.ofTable(ti)
 	var cp capacity.Usage
 	metered := asked(in.ReturnConsumedCapacity)
 	icm := newBatchCollectionMetrics(bt.t, in.ReturnItemCollectionMetrics)
@@ -483,7 +481,7 @@ func (c *call) writeBatchTable(tx *storage.WriteTx, cb *writeBatch, bt batchWrit
 			ixUnits = capacity.IndexUnits(bt.t.schema, defs, ch)
 		}
 		if u != nil {
-			u.endBatchItem(0, capacity.WriteUnits(max(ch.OldSize, ch.NewSize)), ixUnits, 0)
+			bu.written(ti, wi, capacity.WriteUnits(max(ch.OldSize, ch.NewSize)), ixUnits)
 		}
 		icm.add(w.key, ch)
 	}
@@ -523,7 +521,7 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		if err := c.guardKey(t, w.key); err != nil {
 			return batchWriteTable{}, err
 		}
-		if duplicateKey(bt.writes, w.key) {
+		if slices.ContainsFunc(bt.writes, func(o batchWrite) bool { return o.key == w.key }) { // a key's parts are S, N (canonical) or B
 			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
 		bt.writes = append(bt.writes, w)

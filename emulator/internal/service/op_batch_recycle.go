@@ -1,9 +1,6 @@
 package service
 
-import (
-	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
-	"github.com/dynamoemu/dynamoemu/internal/storage"
-)
+import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 
 // What a BatchWriteItem gives back (measured by BenchmarkPreload). Each PutRequest's
 // Item is a decoded map of about 1 KB for ten attributes, the largest
@@ -37,18 +34,4 @@ func recycleBatchWrites(reqs []WriteRequest, uses []*TableUse) {
 			wr.DeleteRequest.Key = nil
 		}
 	}
-}
-
-// duplicateKey reports whether k is the key of one of writes: the same
-// kind and bytes of each part, as keyID tells keys apart, without building
-// an identity string per write (a batch has at most 25 writes).
-func duplicateKey(writes []batchWrite, k storage.Key) bool {
-	for i := range writes {
-		w := &writes[i].key
-		if w.Partition.Kind() == k.Partition.Kind() && w.Partition.Str() == k.Partition.Str() &&
-			w.Sort.Kind() == k.Sort.Kind() && w.Sort.Str() == k.Sort.Str() {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"cmp"
+	"errors"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
@@ -9,34 +10,42 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The stages (stage.go) in BatchGetItem and BatchWriteItem
-// (stage.go): each item is a use of its own. An item a
-// stage refuses for throughput or by an internal failure goes back in
-// UnprocessedKeys or UnprocessedItems, as AWS's references say, and the
-// call fails with that error only when no item was admitted; any other
-// refusal (an injected TransactionConflict, ConditionalCheckFailed)
-// fails the call.
+// The stages in BatchGetItem and BatchWriteItem: each item is a use of
+// its own in a managed scope (pipeline_item.go; bbolt's DB.Batch):
+// useBatchItem, and useBatchWrites for the writes begun before the lock.
+// An item refused for throughput or by an internal failure goes back in
+// UnprocessedKeys or UnprocessedItems, as AWS's references say, the call
+// failing with that error only when no item was admitted; any other
+// refusal (an injected TransactionConflict, ...) fails the call.
 
-// refusedUse marks an item of a batch that was refused.
-var refusedUse = &TableUse{}
+// batchItemUse is a BatchGetItem's use of one key (useBatchItem).
+type batchItemUse scope
 
-// beginBatchItem is the pipeline's per-item stage of a batch: the
-// stages' Begin for one item (the tenant guard ran when the batch was
-// validated), as a batch's item (a stage may take its units at once,
-// so that the items after it in the same batch see the capacity it
-// used); endBatchItem ends it.
-func (c *call) beginBatchItem(t *table, k storage.Key, acc access.Access) (*TableUse, error) {
-	return c.beginUse(t, useOf{batch: true}, itemKey(t, k), nil, acc)
+// useBatchItem runs fn in the use of key k of t as a batch's item (a
+// stage may take its units at Begin, so the items after it see them; the
+// tenant guard ran when the batch was validated), and ends the use.
+func (c *call) useBatchItem(t *table, k storage.Key, acc access.Access, fn func(u *batchItemUse) error) (err error) {
+	u, err := c.beginUse(t, useOf{batch: true}, itemKey(t, k), nil, acc)
+	if err != nil {
+		return err
+	}
+	s := c.openScope(u, t, k)
+	defer s.end(&err)
+	return fn((*batchItemUse)(s))
 }
 
-// endBatchItem is end for one item of a batch: returned is 1 when an
-// item was read. Nil-safe.
-func (u *TableUse) endBatchItem(ru, wu float64, ixUnits map[*tablespec.IndexDef]float64, returned int) {
-	u.end(Outcome{ReadUnits: ru, WriteUnits: wu, IndexUnits: ixUnits, Read: returned, Returned: returned})
+// errLeftUnprocessed is useBatchItem's fn's error for a key it left
+// unprocessed (past the answer's 16 MB): its use ends refused, uncharged.
+var errLeftUnprocessed = errors.New("service: a batch's key left unprocessed past the answer's size")
+
+// answered reports the read of the key: ru units, returned 1 when an item
+// was answered.
+func (u *batchItemUse) answered(ru float64, returned int) {
+	(*scope)(u).endWith(Outcome{ReadUnits: ru, Read: returned, Returned: returned})
 }
 
 // batchUses are a BatchWriteItem's uses, per table and write (refusedUse
-// for a refused write); nil when nothing watches.
+// for a refused write, nil once ended); nil when nothing watches.
 type batchUses [][]*TableUse
 
 // ofTable returns the uses of table ti's writes (nil: none watched).
@@ -56,13 +65,34 @@ func (b batchUses) capMode(mode string) string {
 	return watchedCapMode(mode)
 }
 
-// beginBatchWrites decides each write of a BatchWriteItem through the
-// pipeline's per-item stage: it returns the uses per table and write
-// (refusedUse for a refused write, which it puts in out's
-// UnprocessedItems; nil when nothing watches), or the error that fails
-// the call.
-func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (batchUses, error) {
-	var uses batchUses
+// useBatchWrites runs fn with the uses of a BatchWriteItem's writes,
+// each put to the stages (beginBatchWrites), and ends, as refused by
+// fn's error (or a panic), each that fn did not end (written).
+func (c *call) useBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput, fn func(uses batchUses) error) (err error) {
+	uses, slots, err := c.beginBatchWrites(tables, reqs, names, out)
+	s := c.openScope(nil, nil, storage.Key{})
+	s.txUses = slots // uses' slots: an ended use's is nil (endActions)
+	defer s.endActions(&err)
+	if err != nil {
+		return err
+	}
+	return fn(uses)
+}
+
+// written ends the use of table ti's write wi (if watched, not refused):
+// wu write units, ixUnits those of its indexes.
+func (b batchUses) written(ti, wi int, wu float64, ixUnits map[*tablespec.IndexDef]float64) {
+	if u := b[ti][wi]; u != nil && u != refusedUse {
+		b[ti][wi] = nil
+		u.end(Outcome{WriteUnits: wu, IndexUnits: ixUnits})
+	}
+}
+
+// beginBatchWrites puts each write of a BatchWriteItem to the stages: it
+// returns the uses (refusedUse for a write refused, put in out's
+// UnprocessedItems; slots: theirs, one array), and the error that
+// fails the call.
+func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]WriteRequest, names []string, out *BatchWriteItemOutput) (uses batchUses, slots []*TableUse, err error) {
 	var refused error
 	processed := false
 	for ti, bt := range tables {
@@ -71,18 +101,19 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 			if w.item == nil {
 				acc = access.Delete
 			}
-			u, err := c.beginBatchItem(bt.t, w.key, acc)
+			u, err := c.beginUse(bt.t, useOf{batch: true}, itemKey(bt.t, w.key), nil, acc)
 			if err != nil && !apierr.Unprocessable(err) {
-				return nil, err
+				return uses, slots, err
 			}
 			if u == nil && err == nil {
 				processed = true
 				continue
 			}
 			if uses == nil {
-				uses = make([][]*TableUse, len(tables))
+				uses, slots = make(batchUses, len(tables)), make([]*TableUse, 0, maxBatchWrites) // no more: checkBatchWrite
 				for i := range uses {
-					uses[i] = make([]*TableUse, len(tables[i].writes))
+					slots = append(slots, make([]*TableUse, len(tables[i].writes))...)
+					uses[i] = slots[len(slots)-len(tables[i].writes):]
 				}
 			}
 			if err != nil {
@@ -97,7 +128,7 @@ func (c *call) beginBatchWrites(tables []batchWriteTable, reqs map[string][]Writ
 		}
 	}
 	if refused != nil && !processed {
-		return nil, refused
+		return uses, slots, refused
 	}
-	return uses, nil
+	return uses, slots, nil
 }

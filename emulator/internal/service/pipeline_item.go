@@ -40,11 +40,22 @@ type scope struct {
 	txUses  []*TableUse    // a transaction's uses (nil: nothing watches)
 }
 
+// refusedUse marks an item of a batch that was refused (pipeline_batch.go).
+var refusedUse = &TableUse{}
+
+var errScopeNested = errors.New("service: a scope opened inside an open one")
+
 // openScope starts the call's scope afresh with use u of t (key: the
 // item's), zeroed in place (a composite literal was built in a temporary
-// and copied: BenchmarkOps/GetItem/handler).
+// and copied: BenchmarkOps/GetItem/handler). Opened inside an open scope
+// (which would lose the outer End) it ends u and panics, as go-memdb
+// refuses a used Txn: a server answers InternalServerError (apiserve).
 func (c *call) openScope(u *TableUse, t *table, key storage.Key) *scope {
 	s := &c.scope
+	if s.open {
+		u.endFailed(errScopeNested)
+		panic(errScopeNested)
+	}
 	*s = scope{}
 	s.c, s.use, s.open, s.t, s.key = c, u, true, t, key
 	return s
@@ -88,7 +99,9 @@ func (s *scope) endActions(err *error) {
 		endTxCancelled(s.txUses, s.acts) // pipeline_condfail.go
 	} else {
 		for _, u := range s.txUses {
-			u.endFailed(*err)
+			if u != refusedUse { // a batch's write left unprocessed (pipeline_batch.go)
+				u.endFailed(*err)
+			}
 		}
 	}
 	s.txUses = nil
@@ -255,23 +268,17 @@ type readUse scope
 // stages by (nil: kc's), filter whether a filter drops items. Its key
 // guard ran where its validation order puts it (stage_check.go).
 func (c *call) useRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool, fn func(r *readUse) error) (err error) {
-	u, err := c.beginRead(t, x, kc, parts, acc, filter)
+	r := useOf{filter: filter}
+	if x != nil {
+		r.index, r.gsi = x.Name, !x.Local
+	}
+	u, err := c.beginUse(t, r, kc, parts, acc)
 	if err != nil {
 		return err
 	}
 	s := c.openScope(u, t, storage.Key{})
 	defer s.end(&err)
 	return fn((*readUse)(s))
-}
-
-// beginRead puts a read of t or of its index x to the stages' Begin
-// (useRead).
-func (c *call) beginRead(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) (*TableUse, error) {
-	r := useOf{filter: filter}
-	if x != nil {
-		r.index, r.gsi = x.Name, !x.Local
-	}
-	return c.beginUse(t, r, kc, parts, acc)
 }
 
 // view is the storage the read reads: t's, or its eventual view through
@@ -384,26 +391,4 @@ func (c *call) useSearch(t *table, x *tablespec.VectorIndexDef, hash storage.Val
 // returned items answered.
 func (u *searchUse) searched(bytes float64, returned int) {
 	(*scope)(u).endWith(Outcome{SearchBytes: bytes, Read: returned, Returned: returned})
-}
-
-// useBegun runs begin, whose Call.BeginRead (beginPage) begins the use
-// of this scope (Call.ReadPage), then fn, and the read's end.
-func (c *call) useBegun(t *table, begin func() error, fn func(r *readUse) error) (err error) {
-	s := c.openScope(nil, t, storage.Key{})
-	defer s.end(&err)
-	if err := begin(); err != nil {
-		return err
-	}
-	return fn((*readUse)(s))
-}
-
-// beginPage begins the read of the open scope (useBegun): see beginRead.
-func (c *call) beginPage(t *table, x *tablespec.IndexDef, kc access.KeyCondition, parts []*expr.KeyCondition, acc access.Access, filter bool) error {
-	s := &c.scope
-	if !s.open || s.use != nil || s.t != t {
-		panic("service: Call.BeginRead outside the begin of Call.ReadPage of its table")
-	}
-	u, err := c.beginRead(t, x, kc, parts, acc, filter)
-	s.use = u
-	return err
 }

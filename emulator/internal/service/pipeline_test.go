@@ -580,11 +580,10 @@ var pipelineHooks = map[string][]string{
 	"beginUse":       {"stage.go", "pipeline_batch.go", "pipeline_tx.go", "pipeline_item.go"},
 	"beginStages":    {"stage.go", "pipeline_item.go"},
 	"beginRead":      {"pipeline_item.go"},
-	"beginPage":      {"pipeline_item.go", "feature_statements.go"},
-	"openScope":      {"pipeline_item.go"},
+	"openScope":      {"pipeline_item.go", "pipeline_batch.go"},
 	"end":            {"stage.go", "pipeline_item.go", "pipeline_batch.go", "pipeline_tx.go", "pipeline_condfail.go"},
 	"endTx":          {"pipeline_tx.go", "pipeline_item.go"},
-	"endFailed":      {"pipeline_item.go"},
+	"endFailed":      {"pipeline_item.go", "pipeline_batch.go"},
 	"endRefused":     {"pipeline_condfail.go", "pipeline_item.go"},
 	"endTxCancelled": {"pipeline_condfail.go", "pipeline_item.go"},
 	"txStages":       {"pipeline_tx.go", "pipeline_item.go"},
@@ -600,6 +599,10 @@ var pipelineHooks = map[string][]string{
 	"txCancelled":    nil,
 	"txApplied":      nil,
 	"openPipe":       nil,
+	"beginPage":      nil,
+	"useBegun":       nil,
+	"beginBatchItem": nil,
+	"endBatchItem":   nil,
 }
 
 // scopeFields are the call's fields only the scopes name: the scope a
