@@ -77,7 +77,7 @@ func TestServeFrames(t *testing.T) {
 		wantStatus int
 		wantBody   string // a part of the body
 	}{
-		{"create table", requestFrame("CreateTable", createTable), 200, `"TableStatus":"ACTIVE"`},
+		{"create table", requestFrame("CreateTable", createTable), 200, `"TableStatus":"CREATING"`},
 		{"put item", requestFrame("PutItem", map[string]any{"TableName": "bench", "Item": benchItem(1)}), 200, `{}`},
 		{"query", requestFrame("Query", map[string]any{"TableName": "bench", "KeyConditionExpression": "pk = :p",
 			"ExpressionAttributeValues": map[string]any{":p": map[string]any{"S": "p"}}}), 200, `"Count":1`},
