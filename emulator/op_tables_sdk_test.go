@@ -45,7 +45,7 @@ func TestTablesSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := out.TableDescription
-	if d.TableStatus != types.TableStatusActive || !d.CreationDateTime.Equal(now) ||
+	if d.TableStatus != types.TableStatusCreating || !d.CreationDateTime.Equal(now) ||
 		d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest ||
 		len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != types.IndexStatusActive ||
 		aws.ToString(d.LatestStreamArn) != "arn:aws:dynamodb:us-east-1:000000000000:table/sdk_table/stream/2026-11-22T01:02:03.456" {
