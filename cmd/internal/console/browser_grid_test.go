@@ -61,6 +61,29 @@ func blogApp(t *testing.T, s *server, key, region string) {
 	}
 }
 
+// ledgerPK is the partition of ledgerApp's items.
+const ledgerPK = "MASTER#acme-corporation-tenant"
+
+// ledgerApp makes the Ledger table whose sort keys are long, as the
+// framework's key design writes them (CATEGORY#<code>@<version>, about
+// 60 characters), beside a few other attributes.
+func ledgerApp(t *testing.T, s *server, key, region string) {
+	t.Helper()
+	api := func(op string, in any) map[string]any { t.Helper(); return s.apiAs(t, key, region, op, in) }
+	api("CreateTable", map[string]any{
+		"TableName": "Ledger", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": []map[string]string{{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}},
+		"KeySchema":            []map[string]string{{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}},
+	})
+	S := func(v string) map[string]string { return map[string]string{"S": v} }
+	for i := 1; i <= 6; i++ {
+		api("PutItem", map[string]any{"TableName": "Ledger", "Item": map[string]any{
+			"pk": S(ledgerPK), "sk": S(fmt.Sprintf("CATEGORY#product-category-electronics-accessories-%02d@%d", i, 10+i)),
+			"name": S(fmt.Sprintf("Accessories %d", i)), "code": S(fmt.Sprintf("ACC-%02d", i)), "version": map[string]string{"N": fmt.Sprint(10 + i)},
+			"tenantCode": S("acme-corporation-tenant"), "updatedBy": S("user@example.com")}})
+	}
+}
+
 // cutKeys lists the key cells of the main grid whose value does not show
 // whole (the cell's content is wider than the cell), with the column's
 // name and the value.
@@ -87,6 +110,7 @@ func consoleGrid(t *testing.T, b *browser) {
 	s := startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
 	const key, region = "app", "eu-west-1"
 	blogApp(t, s, key, region)
+	ledgerApp(t, s, key, region)
 	t.Cleanup(func() { b.viewport(viewWidth, viewHeight) })
 
 	b.open(s, "#/")
@@ -98,6 +122,18 @@ func consoleGrid(t *testing.T, b *browser) {
 		w, h := size[0], size[1]
 		b.viewport(w, h)
 		at := fmt.Sprintf("%dx%d", w, h)
+
+		// Long sort keys (the framework's ID@VERSION under a tenant's
+		// prefix) show whole without Wrap, in the items and in a Query.
+		b.open(s, "#/t/Ledger/items")
+		b.wait("the ledger's items", `document.querySelectorAll("main table.grid tbody tr").length === 6`)
+		require.Empty(t, cutKeys(b), "%s: long sort keys cut in the items grid", at)
+		b.open(s, "#/t/Ledger/query")
+		b.fill(`main input[aria-label="Partition key pk"]`, ledgerPK)
+		b.click("Run", `//main//form[contains(@class,"builder")]//button[contains(normalize-space(),"Run")]`)
+		b.wait("the ledger's results", `document.querySelectorAll("main .query-result table.grid tbody tr").length === 6`)
+		require.Empty(t, cutKeys(b), "%s: long sort keys cut in the query's result", at)
+		b.shot("grid-long-keys-"+at, "the Ledger's query at "+at+": sort keys of 60 characters whole without Wrap")
 
 		// The items: 25 of them, comments among them.
 		b.open(s, "#/t/BlogApp/items")
@@ -128,6 +164,7 @@ func consoleGrid(t *testing.T, b *browser) {
 			t.Errorf("%s query: %q", at, bad)
 		}
 		b.shot("grid-query-"+at, "a Query of BlogApp's GSI1 for USER#u7 at "+at+": PK, SK, GSI1PK and GSI1SK whole")
+
 	}
 
 	// Columns and Wrap on the query's result (at 1920x1080).

@@ -20,9 +20,22 @@ const MIN_COLUMN_PX = 120;
 /** FIXED_PX is the width of the columns that are no attribute (selection, "+N more", actions). */
 const FIXED_PX = 36 + 88 + 76;
 
-/** KEY_MIN_PX and KEY_MAX_PX bound a key column's width: its values whole, within reason. */
+/**
+ * KEY_MIN_PX and KEY_MAX_PX bound a key column's width: its values whole,
+ * within reason. A grid whose width is known lets a key take more
+ * (keyMaxPx): what is left beside one attribute column and the other
+ * keys at their narrowest, so that a sort key such as
+ * CATEGORY#<code>@<version> shows whole at 1280 px; fitKeys then shares
+ * the width when the keys together want more.
+ */
 const KEY_MIN_PX = 64;
 const KEY_MAX_PX = 340;
+
+/** keyMaxPx is the widest a key column is given in a grid width px wide (0: not known) with keys key columns. */
+function keyMaxPx(width, keys) {
+  if (!(width > 0)) return KEY_MAX_PX;
+  return Math.max(KEY_MAX_PX, width - FIXED_PX - MIN_COLUMN_PX - (keys - 1) * KEY_MIN_PX);
+}
 
 /** CELL_PAD_PX is a cell's padding left and right (app.css .grid td), with a pixel to spare. */
 const CELL_PAD_PX = 2 * 12 + 2;
@@ -40,11 +53,12 @@ function textWidth(text, mono, font = "13px") {
 /**
  * keyWidths is the width in px each key column needs for its header
  * (name and badge) and its values to show whole on one line (the
- * widest of items, between KEY_MIN_PX
- * and KEY_MAX_PX). A key is what a person looks a row up by: it is not
- * cut while the other columns share what is left.
+ * widest of items, between KEY_MIN_PX and keyMaxPx of the grid's width
+ * px, 0 when not known). A key is what a person looks a row up by: it
+ * is not cut while the other columns share what is left.
  */
-export function keyWidths(items, keys, badges = []) {
+export function keyWidths(items, keys, badges = [], width = 0) {
+  const max = keyMaxPx(width, keys.length);
   return keys.map((k, i) => {
     // The header: the name (12px, bold), its badge (10px, 5px padding, 6px apart) and the sort mark.
     let w = textWidth(k, false, "600 12px") + textWidth(badges[i] || (i === 0 ? "PK" : "SK"), false, "600 10px") + 2 * 5 + 6 + 14;
@@ -53,7 +67,7 @@ export function keyWidths(items, keys, badges = []) {
       if (av === undefined) continue;
       w = Math.max(w, textWidth(short(av, 240), typeOf(av) === "N"));
     }
-    return Math.round(Math.min(KEY_MAX_PX, Math.max(KEY_MIN_PX, w + CELL_PAD_PX)));
+    return Math.round(Math.min(max, Math.max(KEY_MIN_PX, w + CELL_PAD_PX)));
   });
 }
 
@@ -74,7 +88,7 @@ export function attributesByUse(items, keys) {
  */
 export function defaultColumns(items, keys, width = 0) {
   let n = MAX_COLUMNS - keys.length;
-  if (width > 0) n = Math.min(n, Math.floor((width - FIXED_PX - keyWidths(items, keys).reduce((a, b) => a + b, 0)) / MIN_COLUMN_PX));
+  if (width > 0) n = Math.min(n, Math.floor((width - FIXED_PX - keyWidths(items, keys, [], width).reduce((a, b) => a + b, 0)) / MIN_COLUMN_PX));
   return attributesByUse(items, keys).slice(0, Math.max(1, n)).map((a) => a.name);
 }
 
@@ -121,7 +135,7 @@ export function itemGrid({ items, keys, badges = [], onOpen, onDelete, label = "
   const hiddenNames = new Set();
   for (const it of items) for (const k of Object.keys(it)) if (!shown.includes(k)) hiddenNames.add(k);
   const hidden = hiddenNames.size;
-  const widths = fitKeys(keyWidths(items, keys, badges), width, cols.length, !!selected, hidden > 0);
+  const widths = fitKeys(keyWidths(items, keys, badges, width), width, cols.length, !!selected, hidden > 0);
   if (sort && shown.includes(sort.col)) {
     items = items.map((it, i) => [it, i]).sort(([a, i], [b, j]) => sort.dir * compareValues(a[sort.col], b[sort.col]) || i - j).map(([it]) => it);
   }
