@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/cmd/internal/console"
@@ -185,4 +186,45 @@ func consoleGrid(t *testing.T, b *browser) {
 	if failed := b.failedCalls(); len(failed) > 0 {
 		t.Errorf("calls failed: %q", failed)
 	}
+}
+
+// consoleIndexSwitch: the query screen follows its Index select when a
+// person changes it with the keyboard after a run (the select focused
+// by a click, ArrowDown to the next index, Run clicked): the form asks
+// for the index's keys with the table's key values cleared (they were
+// kept, so a value typed for the index ran as POST#p7USER#u7 and found
+// nothing), the page is never left on "Loading…", and the run answers
+// the index's items.
+func consoleIndexSwitch(t *testing.T, b *browser) {
+	s := startServerWith(t, emulator.Options{}, console.Options{Version: "browser-test"})
+	const key, region = "app", "eu-west-1"
+	blogApp(t, s, key, region)
+
+	b.open(s, "#/")
+	b.clickCSS("app · eu-west-1", `main .ns-strip button[data-namespace="app/eu-west-1"]`)
+	b.wait("the table list", `document.querySelector("main table.table-list-grid tr[data-table=BlogApp]") !== null`)
+	b.open(s, "#/t/BlogApp/query")
+	b.wait("the query form", `document.querySelector('main input[aria-label="Partition key PK"]') !== null`)
+	b.click("the partition key", `//main//input[@aria-label="Partition key PK"]`)
+	for _, r := range "POST#p7" {
+		b.press(r)
+	}
+	run := `//main//form[contains(@class,"builder")]//button[contains(normalize-space(),"Run")]`
+	b.click("Run", run)
+	b.wait("the table's results", `document.querySelectorAll("main .query-result table.grid tbody tr").length === 4`)
+
+	b.click("the Index select", `//main//select[@aria-label="Index"]`)
+	b.key(kb.Escape) // a click may open the list; the keys below work on the select itself
+	b.key(kb.ArrowDown)
+	b.wait("the index chosen", `document.querySelector('main select[aria-label="Index"]').value === "GSI1" && document.querySelector('main input[aria-label="Partition key GSI1PK"]') !== null`)
+	require.False(t, eval[bool](b, `document.body.innerText.includes("Loading…")`), "the page shows Loading… after the index changed")
+	require.Empty(t, eval[string](b, `document.querySelector('main input[aria-label="Partition key GSI1PK"]').value`), "the table's partition key value kept for the index's")
+	b.click("the index's partition key", `//main//input[@aria-label="Partition key GSI1PK"]`)
+	for _, r := range "USER#u7" {
+		b.press(r)
+	}
+	b.click("Run", run)
+	b.wait("the index's results", `document.querySelectorAll("main .query-result table.grid tbody tr").length === 7`)
+	require.False(t, eval[bool](b, `document.body.innerText.includes("Loading…")`), "the page shows Loading… after the index's run")
+	b.shot("query-index-switch", "BlogApp's query after the Index select changed by keyboard: GSI1's results for USER#u7")
 }

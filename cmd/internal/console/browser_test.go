@@ -441,6 +441,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	t.Run("fit", func(t *testing.T) { b.use(t); consoleFit(t, b) })
 	t.Run("keyboard", func(t *testing.T) { b.use(t); consoleKeyboard(t, b) })
 	t.Run("grid", func(t *testing.T) { b.use(t); consoleGrid(t, b) })
+	t.Run("index switch", func(t *testing.T) { b.use(t); consoleIndexSwitch(t, b) })
 	t.Run("axe", func(t *testing.T) { b.use(t); consoleAxe(t, b) })
 	b.use(t)
 	if errs := b.pageErrors(); len(errs) > 0 {

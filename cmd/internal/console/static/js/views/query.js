@@ -47,7 +47,8 @@ export async function queryTab(body, info) {
   const indexSelect = bind(h("select", { "aria-label": "Index" },
     h("option", { value: "" }, `Table · ${t.KeySchema.map((k) => k.AttributeName).join(", ")}`),
     indexes.map((x) => h("option", { value: x.name }, `${x.kind} ${x.name} · ${x.keys.map((k) => k.AttributeName).join(", ")}`))), "index");
-  indexSelect.addEventListener("change", () => { st.skOp = ""; skOp.value = ""; drawForm(); });
+  // Another index has other key attributes: the values typed for the last one's keys are not its.
+  indexSelect.addEventListener("change", () => { st.pk = st.sk = st.sk2 = st.skOp = ""; pk.value = sk.value = sk2.value = skOp.value = ""; drawForm(); showPreview(); });
   const pk = bind(h("input", { autocomplete: "off", spellcheck: "false", placeholder: "value" }), "pk");
   const skOp = bind(h("select", { "aria-label": "Sort key condition" }, SK_OPS.map(([v, l]) => h("option", { value: v }, l))), "skOp");
   skOp.addEventListener("change", drawForm);
