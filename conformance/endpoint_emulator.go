@@ -6,17 +6,27 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
 )
 
+// conformanceBucket is the S3 bucket the suite's exports and imports
+// name; against AWS it must exist in the account.
+const conformanceBucket = "dynamoemu-conformance"
+
 // startEmulator serves a fresh emulator on a free loopback port and returns its URL
 // and a function that shuts it down.
 func startEmulator() (string, func() error, error) {
 	s3dir, err := os.MkdirTemp("", "dynamoemu-conformance-s3-") // the exports' "S3"
 	if err != nil {
+		return "", nil, err
+	}
+	// The suite's bucket, made first as on S3 (an export to a bucket not
+	// made ends FAILED, S3NoSuchBucket).
+	if err := os.Mkdir(filepath.Join(s3dir, conformanceBucket), 0o755); err != nil {
 		return "", nil, err
 	}
 	// CORS for every origin, as AWS's endpoint answers browsers.

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,10 @@ func runRecords(t *testing.T, path string, f *capture.File) {
 	prefix := strings.ReplaceAll(uniqueName(t), "/", ".") + "."
 	s := capture.NewSession(prefix)
 	local := target(t).Oracle == OracleDynamoDBLocal
+	if local && !slices.ContainsFunc(f.Exchanges, func(e capture.Exchange) bool { return e.Checked() && e.Oracle == "agrees" }) {
+		// Its set-up lines may use operations DynamoDB Local lacks.
+		t.Skip("no line of this file is compared against DynamoDB Local")
+	}
 	t.Cleanup(func() { dropPrefixed(t, prefix) })
 	for _, e := range f.Exchanges {
 		if local && e.Checked() && e.Oracle != "agrees" {

@@ -18,6 +18,11 @@ import (
 func TestPersistTransfers(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		dir, s3 := t.TempDir(), t.TempDir()
+		for _, b := range []string{"bkt", "out"} { // buckets exist once made, as on S3
+			if err := os.Mkdir(filepath.Join(s3, b), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		clock := testkit.NewClock(time.Now().Truncate(time.Millisecond))
 		opts := Options{Clock: clock.Now, DelayTransientStatuses: true, TransientStatusDelay: 2 * time.Second, ExportDir: s3}
 		if compact {

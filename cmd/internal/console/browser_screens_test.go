@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -245,7 +247,11 @@ func checkLaptopFit(t *testing.T, b *browser, rows int) {
 // consoleScreens covers the screens of what the server supports besides
 // items: one table through its tabs, then the pages of the namespace.
 func consoleScreens(t *testing.T, b *browser) {
-	s := startServerWith(t, emulator.Options{ExportDir: t.TempDir()}, console.Options{Version: "browser-test"})
+	s3 := t.TempDir()
+	if err := os.Mkdir(filepath.Join(s3, "dynamoemu-exports"), 0o755); err != nil { // the console's bucket, made first as on S3
+		t.Fatal(err)
+	}
+	s := startServerWith(t, emulator.Options{ExportDir: s3}, console.Options{Version: "browser-test"})
 	const key, region = "app", "eu-west-1"
 	api := func(op string, in any) map[string]any { t.Helper(); return s.apiAs(t, key, region, op, in) }
 	api("CreateTable", pkTable("Scores", map[string]any{

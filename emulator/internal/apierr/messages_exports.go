@@ -1,8 +1,12 @@
 package apierr
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -137,3 +141,18 @@ func MsgS3PathInvalid(what, value string) string {
 
 // MsgImportTableExists: ImportTable to an existing table.
 func MsgImportTableExists(name string) string { return "Table already exists: " + name }
+
+// MsgS3NoSuchBucket is the FailureMessage of an export whose bucket does
+// not exist, in S3's words as AWS reports them (ack-api-quirks
+// DDB-EXPORT-010, verified 2026-10-09: "The specified bucket does not
+// exist (Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket;
+// Request ID: ...; S3 Extended Request ID: ...", the record cut there;
+// the "; Proxy: null)" tail as DDB-EXPORT-005's S3 message ends). The
+// request IDs are derived from the export's ARN, so a description reads
+// the same each time.
+func MsgS3NoSuchBucket(exportARN string) string {
+	sum := sha256.Sum256([]byte(exportARN))
+	id := strings.ToUpper(hex.EncodeToString(sum[:8]))
+	return "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket; Request ID: " +
+		id + "; S3 Extended Request ID: " + base64.StdEncoding.EncodeToString(sum[8:]) + "; Proxy: null)"
+}

@@ -6,8 +6,10 @@ import "fmt"
 // (resources/kinesis.go, globaltables/autoscaling.go), after AWS's
 // API reference (API_EnableKinesisStreamingDestination,
 // API_UpdateTableReplicaAutoScaling). DynamoDB Local has none of these
-// operations; AWS's wording of these errors is not on record, so the
-// messages are ours, the classes AWS's.
+// operations. Update's and Disable's state messages are AWS's as
+// recorded (conformance/records/kinesis-destinations.jsonl); the
+// others' wording is not on record, so those messages are ours, the
+// classes AWS's.
 
 // MsgKinesisARNInvalid: a StreamArn that is not a Kinesis stream's.
 func MsgKinesisARNInvalid(arn string) string {
@@ -19,20 +21,34 @@ func MsgKinesisAlreadyEnabled(arn, status string) string {
 	return fmt.Sprintf("Table is already streaming to the Kinesis data stream %s (destination status %s)", arn, status)
 }
 
-// MsgKinesisNotActive: Disable or Update on a destination not ACTIVE.
-func MsgKinesisNotActive(arn, status string) string {
-	return fmt.Sprintf("The Kinesis streaming destination %s is not ACTIVE (destination status %s)", arn, status)
+// kinesisState is the head of AWS's ValidationException on a destination
+// in the wrong state (and on one never attached).
+const kinesisState = "Table is not in a valid state to enable Kinesis Streaming Destination: "
+
+// MsgKinesisDisableNotActive: Disable on a destination not ACTIVE, or
+// never attached: AWS's message names neither the stream nor its state.
+const MsgKinesisDisableNotActive = kinesisState + "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation."
+
+// MsgKinesisUpdateNotActive: Update on a destination not ACTIVE.
+const MsgKinesisUpdateNotActive = kinesisState + "Kinesis streaming is not in ACTIVE state. Updates are only allowed in ACTIVE state."
+
+// MsgKinesisNoDestination: Update naming a stream never attached to the
+// table (not a DISABLED destination).
+func MsgKinesisNoDestination(arn, table string) string {
+	return kinesisState + "No streaming destination with streamArn: " + arn + " found for table with tableName: " + table
 }
 
 // MsgKinesisLimit: a third destination (LimitExceededException).
 const MsgKinesisLimit = "The table already streams to the maximum number of Kinesis data streams (2)"
 
-// MsgKinesisUpdateEmpty: Update without a change.
-const MsgKinesisUpdateEmpty = "UpdateKinesisStreamingConfiguration must specify ApproximateCreationDateTimePrecision"
+// MsgKinesisUpdateEmpty: Update without a configuration, or with one
+// whose members are all null.
+const MsgKinesisUpdateEmpty = "Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values"
 
-// MsgKinesisPrecisionSame: Update to the precision the destination has.
-func MsgKinesisPrecisionSame(p string) string {
-	return "The Kinesis streaming destination already uses ApproximateCreationDateTimePrecision " + p
+// MsgKinesisPrecisionSame: Update to the precision the destination has
+// (MILLISECOND when none was set).
+func MsgKinesisPrecisionSame(p, tableID, arn string) string {
+	return "Invalid Request: Precision is already set to the desired value of " + p + " for tableId: " + tableID + ", kdsArn: " + arn
 }
 
 // MsgTableNotActive: a control-plane change on a table not ACTIVE

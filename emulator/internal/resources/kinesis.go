@@ -80,7 +80,7 @@ type kinesisDest struct {
 	Status    string    `json:"status"`
 	Until     time.Time `json:"until,omitzero"`
 	Next      string    `json:"next,omitempty"`
-	Precision string    `json:"precision,omitempty"` // MILLISECOND (default) or MICROSECOND
+	Precision string    `json:"precision,omitempty"` // none (MILLISECOND in effect), MILLISECOND or MICROSECOND
 }
 
 // statusAt is the destination's state at now.
@@ -200,11 +200,11 @@ func precisionOf(cfg *KinesisStreamingConfiguration, path string) (string, error
 
 // changeKinesisDest is the body of Enable, Disable and Update: the
 // checks they share, then change, given a copy of the table's
-// destinations, the stream ARN and the precision asked for, returns
+// destinations, the table, the stream ARN and the precision asked for, returns
 // them changed (or the operation's error), inside the change of the
 // table's slot.
 func changeKinesisDest(c service.Call, tableName, streamArn *string, cfg *KinesisStreamingConfiguration, cfgPath string,
-	change func(list []kinesisDest, arn, prec string) ([]kinesisDest, error)) (service.Table, error) {
+	change func(list []kinesisDest, t service.Table, arn, prec string) ([]kinesisDest, error)) (service.Table, error) {
 	t, err := kinesisRequest(c, tableName, streamArn, true)
 	if err != nil {
 		return service.Table{}, err
@@ -218,7 +218,7 @@ func changeKinesisDest(c service.Call, tableName, streamArn *string, cfg *Kinesi
 		if err != nil {
 			return nil, err
 		}
-		if list, err = change(list, *streamArn, prec); err != nil {
+		if list, err = change(list, t, *streamArn, prec); err != nil {
 			return nil, err
 		}
 		if len(list) == 0 {
@@ -230,22 +230,22 @@ func changeKinesisDest(c service.Call, tableName, streamArn *string, cfg *Kinesi
 }
 
 // activeDest returns the index of arn's destination in list, which must
-// be ACTIVE at now (AWS's ValidationException otherwise).
-func activeDest(list []kinesisDest, arn string, now time.Time) (int, error) {
+// be ACTIVE at now: AWS's ValidationException otherwise, notActive for
+// one in another state, missing for one never attached.
+func activeDest(list []kinesisDest, arn string, now time.Time, notActive, missing string) (int, error) {
 	i := slices.IndexFunc(list, func(d kinesisDest) bool { return d.StreamArn == arn })
-	if i < 0 || list[i].statusAt(now) != destActive {
-		st := destDisabled
-		if i >= 0 {
-			st = list[i].statusAt(now)
-		}
-		return 0, apierr.Validation(apierr.MsgKinesisNotActive(arn, st))
+	switch {
+	case i < 0:
+		return 0, apierr.Validation(missing)
+	case list[i].statusAt(now) != destActive:
+		return 0, apierr.Validation(notActive)
 	}
 	return i, nil
 }
 
 func enableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
 	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
-		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
+		func(list []kinesisDest, _ service.Table, arn, prec string) ([]kinesisDest, error) {
 			live := 0
 			for _, d := range list {
 				switch st := d.statusAt(c.Now()); {
@@ -264,14 +264,19 @@ func enableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*K
 	if err != nil {
 		return nil, err
 	}
+	// AWS echoes the configuration, an empty one when none was sent.
+	cfg := in.EnableKinesisStreamingConfiguration
+	if cfg == nil {
+		cfg = &KinesisStreamingConfiguration{}
+	}
 	return &KinesisStreamingDestinationOutput{TableName: t.Info().Name, StreamArn: *in.StreamArn, DestinationStatus: destEnabling,
-		EnableKinesisStreamingConfiguration: in.EnableKinesisStreamingConfiguration}, nil
+		EnableKinesisStreamingConfiguration: cfg}, nil
 }
 
 func disableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
 	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
-		func(list []kinesisDest, arn, _ string) ([]kinesisDest, error) {
-			i, err := activeDest(list, arn, c.Now())
+		func(list []kinesisDest, _ service.Table, arn, _ string) ([]kinesisDest, error) {
+			i, err := activeDest(list, arn, c.Now(), apierr.MsgKinesisDisableNotActive, apierr.MsgKinesisDisableNotActive)
 			if err != nil {
 				return nil, err
 			}
@@ -287,16 +292,16 @@ func disableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*
 
 func updateKinesisDest(c service.Call, in *UpdateKinesisStreamingDestinationInput) (*UpdateKinesisStreamingDestinationOutput, error) {
 	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.UpdateKinesisStreamingConfiguration, "updateKinesisStreamingConfiguration",
-		func(list []kinesisDest, arn, prec string) ([]kinesisDest, error) {
+		func(list []kinesisDest, t service.Table, arn, prec string) ([]kinesisDest, error) {
 			if prec == "" {
 				return nil, apierr.Validation(apierr.MsgKinesisUpdateEmpty)
 			}
-			i, err := activeDest(list, arn, c.Now())
+			i, err := activeDest(list, arn, c.Now(), apierr.MsgKinesisUpdateNotActive, apierr.MsgKinesisNoDestination(arn, t.Info().Name))
 			if err != nil {
 				return nil, err
 			}
 			if cmp.Or(list[i].Precision, "MILLISECOND") == prec {
-				return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec))
+				return nil, apierr.Validation(apierr.MsgKinesisPrecisionSame(prec, t.Info().ID, arn))
 			}
 			list[i].Status, list[i].Until, list[i].Next, list[i].Precision = destUpdating, c.TransientUntil(), destActive, prec
 			return list, nil
@@ -326,7 +331,7 @@ func describeKinesisDest(c service.Call, in *DescribeKinesisStreamingDestination
 	for _, d := range list {
 		out.KinesisDataStreamDestinations = append(out.KinesisDataStreamDestinations, KinesisDataStreamDestination{
 			StreamArn: d.StreamArn, DestinationStatus: d.statusAt(c.Now()),
-			ApproximateCreationDateTimePrecision: cmp.Or(d.Precision, "MILLISECOND"),
+			ApproximateCreationDateTimePrecision: d.Precision, // absent until set, as on AWS
 		})
 	}
 	return out, nil

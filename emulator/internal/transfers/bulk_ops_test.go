@@ -59,7 +59,7 @@ func writeObject(t *testing.T, dir, bucket, key, data string) {
 // put into another existing table gives the same items, which its GSI
 // serves too (the items went through the normal write path).
 func TestBulkPutRoundTrip(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	schema := `"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]`
@@ -128,7 +128,7 @@ func TestBulkPutRoundTrip(t *testing.T) {
 // per-item condition counts as processed only and goes to
 // condition-check-failure.json.
 func TestBulkPutErrorsAndConditions(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)
@@ -188,7 +188,7 @@ func TestBulkPutErrorsAndConditions(t *testing.T) {
 // TestBulkPutFailed: nothing to read, or objects not compressed as
 // said, ends FAILED with a FailureCode and FailureMessage.
 func TestBulkPutFailed(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "x.ion", "{pk:\"a\"}")
@@ -211,7 +211,7 @@ func TestBulkPutFailed(t *testing.T) {
 // TestBulkPutCancel: cancelling within IN_PROGRESS answers CANCELLING;
 // the operation ends CANCELLED.
 func TestBulkPutCancel(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Minute})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
@@ -235,7 +235,7 @@ func TestBulkPutCancel(t *testing.T) {
 // TestListBulkOperations pages through the namespace's operations, the
 // most recent first.
 func TestListBulkOperations(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	writeObject(t, dir, "in", "a.json", `{"Item":{"pk":{"S":"a"}}}`)
@@ -274,7 +274,7 @@ func TestListBulkOperations(t *testing.T) {
 
 // TestBulkOperationsValidation: AWS's errors for bad requests.
 func TestBulkOperationsValidation(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	e.table("dst", onDemand)
 	const in = `"InputS3Configuration":{"S3Bucket":"in","InputFormat":"DYNAMODB_JSON"}`
 	const out = `"OutputS3Configuration":{"S3Bucket":"out","OutputType":["ERROR"]}`
@@ -311,7 +311,7 @@ func FuzzBulkPutObject(f *testing.F) {
 	f.Add([]byte(`{"Item":{"pk":{"S":"a"}},"ConditionExpression":":v = :v","ExpressionAttributeValues":{":v":{"SS":[]}}}`), false)
 	f.Add([]byte("\n\n{}\n[1]\n"), false)
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",s:$dynamodb_SS::[]}}\n[{Item:{pk:1.}}, sym]"), true)
-	dir := f.TempDir()
+	dir := s3Dir(f, "bkt", "out")
 	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	n := 0
@@ -340,7 +340,7 @@ func FuzzBulkPutObject(f *testing.F) {
 // charged as PutItem's is: StartBulkPutItems writes each item through
 // PutItem's handler, outside the registry's adapter.
 func TestBulkPutConditionCharged(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("dst", onDemand)
 	e.must("PutItem", `{"TableName":"dst","Item":{"pk":{"S":"kept"},"v":{"N":"1"}}}`)

@@ -19,7 +19,7 @@ import (
 // "Filtering a table export"), and its projection applies to both
 // images; the keys stay whole.
 func TestIncrementalExportFiltered(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("incf", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"incf","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)

@@ -11,7 +11,7 @@ import (
 // DDB-EXPORT-017), while ListExports' summary carries the kind for every
 // export (DDB-EXPORT-016), and the manifest's exportType is the kind.
 func TestExportTypeEcho(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	e.table("kinds", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"kinds","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/kinds"

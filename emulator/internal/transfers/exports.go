@@ -162,8 +162,10 @@ type ListExportsOutput struct {
 // at is the export's description at now.
 func (j *exportJob) at(now time.Time) ExportDescription {
 	d := j.desc
-	if d.ExportStatus == "COMPLETED" && now.Before(j.doneAt) {
+	if d.ExportStatus != "IN_PROGRESS" && now.Before(j.doneAt) {
+		// AWS accepts an export to a missing bucket too, FAILED later.
 		d.ExportStatus, d.EndTime, d.ItemCount, d.BilledSizeBytes, d.ExportManifest = "IN_PROGRESS", nil, nil, nil, ""
+		d.FailureCode, d.FailureMessage = "", ""
 	}
 	return d
 }
@@ -224,7 +226,7 @@ func exportTable(c service.Call, in *ExportTableToPointInTimeInput) (*ExportTabl
 		S3SseAlgorithm: cmpOr(str(in.S3SseAlgorithm), "AES256"), S3SseKmsKeyId: str(in.S3SseKmsKeyId),
 		ExportFormat: format, ExportType: str(in.ExportType), FilterSpecification: in.FilterSpecification,
 	}}
-	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, ion: format == "ION", filter: filter}
+	w := &exportWriter{dir: filepath.Join(bucketDir, filepath.FromSlash(root)), root: root, bucket: *in.S3Bucket, bucketDir: bucketDir, ion: format == "ION", filter: filter}
 	if kind == "FULL_EXPORT" {
 		err = j.exportFull(w, l, in.ExportTime, earliest, latest, c.Now())
 	} else {
@@ -357,14 +359,21 @@ func incrementalWindowCheck(from, to, earliest, latest time.Time) error {
 	return apierr.New(apierr.ErrInvalidExportTime, msg)
 }
 
-// finish records the outcome of a step of the export: a write error
-// makes it FAILED (S3's answer would be an access or bucket error).
+// finish records the outcome of a step of the export: a bucket that
+// does not exist makes it FAILED with S3NoSuchBucket and S3's message,
+// as on AWS (ack-api-quirks DDB-EXPORT-010), another write error FAILED
+// with S3WriteFailed.
 func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 	if j.desc.ExportStatus != "COMPLETED" {
 		return
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errNoSuchBucket):
+		j.desc.ExportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "S3NoSuchBucket", apierr.MsgS3NoSuchBucket(j.desc.ExportArn)
+	case err != nil:
 		j.desc.ExportStatus, j.desc.FailureCode, j.desc.FailureMessage = "FAILED", "S3WriteFailed", err.Error()
+	}
+	if err != nil {
 		j.desc.EndTime = tablespec.EpochPtr(now)
 		return
 	}
@@ -377,6 +386,7 @@ func (j *exportJob) finish(w *exportWriter, err error, now time.Time) {
 // exportWriter writes an export's files under dir (the S3 key root).
 type exportWriter struct {
 	dir, root, bucket string
+	bucketDir         string        // the directory standing for the bucket
 	ion               bool          // ION lines (ion/write.go), else DynamoDB JSON
 	filter            *exportFilter // nil: every item, whole
 	files             []exportFile
@@ -439,7 +449,7 @@ func (w *exportWriter) flush() error {
 
 // full writes every item of snap.
 func (w *exportWriter) full(snap *storage.TableSnapshot) error {
-	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
+	if err := w.start(); err != nil {
 		return err
 	}
 	var err error
@@ -490,7 +500,7 @@ func (w *exportWriter) filteredLine(b []byte, e storage.EncodedItem) ([]byte, er
 // images at to (NewImage; absent when deleted) and, with old, at from
 // (OldImage; absent when created).
 func (w *exportWriter) incremental(l pitr.History, names []string, from, to time.Time, old bool) error {
-	if err := writeFile(filepath.Join(w.dir, "_started"), nil); err != nil {
+	if err := w.start(); err != nil {
 		return err
 	}
 	changed, last := l.Changed(from, to)
@@ -622,6 +632,18 @@ func writeWithMD5(dir, name string, b []byte) error {
 	}
 	sum := md5.Sum(b)
 	return writeFile(filepath.Join(dir, name+".md5"), []byte(base64.StdEncoding.EncodeToString(sum[:])))
+}
+
+// errNoSuchBucket: the export's bucket has no directory under the
+// directory standing for S3 (s3dir.go: buckets exist once made).
+var errNoSuchBucket = errors.New("no such bucket")
+
+// start writes the export's _started marker, in a bucket that exists.
+func (w *exportWriter) start() error {
+	if fi, err := os.Stat(w.bucketDir); err != nil || !fi.IsDir() {
+		return errNoSuchBucket
+	}
+	return writeFile(filepath.Join(w.dir, "_started"), nil)
 }
 
 // writeFile writes b to path, making its directories.

@@ -20,7 +20,7 @@ import (
 // gzipped DynamoDB JSON) and imported into a new table is the same table,
 // item for item, and the export's layout is AWS's.
 func TestExportImportRoundTrip(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}, TransientDelay: time.Second})
 	e.must("CreateTable", `{"TableName":"src",`+onDemand+`,
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
@@ -159,7 +159,7 @@ func scanItems(t *testing.T, e *clockEnv, table string) []string {
 // definitions, other cells strings, empty cells left out, bad rows counted
 // (and the import FAILED, the good rows imported, as AWS ends it).
 func TestImportCSV(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	if err := writeFile(filepath.Join(dir, "in", "csv", "part1.csv"), []byte("pk;n;note\na;1;hello\nb;2;\nc;x;bad number\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestImportCSV(t *testing.T) {
 // TestExportErrors: AWS's refusals of ExportTableToPointInTime and the
 // Describe/List operations.
 func TestExportErrors(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	e.table("exp", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"exp","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/exp"
@@ -240,7 +240,7 @@ func TestExportErrors(t *testing.T) {
 // TestIncrementalExport: the items changed in the window, with their
 // keys and both images.
 func TestIncrementalExport(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("inc", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"inc","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
@@ -310,7 +310,7 @@ func FuzzImportObject(f *testing.F) {
 	f.Add([]byte{0x1f, 0x8b, 0, 1}, byte(0))
 	f.Add([]byte("$ion_1_0 {Item:{pk:\"a\",v:$dynamodb_SS::[\"x\"]}}\n[{Item:{pk:1.}}]"), byte(2))
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, byte(3))
-	dir := f.TempDir()
+	dir := s3Dir(f, "bkt", "out")
 	e := newClockEnv(f, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	n := 0
 	f.Fuzz(func(t *testing.T, obj []byte, kind byte) {

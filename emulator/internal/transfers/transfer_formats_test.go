@@ -50,7 +50,7 @@ func (e *clockEnv) importInto(name, bucket, prefix, format, compression string) 
 // into .ion.gz files, and ImportTable with InputFormat ION reads them back
 // into the same table (every type).
 func TestExportImportIonRoundTrip(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.must("CreateTable", `{"TableName":"src",`+pkSkTable+`}`)
 	for _, it := range allTypesItems {
@@ -98,7 +98,7 @@ func TestExportImportIonRoundTrip(t *testing.T) {
 // TestImportIonListForm: the import docs' form, one top-level list of
 // {Item:...} structs over many lines, plain (InputCompressionType NONE).
 func TestImportIonListForm(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	obj := "$ion_1_0\n[\n  {\n    Item:{\n      pk:\"333\",\n      sk:103.,\n      Authors:$dynamodb_SS::[\"Author1\",\"Author2\"],\n      PageCount:6d2\n    }\n  },\n  {Item:{pk:\"444\",sk:104.,Price:2d3}},\n  {NotAnItem:{}}\n]\n"
 	if err := writeFile(filepath.Join(dir, "in", "docs", "books.ion"), []byte(obj)); err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestImportIonListForm(t *testing.T) {
 // TestImportZstd: InputCompressionType ZSTD reads Zstandard objects, in
 // both formats; an object that is not ZSTD counts one error.
 func TestImportZstd(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	var jsonLines, ionLines bytes.Buffer
 	for _, it := range allTypesItems {
 		jsonLines.WriteString(`{"Item":` + it + "}\n")
@@ -156,7 +156,7 @@ func TestImportZstd(t *testing.T) {
 
 // TestBulkPutIonZstd: StartBulkPutItems reads ION input, ZSTD-compressed.
 func TestBulkPutIonZstd(t *testing.T) {
-	dir := t.TempDir()
+	dir := s3Dir(t, "bkt", "out")
 	writeZstd(t, filepath.Join(dir, "in", "b", "x.ion.zst"), []byte("$ion_1_0 {Item:{pk:\"a\",n:1.}}\n$ion_1_0 {Item:{pk:\"b\",n:sym}}\n"))
 	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(dir))}})
 	e.table("bulkt", onDemand)

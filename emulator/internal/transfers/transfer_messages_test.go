@@ -85,7 +85,7 @@ func TestTransferMessages(t *testing.T) {
 // TestTransferClientTokenPattern: an empty ClientToken, or one with '$',
 // fails the models' pattern ^[^\$]+$.
 func TestTransferClientTokenPattern(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	for _, tok := range []string{"", "a$b"} {
 		out := e.refused("ExportTableToPointInTime", `{"TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/nope","S3Bucket":"bkt","ClientToken":"`+tok+`"}`, "ValidationException")
 		if want := `Value '` + tok + `' at 'clientToken' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[^\\$]+$`; !strings.Contains(out, want) {
@@ -99,7 +99,7 @@ func TestTransferClientTokenPattern(t *testing.T) {
 // re-created (ack-api-quirks DDB-EXPORT-020); DescribeExport still
 // answers.
 func TestListExportsOfDeletedTable(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	e.table("gone", onDemand)
 	e.must("UpdateContinuousBackups", `{"TableName":"gone","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}`)
 	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/gone"
@@ -131,7 +131,7 @@ func TestListExportsOfDeletedTable(t *testing.T) {
 // the table's creation (ack-api-quirks DDB-EXPORT-001); a full one is
 // PointInTimeRecoveryUnavailableException.
 func TestIncrementalExportWithoutPITR(t *testing.T) {
-	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(t.TempDir()))}})
+	e := newClockEnv(t, service.Config{Features: testFeatures, Stages: testStages, Settings: []service.Setting{S3DirSetting.With(S3Dir(s3Dir(t, "bkt", "out")))}})
 	created := e.clock.Now()
 	e.table("nopitr", onDemand)
 	e.clock.Advance(time.Hour)
