@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // model requires (or a global table), refused before the guard runs.
 var incomplete = map[string]bool{"UpdateGlobalTableSettings": true, "PutResourcePolicy": true, "UpdateContinuousBackups": true,
 	"DeleteResourcePolicy": true, "EnableKinesisStreamingDestination": true, "UpdateKinesisStreamingDestination": true,
-	"DisableKinesisStreamingDestination": true, "DeleteBackup": true}
+	"DisableKinesisStreamingDestination": true}
 
 // TestBoundaryMatrix is generated from the operation tables: every
 // operation the service registers has a declaration, and each that names
@@ -94,4 +95,46 @@ func TestBoundaryMatrix(t *testing.T) {
 			require.NotEmpty(t, row.action, "%s %s declares no action", row.methods, row.path)
 		}
 	}
+}
+
+// TestBoundaryDeleteBackupOfDeletedTable: a backup of a table that opted
+// in still holds every tenant's items once the table is deleted, so a
+// caller bound to a tenant may not delete it (rule B10, judged on the
+// backup's table's entry in the configuration); a cross-tenant caller
+// may.
+func TestBoundaryDeleteBackupOfDeletedTable(t *testing.T) {
+	cfg := &conventions.Config{
+		Tables:      []conventions.TableConfig{{Match: "*-command", Policy: conventions.Policy{Roles: conventions.RoleCommand}}},
+		Callers:     map[string]string{"AKIDBOUND": "tenant002"},
+		CrossTenant: []string{"AKIDADMIN"},
+	}
+	e, err := New(Options{Conventions: cfg, SharedDB: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	do := func(key, op, body string) (int, string) {
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+key+"/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+		rec := httptest.NewRecorder()
+		e.Handler().ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	code, body := do("AKIDADMIN", "CreateTable", `{"TableName":"d-command","BillingMode":"PAY_PER_REQUEST",
+		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
+	require.Equal(t, http.StatusOK, code, body)
+	code, body = do("AKIDADMIN", "CreateBackup", `{"TableName":"d-command","BackupName":"before"}`)
+	require.Equal(t, http.StatusOK, code, body)
+	var out struct{ BackupDetails struct{ BackupArn string } }
+	require.NoError(t, json.Unmarshal([]byte(body), &out))
+	arn := out.BackupDetails.BackupArn
+	code, body = do("AKIDADMIN", "DeleteTable", `{"TableName":"d-command"}`)
+	require.Equal(t, http.StatusOK, code, body)
+	code, body = do("AKIDBOUND", "DeleteBackup", `{"BackupArn":"`+arn+`"}`)
+	require.Equal(t, http.StatusBadRequest, code, body)
+	require.Contains(t, body, "AccessDeniedException")
+	require.Contains(t, body, "[conventions B10]")
+	code, body = do("AKIDADMIN", "DeleteBackup", `{"BackupArn":"`+arn+`"}`)
+	require.Equal(t, http.StatusOK, code, body)
 }

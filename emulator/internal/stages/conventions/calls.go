@@ -38,8 +38,9 @@ func checkCall(c service.Call, _ string, in any) error {
 // (a deleted table's stream, or one of a table since made again under
 // its name: Stream.Owner); a table that is gone (a backup's, a deleted
 // table's point-in-time restore) is judged by the configuration's entry
-// for its name when the call reads it, and not at all when it changes it
-// (there is nothing to change).
+// for its name when the call reads it or deletes one of its backups (the
+// backup still holds every tenant's items), and not at all when it
+// changes the table (there is nothing to change).
 func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.Policy {
 	if d.On == boundary.Stream {
 		arn := boundary.StreamARN(in)
@@ -55,7 +56,7 @@ func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.P
 	if t, ok := c.Table(name); ok {
 		return policies.Load(t)
 	}
-	if d.Access == boundary.WholeWrite {
+	if d.Access == boundary.WholeWrite && d.On != boundary.Backup {
 		return nil
 	}
 	return states.Of(c).st.Named(name)
