@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynamoemu/dynamoemu/conventions"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/lambdaesm"
 )
 
 // incomplete are the operations whose matrix input lacks a member the
@@ -91,9 +92,13 @@ func TestBoundaryMatrix(t *testing.T) {
 		})
 	}
 	for _, row := range ownEndpoints() {
+		require.True(t, row.decl.Valid(), "%s %s has no declaration", row.methods, row.path)
 		if row.guard == guardAdmin && row.handler != nil && row.path != consoleRoute {
 			require.NotEmpty(t, row.action, "%s %s declares no action", row.methods, row.path)
 		}
+	}
+	for _, op := range []string{lambdaesm.OpCreate, lambdaesm.OpList, lambdaesm.OpGet, lambdaesm.OpUpdate, lambdaesm.OpDelete} {
+		require.True(t, lambdaesm.Decls[op].Valid(), "%s has no declaration", op)
 	}
 }
 
