@@ -97,8 +97,8 @@ func TestBoundaryMatrix(t *testing.T) {
 			require.NotEmpty(t, row.action, "%s %s declares no action", row.methods, row.path)
 		}
 	}
-	for _, op := range []string{lambdaesm.OpCreate, lambdaesm.OpList, lambdaesm.OpGet, lambdaesm.OpUpdate, lambdaesm.OpDelete} {
-		require.True(t, lambdaesm.Decls[op].Valid(), "%s has no declaration", op)
+	for _, op := range lambdaesm.Ops() {
+		require.True(t, lambdaesm.Decls(op).Valid(), "%s has no declaration", op)
 	}
 }
 

@@ -80,13 +80,25 @@ type Guard struct {
 // function, so making or changing one is a whole-table read of the
 // stream's table, deleting one a whole-table change of it; reading one
 // or the list reads definitions alone.
-var Decls = map[string]boundary.Decl{
-	OpCreate: {On: boundary.Stream, Access: boundary.WholeRead},
-	OpUpdate: {On: boundary.Mapping, Access: boundary.WholeRead},
-	OpDelete: {On: boundary.Mapping, Access: boundary.WholeWrite},
-	OpGet:    {On: boundary.Mapping, Access: boundary.Describe},
-	OpList:   {On: boundary.AllTables, Access: boundary.Account},
+// The zero Decl (invalid) for a name of no operation.
+func Decls(op string) boundary.Decl {
+	switch op {
+	case OpCreate:
+		return boundary.Decl{On: boundary.Stream, Access: boundary.WholeRead}
+	case OpUpdate:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.WholeRead}
+	case OpDelete:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.WholeWrite}
+	case OpGet:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.Describe}
+	case OpList:
+		return boundary.Decl{On: boundary.AllTables, Access: boundary.Account}
+	}
+	return boundary.Decl{}
 }
+
+// Ops are the API's operations, in the docs' order.
+func Ops() []string { return []string{OpCreate, OpList, OpGet, OpUpdate, OpDelete} }
 
 // allow asks the guard about a call of op on the mapping of stream.
 func (g *Guard) allow(op, resource, function, stream string) error {
@@ -99,7 +111,7 @@ func (g *Guard) allow(op, resource, function, stream string) error {
 		}
 	}
 	if g.Judge != nil {
-		return g.Judge(op, Decls[op], stream)
+		return g.Judge(op, Decls(op), stream)
 	}
 	return nil
 }
