@@ -174,7 +174,7 @@ func ownEndpoints() []endpoint {
 			action: "ListNamespaces", resource: own("namespace/*"), handler: adminServe((*A).ServeNamespaces)},
 		{methods: get, path: adminpath.Tables, decl: desc(onAll), serves: "the tables", guard: admin,
 			action: "DescribeTables", resource: allTables, handler: adminServe((*A).ServeTables)},
-		{methods: post, path: adminpath.StreamsDrain, decl: act(onMapping), serves: "the stream handlers' drain", guard: admin,
+		{methods: post, path: adminpath.StreamsDrain, decl: act(onAll), serves: "the stream handlers' drain", guard: admin,
 			action: "DrainStreams", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsDrain)},
 		{methods: get, path: adminpath.StreamsMappings, decl: desc(onMapping), serves: "the mappings' progress", guard: admin,
 			action: "ListMappingProgress", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsMappings)},
