@@ -283,9 +283,13 @@ func (row *endpoint) name(r *http.Request) string {
 	return r.Method + " " + r.URL.Path
 }
 
-// rowTables are the tables a request to row names, by its resource's
-// table ARNs ("*": every table), in the region of c (nil: us-east-1).
+// rowTables are the tables a request to row names: every one ("*") for a
+// row declared on every table, else its resource's table ARNs' (table/*:
+// "*"), in the region of c (nil: us-east-1).
 func (e *Emulator) rowTables(row *endpoint, r *http.Request, c *sigv4.Check) []string {
+	if row.decl.On == boundary.AllTables {
+		return []string{"*"}
+	}
 	if row.resource == nil {
 		return nil
 	}
