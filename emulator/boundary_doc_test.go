@@ -67,6 +67,12 @@ func boundaryTable(e *Emulator) string {
 		op := name[strings.LastIndex(name, ".")+1:]
 		action := "`dynamodb:" + op + "`"
 		switch {
+		case strings.Contains(op, "Statement") || op == "ExecuteTransaction":
+			action = "`dynamodb:PartiQLSelect`, `PartiQLInsert`, `PartiQLUpdate` or `PartiQLDelete`, by statement (as AWS)"
+		case op == "TransactGetItems":
+			action = "`dynamodb:GetItem` per item (as AWS)"
+		case op == "TransactWriteItems":
+			action = "`dynamodb:PutItem`, `UpdateItem`, `DeleteItem` or `ConditionCheckItem` per item (as AWS)"
 		case d.On == boundary.Nothing:
 			action = "none asked (as AWS)"
 		case !strings.Contains(name, ".") && !apierr.KnownOperation(op):
