@@ -65,12 +65,20 @@ func own(kind string) adminResource {
 
 // peekBody returns r's body and puts it back for the handler. The body
 // of a signed admin request was read whole to be hashed and is bounded
-// (sigv4.Keyring.AdminAuth).
+// (sigv4.Keyring.AdminAuth); an unsigned one's, up to maxPeek.
 func peekBody(r *http.Request) []byte {
-	b, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(b))
+	b, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), r.Body), r.Body}
 	return b
 }
+
+// maxPeek bounds what peekBody reads of a body not read yet (an unsigned
+// request's, for the tenant guard): the rest is the handler's, which
+// bounds it.
+const maxPeek = 1 << 20
 
 // lagTable is the table a lag request's body names (in its region, if
 // it gives one); table/* when it names none (the handler refuses it).

@@ -76,6 +76,11 @@ type endpoint struct {
 	guard   guard
 	why     string
 
+	// What the row touches and how (package boundary), judged by the
+	// conventions' tenant guard (judgeBound, with the tables resource
+	// names); every router row declares it (TestBoundaryMatrix).
+	decl boundary.Decl
+
 	// A guardAdmin row's IAM action (dynamoemu:<action>) and the
 	// resources it acts on (admin_iam.go); "" only for a row that
 	// serves nothing but an error.
@@ -144,88 +149,94 @@ func option(h func(o *Options) http.Handler) func(*Emulator, *adminhttp.Admin) h
 func ownEndpoints() []endpoint {
 	type A = adminhttp.Admin
 	const admin, get, post, del = guardAdmin, "GET", "POST", "DELETE"
+	const onOwn, onAll, onTable, onMapping = boundary.Own, boundary.AllTables, boundary.Table, boundary.Mapping
+	decl := func(a boundary.Access) func(boundary.On) boundary.Decl {
+		return func(on boundary.On) boundary.Decl { return boundary.Decl{On: on, Access: a} }
+	}
+	acct, desc, wread, wwrite, act := decl(boundary.Account), decl(boundary.Describe), decl(boundary.WholeRead), decl(boundary.WholeWrite), decl(boundary.Admin)
+	none := boundary.Decl{On: boundary.Nothing, Access: boundary.Account}
 	return []endpoint{
-		{methods: get, path: adminpath.Conventions, serves: "the conventions report", guard: admin,
+		{methods: get, path: adminpath.Conventions, decl: wread(onAll), serves: "the conventions report", guard: admin,
 			action: "GetConventionsReport", resource: own("report/conventions"), handler: adminServe((*A).ServeConventions)},
-		{methods: del, path: adminpath.Conventions, serves: "the conventions report emptied", guard: admin,
+		{methods: del, path: adminpath.Conventions, decl: act(onOwn), serves: "the conventions report emptied", guard: admin,
 			action: "ResetConventionsReport", resource: own("report/conventions"), handler: adminServe((*A).ServeConventionsReset)},
-		{methods: "OPTIONS", path: strings.TrimSuffix(ownPrefix, "/"), prefix: true, serves: "a CORS preflight", guard: guardOrigin,
+		{methods: "OPTIONS", path: strings.TrimSuffix(ownPrefix, "/"), prefix: true, decl: none, serves: "a CORS preflight", guard: guardOrigin,
 			why: "headers only; no effect", handler: func(e *Emulator, _ *A) http.Handler { return http.HandlerFunc(e.servePreflight) }},
-		{methods: get, path: adminpath.Clock, serves: "the clock", guard: admin,
+		{methods: get, path: adminpath.Clock, decl: acct(onOwn), serves: "the clock", guard: admin,
 			action: "GetClock", resource: own("clock"), handler: adminServe((*A).ServeClock)},
-		{methods: post, path: adminpath.Clock, serves: "the clock moved or set", guard: admin,
+		{methods: post, path: adminpath.Clock, decl: act(onAll), serves: "the clock moved or set", guard: admin,
 			action: "SetClock", resource: own("clock"), handler: adminServe((*A).ServeClock)},
-		{methods: post, path: adminpath.Sweep, serves: "a TTL sweep", guard: admin,
+		{methods: post, path: adminpath.Sweep, decl: wwrite(onAll), serves: "a TTL sweep", guard: admin,
 			action: "SweepTimeToLive", resource: allTables, handler: adminServe((*A).ServeSweep)},
-		{methods: get, path: adminpath.Health, serves: "whether writes are taken", guard: guardOrigin,
+		{methods: get, path: adminpath.Health, decl: none, serves: "whether writes are taken", guard: guardOrigin,
 			why: "a container's health check has no key; it tells nothing of the data", handler: adminServe((*A).ServeHealth)},
-		{methods: get, path: adminpath.Namespaces, serves: "the namespaces", guard: admin,
+		{methods: get, path: adminpath.Namespaces, decl: act(onOwn), serves: "the namespaces", guard: admin,
 			action: "ListNamespaces", resource: own("namespace/*"), handler: adminServe((*A).ServeNamespaces)},
-		{methods: get, path: adminpath.Tables, serves: "the tables", guard: admin,
+		{methods: get, path: adminpath.Tables, decl: desc(onAll), serves: "the tables", guard: admin,
 			action: "DescribeTables", resource: allTables, handler: adminServe((*A).ServeTables)},
-		{methods: post, path: adminpath.StreamsDrain, serves: "the stream handlers' drain", guard: admin,
+		{methods: post, path: adminpath.StreamsDrain, decl: act(onAll), serves: "the stream handlers' drain", guard: admin,
 			action: "DrainStreams", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsDrain)},
-		{methods: get, path: adminpath.StreamsMappings, serves: "the mappings' progress", guard: admin,
+		{methods: get, path: adminpath.StreamsMappings, decl: desc(onMapping), serves: "the mappings' progress", guard: admin,
 			action: "ListMappingProgress", resource: own("event-source-mapping/*"), handler: adminServe((*A).ServeStreamsMappings)},
-		{methods: post, path: adminpath.Snapshots, serves: "a snapshot taken", guard: admin,
+		{methods: post, path: adminpath.Snapshots, decl: wread(onAll), serves: "a snapshot taken", guard: admin,
 			action: "CreateSnapshot", resource: own("snapshot/*"), handler: adminServe((*A).ServeSnapshotTake)},
-		{methods: get, path: adminpath.Snapshots, serves: "the snapshots", guard: admin,
+		{methods: get, path: adminpath.Snapshots, decl: desc(onOwn), serves: "the snapshots", guard: admin,
 			action: "ListSnapshots", resource: own("snapshot/*"), handler: adminServe((*A).ServeSnapshotList)},
-		{methods: get, path: adminpath.Snapshots + "/{id}/diff", serves: "a snapshot's differences", guard: admin,
+		{methods: get, path: adminpath.Snapshots + "/{id}/diff", decl: wread(onAll), serves: "a snapshot's differences", guard: admin,
 			action: "DiffSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotDiff)},
-		{methods: post, path: adminpath.Snapshots + "/{id}/restore", serves: "a snapshot restored", guard: admin,
+		{methods: post, path: adminpath.Snapshots + "/{id}/restore", decl: wwrite(onAll), serves: "a snapshot restored", guard: admin,
 			action: "RestoreSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotRestore)},
-		{methods: del, path: adminpath.Snapshots + "/{id}", serves: "a snapshot deleted", guard: admin,
+		{methods: del, path: adminpath.Snapshots + "/{id}", decl: wwrite(onAll), serves: "a snapshot deleted", guard: admin,
 			action: "DeleteSnapshot", resource: own("snapshot/{id}"), handler: adminServe((*A).ServeSnapshotDrop)},
-		{methods: get, path: adminpath.Consistency, serves: "the consistency report", guard: admin,
+		{methods: get, path: adminpath.Consistency, decl: wread(onAll), serves: "the consistency report", guard: admin,
 			action: "GetConsistencyReport", resource: own("report/consistency"), handler: adminServe((*A).ServeConsistency)},
-		{methods: del, path: adminpath.Consistency, serves: "the consistency report's reset", guard: admin,
+		{methods: del, path: adminpath.Consistency, decl: act(onOwn), serves: "the consistency report's reset", guard: admin,
 			action: "ResetConsistencyReport", resource: own("report/consistency"), handler: adminServe((*A).ServeConsistency)},
-		{methods: post, path: adminpath.Branches, serves: "a branch made", guard: admin,
+		{methods: post, path: adminpath.Branches, decl: wread(onAll), serves: "a branch made", guard: admin,
 			action: "CreateBranch", resource: own("branch/*"), handler: adminServe((*A).ServeBranchFork)},
-		{methods: get, path: adminpath.Branches, serves: "the branches", guard: admin,
+		{methods: get, path: adminpath.Branches, decl: desc(onOwn), serves: "the branches", guard: admin,
 			action: "ListBranches", resource: own("branch/*"), handler: adminServe((*A).ServeBranchList)},
-		{methods: del, path: adminpath.Branches + "/{name}", serves: "a branch deleted", guard: admin,
+		{methods: del, path: adminpath.Branches + "/{name}", decl: wwrite(onAll), serves: "a branch deleted", guard: admin,
 			action: "DeleteBranch", resource: own("branch/{name}"), handler: adminServe((*A).ServeBranchDrop)},
-		{methods: get, path: adminpath.Branches + "/{name}/diff", serves: "a branch's differences", guard: admin,
+		{methods: get, path: adminpath.Branches + "/{name}/diff", decl: wread(onAll), serves: "a branch's differences", guard: admin,
 			action: "DiffBranch", resource: own("branch/{name}"), handler: adminServe((*A).ServeBranchDiff)},
-		{methods: get, path: adminpath.Faults, serves: "the fault rules", guard: admin,
+		{methods: get, path: adminpath.Faults, decl: desc(onAll), serves: "the fault rules", guard: admin,
 			action: "GetFaults", resource: allTables, handler: adminServe((*A).ServeFaultsGet)},
-		{methods: "PUT", path: adminpath.Faults, serves: "the fault rules set", guard: admin,
+		{methods: "PUT", path: adminpath.Faults, decl: act(onTable), serves: "the fault rules set", guard: admin,
 			action: "PutFaults", resource: faultTables, handler: adminServe((*A).ServeFaultsPut)},
-		{methods: del, path: adminpath.Faults, serves: "the fault rules removed", guard: admin,
+		{methods: del, path: adminpath.Faults, decl: act(onAll), serves: "the fault rules removed", guard: admin,
 			action: "DeleteFaults", resource: everyTable, handler: adminServe((*A).ServeFaultsDelete)},
-		{methods: get, path: adminpath.FaultStats, serves: "the faults' counts", guard: admin,
+		{methods: get, path: adminpath.FaultStats, decl: desc(onAll), serves: "the faults' counts", guard: admin,
 			action: "GetFaultStats", resource: allTables, handler: adminServe((*A).ServeFaultStats)},
-		{methods: get, path: adminpath.Report, serves: "the access-pattern report", guard: admin,
+		{methods: get, path: adminpath.Report, decl: wread(onAll), serves: "the access-pattern report", guard: admin,
 			action: "GetReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReport)},
-		{methods: del, path: adminpath.Report, serves: "the report's counters reset", guard: admin,
+		{methods: del, path: adminpath.Report, decl: act(onOwn), serves: "the report's counters reset", guard: admin,
 			action: "ResetReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportReset)},
-		{methods: "PUT", path: adminpath.Design, serves: "the design set", guard: admin,
+		{methods: "PUT", path: adminpath.Design, decl: act(onOwn), serves: "the design set", guard: admin,
 			action: "PutDesign", resource: own("report/access-patterns"), handler: adminServe((*A).ServeDesign)},
-		{methods: post, path: adminpath.Report + "/start", serves: "the report started", guard: admin,
+		{methods: post, path: adminpath.Report + "/start", decl: act(onOwn), serves: "the report started", guard: admin,
 			action: "StartReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportStart)},
-		{methods: post, path: adminpath.Report + "/stop", serves: "the report stopped", guard: admin,
+		{methods: post, path: adminpath.Report + "/stop", decl: act(onOwn), serves: "the report stopped", guard: admin,
 			action: "StopReport", resource: own("report/access-patterns"), handler: adminServe((*A).ServeReportStop)},
-		{methods: post, path: adminpath.DesignMatch, serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
+		{methods: post, path: adminpath.DesignMatch, decl: act(onOwn), serves: "which access pattern a request serves (Options.DesignMatch: the console's query builder)", guard: admin,
 			action: "MatchDesign", resource: own("report/access-patterns"), handler: option(func(o *Options) http.Handler { return o.DesignMatch })},
-		{methods: get, path: adminpath.Contributors, serves: "Contributor Insights' keys", guard: admin,
+		{methods: get, path: adminpath.Contributors, decl: wread(onAll), serves: "Contributor Insights' keys", guard: admin,
 			action: "GetContributors", resource: allTables, handler: adminServe((*A).ServeContributors)},
-		{methods: post, path: adminpath.Lag, serves: "the lag set", guard: admin,
+		{methods: post, path: adminpath.Lag, decl: act(onTable), serves: "the lag set", guard: admin,
 			action: "SetLag", resource: lagTable, handler: adminServe((*A).ServeLag)},
-		{methods: get, path: adminpath.Lag, serves: "the lag", guard: admin,
+		{methods: get, path: adminpath.Lag, decl: desc(onAll), serves: "the lag", guard: admin,
 			action: "GetLag", resource: allTables, handler: adminServe((*A).ServeLagGet)},
-		{methods: get, path: adminpath.IAM, serves: "the IAM identities and policies", guard: admin,
+		{methods: get, path: adminpath.IAM, decl: act(onOwn), serves: "the IAM identities and policies", guard: admin,
 			action: "GetIAMPolicies", resource: own("iam"), handler: adminServe((*A).ServeIAM)},
-		{methods: "PUT", path: adminpath.IAM, serves: "the IAM identities and policies replaced", guard: admin,
+		{methods: "PUT", path: adminpath.IAM, decl: act(onOwn), serves: "the IAM identities and policies replaced", guard: admin,
 			action: "PutIAMPolicies", resource: own("iam"), handler: adminServe((*A).ServeIAM)},
-		{methods: "*", path: adminpath.MCP, serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
+		{methods: "*", path: adminpath.MCP, decl: act(onOwn), serves: "MCP over streamable HTTP (Options.MCP)", guard: guardMCP,
 			handler: option(func(o *Options) http.Handler { return o.MCP })},
-		{methods: "GET HEAD", path: consoleRoute, serves: "the console's files (Options.Console), and a redirect to its page", guard: guardOrigin,
+		{methods: "GET HEAD", path: consoleRoute, decl: none, serves: "the console's files (Options.Console), and a redirect to its page", guard: guardOrigin,
 			why: "the page, styles and scripts hold no data; the page signs the calls it makes", handler: option(func(o *Options) http.Handler { return o.Console })},
-		{methods: "*", path: consoleRoute, serves: "the console's answer to another method: 405", guard: admin,
+		{methods: "*", path: consoleRoute, decl: none, serves: "the console's answer to another method: 405", guard: admin,
 			handler: option(func(o *Options) http.Handler { return o.Console })},
-		{methods: "*", path: ownPrefix + "...", serves: "any other path or method of the emulator's own: 404", guard: admin},
+		{methods: "*", path: ownPrefix + "...", decl: none, serves: "any other path or method of the emulator's own: 404", guard: admin},
 	}
 }
 
@@ -264,11 +275,42 @@ func (e *Emulator) router() *mux.Router {
 	return r
 }
 
+// name names a request to row: its IAM action, else its method and path.
+func (row *endpoint) name(r *http.Request) string {
+	if row.action != "" {
+		return row.action
+	}
+	return r.Method + " " + r.URL.Path
+}
+
+// rowTables are the tables a request to row names: every one ("*") for a
+// row declared on every table, else its resource's table ARNs' (table/*:
+// "*"), in the region of c (nil: us-east-1).
+func (e *Emulator) rowTables(row *endpoint, r *http.Request, c *sigv4.Check) []string {
+	if row.decl.On == boundary.AllTables {
+		return []string{"*"}
+	}
+	if row.resource == nil {
+		return nil
+	}
+	region := "us-east-1"
+	if c != nil {
+		region = c.Region()
+	}
+	var out []string
+	for _, arn := range row.resource(e, r, region) {
+		if name := boundary.TableOf(arn); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // credentials is h behind the part of row's guard that follows the
 // edge's origin check: for guardAdmin with Options.Credentials the admin
 // credentials, then with Options.IAM the row's action (admin_iam.go),
-// then with Options.Conventions the tenant guard (boundary.go: a caller
-// bound to a tenant is refused every admin endpoint).
+// then with Options.Conventions the tenant guard on the row's
+// declaration (boundary.go: judgeBound).
 // guardMCP's token is the MCP handler's own; guardOrigin asks none.
 func (e *Emulator) credentials(row *endpoint, h http.Handler) http.Handler {
 	if row.guard != guardAdmin || (e.keys == nil && e.opts.Conventions == nil) {
@@ -284,7 +326,7 @@ func (e *Emulator) credentials(row *endpoint, h http.Handler) http.Handler {
 			err = e.authorizeAdmin(row, r, c)
 		}
 		if err == nil {
-			err = e.refuseBound(e.requestKey(r, c), boundary.Admin, r.Method+" "+r.URL.Path)
+			err = e.judgeBound(e.requestKey(r, c), row.name(r), row.decl, func() []string { return e.rowTables(row, r, c) })
 		}
 		if err != nil {
 			e.serveRefused(w, r, err)

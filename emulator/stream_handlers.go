@@ -205,9 +205,11 @@ func isLambdaPath(path string) bool { return strings.HasPrefix(path, lambdaesm.A
 // with an identity is decided as IAM's lambda:CreateEventSourceMapping,
 // lambda:ListEventSourceMappings, ... (lambdaesm.Guard) with the IAM
 // stage's evaluator (iam.Authorize); a token, or a key without an
-// identity, acts as the account's root. With Options.Conventions a
-// caller bound to a tenant may not make, change or delete a mapping
-// (boundary.go): it would hand it every tenant's records.
+// identity, acts as the account's root. With Options.Conventions each
+// call is judged on its declaration (lambdaesm.Decls: judgeBound,
+// boundary.go): a caller bound to a tenant may not make, change or
+// delete a mapping of the stream of a table that opts in, which would
+// hand it every tenant's records.
 func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 	e.cors.Apply(w, r)
 	if err := lambdaesm.CheckSize(r); err != nil { // a body announced over the limit: answered before anything reads it
@@ -238,10 +240,18 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		if err := e.refuseBound(e.requestKey(r, c), boundary.WholeRead, "Lambda's event source mapping API ("+r.Method+")"); err != nil {
-			lambdaesm.WriteRefusal(w, err)
-			return
+	if e.opts.Conventions != nil {
+		if g == nil {
+			g = &lambdaesm.Guard{}
+		}
+		key := e.requestKey(r, c)
+		g.Judge = func(op string, d boundary.Decl, stream string) error {
+			return e.judgeBound(key, op, d, func() []string {
+				if t := boundary.TableOf(stream); t != "" {
+					return []string{t}
+				}
+				return nil
+			})
 		}
 	}
 	e.esm().Serve(w, r, g)

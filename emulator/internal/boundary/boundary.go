@@ -95,6 +95,13 @@ const (
 	// Nothing: no resource, no permission asked (DescribeEndpoints:
 	// every caller may ask where the service is).
 	Nothing
+	// Mapping: an event source mapping (Lambda's API), judged by the
+	// table whose stream it delivers.
+	Mapping
+	// Own: the emulator's own state (the clock, the reports, the IAM
+	// identities, the namespaces): an admin endpoint's, which acts on
+	// every table and every tenant.
+	Own
 )
 
 // String names the resource as the docs' table does.
@@ -120,6 +127,10 @@ func (o On) String() string {
 		return "import"
 	case Nothing:
 		return "nothing"
+	case Mapping:
+		return "event source mapping"
+	case Own:
+		return "emulator state"
 	}
 	return "undeclared"
 }

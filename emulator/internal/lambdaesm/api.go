@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 )
 
 // Lambda's REST API for event source mappings (API version
@@ -63,17 +64,56 @@ const (
 // Create, Update and Delete by function. Region is the request's: the
 // region of a mapping that does not exist (or of a new one's function
 // without an EventSourceArn). A nil Guard allows every call.
+//
+// Judge, the conventions' tenant guard, gets the operation, its
+// declaration (Decls) and the ARN of the stream the mapping delivers
+// ("" for ListEventSourceMappings, a mapping that does not exist, or a
+// new one without an EventSourceArn), after Allow allowed the call.
 type Guard struct {
 	Region string
 	Allow  func(op, resource, function string) error
+	Judge  func(op string, d boundary.Decl, stream string) error
 }
 
-// allow asks the guard about a call.
-func (g *Guard) allow(op, resource, function string) error {
-	if g == nil || g.Allow == nil {
+// Decls are what each operation touches and how (package boundary): a
+// mapping hands its stream's every record, every tenant's, to its
+// function, so making or changing one is a whole-table read of the
+// stream's table, deleting one a whole-table change of it; reading one
+// or the list reads definitions alone.
+// The zero Decl (invalid) for a name of no operation.
+func Decls(op string) boundary.Decl {
+	switch op {
+	case OpCreate:
+		return boundary.Decl{On: boundary.Stream, Access: boundary.WholeRead}
+	case OpUpdate:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.WholeRead}
+	case OpDelete:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.WholeWrite}
+	case OpGet:
+		return boundary.Decl{On: boundary.Mapping, Access: boundary.Describe}
+	case OpList:
+		return boundary.Decl{On: boundary.AllTables, Access: boundary.Account}
+	}
+	return boundary.Decl{}
+}
+
+// Ops are the API's operations, in the docs' order.
+func Ops() []string { return []string{OpCreate, OpList, OpGet, OpUpdate, OpDelete} }
+
+// allow asks the guard about a call of op on the mapping of stream.
+func (g *Guard) allow(op, resource, function, stream string) error {
+	if g == nil {
 		return nil
 	}
-	return g.Allow(op, resource, function)
+	if g.Allow != nil {
+		if err := g.Allow(op, resource, function); err != nil {
+			return err
+		}
+	}
+	if g.Judge != nil {
+		return g.Judge(op, Decls(op), stream)
+	}
+	return nil
 }
 
 // where is the region and account of a mapping whose stream ARN is arn
@@ -119,7 +159,7 @@ func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 		var s Spec
 		perr := readSpec(r, &s)
 		region, account := g.where(str(s.EventSourceArn))
-		if err := g.allow(OpCreate, "*", functionARN(region, account, str(s.FunctionName))); err != nil {
+		if err := g.allow(OpCreate, "*", functionARN(region, account, str(s.FunctionName)), str(s.EventSourceArn)); err != nil {
 			writeAPIError(w, err)
 			return
 		}
@@ -131,7 +171,7 @@ func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 		c, err := m.Create(&s)
 		answer(w, http.StatusAccepted, c, err)
 	case rest == "" && r.Method == http.MethodGet:
-		if err := g.allow(OpList, "*", ""); err != nil {
+		if err := g.allow(OpList, "*", "", ""); err != nil {
 			writeAPIError(w, err)
 			return
 		}
@@ -140,7 +180,7 @@ func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 		resource, function, source := m.resourceOf(rest, g)
 		switch r.Method {
 		case http.MethodGet:
-			if err := g.allow(OpGet, resource, function); err != nil {
+			if err := g.allow(OpGet, resource, function, source); err != nil {
 				writeAPIError(w, err)
 				return
 			}
@@ -153,7 +193,7 @@ func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 				region, account := g.where(source)
 				function = functionARN(region, account, *s.FunctionName)
 			}
-			if err := g.allow(OpUpdate, resource, function); err != nil {
+			if err := g.allow(OpUpdate, resource, function, source); err != nil {
 				writeAPIError(w, err)
 				return
 			}
@@ -164,7 +204,7 @@ func (m *Manager) Serve(w http.ResponseWriter, r *http.Request, g *Guard) {
 			c, err := m.Update(rest, &s)
 			answer(w, http.StatusAccepted, c, err)
 		case http.MethodDelete:
-			if err := g.allow(OpDelete, resource, function); err != nil {
+			if err := g.allow(OpDelete, resource, function, source); err != nil {
 				writeAPIError(w, err)
 				return
 			}

@@ -1,6 +1,8 @@
 package conventions
 
 import (
+	"time"
+
 	"github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/convcheck"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
@@ -38,8 +40,9 @@ func checkCall(c service.Call, _ string, in any) error {
 // (a deleted table's stream, or one of a table since made again under
 // its name: Stream.Owner); a table that is gone (a backup's, a deleted
 // table's point-in-time restore) is judged by the configuration's entry
-// for its name when the call reads it, and not at all when it changes it
-// (there is nothing to change).
+// for its name when the call reads it or deletes one of its backups (the
+// backup still holds every tenant's items), and not at all when it
+// changes the table (there is nothing to change).
 func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.Policy {
 	if d.On == boundary.Stream {
 		arn := boundary.StreamARN(in)
@@ -52,20 +55,52 @@ func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.P
 			}
 		}
 	}
-	if t, ok := c.Table(name); ok {
+	return tablePolicy(c.Space(), d, name)
+}
+
+// tablePolicy is the policy of the table name in sp a call declared d
+// names (policyOf: a table that is gone is judged by its name).
+func tablePolicy(sp service.Space, d boundary.Decl, name string) *convcheck.Policy {
+	if t, ok := sp.Table(name); ok {
 		return policies.Load(t)
 	}
-	if d.Access == boundary.WholeWrite {
+	if d.Access == boundary.WholeWrite && d.On != boundary.Backup {
 		return nil
 	}
-	return states.Of(c).st.Named(name)
+	return states.In(sp).st.Named(name)
+}
+
+// GuardEdge is the tenant guard of a call the service does not serve (an
+// admin endpoint, an operation of Lambda's event source mapping API),
+// judged as checkCall judges an operation's: op, made with the access
+// key key, declared d, reads or changes the table name of sp as a whole
+// (an admin action on it is judged as a change); refused to a caller
+// bound to a tenant when the table opts in, by its policy or, when it is
+// not made yet, by the configuration's entry for its name (rule B10;
+// warn mode: reported only).
+func GuardEdge(sp service.Space, key, op string, now time.Time, d boundary.Decl, name string) error {
+	if !d.Whole() && d.Access != boundary.Admin {
+		return nil
+	}
+	if d.Access == boundary.Admin {
+		d.Access = boundary.WholeWrite
+	}
+	p := tablePolicy(sp, d, name)
+	if _, made := sp.Table(name); p == nil && !made {
+		p = states.In(sp).st.Named(name)
+	}
+	if p == nil {
+		return nil
+	}
+	r := convcheck.Req{Op: op, Now: now, AccessKey: key, Log: sp.Log()}
+	return p.GuardWhole(r, name, wholeWhat(d, op))
 }
 
 // wholeWhat says what a call declared d does to its table, for the
 // refusal's message.
 func wholeWhat(d boundary.Decl, op string) string {
 	switch {
-	case d.On == boundary.Stream:
+	case d.On == boundary.Stream || d.On == boundary.Mapping:
 		return "read the stream of"
 	case op == "ExportTableToPointInTime":
 		return "export"
