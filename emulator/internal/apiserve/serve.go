@@ -491,6 +491,7 @@ func (s *Server) serveEntered(in *Request, op service.Operation, cred sigv4.Cred
 	req := service.Request{
 		Ctx:       in.Ctx,
 		AccessKey: cred.AccessKey,
+		KeyID:     cred.KeyID,
 		Region:    cred.Region,
 		Namespace: branchNS,
 		Tenant:    in.Tenant,

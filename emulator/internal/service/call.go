@@ -17,6 +17,7 @@ type call struct {
 	region    string        // region from the request's credential scope
 	account   string        // account id for ARNs (DynamoDB Local's "000000000000")
 	accessKey string        // access key id from the request's credential
+	keyID     string        // Request.KeyID
 	tenantHdr string        // the x-tenant-code header, for the stages' key guards (Call.Tenant)
 	op        string        // operation name, e.g. "PutItem"
 	decl      boundary.Decl // what the operation declared it touches (Call.Declared)

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"log/slog"
 	"strings"
 	"time"
@@ -86,6 +87,9 @@ func (c Call) Region() string { return c.c.region }
 
 // AccessKey is the request's access key id.
 func (c Call) AccessKey() string { return c.c.accessKey }
+
+// Caller is the key id that signed: AccessKey, or the key naming it as its namespace.
+func (c Call) Caller() string { return cmp.Or(c.c.keyID, c.c.accessKey) }
 
 // Input is a data-plane request's decoded input (*GetItemInput, a
 // feature's own type, ...), for a stage that reads its parameters; nil

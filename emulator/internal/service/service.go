@@ -180,6 +180,7 @@ func readOnly(name string) bool {
 type Request struct {
 	Ctx       context.Context
 	AccessKey string // from the request's credential
+	KeyID     string // the key id that signed, where AccessKey names its namespace instead (Call.Caller)
 	Region    string // from the request's credential scope
 	// Namespace, when not "", is the ID of the namespace to serve the
 	// request in (a branch the request names: emulator/branches.go)
@@ -214,7 +215,7 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 	if req.Namespace != "" {
 		c.ns = s.namespaceByID(req.Namespace, op.read)
 	}
-	c.account, c.accessKey, c.tenantHdr = defaultAccountID, req.AccessKey, req.Tenant
+	c.account, c.accessKey, c.keyID, c.tenantHdr = defaultAccountID, req.AccessKey, req.KeyID, req.Tenant
 	c.op, c.requestID, c.host = op.Name, req.RequestID, req.Host
 	c.now, c.clock, c.svc = now, s.clock, s
 	c.out, c.tableName = req.Out, req.TableName

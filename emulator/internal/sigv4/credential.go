@@ -13,6 +13,9 @@ import (
 type Credential struct {
 	AccessKey string
 	Region    string
+	// KeyID is the access key id that signed, where it is not AccessKey
+	// (Finish: a key whose Namespace names the tables it shares).
+	KeyID string
 }
 
 // ParseCredential reads the access key id and region from the request's SigV4

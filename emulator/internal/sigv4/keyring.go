@@ -105,7 +105,7 @@ func (k *Keyring) Finish(c *Check, r *http.Request, sum [sha256.Size]byte) (Cred
 	if token != "" {
 		return Credential{}, apierr.New(apierr.ErrUnrecognizedClient, apierr.MsgSessionTokenInvalid)
 	}
-	return Credential{AccessKey: c.key.Namespace, Region: c.scope.Region}, nil
+	return Credential{AccessKey: c.key.Namespace, Region: c.scope.Region, KeyID: c.scope.KeyID}, nil
 }
 
 // maxAdminSignedBody bounds the body an admin request may have with

@@ -68,7 +68,7 @@ func (Stage) End(*service.TableUse, service.Outcome) {}
 
 // req is the request as the rules see it.
 func req(c service.Call) convcheck.Req {
-	return convcheck.Req{Op: c.Op(), RequestID: c.RequestID(), Now: c.Now(), AccessKey: c.AccessKey(),
+	return convcheck.Req{Op: c.Op(), RequestID: c.RequestID(), Now: c.Now(), AccessKey: c.Caller(),
 		TenantHdr: c.Tenant(), Log: c.Space().Log()}
 }
 
