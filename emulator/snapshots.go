@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/adminhttp"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/tablerec"
+	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
 // Snapshots of the whole emulator, for test suites (ns_snapshot.go says
@@ -55,7 +57,10 @@ func (bs Branches) Snapshot() string {
 // it held then, as they were (namespaces made since hold none). Backups,
 // the clock and request tokens are left as they are; stream records are
 // not kept. Run it while no request is in flight. The snapshot is kept:
-// restore it as often as needed. An unknown id is ErrNoSnapshot.
+// restore it as often as needed. A table that exists now keeps the tags
+// it has now, and its rows are judged against them: a snapshot taken
+// before its tags opted it in to the conventions brings back no row they
+// refuse, and leaves it opted in. An unknown id is ErrNoSnapshot.
 func (bs Branches) Restore(id string) error {
 	e := bs.e
 	e.snaps.mu.Lock()
@@ -64,7 +69,51 @@ func (bs Branches) Restore(id string) error {
 	if !ok {
 		return fmt.Errorf("%w: %q", ErrNoSnapshot, id)
 	}
-	return e.svc.RewindAll(snap.Spaces)
+	spaces, err := retagged(snap.Spaces, e.svc.SnapshotAll())
+	if err != nil {
+		return err
+	}
+	return e.svc.RewindAll(spaces)
+}
+
+// retagged returns spaces with each table that its namespace holds now
+// (now: every namespace as it is) under the same name carrying the tags
+// it has now in place of those it had then (Snapshot.With: spaces are
+// not changed).
+func retagged(spaces, now map[string]*storage.Snapshot) (map[string]*storage.Snapshot, error) {
+	out := make(map[string]*storage.Snapshot, len(spaces))
+	for id, snap := range spaces {
+		out[id] = snap
+		cur := now[id]
+		if cur == nil || snap == nil {
+			continue
+		}
+		var changed []*storage.TableSnapshot
+		for _, ts := range snap.Tables() {
+			live := cur.Table(ts.Name())
+			if live == nil {
+				continue
+			}
+			rec, differ, err := tablerec.Retagged(ts.Meta(tablerec.MetaKey), live.Meta(tablerec.MetaKey))
+			if err != nil {
+				return nil, err
+			}
+			if !differ {
+				continue
+			}
+			meta := ts.MetaMap()
+			meta[tablerec.MetaKey] = rec
+			d, err := ts.Derive(storage.Derivation{Meta: meta})
+			if err != nil {
+				return nil, err
+			}
+			changed = append(changed, d)
+		}
+		if changed != nil {
+			out[id] = snap.With(changed...)
+		}
+	}
+	return out, nil
 }
 
 // DropSnapshot forgets snapshot id, freeing what only it holds; an

@@ -210,6 +210,22 @@ func (s *Snapshot) Table(name string) *TableSnapshot {
 	return s.tables[i]
 }
 
+// With returns a snapshot holding what s holds but with each of tables
+// in place of s's table of its name (added where s has none); s is not
+// changed. It costs O(tables).
+func (s *Snapshot) With(tables ...*TableSnapshot) *Snapshot {
+	out := &Snapshot{tables: slices.Clone(s.tables), meta: s.meta}
+	for _, ts := range tables {
+		i, ok := slices.BinarySearchFunc(out.tables, ts.name, func(t *TableSnapshot, name string) int { return strings.Compare(t.name, name) })
+		if ok {
+			out.tables[i] = ts
+		} else {
+			out.tables = slices.Insert(out.tables, i, ts)
+		}
+	}
+	return out
+}
+
 // Meta returns the value of the DB's metadata key (nil: none). It is
 // shared: the caller must not modify it.
 func (s *Snapshot) Meta(key string) []byte { return s.meta[key] }

@@ -61,9 +61,6 @@ func planInsert(c service.Call, b lower.Binding, s *partiql.Insert) (*writePlan,
 	if p.key, err = t.KeyFromItem(item); err != nil {
 		return nil, itemRule(err)
 	}
-	if err := c.GuardKey(t, p.key); err != nil {
-		return nil, err
-	}
 	return p, itemRule(t.CheckIndexKeys(item, false))
 }
 
@@ -103,9 +100,6 @@ func planUpdate(c service.Call, b lower.Binding, s *partiql.Update) (*writePlan,
 	}
 	key, err := statementKey(t, u.Key)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.GuardKey(t, key); err != nil {
 		return nil, err
 	}
 	p := &writePlan{t: t, key: key, upd: u.Update, cond: u.Cond}
@@ -176,14 +170,12 @@ func planExists(c service.Call, b lower.Binding, s *partiql.Exists) (*writePlan,
 	return planKeyed(c, t, d)
 }
 
-// planKeyed makes the plan of a lowered DELETE or EXISTS: the storage key,
-// the tenant guard, the condition.
+// planKeyed makes the plan of a lowered DELETE or EXISTS: the storage key
+// and the condition (its key is guarded where it is written or checked:
+// Call.WriteItem, Call.TransactWrite).
 func planKeyed(c service.Call, t service.Table, d *lower.Delete) (*writePlan, error) {
 	key, err := statementKey(t, d.Key)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.GuardKey(t, key); err != nil {
 		return nil, err
 	}
 	return &writePlan{t: t, key: key, cond: d.Cond}, nil

@@ -155,8 +155,8 @@ func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage
 
 // WriteItem runs w, one write of one item alone (a put, an update or a
 // delete: not a TxCheck; Preset is not read), as the core's item writes
-// run: the pipeline's stages for its key (which the feature guarded:
-// GuardKey), then one storage write whose callback checks, on the
+// run: the key guards and the pipeline's stages for its key (useItem),
+// then one storage write whose callback checks, on the
 // current item, that an Insert finds none (DuplicateItem) and that the
 // condition holds; applies the update with UpdateItem's checks of the
 // result; and puts the write to the stages' write checks. A delete of a
@@ -178,7 +178,7 @@ func (c Call) WriteItem(w *TxWrite, mode string) (storage.Change, *ConsumedCapac
 	var change storage.Change
 	var cc *ConsumedCapacity
 	refusedSize := 0
-	err := cl.useGuarded(t, w.Key, acc, func(u *itemUse) error { //gcassert:noescape
+	err := cl.useItem(t, w.Key, acc, func(u *itemUse) error { //gcassert:noescape
 		var err error
 		change, refusedSize, err = writeItemIn(u, w, op, newSize)
 		if err == nil {
@@ -286,8 +286,8 @@ type TxWrite struct {
 	Preset    *apierr.CancellationReason
 }
 
-// TransactWrite checks the actions as a whole (the same item twice, the
-// aggregate size) and runs them as TransactWriteItems runs its actions,
+// TransactWrite puts each action's key to the key guards, checks the
+// actions as a whole (the same item twice, the aggregate size) and runs them as TransactWriteItems runs its actions,
 // all or nothing; with a token (fp: the request's fingerprint), once
 // for the token's lifetime.
 func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byte) (*TransactWriteItemsOutput, error) {
@@ -301,6 +301,11 @@ func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byt
 			a.size = storage.ItemSize(a.item)
 		default:
 			a.size = storage.ItemSize(a.t.schema.KeyItem(a.key))
+		}
+		if a.t != nil {
+			if err := c.c.guardKey(a.t, a.key); err != nil {
+				return nil, err
+			}
 		}
 		acts[i] = a
 	}

@@ -123,10 +123,10 @@ func (u *TableUse) endFailed(err error) {
 type itemUse scope
 
 // useItem runs fn in the use of the item with key in t: the key guard,
-// each stage's Begin, fn, and the use's end. It returns the error that
-// refused the use, or fn's.
-func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) error {
-	var err error
+// each stage's Begin (the key condition built only when a stage watches
+// the use), fn, and the use's end. It returns the error that refused the
+// use, or fn's.
+func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) (err error) {
 	if acc.IsWrite() {
 		err = c.guardKey(t, key)
 	} else {
@@ -135,13 +135,6 @@ func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *
 	if err != nil {
 		return err
 	}
-	return c.useGuarded(t, key, acc, fn)
-}
-
-// useGuarded is useItem for a key the tenant guard has passed (a
-// PartiQL statement's, guarded when it was planned). The key condition
-// is built only when a stage watches the use.
-func (c *call) useGuarded(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) (err error) {
 	var u *TableUse
 	if ss := t.watchers(); ss != nil {
 		if u, err = c.beginStages(ss, t, useOf{}, itemKey(t, key), nil, acc); err != nil {

@@ -22,13 +22,15 @@ import (
 
 // DefinitionChange is a change of a table's definition: CreateTable or
 // a change of its tags (an error refuses either), UpdateTable's change of
-// its stream (made all the same).
+// its stream (made all the same); or a table copied as a restore reads
+// its source (a backup's, with the tags it had then: an error refuses it).
 type DefinitionChange uint8
 
 const (
 	DefinitionCreated DefinitionChange = iota + 1
 	DefinitionTagged
 	DefinitionStreamChanged
+	DefinitionCopied
 )
 
 // KeyGuard is a Stage that also checks what a request touches by key, before the stages' Begin,

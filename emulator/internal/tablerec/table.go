@@ -233,3 +233,26 @@ func extObject(ext map[string]json.RawMessage, names []string) (json.RawMessage,
 	}
 	return append(b, '}'), true
 }
+
+// Retagged returns the table record b with the tags of record now (the
+// same table's as it is now) in place of its own, and whether they
+// differ (false: b itself). A record that does not parse is
+// storage.ErrCorrupt.
+func Retagged(b, now []byte) ([]byte, bool, error) {
+	var rec, cur map[string]json.RawMessage
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, false, fmt.Errorf("%w: table record: %v", storage.ErrCorrupt, err)
+	}
+	if err := json.Unmarshal(now, &cur); err != nil {
+		return nil, false, fmt.Errorf("%w: table record: %v", storage.ErrCorrupt, err)
+	}
+	tags, ok := cur["tags"]
+	if string(tags) == string(rec["tags"]) {
+		return b, false, nil
+	}
+	if delete(rec, "tags"); ok {
+		rec["tags"] = tags
+	}
+	out, err := json.Marshal(rec)
+	return out, true, err
+}

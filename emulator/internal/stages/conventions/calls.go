@@ -109,3 +109,18 @@ func wholeWhat(d boundary.Decl, op string) string {
 	}
 	return "copy or read as a whole"
 }
+
+// copied is the tenant guard of a restore's source t as the restore
+// reads it (a backup's copy: its definition and tags when it was taken;
+// a point-in-time restore's: the table now): a whole-table read, refused
+// to a caller bound to a tenant when the copy opts in by its tags or the
+// configuration's entry for its name (rule B10), as checkCall refuses it
+// when the table of that name opts in now. A backup of a table since
+// deleted that opted in by its tags alone is judged here.
+func copied(c service.Call, t service.Table, tags []service.TagDesc) error {
+	name := t.Info().Name
+	if p := states.Of(c).st.Restored(name, tagMap(tags)); p != nil {
+		return p.GuardWhole(req(c), name, "copy or read as a whole")
+	}
+	return nil
+}

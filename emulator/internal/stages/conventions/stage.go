@@ -95,10 +95,13 @@ func tagMap(tags []service.TagDesc) map[string]string {
 }
 
 // checkDefinition resolves t's policy from tags and the configuration
-// when t is created or tagged (kept once the change is recorded), and
-// checks rule A11 when UpdateTable changed the stream of a table that
-// opted in.
+// when t is created or tagged (kept once the change is recorded), checks
+// rule A11 when UpdateTable changed the stream of a table that opted in,
+// and guards a table copied (copied).
 func checkDefinition(c service.Call, t service.Table, change service.DefinitionChange, tags []service.TagDesc) (func(), error) {
+	if change == service.DefinitionCopied {
+		return nil, copied(c, t, tags)
+	}
 	if change == service.DefinitionStreamChanged {
 		if p := policies.Load(t); p != nil {
 			ct := table(t)

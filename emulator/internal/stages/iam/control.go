@@ -32,17 +32,48 @@ func checkCall(c service.Call, op string, in any) error {
 		return nil
 	}
 	res, table, stream := controlResource(c, kind, in)
+	global := stringField(in, "GlobalTableName")
+	if global != "" {
+		res = globalTableARN(c, global)
+	}
 	r := &iampolicy.Request{Principal: &req.id.Principal, Action: "dynamodb:" + op, Resource: res, Context: map[string][]string{}}
 	globalKeys(r.Context, c, req)
 	requestTags(r.Context, in)
 	var rps []*iampolicy.Policy
-	if table != "" && kind != boundary.Backup && kind != boundary.Export && kind != boundary.Import {
+	if table != "" && global == "" && kind != boundary.Backup && kind != boundary.Export && kind != boundary.Import {
 		if t, ok := c.Table(table); ok {
 			rps = resourcePolicies(t, stream)
 			resourceTags(r.Context, t)
 		}
 	}
-	return decide(r, req.id.Policies, rps)
+	if err := decide(r, req.id.Policies, rps); err != nil || !globalOnTables(op) {
+		return err
+	}
+	r.Resource = c.TableARN(global) // and on the table of its name, the replica here
+	return decide(r, req.id.Policies, nil)
+}
+
+// globalOnTables are the legacy global-table operations that AWS's
+// Service Authorization Reference authorizes on the global table and on
+// its replica tables (global-table* and table*); the others of the
+// family, on the global table alone.
+func globalOnTables(op string) bool {
+	switch op {
+	case "CreateGlobalTable", "UpdateGlobalTable", "UpdateGlobalTableSettings":
+		return true
+	}
+	return false
+}
+
+// globalTableARN is the ARN of the legacy global table name, as AWS's
+// reference writes it: arn:PARTITION:dynamodb::ACCOUNT:global-table/NAME
+// (no region: a global table is the account's).
+func globalTableARN(c service.Call, name string) string {
+	partition := "aws"
+	if parts := strings.SplitN(c.TableARN(name), ":", 3); len(parts) == 3 {
+		partition = parts[1]
+	}
+	return "arn:" + partition + ":dynamodb::" + c.Account() + ":global-table/" + name
 }
 
 // controlResource is the ARN a call of kind is authorized on, with the
