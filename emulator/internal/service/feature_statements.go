@@ -287,9 +287,9 @@ type TxWrite struct {
 }
 
 // TransactWrite puts each action's key to the key guards, checks the
-// actions as a whole (the same item twice, the aggregate size) and runs them as TransactWriteItems runs its actions,
-// all or nothing; with a token (fp: the request's fingerprint), once
-// for the token's lifetime.
+// actions as a whole (the same item twice, the aggregate size) and runs
+// them as TransactWriteItems runs its actions, all or nothing; with a
+// token (fp: the request's fingerprint), once for the token's lifetime.
 func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byte) (*TransactWriteItemsOutput, error) {
 	acts := make([]*txAction, len(ws))
 	for i, w := range ws {

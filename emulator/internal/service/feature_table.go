@@ -54,11 +54,10 @@ func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m
 // encryption and table class, ACTIVE (CREATING for the transient delay),
 // and edit changes it (its indexes: Edit.SetIndexes; a stream of its own,
 // with a new label: Edit.SetStream). Its items are put to the stages'
-// checks of its writes first (checkRestored), from as copied to the
-// CheckDefinition hooks before that (DefinitionCopied): one refused, the
-// table is not made. A table of that name is
-// TableAlreadyExistsException; an ErrNotDurable comes back with the
-// table made.
+// checks of its writes first (checkRestored), and the source as copied
+// to the CheckDefinition hooks before that (DefinitionCopied): one
+// refused, the table is not made. A table of that name is
+// TableAlreadyExistsException; an ErrNotDurable comes back with it made.
 func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (Table, error) {
 	cc, src, sm := c.c, from.t, from.m

@@ -124,8 +124,7 @@ type itemUse scope
 
 // useItem runs fn in the use of the item with key in t: the key guard,
 // each stage's Begin (the key condition built only when a stage watches
-// the use), fn, and the use's end. It returns the error that refused the
-// use, or fn's.
+// it), fn, and the use's end; it returns the refusal's error, or fn's.
 func (c *call) useItem(t *table, key storage.Key, acc access.Access, fn func(u *itemUse) error) (err error) {
 	if acc.IsWrite() {
 		err = c.guardKey(t, key)
