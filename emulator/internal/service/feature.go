@@ -146,12 +146,9 @@ func recordMembers() []string {
 // own, which reaches them through Call's scope (Call.Search);
 // TestPipeline walks it through every stage.
 func Op[In, Out any](r Registrar, name string, d boundary.Decl, f func(c Call, in *In) (*Out, error)) {
-	r.sm.install(name, d, (*In)(nil), (*Out)(nil), func(c *call, in any) (any, error) {
+	r.sm.install(name, d, (*In)(nil), (*Out)(nil), func(c *call, in any) (any, bool, error) {
 		out, err := f(Call{c: c}, in.(*In))
-		if out == nil {
-			return nil, err // no typed nil in the interface
-		}
-		return out, err
+		return out, out == nil, err
 	})
 }
 
