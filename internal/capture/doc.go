@@ -14,7 +14,6 @@
 //     table (never in item data), the account, region and labels of ARNs
 //     as ${account}, ${region}, ${label}. Volatile is a recording's
 //     stable form of times (0, ${time}) and opaque values (${id1} …).
-//   - KindOf: a raw JSON value's type as an error names it.
 //   - Session: one replay's state: the fresh prefix it puts in the
 //     place of ${prefix}, and the opaque values (stream ARNs, shard
 //     iterators, NextToken…) learned from its answers so that a later

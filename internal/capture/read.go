@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // maxLine bounds one line: a BatchGetItem answer holds at most 16 MB of
@@ -104,28 +106,6 @@ func members(line []byte) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// KindOf names the JSON type of a raw value as an error says it: "an
-// object", "a string", "null", "nothing" for no value.
-func KindOf(v []byte) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return "nothing"
-	}
-	switch v[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // field checks that member name, if present, is of JSON type want
 // ("a string", "an object" …) and decodes it into dst; required says
 // whether its absence is an error.
@@ -137,7 +117,7 @@ func field(m map[string]json.RawMessage, name, want string, required bool, dst a
 		}
 		return nil
 	}
-	if got := KindOf(v); got != want {
+	if got := jsonkind.Of(v); got != want {
 		return fmt.Errorf("member %q is %s, not %s", name, got, want)
 	}
 	if err := json.Unmarshal(v, dst); err != nil {
@@ -254,7 +234,7 @@ func parseExchange(line []byte, seq int) (Exchange, error) {
 	}
 	e.Overlap = int(overlap)
 	for i, a := range e.Retries {
-		if a.Status < 100 || a.Status > 599 || KindOf(a.Response) != "an object" {
+		if a.Status < 100 || a.Status > 599 || jsonkind.Of(a.Response) != "an object" {
 			return e, fmt.Errorf("retries[%d] is not an answer (a status and a response object)", i)
 		}
 	}

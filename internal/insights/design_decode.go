@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // Reading one level of a JSON design into a Go struct with encoding/json:
@@ -162,7 +162,7 @@ func (m *orderedMembers) UnmarshalJSON(raw []byte) error {
 		return nil // null: no members
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		found := strings.TrimPrefix(strings.TrimPrefix(capture.KindOf(raw), "an "), "a ")
+		found := strings.TrimPrefix(strings.TrimPrefix(jsonkind.Of(raw), "an "), "a ")
 		return &json.UnmarshalTypeError{Value: found, Type: reflect.TypeFor[map[string]json.RawMessage]()}
 	}
 	*m = (*m)[:0]

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // A Dynamoose schema in its JSON-able form (the object given to
@@ -158,7 +158,7 @@ func dynamooseIndexes(raw json.RawMessage, at, name string, t *DesignTable) ([]d
 	}
 	list := []json.RawMessage{raw}
 	path := func(int) string { return at + ".index" }
-	if capture.KindOf(raw) == "an array" {
+	if jsonkind.Of(raw) == "an array" {
 		if err := json.Unmarshal(raw, &list); err != nil {
 			return nil, &DesignError{Format: FormatDynamoose, Field: at + ".index", Msg: "not JSON: " + err.Error()}
 		}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // ElectroDB entity schemas (the objects `new Entity(schema)` takes, as
@@ -270,7 +270,7 @@ func electroCollection(raw json.RawMessage, xo *object) (string, error) {
 	if json.Unmarshal(raw, &names) == nil && len(names) > 0 {
 		return names[0], nil
 	}
-	return "", xo.errf("collection", "want a string, found %s", capture.KindOf(raw))
+	return "", xo.errf("collection", "want a string, found %s", jsonkind.Of(raw))
 }
 
 // placeElectroKey makes key, used by access pattern x, t's key (no

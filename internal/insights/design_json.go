@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // What the two JSON formats (design_workbench.go, design_onetable.go)
@@ -74,7 +74,7 @@ func members(raw []byte, format, path string) (*object, error) {
 		return nil, o.errf("", "not JSON: %v", err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, o.errf("", "want an object, found %s", capture.KindOf(raw))
+		return nil, o.errf("", "want an object, found %s", jsonkind.Of(raw))
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -147,7 +147,7 @@ func (o *object) str(name string) (string, error) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", o.errf(name, "want a string, found %s", capture.KindOf(raw))
+		return "", o.errf(name, "want a string, found %s", jsonkind.Of(raw))
 	}
 	return s, nil
 }
@@ -283,7 +283,7 @@ func (b ownBlock) apply(t *DesignTable, format string) error {
 // an object of ATTR: TEMPLATE, the attribute names its data.
 func (b ownBlock) entityTemplates(e *Entity, raw json.RawMessage, at string) error {
 	attrs := &object{format: b.format, path: at}
-	if kind := capture.KindOf(raw); kind != "an object" {
+	if kind := jsonkind.Of(raw); kind != "an object" {
 		return attrs.errf("", "want an object, found %s", kind)
 	}
 	var ts orderedMembers
@@ -296,7 +296,7 @@ func (b ownBlock) entityTemplates(e *Entity, raw json.RawMessage, at string) err
 	for _, nt := range ts {
 		var text string
 		if err := json.Unmarshal(nt.Value, &text); err != nil {
-			return attrs.errf(nt.Name, "want a string, found %s", capture.KindOf(nt.Value))
+			return attrs.errf(nt.Name, "want a string, found %s", jsonkind.Of(nt.Value))
 		}
 		if text == "" {
 			return attrs.errf(nt.Name, "missing or empty")

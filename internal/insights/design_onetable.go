@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // A OneTable schema (the OneTable Schema Specification, format
@@ -347,7 +347,7 @@ func readOneTableField(nf namedRaw, at string, t *DesignTable, e *Entity) error 
 	if f.Value != nil {
 		var s string
 		if json.Unmarshal(f.Value, &s) != nil {
-			return fo.errf("value", "a key attribute's value is a template string, found %s", capture.KindOf(f.Value))
+			return fo.errf("value", "a key attribute's value is a template string, found %s", jsonkind.Of(f.Value))
 		}
 		var err error
 		if value, _, err = convertTemplate(s, dollarBraces); err != nil {
@@ -468,7 +468,7 @@ func readOneTableKeyCondition(q *oneTableQuery, qo *object, pt *Pattern) error {
 	}
 	var sort string
 	if err := json.Unmarshal(q.Sort, &sort); err != nil {
-		return qo.errf("sort", "want a string, found %s", capture.KindOf(q.Sort))
+		return qo.errf("sort", "want a string, found %s", jsonkind.Of(q.Sort))
 	}
 	if sort == "" {
 		return qo.errf("sort", "missing or empty")

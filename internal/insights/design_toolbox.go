@@ -3,7 +3,7 @@ package insights
 import (
 	"encoding/json"
 
-	"github.com/dynamoemu/dynamoemu/internal/capture"
+	"github.com/dynamoemu/dynamoemu/internal/jsonkind"
 )
 
 // A DynamoDB Toolbox table in its JSON-able form (the object given to
@@ -155,7 +155,7 @@ func toolboxKey(raw json.RawMessage, at string, need bool) (string, error) {
 		}
 		return name, nil
 	}
-	if capture.KindOf(raw) != "an object" {
+	if jsonkind.Of(raw) != "an object" {
 		return "", ko.errf("", "want an attribute's name or {\"name\", \"type\"}")
 	}
 	var k toolboxKeyObject

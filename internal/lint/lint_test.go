@@ -31,6 +31,7 @@ var layers = []layer{
 	{pkg: "internal/storage", may: []string{"internal/number"}},
 	{pkg: "internal/vector", may: []string{"internal/storage"}}, // vector indexes' entries and search, plugged into storage (storage.VectorIndexer)
 	{pkg: "internal/lex"},                                       // the token stream and text helpers expr and partiql share
+	{pkg: "internal/jsonkind"},                                  // a raw JSON value's type as an error names it (capture and insights)
 	// internal/lease: typed pools with a checked mode under -race.
 	{pkg: "internal/lease"},
 	{pkg: "internal/avtest", may: []string{"internal/storage"}}, // DynamoDB JSON into storage values, for expr's and partiql/lower's tests
@@ -46,9 +47,9 @@ var layers = []layer{
 	{pkg: "emulator/report"},                                                 // the access-pattern report's types: nothing of ours
 	{pkg: "internal/access", may: []string{"internal/storage"}, tests: true}, // a request's use of a table in words the core, the stages and the design checks share
 	// insights: designs read from CloudFormation, CDK and serverless
-	// templates; the API's shapes a design's JSON holds; capture.KindOf
-	// names a raw value's JSON type.
-	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "internal/shapes", "internal/capture"}},
+	// templates; the API's shapes a design's JSON holds; jsonkind names a
+	// raw value's JSON type.
+	{pkg: "internal/insights", may: []string{"internal/storage", "internal/access", "internal/iac", "internal/shapes", "internal/jsonkind"}},
 	{pkg: "internal/shapes"},                                // DynamoDB's API shapes that several packages share, each declared once
 	{pkg: "internal/iampolicy"},                             // IAM policy documents parsed and evaluated (the IAM policy mode)
 	{pkg: "internal/iac", may: []string{"internal/shapes"}}, // tables read from CloudFormation, CDK and serverless templates (-load)
@@ -153,9 +154,9 @@ var layers = []layer{
 	// cmd/dynamoemu-wasm: the engine in WebAssembly, for npm's dynamoemu/wasm.
 	{pkg: "cmd/dynamoemu-wasm", may: []string{"emulator"}, tests: true},
 	{pkg: "cmd/dynamoemu-import-ddblocal", may: []string{"emulator", "internal/ddblocal"}, tests: true},
-	{pkg: "cmd/dynamoemu-bench", tests: true}, // a client of any endpoint: nothing of ours in its code
-	{pkg: "internal/capture"},     // the capture format (record, replay, the table of AWS records): nothing of ours
-	{pkg: "cmd/internal/release"}, // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
+	{pkg: "cmd/dynamoemu-bench", tests: true},                     // a client of any endpoint: nothing of ours in its code
+	{pkg: "internal/capture", may: []string{"internal/jsonkind"}}, // the capture format (record, replay, the table of AWS records)
+	{pkg: "cmd/internal/release"},                                 // the release's binary checks and SBOM (.ci/release): reads files, nothing of ours
 	{pkg: "internal/lint"},
 	{pkg: "internal/doccheck", tests: true}, // tests only: README and docs/ against the code, through the public API
 	// dynamoemu record and replay: the AWS SDK's credential chain and

@@ -146,7 +146,10 @@ func recordMembers() []string {
 // own, which reaches them through Call's scope (Call.Search);
 // TestPipeline walks it through every stage.
 func Op[In, Out any](r Registrar, name string, d boundary.Decl, f func(c Call, in *In) (*Out, error)) {
-	register(r.sm, name, d, func(c *call, in *In) (*Out, error) { return f(Call{c: c}, in) })
+	r.sm.install(name, d, (*In)(nil), (*Out)(nil), func(c *call, in any) (any, bool, error) {
+		out, err := f(Call{c: c}, in.(*In))
+		return out, out == nil, err
+	})
 }
 
 // Call is one request as a feature's operation sees it.

@@ -38,33 +38,34 @@ func (sm *seams) lookupOp(target string) (name string, op *opHandler, ok bool) {
 // data-plane op (d.On boundary.Items) runs in the pipeline's stages
 // (pipeline.go), others get the CheckCall hooks, which judge d.
 func register[In, Out any](sm *seams, name string, d boundary.Decl, f func(c *call, in *In) (*Out, error)) {
+	sm.install(name, d, (*In)(nil), (*Out)(nil), func(c *call, in any) (any, bool, error) {
+		out, err := f(c, in.(*In))
+		return out, out == nil, err
+	})
+}
+
+// install is what register and Op share: it knows no type, so it is one copy.
+func (sm *seams) install(name string, d boundary.Decl, inPtr, outPtr any, run func(*call, any) (any, bool, error)) {
 	if _, dup := sm.ops[name]; dup || !d.Valid() {
 		panic("emulator: operation registered twice or undeclared: " + name)
 	}
-	h := &opHandler{name: name, decl: d, data: d.On == boundary.Items, in: reflect.TypeFor[In](), out: reflect.TypeFor[Out]()}
-	h.get = func() any { return new(In) }
-	h.implements(new(In), new(Out))
-	h.run1 = func(c *call, in any) (any, error) {
-		out, err := f(c, in.(*In))
-		if out == nil {
-			return nil, err // no typed nil in the interface
-		}
-		return out, err
-	}
+	h := &opHandler{name: name, decl: d, data: d.On == boundary.Items, in: reflect.TypeOf(inPtr).Elem(), out: reflect.TypeOf(outPtr).Elem(), run1: run}
+	h.get = func() any { return reflect.New(h.in).Interface() }
+	h.implements(h.get(), reflect.New(h.out).Interface())
 	sm.ops[name] = h
 }
 
 // opHandler is one operation: only get, put and run know its types.
 type opHandler struct {
 	name                             string
-	decl                             boundary.Decl                 // what it touches, judged before it runs
-	data                             bool                          // a data-plane operation
-	in, out                          reflect.Type                  // *In's and *Out's element types (OperationShapes)
-	get                              func() any                    // a new or pooled *In
-	put                              func(any)                     // gives a pooled *In back; nil: not pooled
-	run1                             func(*call, any) (any, error) // f on the *In; a nil *Out comes back as nil
-	recycle, self, appends, recycles bool                          // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
-	binds                            bool                          // *In is a seamBound
+	decl                             boundary.Decl                       // what it touches, judged before it runs
+	data                             bool                                // a data-plane operation
+	in, out                          reflect.Type                        // *In's and *Out's element types (OperationShapes)
+	get                              func() any                          // a new or pooled *In
+	put                              func(any)                           // gives a pooled *In back; nil: not pooled
+	run1                             func(*call, any) (any, bool, error) // f on the *In, and whether its *Out is nil
+	recycle, self, appends, recycles bool                                // asked once (implements): *In is a recycler; *Out a JSONAppender, a jsonAppender, a recycler
+	binds                            bool                                // *In is a seamBound
 }
 
 // seamBound is an input that holds what the service's features own of
@@ -147,11 +148,11 @@ func (h *opHandler) run(c *call, input Input) ([]byte, error) {
 	} else if err := c.checkCall(c.op, in); err != nil { // c.op: a Streams operation by its own name
 		return nil, err
 	}
-	out, err := h.run1(c, in)
+	out, none, err := h.run1(c, in)
 	if err != nil {
 		return nil, err
 	}
-	if out == nil {
+	if none {
 		return append(c.out, "{}"...), nil
 	}
 	if h.self { // a feature's output that encodes itself
