@@ -14,20 +14,19 @@ import (
 // records and DB.Apply rebuilds (the seam persistence, backups and
 // replicas hang off):
 //
-//   - persisted state: the items (a record per committed storage
-//     transaction), the catalog (create and drop table, add and drop
-//     index) and, per table, one metadata key, metaKeyTable, holding the
-//     table's whole definition as a tablerec.Table: name, TableId, ARN,
-//     creation time, key schema, attribute definitions, billing mode and
-//     its history, provisioned throughput and its history, on-demand
-//     limits, SSE, table class, deletion protection, tags, the indexes
-//     (with their ARNs and the times that make them CREATING or
-//     DELETING, and the GSIs still shown as DELETING), the vector
-//     indexes (likewise, with their search schemas), TimeToLive, the
-//     StreamSpecification and the latest stream's label, shard id,
-//     region and creation time, point-in-time recovery's setting, and
-//     a restored table's RestoreSummary and end of CREATING. One key for the whole definition, so a
-//     change is one record and is recorded whole or not at all.
+//   - persisted state: the items (a record per committed storage transaction),
+//     the catalog (create and drop table, add and drop index) and, per table,
+//     one metadata key, metaKeyTable, holding the table's whole definition as
+//     a tablerec.Table: name, TableId, ARN, creation time, key schema,
+//     attribute definitions, billing mode and its history, provisioned
+//     throughput and its history, on-demand limits, SSE, table class, deletion
+//     protection, tags, the indexes (with their ARNs and the times that make
+//     them CREATING or DELETING, and the GSIs still shown as DELETING), the
+//     vector indexes (likewise, with their search schemas), TimeToLive, the
+//     StreamSpecification and the latest stream's label, shard id, region and
+//     creation time, point-in-time recovery's setting, and a restored table's
+//     RestoreSummary and end of CREATING. One key for the whole definition, so
+//     a change is one record and is recorded whole or not at all.
 //   - derived state, rebuilt from those by Namespace.Apply's callback
 //     (catalog_apply.go): the table's catalog entry, the stages' state
 //     on it (from its definition, LoadedDefinition), its item collection

@@ -2,18 +2,17 @@ package service
 
 import "github.com/dynamoemu/dynamoemu/emulator/internal/wire"
 
-// What a BatchWriteItem gives back (measured by BenchmarkPreload). Each PutRequest's
-// Item is a decoded map of about 1 KB for ten attributes, the largest
-// garbage of a batch. Once the batch is committed nothing holds the maps:
-// storage encoded each item into its record (the hook, the observer and
-// the indexes see records), the capacity (whose index units read the
-// Change's New item, this map) and the collection metrics are made in the
-// write loop, before the commit, and the key was copied out. So
-// the written items' maps, and the deleted keys', go back to the decoder
-// (wire.RecycleItem). Two kinds of write keep theirs:
-//   - a write a stage refused: its WriteRequest
-//     is in the answer's UnprocessedItems, encoded after the operation
-//     returns;
+// What a BatchWriteItem gives back (measured by BenchmarkPreload). Each
+// PutRequest's Item is a decoded map of about 1 KB for ten attributes,
+// the largest garbage of a batch. Once the batch is committed nothing
+// holds the maps: storage encoded each item into its record (the hook,
+// the observer and the indexes see records), the capacity (whose index
+// units read the Change's New item, this map) and the collection metrics
+// are made in the write loop, before the commit, and the key was copied
+// out. So the written items' maps, and the deleted keys', go back to the
+// decoder (wire.RecycleItem). Two kinds of write keep theirs:
+//   - a write a stage refused: its WriteRequest is in the answer's
+//     UnprocessedItems, encoded after the operation returns;
 //   - a write to a table a WriteChecker checks: the checker sees the
 //     item itself (WriteCheck) and is not promised to drop it.
 // A batch that fails gives nothing back.

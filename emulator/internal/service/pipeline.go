@@ -12,26 +12,23 @@ package service
 //     KeyGuard stages; useItem runs them, and the reads and the batches
 //     run them where their validation order puts them (guardKey,
 //     guardRead, guardQuery, guardScan, guardSelect: stage_check.go);
-//  2. Begin: each use of a table or index (per item of a batch, per
-//     action of a transaction, per partition of a PartiQL IN list) is put
-//     to the stages watching its table, in the order they were installed,
-//     before storage is touched; a stage may refuse the use or delay it
-//     here;
+//  2. Begin: each use of a table or index (per item of a batch, per action
+//     of a transaction, per partition of a PartiQL IN list) is put to the
+//     stages watching its table, in the order they were installed, before
+//     storage is touched; a stage may refuse the use or delay it here;
 //  3. the read view: an eventually consistent read takes the table's
 //     eventual view, put first to the ReadViewer stages (view,
 //     stage_read.go);
 //  4. the write checks: a write to a table a WriteChecker stage checks
 //     runs inside one storage transaction with its checks (itemUse.storeItem
 //     and updateStored, stage_check.go);
-//  5. End: the use the scope hands the handler's function reports what
-//     it did (itemUse.storeItem, updateStored, fetchItem;
-//     readUse.answerPage; txUse.commitTx; txGetUse.readAll; a batch's
-//     item through its TableUse), and the stages
-//     that began it are told, with its units;
+//  5. End: the use the scope hands the handler's function reports what it
+//     did (itemUse.storeItem, updateStored, fetchItem; readUse.answerPage;
+//     txUse.commitTx; txGetUse.readAll; a batch's item through its
+//     TableUse), and the stages that began it are told, with its units;
 //  6. capacity accounting and item-collection metrics: the answer's
-//     ConsumedCapacity and ItemCollectionMetrics are computed from what
-//     the use reported (itemUse.answerCapacity, answerCollection,
-//     capacity.go);
+//     ConsumedCapacity and ItemCollectionMetrics are computed from what the
+//     use reported (itemUse.answerCapacity, answerCollection, capacity.go);
 //  7. the end: when the function returns, or panics, without a report,
 //     the scope's deferred end charges a write refused by its condition,
 //     or a cancelled transaction, as AWS charges it
