@@ -48,6 +48,9 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 		if err != nil {
 			return service.Input{}, s.readErr(in, op, raw.n, err)
 		}
+		if br, ok := in.Body.(*bodyReader); ok { // charged as it inflates
+			dr = &inflated{r: dr, br: br, base: br.held}
+		}
 		body.R, body.Size = dr, -1
 	}
 	var input service.Input
@@ -83,7 +86,7 @@ func (s *Server) readErr(in *Request, op service.Operation, n int64, err error) 
 	switch {
 	case errors.Is(err, wire.ErrTooLarge):
 		return apierr.RequestEntityTooLarge()
-	case errors.Is(err, errOverBudget):
+	case errors.Is(err, errOverBudget), errors.Is(err, errSlowBodies):
 		return err
 	case errors.Is(err, apierr.ErrRequestEntityTooLarge), errors.Is(err, apierr.ErrInternalServer):
 		return err // a compressed body's (httpedge.Decompressing)

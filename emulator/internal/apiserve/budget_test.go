@@ -89,7 +89,7 @@ func TestClientBodiesDoNotWaitOnOneAnother(t *testing.T) {
 	const size = 15_700_000
 	one, other := share{client: "AKIDONE", on: true}, share{client: "AKIDOTHER", on: true}
 
-	const bodies = 6 // with five first charges, no rest fits the share
+	const bodies = 18 // with seventeen first charges, no rest fits the share
 	for range bodies {
 		h, ok := b.admit(ctx, size, one)
 		require.True(t, ok)
@@ -157,12 +157,13 @@ func waitQueued(t *testing.T, b *Budget) {
 	}
 }
 
-// TestBodyReaderProof: a large body's reader charges its announced size
-// only once its first proofBytes have arrived, and hands the body's
-// reader (the request decoder's, as readBody reads it, of a body it
-// keeps whole and of one it drops most of) no more than those before:
-// the windows it grows meanwhile stay within the first charge.
-func TestBodyReaderProof(t *testing.T) {
+// TestBodyReaderCharges: a large body's reader charges what the window
+// the request decoder grows may hold before it holds it (the decoder's
+// reader, as readBody reads it, of a body it keeps whole and of one it
+// drops most of): a body that stops short holds about twice what it sent,
+// and a whole body its size and a byte, its window taking its size once
+// it holds an eighth of it.
+func TestBodyReaderCharges(t *testing.T) {
 	var b Budget
 	b.Init(64 << 20)
 	var body strings.Builder
@@ -179,56 +180,43 @@ func TestBodyReaderProof(t *testing.T) {
 	svc, err := service.New(service.Config{})
 	require.NoError(t, err)
 	t.Cleanup(svc.Close)
-	decoder := func(op string) func(buf *bytes.Buffer, r io.Reader) (int64, error) {
-		return func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+	decoder := func(op string) func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error) {
+		return func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error) {
 			o, err := svc.Lookup(service.TargetPrefix + op)
 			require.NoError(t, err)
-			body := wire.Body{R: r, Buf: buf.Bytes(), Size: size, Limit: size}
+			body := wire.Body{R: r, Buf: buf.Bytes(), Size: size, Limit: size, Admitted: adm}
 			in := svc.Decode(o, &body)
 			in.Release()
 			return body.N, body.Err
 		}
 	}
-	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
+	readers := map[string]func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error){
 		"kept whole": decoder("PutItem"), // a member PutItem does not take: skipped, kept
 		"dropped":    decoder("BatchWriteItem"),
 	}
 	for name, read := range readers {
 		t.Run(name, func(t *testing.T) {
-			// The body stops short of its proof, then just at it: its
-			// buffers, as large as the room offered to each read (the
-			// one after the proof's last byte included), stay within the
-			// first charge; the one at its proof is charged its size.
-			for _, sent := range []int{proofBytes - 1, proofBytes} {
+			for _, sent := range []int{10 << 10, 100 << 10, 1 << 20, int(size)} {
 				h, ok := b.admit(ctx, size, share{})
 				require.True(t, ok)
 				require.Equal(t, hold{main: firstCharge}, h)
-				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size, held: h.main}
-				rec := &roomRecorder{r: br}
+				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size + 1, held: h.main}
+				rec := &roomRecorder{r: br, br: br}
 				var buf bytes.Buffer
 				buf.Grow(initialBodyBytes) // as readBody does
-				_, _ = read(&buf, rec)
-				t.Logf("%d bytes sent: buffers of %d bytes", sent, rec.most)
-				require.LessOrEqual(t, rec.most, int64(firstCharge), "the buffers outgrow the first charge")
+				n, _ := read(&buf, rec, br)
+				t.Logf("%d bytes sent: buffers of %d bytes, %d charged", sent, rec.most, br.held)
+				require.Equal(t, int64(sent), n)
+				require.Zero(t, rec.over, "the window outgrew the charge")
 				used, _ := b.Reserved()
-				if sent < proofBytes {
-					require.Equal(t, int64(firstCharge), used, "a body short of its proof holds its first charge")
+				require.Equal(t, br.held, used)
+				if sent < int(size)/8 {
+					require.LessOrEqual(t, br.held, max(2*int64(sent)+readChunk, firstCharge)+budgetChunk, "a body that stops short holds what it sent")
 				} else {
-					require.Equal(t, size, used, "a body at its proof is charged its size")
+					require.Equal(t, size+1, br.held, "a body past an eighth is charged its size")
 				}
 				b.release(hold{main: br.held})
 			}
-
-			// The whole body: charged its size once proven.
-			h, _ := b.admit(ctx, size, share{})
-			br := &bodyReader{r: strings.NewReader(body.String()), b: &b, ctx: ctx, full: size, held: h.main}
-			var buf bytes.Buffer
-			buf.Grow(initialBodyBytes)
-			n, err := read(&buf, br)
-			require.NoError(t, err)
-			require.Equal(t, size, n)
-			require.Equal(t, size, br.held, "a proven body is charged its size")
-			b.release(hold{main: br.held})
 		})
 	}
 }
@@ -237,11 +225,14 @@ func TestBodyReaderProof(t *testing.T) {
 // size of the buffers its reader grew.
 type roomRecorder struct {
 	r          io.Reader
+	br         *bodyReader // its charge: the room offered never passes it
 	read, most int64
+	over       int64 // the most room offered past the charge
 }
 
 func (rr *roomRecorder) Read(p []byte) (int, error) {
 	rr.most = max(rr.most, rr.read+int64(len(p)))
+	rr.over = max(rr.over, rr.most-rr.br.held)
 	n, err := rr.r.Read(p)
 	rr.read += int64(n)
 	return n, err
@@ -281,17 +272,20 @@ func TestPaceCutsStalledBody(t *testing.T) {
 	require.Equal(t, int64(20), n)
 	require.False(t, br.pace.end())
 
-	// A pause (a wait for the budget) stops the clock: the timer does not
-	// cut the body meanwhile, and a new window starts when it resumes.
+	// The clock runs only in reads: between them (the server decoding,
+	// inflating, waiting for the budget) the timer does not cut the body,
+	// and its window moves on by the pause when it resumes.
 	var p pacer
 	server, _ = tcpPair(t)
 	p.begin(pace, server)
+	require.Equal(t, paused, p.state.Load(), "paused until its first read")
+	p.resume()
 	p.pause()
+	mark := p.mark.Load()
 	time.Sleep(8 * pace.Grace)
 	require.Equal(t, paused, p.state.Load())
-	before := time.Now().UnixNano()
 	p.resume()
-	require.GreaterOrEqual(t, p.mark.Load(), before, "a new window from the resume: the wait is not counted")
+	require.GreaterOrEqual(t, p.mark.Load()-mark, int64(8*pace.Grace), "the window moved on by the pause")
 	require.False(t, p.end())
 
 	// The floor is measured over a window: a body that sent 64 windows'
