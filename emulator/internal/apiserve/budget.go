@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/semaphore"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/httploop"
 )
 
 // The budget of request bytes in flight (the emulator's
@@ -130,6 +132,12 @@ const ShareOfBudget = 4
 // holds (when the budget does).
 const largestBody = 16 << 20
 
+// aheadPart: the bodies charged their size ahead of their bytes
+// (chargeAhead) hold at most 1/aheadPart of the budget so between them,
+// 32 MiB of the default 256 MiB: two of the API's largest bodies, eight
+// of 4 MB.
+const aheadPart = 8
+
 // budgetChunk is the least a body of unknown length is charged at a time
 // once its first charge is used.
 const budgetChunk = 256 << 10
@@ -148,6 +156,9 @@ type Budget struct {
 
 	slowMax  int64        // the most the slow bodies hold between them
 	slowHeld atomic.Int64 // what they hold now
+
+	aheadMax  int64        // the most the bodies charged ahead of their bytes hold so between them
+	aheadHeld atomic.Int64 // what they hold so now
 
 	share   int64 // the most one client's large bodies hold (ShareOfBudget)
 	sharesM sync.Mutex
@@ -169,6 +180,7 @@ func (b *Budget) Init(n int64) {
 		b.small = semaphore.NewWeighted(max(n/16, SmallBody))
 		b.share = max(n/ShareOfBudget, min(n, largestBody))
 		b.slowMax = b.share
+		b.aheadMax = n / aheadPart
 		b.overflowMax = min(overflowBytes, n/ShareOfBudget)
 		b.overflow = semaphore.NewWeighted(b.overflowMax)
 		b.shares = map[string]clientShare{}
@@ -316,6 +328,20 @@ func (b *Budget) takeShare(ctx context.Context, client string, n, own int64, p *
 	}
 }
 
+// tryShare counts n bytes against client's share when it has room for
+// them now, never waiting.
+func (b *Budget) tryShare(client string, n int64) bool {
+	b.sharesM.Lock()
+	defer b.sharesM.Unlock()
+	c := b.shares[client]
+	if c.held+n > b.share {
+		return false
+	}
+	c.held += n
+	b.shares[client] = c
+	return true
+}
+
 // waitingFor counts n more bytes of client's as waiting for its share
 // (n < 0: fewer), with sharesM held.
 func (b *Budget) waitingFor(client string, n int64) {
@@ -452,34 +478,60 @@ func (b *Budget) grow(ctx context.Context, n, own, rest int64) (got, over int64,
 // window may grow to as its bytes arrive, and a compressed body's as
 // they are inflated (inflated), by the rules above. handle releases
 // what it holds once the request is answered.
+//
+// A body charged more than its bytes prove (ahead of them, or its size
+// from an eighth) is also judged while its read waits (check): the one
+// that stops arriving turns slow within two youngAge of its client's
+// time, not only at its next read, and is cut then when the slow
+// bodies' share has no room for it.
 type bodyReader struct {
 	r    io.Reader
 	b    *Budget
 	ctx  context.Context
 	full int64 // its size and a byte, charged as it arrives; -1: unknown; 0: charged whole already (a small body)
-	most int64 // the most it is charged (and bodyRoom); 0: full
+	most int64 // the most it is charged (and bodyRoom); 0: full (a compressed body's: chargeInflated)
 	held int64 // bytes of the budget charged for it
 	over int64 // of them, bytes of the overflow
-	read int64 // bytes arrived
 	pace pacer
 	sh   share // the client whose share its charges count against (with Credentials)
 
+	ahead int64 // of held, what counts against the bodies charged ahead (chargeAhead)
+
+	// The fields below are the reader's outside its reads, and, once the
+	// body is judged while it reads (judge set), the judge's (check)
+	// during them: mu orders the two.
+	mu        sync.Mutex
+	read      int64         // bytes arrived
 	waited    time.Duration // the time spent in reads: the client's
+	markAt    time.Duration // the client's time the judged stretch began (slowAt)
+	markRead  int64         // the bytes arrived then
 	slow      bool          // its charges count against the slow bodies' share
-	inflating bool          // compressed: charged by what it inflates to, not by what arrives
+	inRead    bool          // a read waits for the client
+	readStart time.Time     // when it began
+	judge     *time.Timer   // runs check while the body holds more than its bytes prove
+	cutSlow   bool          // check cut its read: errSlowBodies
+	done      bool          // ended
 }
 
 func (br *bodyReader) Read(p []byte) (int, error) {
 	n, err := br.readRaw(p)
-	if br.full != 0 && !br.inflating {
-		if cerr := br.chargeTo(windowFor(br.read, br.full)); cerr != nil {
-			return n, cerr
-		}
+	if err != nil && errors.Is(err, errSlowBodies) {
+		return n, err
 	}
 	// Judged at each read, charged or not: a body charged its whole size
 	// that then trickles is counted among the slow bodies too.
-	if !br.slow && br.held > 0 && !br.slowRoom(0) {
+	if br.held > 0 && !br.judgeAt(br.waited) {
 		return n, errSlowBodies
+	}
+	if br.full != 0 {
+		br.chargeAhead()
+		if cerr := br.chargeTo(windowFor(br.read, br.full)); cerr != nil {
+			return n, cerr
+		}
+		if br.ahead > 0 && 8*br.read >= br.full { // its bytes prove it now
+			br.giveAhead()
+		}
+		br.startJudge()
 	}
 	return n, err
 }
@@ -506,13 +558,131 @@ func (br *bodyReader) Admitted() int64 { return br.held }
 // waiting for the budget) is the server's, not its client's.
 func (br *bodyReader) readRaw(p []byte) (int, error) {
 	start := time.Now()
+	br.mu.Lock()
+	br.inRead, br.readStart = true, start
+	br.mu.Unlock()
 	br.pace.resume()
 	n, err := br.r.Read(p)
 	br.pace.pause()
+	br.mu.Lock()
+	br.inRead = false
 	br.waited += time.Since(start)
 	br.read += int64(n)
+	cut := br.cutSlow
+	br.mu.Unlock()
 	br.pace.arrived(br.read)
+	if cut {
+		return n, errSlowBodies
+	}
 	return n, err
+}
+
+// chargeAhead charges a young body of known size (not slow, read for
+// less than youngAge of its client's time) its whole size at once,
+// ahead of its bytes, when the budget has the room now and nobody waits
+// for it (it never waits) and the bodies charged ahead hold at most
+// aheadMax between them: an honest body sent at once is charged with its
+// first read, and its window takes its size in one allocation
+// (wire.Body.Admitted). What it holds counts against aheadMax until an
+// eighth of it has arrived (its size is charged then anyway), it turns
+// slow (its charge counts against the slow bodies' share then), or it
+// ends.
+func (br *bodyReader) chargeAhead() {
+	if br.full <= 0 || br.ahead > 0 || br.slow || br.waited >= youngAge {
+		return
+	}
+	b := br.b
+	room := min(b.bodyRoom(br.sh), br.full)
+	n := room - br.held
+	if n <= 0 || windowFor(br.read, br.full) >= room {
+		return
+	}
+	if b.aheadHeld.Add(n) > b.aheadMax {
+		b.aheadHeld.Add(-n)
+		return
+	}
+	if br.sh.on && !b.tryShare(br.sh.client, n) {
+		b.aheadHeld.Add(-n)
+		return
+	}
+	if !b.main.TryAcquire(n) {
+		b.aheadHeld.Add(-n)
+		if br.sh.on {
+			b.giveShare(br.sh.client, n)
+		}
+		return
+	}
+	b.took(n)
+	br.held += n
+	br.ahead = n
+}
+
+// giveAhead gives back what the body counts against the bodies charged
+// ahead.
+func (br *bodyReader) giveAhead() {
+	if br.ahead > 0 {
+		br.b.aheadHeld.Add(-br.ahead)
+		br.ahead = 0
+	}
+}
+
+// startJudge starts judging the body while it reads (check) once it
+// holds more than its bytes prove, where its read can be cut (paced).
+func (br *bodyReader) startJudge() {
+	if br.judge != nil || br.pace.conn == nil || br.held <= windowFor(br.read, -1)+budgetChunk {
+		return
+	}
+	br.mu.Lock()
+	br.judge = time.AfterFunc(youngAge, br.check)
+	br.mu.Unlock()
+}
+
+// check judges the body while a read of it waits, every youngAge: one
+// that turns slow (slowAt, the read's time counted) and finds no room
+// in the slow bodies' share has its read cut (the connection's
+// deadline), and is refused with errSlowBodies.
+func (br *bodyReader) check() {
+	br.mu.Lock()
+	defer br.mu.Unlock()
+	if br.done {
+		return
+	}
+	if br.inRead && !br.judgeAt(br.waited+time.Since(br.readStart)) {
+		br.cutSlow = true
+		_ = br.pace.conn.SetReadDeadline(httploop.AbortRead)
+		return
+	}
+	br.judge.Reset(youngAge)
+}
+
+// slowAt reports whether the body is slow at t of its client's time: it
+// arrived slower than FastRate over the last stretch of at least
+// youngAge of it (the first from its first byte awaited: a body that
+// sent its first megabytes fast banks no stall for long).
+func (br *bodyReader) slowAt(t time.Duration) bool {
+	d := t - br.markAt
+	if d < youngAge {
+		return false
+	}
+	if (br.read-br.markRead)*int64(time.Second) < FastRate*int64(d) {
+		return true
+	}
+	br.markAt, br.markRead = t, br.read
+	return false
+}
+
+// judgeAt turns the body slow once it is at t of its client's time
+// (slowAt): what it holds counts against the slow bodies' share from
+// then on, not against the bodies charged ahead. It reports false when
+// the share has no room for it (a body alone in it always has).
+func (br *bodyReader) judgeAt(t time.Duration) bool {
+	if br.slow || !br.slowAt(t) {
+		return true
+	}
+	br.slow = true
+	br.giveAhead()
+	h := br.b.slowHeld.Add(br.held)
+	return h <= br.b.slowMax || h == br.held
 }
 
 // chargeTo charges the body up to want bytes in all (at most its room),
@@ -558,16 +728,11 @@ func (br *bodyReader) chargeTo(want int64) error {
 }
 
 // slowRoom reports whether n more bytes of a slow body fit the slow
-// bodies' share (a body alone in it always does), counting them; a body
-// that has just turned slow counts what it holds already. A body not
-// slow takes no room.
+// bodies' share (a body alone in it always does), counting them. A body
+// not slow takes no room.
 func (br *bodyReader) slowRoom(n int64) bool {
 	if !br.slow {
-		if br.waited < youngAge || br.read*int64(time.Second) >= FastRate*int64(br.waited) {
-			return true
-		}
-		br.slow = true
-		br.b.slowHeld.Add(br.held)
+		return true
 	}
 	h := br.b.slowHeld.Add(n)
 	if h <= br.b.slowMax || h == br.held+n {
@@ -585,37 +750,32 @@ func (br *bodyReader) slowGive(n int64) {
 	}
 }
 
-// ended gives back what the body holds of the slow bodies' share and
-// moves what it holds of the budget to h, once the request is answered.
+// ended gives back what the body holds of the slow bodies' share and of
+// the bodies charged ahead, and moves what it holds of the budget to h,
+// once the request is answered.
 func (br *bodyReader) ended(h *hold) {
 	br.pace.end()
+	br.mu.Lock()
+	br.done = true
+	if br.judge != nil {
+		br.judge.Stop()
+	}
+	br.mu.Unlock()
+	br.giveAhead()
 	br.slowGive(br.held)
 	h.main += br.held - br.over
 	h.over += br.over
 }
 
-// inflated reads a compressed body's inflated bytes, charging the body
-// what its window may grow to as they come (before the window grows to
-// hold them), on top of what it holds for its compressed bytes (base).
-// Inflating is the server's work: the body's clock does not run
-// meanwhile (readRaw).
-type inflated struct {
-	r    io.Reader
-	br   *bodyReader
-	base int64
-	n    int64
-}
-
-func (in *inflated) Read(p []byte) (int, error) {
-	n, err := in.r.Read(p)
-	in.n += int64(n)
-	if err != nil && err != io.EOF {
-		return n, err // 413 past the limit, at once
-	}
-	if cerr := in.br.chargeTo(in.base + windowFor(in.n, -1)); cerr != nil {
-		return n, cerr
-	}
-	return n, err
+// chargeInflated charges a compressed body, whose compressed bytes have
+// all arrived (and are held, charged), the n bytes they inflate to and
+// a byte: what its window (wire.Body) grows to, charged before it is
+// allocated, all at once, so that bodies waiting for their inflated
+// bytes hold no part of them meanwhile (64 bodies inflating 10 MB each,
+// charged as they inflated, all held part and waited on one another).
+func (br *bodyReader) chargeInflated(n int64) error {
+	br.most = br.held + n + 1
+	return br.chargeTo(br.most)
 }
 
 // cutOff is the error of a body its pace cut; err is its read's.

@@ -195,30 +195,93 @@ func TestBodyReaderCharges(t *testing.T) {
 		"dropped":    decoder("BatchWriteItem"),
 	}
 	for name, read := range readers {
-		t.Run(name, func(t *testing.T) {
-			for _, sent := range []int{10 << 10, 100 << 10, 1 << 20, int(size)} {
-				h, ok := b.admit(ctx, size, share{})
-				require.True(t, ok)
-				require.Equal(t, hold{main: firstCharge}, h)
-				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size + 1, held: h.main}
-				rec := &roomRecorder{r: br, br: br}
-				var buf bytes.Buffer
-				buf.Grow(initialBodyBytes) // as readBody does
-				n, _ := read(&buf, rec, br)
-				t.Logf("%d bytes sent: buffers of %d bytes, %d charged", sent, rec.most, br.held)
-				require.Equal(t, int64(sent), n)
-				require.Zero(t, rec.over, "the window outgrew the charge")
-				used, _ := b.Reserved()
-				require.Equal(t, br.held, used)
-				if sent < int(size)/8 {
-					require.LessOrEqual(t, br.held, max(2*int64(sent)+readChunk, firstCharge)+budgetChunk, "a body that stops short holds what it sent")
-				} else {
-					require.Equal(t, size+1, br.held, "a body past an eighth is charged its size")
+		for _, ahead := range []bool{false, true} {
+			t.Run(fmt.Sprint(name, "/ahead=", ahead), func(t *testing.T) {
+				b.aheadMax = 0
+				if ahead {
+					b.aheadMax = b.Max / aheadPart
 				}
-				b.release(hold{main: br.held})
-			}
-		})
+				for _, sent := range []int{10 << 10, 100 << 10, 1 << 20, int(size)} {
+					h, ok := b.admit(ctx, size, share{})
+					require.True(t, ok)
+					require.Equal(t, hold{main: firstCharge}, h)
+					br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size + 1, held: h.main}
+					rec := &roomRecorder{r: br, br: br}
+					var buf bytes.Buffer
+					buf.Grow(initialBodyBytes) // as readBody does
+					n, _ := read(&buf, rec, br)
+					t.Logf("%d bytes sent: buffers of %d bytes, %d charged", sent, rec.most, br.held)
+					require.Equal(t, int64(sent), n)
+					require.Zero(t, rec.over, "the window outgrew the charge")
+					used, _ := b.Reserved()
+					require.Equal(t, br.held, used)
+					switch {
+					case ahead:
+						require.Equal(t, size+1, br.held, "a young body is charged its size with its first read")
+					case sent < int(size)/8:
+						require.LessOrEqual(t, br.held, max(2*int64(sent)+readChunk, firstCharge)+budgetChunk, "a body that stops short holds what it sent")
+					default:
+						require.Equal(t, size+1, br.held, "a body past an eighth is charged its size")
+					}
+					var end hold
+					br.ended(&end)
+					b.release(end)
+					require.Zero(t, b.aheadHeld.Load(), "what it held ahead given back")
+				}
+			})
+		}
 	}
+}
+
+// TestAheadChargeBounded: the bodies charged ahead of their bytes hold
+// at most aheadMax between them (one past it grows as its bytes prove),
+// and one that then stops arriving is judged while its read waits: slow
+// within two youngAge, and cut (errSlowBodies, its read ended by the
+// connection's deadline) when the slow bodies' share has no room for it.
+func TestAheadChargeBounded(t *testing.T) {
+	var b Budget
+	b.Init(64 << 20) // 8 MiB ahead, a slow share of 16 MiB
+	ctx := context.Background()
+	const size = 3 << 20
+	var held []*bodyReader
+	for i := range 3 {
+		br := &bodyReader{r: strings.NewReader(strings.Repeat(" ", 8<<10)), b: &b, ctx: ctx, full: size + 1}
+		_, err := br.Read(make([]byte, 8<<10))
+		require.NoError(t, err)
+		if i < 2 {
+			require.Equal(t, int64(size+1), br.held, "charged ahead")
+		} else {
+			require.Less(t, br.held, int64(size), "past aheadMax: charged what its bytes prove")
+		}
+		held = append(held, br)
+	}
+	require.LessOrEqual(t, b.aheadHeld.Load(), b.aheadMax)
+	for _, br := range held {
+		var h hold
+		br.ended(&h)
+		b.release(h)
+	}
+	require.Zero(t, b.aheadHeld.Load())
+
+	// Stops after its first read, the slow share full: cut.
+	b.slowHeld.Add(b.slowMax)
+	defer b.slowHeld.Add(-b.slowMax)
+	server, client := tcpPair(t)
+	br := &bodyReader{r: server, b: &b, ctx: ctx, full: size + 1}
+	br.pace.begin(Pace{Floor: 1, Grace: time.Minute}, server) // the floor far off
+	_, err := client.Write(make([]byte, 8<<10))
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	_, err = buf.ReadFrom(br)
+	require.ErrorIs(t, err, errSlowBodies)
+	require.True(t, br.slow)
+	require.False(t, br.pace.end(), "cut by its judge, not by its pace")
+	var h hold
+	br.ended(&h)
+	b.release(h)
+	require.Zero(t, b.aheadHeld.Load())
+	used, _ := b.Reserved()
+	require.Zero(t, used)
 }
 
 // roomRecorder records the most bytes read and room offered at once: the

@@ -354,7 +354,7 @@ func (s *Server) ruleBudget(in *Request, a *admission) error {
 		sh = share{client: s.clientOf(in), on: true}
 	}
 	if in.ContentLength != 0 && (!in.BodyHere || in.ContentEncoding != nil) {
-		a.br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), sh: sh, inflating: in.ContentEncoding != nil}
+		a.br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), sh: sh}
 	}
 	var ok bool
 	a.held, ok = s.Budget.admit(in.waitContext(), in.ContentLength, sh)
@@ -375,12 +375,9 @@ func (s *Server) ruleBudget(in *Request, a *admission) error {
 	if a.br != nil {
 		if large { // a small body is charged in full
 			a.br.full, a.br.held, a.held.main = in.ContentLength+1, a.held.main, 0
-			if in.ContentLength < 0 || a.br.inflating {
+			if in.ContentLength < 0 {
 				a.br.full = -1
 			}
-		}
-		if a.br.inflating { // what its window grows to inflating to the limit, besides its charge
-			a.br.most = a.br.held + 2*(s.MaxBody+1) + readChunk
 		}
 		in.Body = a.br
 	}
