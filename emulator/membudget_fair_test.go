@@ -214,3 +214,50 @@ func unanswered(t *testing.T, c net.Conn) bool {
 	var ne net.Error
 	return n == 0 && err != nil && errors.As(err, &ne) && ne.Timeout()
 }
+
+// TestStoppedUploadsDoNotHoldOthers: 16 connections (64 with
+// DYNAMOEMU_HEAVY_TESTS) that each announce a 16 MiB BatchWriteItem,
+// send an eighth of it at once (which charges them its size) and then
+// nothing, on one access key each, take the budget only until they are
+// judged slow while their reads wait (two seconds of their clients'
+// time at most): the slow bodies keep at most their share and the
+// others are cut, so the honest client's 300 KB PutItem and 1 MB
+// BatchWriteItem (the SDK, without retries) are answered 200, where
+// before they waited for the floor to cut the stopped uploads.
+func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
+	n := 16
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
+		n = 64
+	}
+	h, db := heldServer(t, false)
+	h.e.serve.Budget.SetPace(apiserve.DefaultPace)
+	b := &h.e.serve.Budget
+	for i := range n {
+		c := h.dial(t)
+		head := rawRequest("BatchWriteItem", testkit.Auth(fmt.Sprint("AKIDSTOP", i), sigRegion), heldBody, "")
+		go func() { _, _ = io.WriteString(c, head+"{"+strings.Repeat(" ", heldBody/8)) }()
+	}
+	for b.Peak.Load() < b.Max/2 { // the stopped bodies took the budget (they are cut as they are judged)
+		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
+	defer cancel()
+	start := time.Now()
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("held"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "large"}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("x", 300_000)},
+	}})
+	require.NoError(t, err, "a 300 KB PutItem from the honest client")
+	put := time.Since(start)
+	writes := make([]types.WriteRequest, 25)
+	for i := range writes {
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("batch", i)}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("y", 40_000)},
+		}}}
+	}
+	start = time.Now()
+	_, err = db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"held": writes}})
+	require.NoError(t, err, "a 1 MB BatchWriteItem from the honest client")
+	t.Logf("%d stopped uploads: the 300 KB PutItem answered in %v, the 1 MB BatchWriteItem in %v; the budget's peak %d, the slow bodies hold %d",
+		n, put, time.Since(start), b.Peak.Load(), b.SlowHeld())
+	require.LessOrEqual(t, b.SlowHeld(), b.SlowShare(), "the slow bodies hold their share")
+}

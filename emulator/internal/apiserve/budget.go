@@ -34,13 +34,17 @@ import (
 //     eighth of it has arrived), in steps of budgetChunk at least. A
 //     client that announces 16 MB and sends a byte holds firstCharge;
 //     one that sends 64 KiB and trickles holds about twice what it sent.
-//     A body of unknown length (chunked) likewise; a compressed one what
-//     its inflated bytes can grow the window to, as they are inflated
-//     (inflated), up to the limit's.
-//   - A body is slow once it has been read for youngAge of its client's
-//     time (the time spent in its reads: what the server spends between
-//     them, decoding, inflating or waiting for the budget, is the
-//     server's) and arrived slower than FastRate over it. The slow bodies
+//     A body of unknown length (chunked) likewise.
+//   - A young body of known size is charged its size with its first read
+//     when the budget has the room now (chargeAhead), the bodies so
+//     charged holding at most aheadMax between them.
+//   - A compressed body is read whole, charged as any body, inflated once
+//     into nothing (413 past the limit), then charged its inflated size
+//     at once (chargeInflated) before its window is allocated.
+//   - A body is slow once it arrived slower than FastRate over a stretch
+//     of at least youngAge of its client's time (the time spent in its
+//     reads: what the server spends between them, decoding, inflating or
+//     waiting for the budget, is the server's): slowAt. The slow bodies
 //     hold at most slowMax between them (a quarter of the budget, at
 //     least one body of the largest; a body alone always fits): a slow
 //     body whose next charge does not fit is refused (errSlowBodies),
@@ -76,10 +80,11 @@ import (
 // byte a client holds is held by bodies waiting for more, one of them is
 // let in over the share, so that a client holds at most twice its share.
 //
-// The limit: a body is judged as its bytes arrive, so one that sends an
-// eighth of its size at full speed and then nothing holds its size until
-// the floor cuts it (pace.go: FloorGrace and a FloorWindow of its
-// client's time).
+// The limit: a body that sends an eighth of its size at full speed (or
+// is charged ahead) and then nothing holds its size until it is judged
+// slow while its read waits (check: within two youngAge of its client's
+// time); then, when the slow bodies' share has room for it, until the
+// floor cuts it (pace.go), bounded by that share meanwhile.
 
 // BudgetWait is the longest a request waits for room in the budget before
 // it is throttled: well inside the server's read timeout
@@ -109,6 +114,11 @@ const (
 	FastRate = 256 << 10   // bytes a second: a 2 Mbit/s link's
 	youngAge = time.Second // of the client's time
 )
+
+// arrivedWait is the longest a compressed body whose bytes have all
+// arrived waits for the charge of its inflated bytes (chargeInflated):
+// boto3's read timeout, which its client waits for an answer anyway.
+const arrivedWait = 60 * time.Second
 
 // overflowBytes is the most that bodies that hold part of the budget and
 // wait for more may take over it (and a quarter of it), each for its
@@ -225,7 +235,7 @@ func (b *Budget) admit(ctx context.Context, n int64, sh share) (hold, bool) {
 			b.took(n)
 			return hold{main: n}, true
 		}
-		if !b.acquire(ctx, b.small, n) {
+		if !b.acquire(ctx, b.small, n, 0) {
 			return hold{}, false
 		}
 		b.smallUsed.Add(n)
@@ -250,7 +260,7 @@ func (b *Budget) more(ctx context.Context, n, own int64, sh share) (int64, bool)
 	if sh.on && !b.takeShare(ctx, sh.client, n, own, nil) {
 		return 0, false
 	}
-	got, ok := b.moreOfMain(ctx, n)
+	got, ok := b.moreOfMain(ctx, n, 0)
 	if !ok && sh.on {
 		b.giveShare(sh.client, n)
 	}
@@ -258,9 +268,9 @@ func (b *Budget) more(ctx context.Context, n, own int64, sh share) (int64, bool)
 }
 
 // moreOfMain charges n bytes (at most the budget) of the budget alone,
-// waiting its turn in the FIFO.
-func (b *Budget) moreOfMain(ctx context.Context, n int64) (int64, bool) {
-	if !b.acquire(ctx, b.main, n) {
+// waiting its turn in the FIFO (at most wait; 0: b.Wait).
+func (b *Budget) moreOfMain(ctx context.Context, n int64, wait time.Duration) (int64, bool) {
+	if !b.acquire(ctx, b.main, n, wait) {
 		return 0, false
 	}
 	b.took(n)
@@ -380,18 +390,26 @@ func (b *Budget) Holding(client string) int64 {
 	return b.shares[client].held
 }
 
-// acquire takes n of sem, waiting its turn at most b.Wait.
-func (b *Budget) acquire(ctx context.Context, sem *semaphore.Weighted, n int64) bool {
+// acquire takes n of sem, waiting its turn at most wait (0: b.Wait).
+func (b *Budget) acquire(ctx context.Context, sem *semaphore.Weighted, n int64, wait time.Duration) bool {
 	if sem.TryAcquire(n) {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(b.Wait.Load()))
+	ctx, cancel := context.WithTimeout(ctx, b.waitOr(wait))
 	defer cancel()
 	if sem.Acquire(ctx, n) != nil {
 		b.Throttled.Add(1)
 		return false
 	}
 	return true
+}
+
+// waitOr is wait, or when 0 the budget's wait.
+func (b *Budget) waitOr(wait time.Duration) time.Duration {
+	if wait > 0 {
+		return wait
+	}
+	return time.Duration(b.Wait.Load())
 }
 
 // took counts n bytes of main taken.
@@ -437,19 +455,19 @@ func (b *Budget) SlowShare() int64 { return b.slowMax }
 // instead (over): bodies that each hold part of the budget and wait for
 // more would otherwise wait on one another until BudgetWait (64 bodies
 // inflating 10 MB each under a budget of 256 MiB all did).
-func (b *Budget) grow(ctx context.Context, n, own, rest int64) (got, over int64, ok bool) {
+func (b *Budget) grow(ctx context.Context, n, own, rest int64, wait time.Duration) (got, over int64, ok bool) {
 	if b.main.TryAcquire(n) {
 		b.took(n)
 		return n, 0, true
 	}
 	if own <= 0 {
-		got, ok = b.moreOfMain(ctx, n)
+		got, ok = b.moreOfMain(ctx, n, wait)
 		return got, 0, ok
 	}
 	// It holds some: its turn in the FIFO, a moment at a time, the
 	// overflow tried between (the FIFO's turn is lost: the others that
 	// hold some try it too).
-	deadline := time.Now().Add(time.Duration(b.Wait.Load()))
+	deadline := time.Now().Add(b.waitOr(wait))
 	for {
 		step := time.Now().Add(stuckWait)
 		if step.After(deadline) {
@@ -495,7 +513,8 @@ type bodyReader struct {
 	pace pacer
 	sh   share // the client whose share its charges count against (with Credentials)
 
-	ahead int64 // of held, what counts against the bodies charged ahead (chargeAhead)
+	ahead int64         // of held, what counts against the bodies charged ahead (chargeAhead)
+	wait  time.Duration // the longest its charges wait; 0: the budget's (Wait)
 
 	// The fields below are the reader's outside its reads, and, once the
 	// body is judged while it reads (judge set), the judge's (check)
@@ -674,15 +693,19 @@ func (br *bodyReader) slowAt(t time.Duration) bool {
 // judgeAt turns the body slow once it is at t of its client's time
 // (slowAt): what it holds counts against the slow bodies' share from
 // then on, not against the bodies charged ahead. It reports false when
-// the share has no room for it (a body alone in it always has).
+// the share has no room for it (a body alone in it always has): the
+// body is refused then, and counts in it no more.
 func (br *bodyReader) judgeAt(t time.Duration) bool {
 	if br.slow || !br.slowAt(t) {
 		return true
 	}
-	br.slow = true
 	br.giveAhead()
-	h := br.b.slowHeld.Add(br.held)
-	return h <= br.b.slowMax || h == br.held
+	if h := br.b.slowHeld.Add(br.held); h > br.b.slowMax && h != br.held {
+		br.b.slowHeld.Add(-br.held)
+		return false
+	}
+	br.slow = true
+	return true
 }
 
 // chargeTo charges the body up to want bytes in all (at most its room),
@@ -713,7 +736,7 @@ func (br *bodyReader) chargeTo(want int64) error {
 	if br.sh.on {
 		rest = 0 // a client's share bounds its bodies: no overflow
 	}
-	got, over, ok := br.b.grow(br.ctx, n, br.held, rest)
+	got, over, ok := br.b.grow(br.ctx, n, br.held, rest, br.wait)
 	if !ok {
 		br.slowGive(n)
 		if br.sh.on {
@@ -773,8 +796,13 @@ func (br *bodyReader) ended(h *hold) {
 // allocated, all at once, so that bodies waiting for their inflated
 // bytes hold no part of them meanwhile (64 bodies inflating 10 MB each,
 // charged as they inflated, all held part and waited on one another).
+//
+// Its bytes having all arrived, what it holds meanwhile is its compressed
+// bytes alone, and it waits its turn for up to arrivedWait, not
+// BudgetWait: an honest compressed body sent at once is not throttled
+// while the bodies before it are served.
 func (br *bodyReader) chargeInflated(n int64) error {
-	br.most = br.held + n + 1
+	br.most, br.wait = br.held+n+1, arrivedWait
 	return br.chargeTo(br.most)
 }
 

@@ -274,7 +274,8 @@ func TestAheadChargeBounded(t *testing.T) {
 	var buf bytes.Buffer
 	_, err = buf.ReadFrom(br)
 	require.ErrorIs(t, err, errSlowBodies)
-	require.True(t, br.slow)
+	require.False(t, br.slow, "refused, not counted among the slow bodies")
+	require.Equal(t, b.slowMax, b.slowHeld.Load())
 	require.False(t, br.pace.end(), "cut by its judge, not by its pace")
 	var h hold
 	br.ended(&h)
