@@ -266,7 +266,8 @@ type admission struct {
 //   - budget: the body's first charge, within its client's share with
 //     Credentials (budget.go), its pace started (pace.go).
 //   - body: read and decoded, charged as it arrives (a compressed one
-//     as it is inflated), within the slow bodies' share once slow.
+//     its inflated size once it has arrived), within the slow bodies'
+//     share once slow.
 //   - signed: with Credentials, the signature over the body, and the
 //     IAM identity of its key.
 //   - in flight: a slot of the in-flight limit (limits.go), taken last,
