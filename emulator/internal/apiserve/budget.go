@@ -338,20 +338,6 @@ func (b *Budget) takeShare(ctx context.Context, client string, n, own int64, p *
 	}
 }
 
-// tryShare counts n bytes against client's share when it has room for
-// them now, never waiting.
-func (b *Budget) tryShare(client string, n int64) bool {
-	b.sharesM.Lock()
-	defer b.sharesM.Unlock()
-	c := b.shares[client]
-	if c.held+n > b.share {
-		return false
-	}
-	c.held += n
-	b.shares[client] = c
-	return true
-}
-
 // waitingFor counts n more bytes of client's as waiting for its share
 // (n < 0: fewer), with sharesM held.
 func (b *Budget) waitingFor(client string, n int64) {
@@ -534,7 +520,7 @@ type bodyReader struct {
 
 func (br *bodyReader) Read(p []byte) (int, error) {
 	n, err := br.readRaw(p)
-	if err != nil && errors.Is(err, errSlowBodies) {
+	if err == errSlowBodies {
 		return n, err
 	}
 	// Judged at each read, charged or not: a body charged its whole size
@@ -605,9 +591,10 @@ func (br *bodyReader) readRaw(p []byte) (int, error) {
 // (wire.Body.Admitted). What it holds counts against aheadMax until an
 // eighth of it has arrived (its size is charged then anyway), it turns
 // slow (its charge counts against the slow bodies' share then), or it
-// ends.
+// ends. With Credentials a client's share bounds its bodies instead: none
+// is charged ahead.
 func (br *bodyReader) chargeAhead() {
-	if br.full <= 0 || br.ahead > 0 || br.slow || br.waited >= youngAge {
+	if br.full <= 0 || br.ahead > 0 || br.slow || br.waited >= youngAge || br.sh.on {
 		return
 	}
 	b := br.b
@@ -620,15 +607,8 @@ func (br *bodyReader) chargeAhead() {
 		b.aheadHeld.Add(-n)
 		return
 	}
-	if br.sh.on && !b.tryShare(br.sh.client, n) {
-		b.aheadHeld.Add(-n)
-		return
-	}
 	if !b.main.TryAcquire(n) {
 		b.aheadHeld.Add(-n)
-		if br.sh.on {
-			b.giveShare(br.sh.client, n)
-		}
 		return
 	}
 	b.took(n)
