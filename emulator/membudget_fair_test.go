@@ -232,14 +232,13 @@ func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
 	h, db := heldServer(t, false)
 	h.e.serve.Budget.SetPace(apiserve.DefaultPace)
 	b := &h.e.serve.Budget
+	var sent sync.WaitGroup
 	for i := range n {
 		c := h.dial(t)
 		head := rawRequest("BatchWriteItem", testkit.Auth(fmt.Sprint("AKIDSTOP", i), sigRegion), heldBody, "")
-		go func() { _, _ = io.WriteString(c, head+"{"+strings.Repeat(" ", heldBody/8)) }()
+		sent.Go(func() { _, _ = io.WriteString(c, head+"{"+strings.Repeat(" ", heldBody/8)) })
 	}
-	for b.Peak.Load() < b.Max/2 { // the stopped bodies took the budget (they are cut as they are judged)
-		time.Sleep(5 * time.Millisecond) // polling, bounded by the test deadline
-	}
+	sent.Wait() // each sent its eighth (or was cut as it was judged)
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
 	defer cancel()
 	start := time.Now()

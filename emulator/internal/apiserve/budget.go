@@ -430,6 +430,10 @@ func (b *Budget) SlowHeld() int64 { return b.slowHeld.Load() }
 // Overflow is the most the budget's charges pass it by (grow).
 func (b *Budget) Overflow() int64 { return b.overflowMax }
 
+// AheadShare is the most the bodies charged ahead of their bytes hold
+// between them (tests, reports).
+func (b *Budget) AheadShare() int64 { return b.aheadMax }
+
 // SlowShare is the most the slow bodies hold between them.
 func (b *Budget) SlowShare() int64 { return b.slowMax }
 
