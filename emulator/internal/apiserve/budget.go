@@ -595,10 +595,12 @@ func (br *bodyReader) readRaw(p []byte) (int, error) {
 // (wire.Body.Admitted). What it holds counts against aheadMax until an
 // eighth of it has arrived (its size is charged then anyway), it turns
 // slow (its charge counts against the slow bodies' share then), or it
-// ends. With Credentials a client's share bounds its bodies instead: none
-// is charged ahead.
+// ends. It must have sent its first window (initialBodyBytes) first: one
+// that announces 16 MB and sends a byte holds its first charge. With
+// Credentials a client's share bounds its bodies instead: none is
+// charged ahead.
 func (br *bodyReader) chargeAhead() {
-	if br.full <= 0 || br.ahead > 0 || br.slow || br.waited >= youngAge || br.sh.on {
+	if br.full <= 0 || br.ahead > 0 || br.slow || br.waited >= youngAge || br.sh.on || br.read < initialBodyBytes {
 		return
 	}
 	b := br.b
