@@ -53,84 +53,113 @@ func trickle(c net.Conn, head string, proof int, stop <-chan struct{}, failed *a
 	}
 }
 
-// TestTricklingUploadsDoNotHoldOthers: 16 and 64 connections of one
-// client that each announce a 16 MiB BatchWriteItem, send its first 64
-// KiB and then trickle 20 KB/s (above the floor, so never cut) hold at
-// most their client's share of the default budget, and from another
-// client a 300 KB PutItem and a 1 MB BatchWriteItem (the SDK, without
-// retries: a throttle would fail) are answered 200 while every one of
-// them is still uploading. Beside them an honest client sends a
-// BatchWriteItem at 20 KB/s to the end and is answered 200 (256 KB; 1 MB
-// with DYNAMOEMU_HEAVY_TESTS). Before each client had a share, the
-// trickling uploads held the whole budget and the large requests waited
-// BudgetWait and were throttled.
+// TestTricklingUploadsDoNotHoldOthers: 16 connections (and 64 with
+// DYNAMOEMU_HEAVY_TESTS) that each announce a 16 MiB BatchWriteItem,
+// send its first 64 KiB and then trickle 20 KB/s (above the floor, so
+// never cut), on one access key (the honest client's own: the usual
+// dummy key, shared), on four, on one key each, or unsigned, hold
+// about what they sent, and the slow bodies among them at most the
+// slow bodies' share: from the honest client a 300 KB PutItem and a 1
+// MB BatchWriteItem (the SDK, without retries: a throttle would fail)
+// are answered 200 while every one of them is still uploading. The key
+// a body signs with does not matter without Credentials (any client can
+// write any). Before, 16 of them on four keys held the whole budget and
+// the large requests waited BudgetWait and were throttled; with one key
+// each, the PutItem waited 34.7 s. With DYNAMOEMU_HEAVY_TESTS an honest
+// client also sends a 256 KB BatchWriteItem at 20 KB/s to the end
+// beside them, answered 200.
 func TestTricklingUploadsDoNotHoldOthers(t *testing.T) {
-	honestBytes := 256 << 10
-	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
-		honestBytes = 1 << 20
+	counts := []int{16}
+	heavy := os.Getenv("DYNAMOEMU_HEAVY_TESTS") != ""
+	if heavy {
+		counts = append(counts, 64)
 	}
-	for _, n := range []int{16, 64} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			h, db := heldServer(t, false)
-			h.e.serve.Budget.SetPace(apiserve.DefaultPace) // the server's floor, grace and window
-			b := &h.e.serve.Budget
-			trickler := testkit.Auth("AKIDTRICKLE", sigRegion)
+	keys := map[string]func(i int) string{
+		"one key":    func(int) string { return testkit.Auth("AKIDHELD", sigRegion) },
+		"four keys":  func(i int) string { return testkit.Auth(fmt.Sprint("AKIDFOUR", i%4), sigRegion) },
+		"a key each": func(i int) string { return testkit.Auth(fmt.Sprint("AKIDEACH", i), sigRegion) },
+		"unsigned":   func(int) string { return "" },
+	}
+	for _, n := range counts {
+		for name, keyOf := range keys {
+			t.Run(fmt.Sprint(n, "/", name), func(t *testing.T) {
+				trickleBeside(t, n, keyOf, heavy && name == "one key")
+			})
+		}
+	}
+}
 
-			// The honest slow client, from the start.
-			honest := make(chan string, 1)
-			go func() { honest <- slowBatchWrite(t, h, honestBytes) }()
+// trickleBeside runs TestTricklingUploadsDoNotHoldOthers' n uploads,
+// upload i signed with keyOf(i), beside the honest client's large
+// requests (and its slow one when slow).
+func trickleBeside(t *testing.T, n int, keyOf func(i int) string, slow bool) {
+	h, db := heldServer(t, false)
+	h.e.serve.Budget.SetPace(apiserve.DefaultPace) // the server's floor, grace and window
+	b := &h.e.serve.Budget
+	list0, put0 := smallCalls(t, db)
 
-			stop := make(chan struct{})
-			var wg sync.WaitGroup
-			var failed atomic.Int64
-			head := rawRequest("BatchWriteItem", trickler, heldBody, "")
-			conns := make([]net.Conn, n)
-			for i := range conns {
-				c := h.dial(t)
-				conns[i] = c
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					trickle(c, head, 64<<10, stop, &failed)
-				}()
-			}
-			t.Cleanup(func() { close(stop); wg.Wait() })
-			// At least three of them are charged their whole 16 MiB (the
-			// rest of the share goes to first charges, or four whole).
-			waitHolding(t, b, "AKIDTRICKLE", 3*heldBody)
-			require.LessOrEqual(t, b.Holding("AKIDTRICKLE"), b.Share(), "one client holds at most its share")
+	honest := make(chan string, 1)
+	if slow {
+		go func() { honest <- slowBatchWrite(t, h, 256<<10) }()
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		c := h.dial(t)
+		conns[i] = c
+		head := rawRequest("BatchWriteItem", keyOf(i), heldBody, "")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			trickle(c, head, 64<<10, stop, &failed)
+		}()
+	}
+	t.Cleanup(func() { close(stop); wg.Wait() })
+	if keyOf(0) != "" { // an unsigned upload is refused before its body
+		h.waitReading(t, int64(n))
+	}
 
-			ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
-			defer cancel()
-			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("held"), Item: map[string]types.AttributeValue{
-				"pk": &types.AttributeValueMemberS{Value: "large"}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("x", 300_000)},
-			}})
-			require.NoError(t, err, "a 300 KB PutItem from another client")
-			writes := make([]types.WriteRequest, 25)
-			for i := range writes {
-				writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
-					"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("batch", i)}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("y", 40_000)},
-				}}}
-			}
-			out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"held": writes}})
-			require.NoError(t, err, "a 1 MB BatchWriteItem from another client")
-			require.Empty(t, out.UnprocessedItems)
+	list, put1 := smallCalls(t, db)
+	t.Logf("small calls: ListTables %v and PutItem %v without the uploads, %v and %v beside them", list0, put0, list, put1)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
+	defer cancel()
+	start := time.Now()
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("held"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "large"}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("x", 300_000)},
+	}})
+	require.NoError(t, err, "a 300 KB PutItem from the honest client")
+	put := time.Since(start)
+	writes := make([]types.WriteRequest, 25)
+	for i := range writes {
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("batch", i)}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("y", 40_000)},
+		}}}
+	}
+	start = time.Now()
+	out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"held": writes}})
+	require.NoError(t, err, "a 1 MB BatchWriteItem from the honest client")
+	require.Empty(t, out.UnprocessedItems)
+	t.Logf("%d trickling uploads: the 300 KB PutItem answered in %v, the 1 MB BatchWriteItem in %v; the budget holds %d bytes, the slow bodies %d",
+		n, put, time.Since(start), func() int64 { u, _ := b.Reserved(); return u }(), b.SlowHeld())
 
-			// The order: both were answered while the trickling uploads
-			// were all still sending, none cut, and still holding.
-			require.Zero(t, failed.Load(), "no trickling upload failed before the large requests were answered")
-			require.GreaterOrEqual(t, b.Holding("AKIDTRICKLE"), int64(3*heldBody), "the trickling uploads still hold their share")
-			for i, c := range conns {
-				require.True(t, unanswered(t, c), "trickling upload %d was answered before the large requests", i)
-			}
-
-			select {
-			case got := <-honest:
-				require.Equal(t, "200", got, "the honest slow client's BatchWriteItem")
-			case <-time.After(testkit.Scaled(5 * time.Minute)):
-				t.Fatal("the honest slow upload hangs")
-			}
-		})
+	// The order: both were answered while the trickling uploads were all
+	// still sending, none cut.
+	if keyOf(0) != "" {
+		require.Zero(t, failed.Load(), "no trickling upload failed before the large requests were answered")
+		for i, c := range conns {
+			require.True(t, unanswered(t, c), "trickling upload %d was answered before the large requests", i)
+		}
+	}
+	require.LessOrEqual(t, b.SlowHeld(), b.SlowShare(), "the slow bodies hold at most their share")
+	if slow {
+		select {
+		case got := <-honest:
+			require.Equal(t, "200", got, "the honest slow client's BatchWriteItem")
+		case <-time.After(testkit.Scaled(5 * time.Minute)):
+			t.Fatal("the honest slow upload hangs")
+		}
 	}
 }
 
@@ -184,4 +213,50 @@ func unanswered(t *testing.T, c net.Conn) bool {
 	n, err := c.Read(make([]byte, 1))
 	var ne net.Error
 	return n == 0 && err != nil && errors.As(err, &ne) && ne.Timeout()
+}
+
+// TestStoppedUploadsDoNotHoldOthers: 16 connections (64 with
+// DYNAMOEMU_HEAVY_TESTS) that each announce a 16 MiB BatchWriteItem,
+// send an eighth of it at once (which charges them its size) and then
+// nothing, on one access key each, take the budget only until they are
+// judged slow while their reads wait (two seconds of their clients'
+// time at most): the slow bodies keep at most their share and the
+// others are cut, so the honest client's 300 KB PutItem and 1 MB
+// BatchWriteItem (the SDK, without retries) are answered 200, where
+// before they waited for the floor to cut the stopped uploads.
+func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
+	n := 16
+	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
+		n = 64
+	}
+	h, db := heldServer(t, false)
+	h.e.serve.Budget.SetPace(apiserve.DefaultPace)
+	b := &h.e.serve.Budget
+	var sent sync.WaitGroup
+	for i := range n {
+		c := h.dial(t)
+		head := rawRequest("BatchWriteItem", testkit.Auth(fmt.Sprint("AKIDSTOP", i), sigRegion), heldBody, "")
+		sent.Go(func() { _, _ = io.WriteString(c, head+"{"+strings.Repeat(" ", heldBody/8)) })
+	}
+	sent.Wait() // each sent its eighth (or was cut as it was judged)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
+	defer cancel()
+	start := time.Now()
+	_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("held"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "large"}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("x", 300_000)},
+	}})
+	require.NoError(t, err, "a 300 KB PutItem from the honest client")
+	put := time.Since(start)
+	writes := make([]types.WriteRequest, 25)
+	for i := range writes {
+		writes[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: fmt.Sprint("batch", i)}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("y", 40_000)},
+		}}}
+	}
+	start = time.Now()
+	_, err = db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"held": writes}})
+	require.NoError(t, err, "a 1 MB BatchWriteItem from the honest client")
+	t.Logf("%d stopped uploads: the 300 KB PutItem answered in %v, the 1 MB BatchWriteItem in %v; the budget's peak %d, the slow bodies hold %d",
+		n, put, time.Since(start), b.Peak.Load(), b.SlowHeld())
+	require.LessOrEqual(t, b.SlowHeld(), b.SlowShare(), "the slow bodies hold their share")
 }

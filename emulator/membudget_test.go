@@ -17,7 +17,7 @@ import (
 )
 
 // TestRequestBytesBudget: with the budget taken by a body still arriving
-// (it has sent its first bytes, so it is charged its announced size), a
+// (it has sent a fifth of it, so it is charged its announced size), a
 // small request is served at once from the small requests' share; a
 // large one waits, then gets ThrottlingException with Retry-After, its
 // body read away and its connection kept; a chunked body (net/http's)
@@ -32,10 +32,10 @@ func TestRequestBytesBudget(t *testing.T) {
 			padded := func(n int) string { return "{" + strings.Repeat(" ", n-2) + "}" }
 
 			// The held request announces the whole budget and sends its
-			// first 100 KB.
+			// first 200 KB.
 			held := h.dial(t)
 			whole := padded(budget)
-			_, err := io.WriteString(held, rawRequest("ListTables", testkit.DefaultAuth, budget, whole[:100<<10]))
+			_, err := io.WriteString(held, rawRequest("ListTables", testkit.DefaultAuth, budget, whole[:200<<10]))
 			require.NoError(t, err)
 			waitReserved(t, h.e, budget)
 
@@ -70,7 +70,7 @@ func TestRequestBytesBudget(t *testing.T) {
 			throttled(chunked, chunkedR, chunkedRequest("ListTables", padded(300<<10)))
 			require.Equal(t, int64(2), h.e.serve.Budget.Throttled.Load())
 
-			_, err = io.WriteString(held, whole[100<<10:])
+			_, err = io.WriteString(held, whole[200<<10:])
 			require.NoError(t, err)
 			res, err = http.ReadResponse(bufio.NewReader(held), nil)
 			require.NoError(t, err)

@@ -61,8 +61,9 @@ type Options struct {
 	MaxInFlight int
 	// MaxRequestBytesInFlight bounds the bytes of the request bodies read
 	// or served at once (internal/apiserve/budget.go): a body is charged
-	// what its sender has proven (a large one 256 KiB, then its announced
-	// size once its first 64 KiB have arrived), a body that arrives
+	// what its sender has proven (a large one 64 KiB, then what its
+	// buffers can grow to as its bytes arrive; the slow bodies a quarter
+	// of the budget between them), a body that arrives
 	// slower than a floor rate is cut off and its bytes released
 	// (internal/apiserve/pace.go), and small requests (bodies up to 64
 	// KiB) have a share of their own beside the budget. A request that

@@ -43,12 +43,11 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 		body.Admitted = br
 	}
 	if in.ContentEncoding != nil {
-		raw := &rawLimit{r: r, max: s.MaxBody}
-		dr, err := httpedge.Decompressing(in.ContentEncoding, raw, s.MaxBody)
+		dr, n, err := s.inflating(in, op, r)
 		if err != nil {
-			return service.Input{}, s.readErr(in, op, raw.n, err)
+			return service.Input{}, err
 		}
-		body.R, body.Size = dr, -1
+		body.R, body.Size = dr, n
 	}
 	var input service.Input
 	if op.Known() {
@@ -77,13 +76,57 @@ func (s *Server) readBody(in *Request, buf *bytes.Buffer, op service.Operation) 
 	return input, nil
 }
 
+// inflating returns a reader of a compressed body's inflated bytes, and
+// their number (-1: unknown). With the budget on (a bodyReader) the
+// body is read whole first, its compressed bytes charged as they arrive
+// as any body's, then inflated once into nothing: one that inflates past
+// the limit is 413 then, before anything of it is kept; else its
+// inflated size is charged (chargeInflated), all at once, before its
+// window is allocated, and the reader returned inflates it again. The
+// inflating is the server's time, not its client's (readRaw). With the
+// budget off the body is inflated as it arrives.
+func (s *Server) inflating(in *Request, op service.Operation, r io.Reader) (io.Reader, int64, error) {
+	raw := &rawLimit{r: r, max: s.MaxBody}
+	br, ok := in.Body.(*bodyReader)
+	if !ok {
+		dr, err := httpedge.Decompressing(in.ContentEncoding, raw, s.MaxBody)
+		if err != nil {
+			return nil, 0, s.readErr(in, op, raw.n, err)
+		}
+		return dr, -1, nil
+	}
+	var comp bytes.Buffer
+	if in.ContentLength > 0 {
+		comp.Grow(int(min(in.ContentLength, initialBodyBytes)) + bytes.MinRead)
+	}
+	if _, err := comp.ReadFrom(raw); err != nil {
+		return nil, 0, s.readErr(in, op, raw.n, err)
+	}
+	dr, err := httpedge.Decompressing(in.ContentEncoding, bytes.NewReader(comp.Bytes()), s.MaxBody)
+	if err != nil {
+		return nil, 0, s.readErr(in, op, raw.n, err)
+	}
+	n, err := io.Copy(io.Discard, dr)
+	if err != nil {
+		return nil, 0, s.readErr(in, op, raw.n, err)
+	}
+	if err := br.chargeInflated(n); err != nil {
+		return nil, 0, err
+	}
+	dr, err = httpedge.Decompressing(in.ContentEncoding, bytes.NewReader(comp.Bytes()), s.MaxBody)
+	if err != nil {
+		return nil, 0, s.readErr(in, op, raw.n, err)
+	}
+	return dr, n, nil
+}
+
 // readErr is the answer to a body whose reading failed with err after n
 // bytes.
 func (s *Server) readErr(in *Request, op service.Operation, n int64, err error) error {
 	switch {
 	case errors.Is(err, wire.ErrTooLarge):
 		return apierr.RequestEntityTooLarge()
-	case errors.Is(err, errOverBudget):
+	case errors.Is(err, errOverBudget), errors.Is(err, errSlowBodies):
 		return err
 	case errors.Is(err, apierr.ErrRequestEntityTooLarge), errors.Is(err, apierr.ErrInternalServer):
 		return err // a compressed body's (httpedge.Decompressing)

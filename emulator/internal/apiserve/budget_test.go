@@ -89,7 +89,7 @@ func TestClientBodiesDoNotWaitOnOneAnother(t *testing.T) {
 	const size = 15_700_000
 	one, other := share{client: "AKIDONE", on: true}, share{client: "AKIDOTHER", on: true}
 
-	const bodies = 6 // with five first charges, no rest fits the share
+	const bodies = 18 // with seventeen first charges, no rest fits the share
 	for range bodies {
 		h, ok := b.admit(ctx, size, one)
 		require.True(t, ok)
@@ -157,12 +157,13 @@ func waitQueued(t *testing.T, b *Budget) {
 	}
 }
 
-// TestBodyReaderProof: a large body's reader charges its announced size
-// only once its first proofBytes have arrived, and hands the body's
-// reader (the request decoder's, as readBody reads it, of a body it
-// keeps whole and of one it drops most of) no more than those before:
-// the windows it grows meanwhile stay within the first charge.
-func TestBodyReaderProof(t *testing.T) {
+// TestBodyReaderCharges: a large body's reader charges what the window
+// the request decoder grows may hold before it holds it (the decoder's
+// reader, as readBody reads it, of a body it keeps whole and of one it
+// drops most of): a body that stops short holds about twice what it sent,
+// and a whole body its size and a byte, its window taking its size once
+// it holds an eighth of it.
+func TestBodyReaderCharges(t *testing.T) {
 	var b Budget
 	b.Init(64 << 20)
 	var body strings.Builder
@@ -179,69 +180,123 @@ func TestBodyReaderProof(t *testing.T) {
 	svc, err := service.New(service.Config{})
 	require.NoError(t, err)
 	t.Cleanup(svc.Close)
-	decoder := func(op string) func(buf *bytes.Buffer, r io.Reader) (int64, error) {
-		return func(buf *bytes.Buffer, r io.Reader) (int64, error) {
+	decoder := func(op string) func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error) {
+		return func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error) {
 			o, err := svc.Lookup(service.TargetPrefix + op)
 			require.NoError(t, err)
-			body := wire.Body{R: r, Buf: buf.Bytes(), Size: size, Limit: size}
+			body := wire.Body{R: r, Buf: buf.Bytes(), Size: size, Limit: size, Admitted: adm}
 			in := svc.Decode(o, &body)
 			in.Release()
 			return body.N, body.Err
 		}
 	}
-	readers := map[string]func(buf *bytes.Buffer, r io.Reader) (int64, error){
+	readers := map[string]func(buf *bytes.Buffer, r io.Reader, adm interface{ Admitted() int64 }) (int64, error){
 		"kept whole": decoder("PutItem"), // a member PutItem does not take: skipped, kept
 		"dropped":    decoder("BatchWriteItem"),
 	}
 	for name, read := range readers {
-		t.Run(name, func(t *testing.T) {
-			// The body stops short of its proof, then just at it: its
-			// buffers, as large as the room offered to each read (the
-			// one after the proof's last byte included), stay within the
-			// first charge; the one at its proof is charged its size.
-			for _, sent := range []int{proofBytes - 1, proofBytes} {
-				h, ok := b.admit(ctx, size, share{})
-				require.True(t, ok)
-				require.Equal(t, hold{main: firstCharge}, h)
-				br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size, held: h.main}
-				rec := &roomRecorder{r: br}
-				var buf bytes.Buffer
-				buf.Grow(initialBodyBytes) // as readBody does
-				_, _ = read(&buf, rec)
-				t.Logf("%d bytes sent: buffers of %d bytes", sent, rec.most)
-				require.LessOrEqual(t, rec.most, int64(firstCharge), "the buffers outgrow the first charge")
-				used, _ := b.Reserved()
-				if sent < proofBytes {
-					require.Equal(t, int64(firstCharge), used, "a body short of its proof holds its first charge")
-				} else {
-					require.Equal(t, size, used, "a body at its proof is charged its size")
+		for _, ahead := range []bool{false, true} {
+			t.Run(fmt.Sprint(name, "/ahead=", ahead), func(t *testing.T) {
+				b.aheadMax = 0
+				if ahead {
+					b.aheadMax = b.Max / aheadPart
 				}
-				b.release(hold{main: br.held})
-			}
-
-			// The whole body: charged its size once proven.
-			h, _ := b.admit(ctx, size, share{})
-			br := &bodyReader{r: strings.NewReader(body.String()), b: &b, ctx: ctx, full: size, held: h.main}
-			var buf bytes.Buffer
-			buf.Grow(initialBodyBytes)
-			n, err := read(&buf, br)
-			require.NoError(t, err)
-			require.Equal(t, size, n)
-			require.Equal(t, size, br.held, "a proven body is charged its size")
-			b.release(hold{main: br.held})
-		})
+				for _, sent := range []int{10 << 10, 100 << 10, 1 << 20, int(size)} {
+					h, ok := b.admit(ctx, size, share{})
+					require.True(t, ok)
+					require.Equal(t, hold{main: firstCharge}, h)
+					br := &bodyReader{r: strings.NewReader(body.String()[:sent]), b: &b, ctx: ctx, full: size + 1, held: h.main}
+					rec := &roomRecorder{r: br, br: br}
+					var buf bytes.Buffer
+					buf.Grow(initialBodyBytes) // as readBody does
+					n, _ := read(&buf, rec, br)
+					t.Logf("%d bytes sent: buffers of %d bytes, %d charged", sent, rec.most, br.held)
+					require.Equal(t, int64(sent), n)
+					require.Zero(t, rec.over, "the window outgrew the charge")
+					used, _ := b.Reserved()
+					require.Equal(t, br.held, used)
+					switch {
+					case ahead:
+						require.Equal(t, size+1, br.held, "a young body is charged its size with its first read")
+					case sent < int(size)/8:
+						require.LessOrEqual(t, br.held, max(2*int64(sent)+readChunk, firstCharge)+budgetChunk, "a body that stops short holds what it sent")
+					default:
+						require.Equal(t, size+1, br.held, "a body past an eighth is charged its size")
+					}
+					var end hold
+					br.ended(&end)
+					b.release(end)
+					require.Zero(t, b.aheadHeld.Load(), "what it held ahead given back")
+				}
+			})
+		}
 	}
+}
+
+// TestAheadChargeBounded: the bodies charged ahead of their bytes hold
+// at most aheadMax between them (one past it grows as its bytes prove),
+// and one that then stops arriving is judged while its read waits: slow
+// within two youngAge, and cut (errSlowBodies, its read ended by the
+// connection's deadline) when the slow bodies' share has no room for it.
+func TestAheadChargeBounded(t *testing.T) {
+	var b Budget
+	b.Init(64 << 20) // 8 MiB ahead, a slow share of 16 MiB
+	ctx := context.Background()
+	const size = 3 << 20
+	var held []*bodyReader
+	for i := range 3 {
+		br := &bodyReader{r: strings.NewReader(strings.Repeat(" ", 8<<10)), b: &b, ctx: ctx, full: size + 1}
+		_, err := br.Read(make([]byte, 8<<10))
+		require.NoError(t, err)
+		if i < 2 {
+			require.Equal(t, int64(size+1), br.held, "charged ahead")
+		} else {
+			require.Less(t, br.held, int64(size), "past aheadMax: charged what its bytes prove")
+		}
+		held = append(held, br)
+	}
+	require.LessOrEqual(t, b.aheadHeld.Load(), b.aheadMax)
+	for _, br := range held {
+		var h hold
+		br.ended(&h)
+		b.release(h)
+	}
+	require.Zero(t, b.aheadHeld.Load())
+
+	// Stops after its first read, the slow share full: cut.
+	b.slowHeld.Add(b.slowMax)
+	defer b.slowHeld.Add(-b.slowMax)
+	server, client := tcpPair(t)
+	br := &bodyReader{r: server, b: &b, ctx: ctx, full: size + 1}
+	br.pace.begin(Pace{Floor: 1, Grace: time.Minute}, server) // the floor far off
+	_, err := client.Write(make([]byte, 8<<10))
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	_, err = buf.ReadFrom(br)
+	require.ErrorIs(t, err, errSlowBodies)
+	require.False(t, br.slow, "refused, not counted among the slow bodies")
+	require.Equal(t, b.slowMax, b.slowHeld.Load())
+	require.False(t, br.pace.end(), "cut by its judge, not by its pace")
+	var h hold
+	br.ended(&h)
+	b.release(h)
+	require.Zero(t, b.aheadHeld.Load())
+	used, _ := b.Reserved()
+	require.Zero(t, used)
 }
 
 // roomRecorder records the most bytes read and room offered at once: the
 // size of the buffers its reader grew.
 type roomRecorder struct {
 	r          io.Reader
+	br         *bodyReader // its charge: the room offered never passes it
 	read, most int64
+	over       int64 // the most room offered past the charge
 }
 
 func (rr *roomRecorder) Read(p []byte) (int, error) {
 	rr.most = max(rr.most, rr.read+int64(len(p)))
+	rr.over = max(rr.over, rr.most-rr.br.held)
 	n, err := rr.r.Read(p)
 	rr.read += int64(n)
 	return n, err
@@ -281,17 +336,20 @@ func TestPaceCutsStalledBody(t *testing.T) {
 	require.Equal(t, int64(20), n)
 	require.False(t, br.pace.end())
 
-	// A pause (a wait for the budget) stops the clock: the timer does not
-	// cut the body meanwhile, and a new window starts when it resumes.
+	// The clock runs only in reads: between them (the server decoding,
+	// inflating, waiting for the budget) the timer does not cut the body,
+	// and its window moves on by the pause when it resumes.
 	var p pacer
 	server, _ = tcpPair(t)
 	p.begin(pace, server)
+	require.Equal(t, paused, p.state.Load(), "paused until its first read")
+	p.resume()
 	p.pause()
+	mark := p.mark.Load()
 	time.Sleep(8 * pace.Grace)
 	require.Equal(t, paused, p.state.Load())
-	before := time.Now().UnixNano()
 	p.resume()
-	require.GreaterOrEqual(t, p.mark.Load(), before, "a new window from the resume: the wait is not counted")
+	require.GreaterOrEqual(t, p.mark.Load()-mark, int64(8*pace.Grace), "the window moved on by the pause")
 	require.False(t, p.end())
 
 	// The floor is measured over a window: a body that sent 64 windows'

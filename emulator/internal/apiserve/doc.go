@@ -16,7 +16,7 @@
 //     to answer (serve.go).
 //   - The order, DynamoDB's: the credential, the operation, the bytes in
 //     flight charged (budget.go: a body's first bytes, the rest as it
-//     proves itself), the body read, bounded and decompressed (body.go)
+//     arrives, a compressed one's inflated size, the slow bodies within their share), the body read, bounded and decompressed (body.go)
 //     at the floor rate's pace (pace.go: a body that falls behind, or
 //     outlasts the read timeout, is answered 408 and its connection
 //     closed), the signature with Credentials, the in-flight slot

@@ -71,7 +71,8 @@ type pacer struct {
 	pace  Pace
 	conn  deadliner
 	timer *time.Timer
-	mark  atomic.Int64 // Unix nanoseconds the window started
+	mark  atomic.Int64 // Unix nanoseconds the window started (moved on by each pause's length)
+	since atomic.Int64 // Unix nanoseconds the pause began
 	at    atomic.Int64 // the body's bytes arrived when it started
 	read  atomic.Int64 // the body's bytes arrived
 	state atomic.Int32 // pacing, paused, ended, cut
@@ -99,11 +100,15 @@ func (p *pacer) begin(pace Pace, conn deadliner) {
 	}
 	p.pace, p.conn = pace, conn
 	// The first window starts once the grace is over, the bytes of the
-	// grace counted in it.
-	p.mark.Store(time.Now().Add(pace.Grace).UnixNano())
-	// Armed once set, so that check, which resets it, sees it.
+	// grace counted in it. The body's clock runs only while it is read:
+	// it starts paused, and each read resumes it (bodyReader.readRaw).
+	now := time.Now()
+	p.mark.Store(now.Add(pace.Grace).UnixNano())
+	p.since.Store(now.UnixNano())
+	p.state.Store(paused)
+	// Set before it is armed (by resume), so that check, which resets
+	// it, sees it.
 	p.timer = time.AfterFunc(math.MaxInt64, p.check)
-	p.timer.Reset(pace.Grace + pace.Window)
 }
 
 // arrived notes that the body has received read bytes in all.
@@ -154,26 +159,26 @@ func (p *pacer) cutSignal() <-chan struct{} {
 	return ch
 }
 
-// pause stops the body's clock while it waits for the budget (its bytes
-// wait in the kernel's buffers meanwhile: the wait is the server's, not
-// the client's); resume starts a new window.
+// pause stops the body's clock between its reads: the time the server
+// spends on the body meanwhile (decoding, inflating, waiting for the
+// budget, its bytes waiting in the kernel's buffers) is the server's,
+// not the client's. resume starts it again, the window moved on by the
+// pause's length.
 func (p *pacer) pause() {
-	if p.timer != nil {
+	if p.timer != nil && p.state.Load() == pacing {
+		p.since.Store(time.Now().UnixNano())
 		p.state.CompareAndSwap(pacing, paused)
 	}
 }
 
 func (p *pacer) resume() {
-	if p.timer == nil {
+	if p.timer == nil || p.state.Load() != paused {
 		return
 	}
-	// A new window from now (or from the grace's end, not yet over).
 	now := time.Now().UnixNano()
-	mark := max(now, p.mark.Load())
-	p.mark.Store(mark)
-	p.at.Store(p.read.Load())
+	end := p.mark.Add(now-p.since.Load()) + int64(p.pace.Window)
 	if p.state.CompareAndSwap(paused, pacing) {
-		p.timer.Reset(time.Duration(mark-now) + p.pace.Window)
+		p.timer.Reset(time.Duration(end - now))
 	}
 }
 

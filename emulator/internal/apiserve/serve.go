@@ -154,6 +154,13 @@ func (s *Server) Serve(in *Request, outBuf []byte) Answer {
 		err = apierr.RequestTimeout(bc.Error())
 		ans.Close = true
 	}
+	if errors.Is(err, errSlowBodies) {
+		// A slow body with no room in the slow bodies' share: throttled,
+		// its connection closed, its body unread (budget.go).
+		s.Logger.Warn("slow request body refused", "request_id", ans.ReqID, "target", in.Target, "remote", in.RemoteAddr(), "reason", err.Error())
+		err = retryLater{apierr.Throttling()}
+		ans.Close = true
+	}
 	if err != nil && in.Ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		// The request's context ended while it was served: its client
 		// went away, or the server is closing (the emulator's Server.Close after
@@ -211,7 +218,7 @@ type Backend interface {
 // is logged with its stack and answered with InternalServerError.
 //
 // The budget of bytes in flight (budget.go): a body charged before it
-// is read, the rest of it as it proves itself, through its bodyReader,
+// is read, the rest of it as it arrives, through its bodyReader,
 // which also keeps its pace (pace.go) when it is not in memory already.
 // A bodyReader keeps what it is charged, which handle adds to the
 // admission's held once read: the admission itself never escapes (a
@@ -256,10 +263,11 @@ type admission struct {
 //   - signature: with Credentials, the authentication before the body
 //     (DynamoDB's order: the operation, then the authentication;
 //     dynalite's record of DynamoDB's checks, emulator/internal/sigv4).
-//   - budget: the body's first charge, within its client's share
-//     (budget.go), its pace started (pace.go).
-//   - body: read and decoded, charged as it proves itself.
-//   - decompressed: a compressed body's decompressed bytes charged.
+//   - budget: the body's first charge, within its client's share with
+//     Credentials (budget.go), its pace started (pace.go).
+//   - body: read and decoded, charged as it arrives (a compressed one
+//     its inflated size once it has arrived), within the slow bodies'
+//     share once slow.
 //   - signed: with Credentials, the signature over the body, and the
 //     IAM identity of its key.
 //   - in flight: a slot of the in-flight limit (limits.go), taken last,
@@ -281,9 +289,6 @@ func (s *Server) admit(in *Request, a *admission) error {
 	if err := s.ruleBody(in, a); err != nil {
 		return err
 	}
-	if err := s.ruleDecompressed(in, a); err != nil {
-		return err
-	}
 	if err := s.ruleSigned(in, a); err != nil {
 		return err
 	}
@@ -297,8 +302,7 @@ func (s *Server) endAdmission(a *admission) {
 		requestBodies.Put(a.buf)
 	}
 	if a.br != nil {
-		a.br.pace.end()
-		a.held.main += a.br.held
+		a.br.ended(&a.held)
 	}
 	s.Budget.release(a.held)
 }
@@ -339,22 +343,23 @@ func (s *Server) ruleSignature(in *Request, a *admission) (err error) {
 }
 
 // ruleBudget charges the body's first charge (budget.go), a large one
-// within its client's share, and starts its pace; a body refused is
-// read away (or cut, when its pace fails meanwhile).
+// within its client's share (with Credentials), and starts its pace; a
+// body refused is read away (or cut, when its pace fails meanwhile).
 func (s *Server) ruleBudget(in *Request, a *admission) error {
 	if s.Budget.Max <= 0 || in.ContentLength > s.MaxBody {
 		return nil
 	}
+	large := in.ContentLength < 0 || in.ContentLength > SmallBody
 	var sh share
-	if in.ContentLength < 0 || in.ContentLength > SmallBody {
-		sh = share{client: s.clientOf(in, a), on: true}
+	if large && s.Keys != nil { // without Credentials a key is whatever the client writes
+		sh = share{client: s.clientOf(in), on: true}
 	}
-	if !in.BodyHere && in.ContentLength != 0 {
+	if in.ContentLength != 0 && (!in.BodyHere || in.ContentEncoding != nil) {
 		a.br = &bodyReader{r: in.Body, b: &s.Budget, ctx: in.waitContext(), sh: sh}
 	}
 	var ok bool
 	a.held, ok = s.Budget.admit(in.waitContext(), in.ContentLength, sh)
-	if pace := s.Budget.Pace(); a.br != nil && pace.Floor > 0 {
+	if pace := s.Budget.Pace(); a.br != nil && !in.BodyHere && pace.Floor > 0 {
 		a.br.pace.begin(pace, in.deadliner())
 	}
 	if !ok {
@@ -369,9 +374,11 @@ func (s *Server) ruleBudget(in *Request, a *admission) error {
 		return retryLater{apierr.Throttling()}
 	}
 	if a.br != nil {
-		if in.ContentLength < 0 || in.ContentLength > SmallBody { // a small body is charged in full
-			// A connection holds at most its client's share.
-			a.br.full, a.br.held, a.held.main = min(in.ContentLength, s.Budget.share), a.held.main, 0
+		if large { // a small body is charged in full
+			a.br.full, a.br.held, a.held.main = in.ContentLength+1, a.held.main, 0
+			if in.ContentLength < 0 {
+				a.br.full = -1
+			}
 		}
 		in.Body = a.br
 	}
@@ -379,25 +386,22 @@ func (s *Server) ruleBudget(in *Request, a *admission) error {
 }
 
 // clientOf is the client a large body's charge counts against for its
-// share of the budget (budget.go): its access key, a copy (the header it
-// is read from may live in a buffer the connection reuses). Without
-// Credentials ruleCredential has read it; with them, it is read here as
-// the signature will check it. A request without one counts as the
-// client "".
-func (s *Server) clientOf(in *Request, a *admission) string {
-	cred := a.cred
-	if s.Keys != nil {
-		cred, _ = sigv4.CredentialOf(in.Auth, in.Presigned)
-		if cred.AccessKey == "" && in.Req != nil {
-			cred, _ = sigv4.CredentialOf(in.Req.Header.Get("Authorization"), in.Req.URL.Query().Get("X-Amz-Credential"))
-		}
+// share of the budget with Credentials (budget.go): its access key, a
+// copy (the header it is read from may live in a buffer the connection
+// reuses), read here as the signature will check it. A request without
+// one counts as the client "".
+func (s *Server) clientOf(in *Request) string {
+	cred, _ := sigv4.CredentialOf(in.Auth, in.Presigned)
+	if cred.AccessKey == "" && in.Req != nil {
+		cred, _ = sigv4.CredentialOf(in.Req.Header.Get("Authorization"), in.Req.URL.Query().Get("X-Amz-Credential"))
 	}
 	return strings.Clone(cred.AccessKey)
 }
 
 // ruleBody reads and decodes the body into a pooled buffer (pools.go):
 // a body over the budget is read away and throttled, one whose pace
-// failed cut.
+// failed cut, a slow one refused (errSlowBodies). A body over the size
+// limit is 413 whatever its pace: its size is found first.
 func (s *Server) ruleBody(in *Request, a *admission) (err error) {
 	a.buf = requestBodies.Get()
 	s.Limit.Reading.Add(1)
@@ -407,7 +411,7 @@ func (s *Server) ruleBody(in *Request, a *admission) (err error) {
 		if errors.Is(err, errOverBudget) {
 			drain((*rawBody)(a.br), s.MaxBody)
 		}
-		if a.br.pace.end() {
+		if a.br.pace.end() && !errors.Is(err, apierr.ErrRequestEntityTooLarge) && !errors.Is(err, errSlowBodies) {
 			return a.br.cutOff(in, err)
 		}
 	}
@@ -415,27 +419,6 @@ func (s *Server) ruleBody(in *Request, a *admission) (err error) {
 		return retryLater{apierr.Throttling()}
 	}
 	return err
-}
-
-// ruleDecompressed charges what a compressed body's decompressed bytes
-// hold over its charge.
-func (s *Server) ruleDecompressed(in *Request, a *admission) error {
-	if s.Budget.Max <= 0 {
-		return nil
-	}
-	charged := a.held.main + a.held.small
-	if a.br != nil {
-		charged += a.br.held
-	}
-	if extra := int64(a.buf.Len()) - charged; extra > 0 {
-		got, ok := s.Budget.more(in.waitContext(), extra, charged, a.held.client)
-		a.held.main += got
-		if !ok {
-			a.input.Release()
-			return retryLater{apierr.Throttling()}
-		}
-	}
-	return nil
 }
 
 // ruleSigned finishes the signature over the body, with Credentials, and

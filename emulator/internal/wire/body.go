@@ -23,7 +23,8 @@ type Body struct {
 	EOF   bool   // R ended
 	// Admitted, when set, says how many of the body's bytes R's reader
 	// has been admitted to hold (apiserve's budget charges a large body
-	// its announced size once its first 64 KiB have arrived): once that
+	// its announced size with its first read when it can, ahead of its
+	// bytes, else once an eighth of them have arrived): once that
 	// covers Size, the window takes the announced size as soon as it
 	// would hold a sixteenth of it, not a quarter, unless the decoder
 	// has dropped bytes from it (a list past its limit: the window of
