@@ -248,8 +248,10 @@ func checkLaptopFit(t *testing.T, b *browser, rows int) {
 // items: one table through its tabs, then the pages of the namespace.
 func consoleScreens(t *testing.T, b *browser) {
 	s3 := t.TempDir()
-	if err := os.Mkdir(filepath.Join(s3, "dynamoemu-exports"), 0o755); err != nil { // the console's bucket, made first as on S3
-		t.Fatal(err)
+	for _, bucket := range []string{"dynamoemu-exports", "exports"} { // the form's default and the one typed below, made first as on S3
+		if err := os.Mkdir(filepath.Join(s3, bucket), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s := startServerWith(t, emulator.Options{ExportDir: s3}, console.Options{Version: "browser-test"})
 	const key, region = "app", "eu-west-1"

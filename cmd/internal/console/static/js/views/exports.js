@@ -94,7 +94,7 @@ export async function exportsTab(body, info) {
       h("h2", icon("db"), "Export to S3"),
       on
         ? [
-          h("p.muted", "The emulator writes AWS's layout (manifest-summary.json, manifest-files.json, gzipped data files) under its export directory (-exportDir), where a bucket is a folder."),
+          h("p.muted", "The emulator writes AWS's layout (manifest-summary.json, manifest-files.json, gzipped data files) under its export directory (-exportDir), where a bucket is a folder: make the folder first, as a bucket is made before an export on AWS (an export to one that does not exist ends FAILED, S3NoSuchBucket)."),
           h("form", { onsubmit: start },
             h("div.form-row.compact",
               field("Kind", segmented([["FULL_EXPORT", "Full"], ["INCREMENTAL_EXPORT", "Incremental"]], kind, (v) => { kind = v; drawTimes(); }, "Export type")),
