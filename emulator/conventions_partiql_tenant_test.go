@@ -24,12 +24,7 @@ import (
 // statements about its own row run through all three, and an unbound key
 // runs them on tenant001's row.
 func TestConventionsPartiQLTenantAlike(t *testing.T) {
-	env := newConvEnv(t)
-	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
-	own := commandItem("ORDER#tenant002", orderSK, 1)
-	own["tenantCode"] = s("tenant002")
-	env.mustPut(cmdTable, own, createCnd)
-	hostile := emulatortest.Client(t, env.e, "AKIDTENANT002")
+	env, hostile := twoTenantRows(t)
 
 	q := `"` + cmdTable + `"`
 	key := func(pk string) string { return `pk = '` + pk + `' AND sk = '` + orderSK + `@1'` }
@@ -102,12 +97,7 @@ func judged(msg string) string {
 // (or an EXISTS of tenant001's row) is refused as a whole
 // (AccessDeniedException) and its own write is not made.
 func TestConventionsPartiQLTransactionMixed(t *testing.T) {
-	env := newConvEnv(t)
-	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
-	own := commandItem("ORDER#tenant002", orderSK, 1)
-	own["tenantCode"] = s("tenant002")
-	env.mustPut(cmdTable, own, createCnd)
-	hostile := emulatortest.Client(t, env.e, "AKIDTENANT002")
+	env, hostile := twoTenantRows(t)
 	q := `"` + cmdTable + `"`
 	mine := `UPDATE ` + q + ` SET status = 'mine' WHERE pk = 'ORDER#tenant002' AND sk = '` + orderSK + `@1'`
 	for _, theirs := range []string{
@@ -122,4 +112,18 @@ func TestConventionsPartiQLTransactionMixed(t *testing.T) {
 		require.Contains(t, ae.ErrorMessage(), "[conventions B10]")
 		require.Equal(t, "publish_async:STARTED", env.getItem(cmdTable, "ORDER#tenant002", orderSK+"@1")["status"].(*types.AttributeValueMemberS).Value)
 	}
+}
+
+// twoTenantRows is the conventions' environment holding one command row
+// of tenant001 (orderPK) and one of tenant002, and a client signed with
+// tenant002's key.
+func twoTenantRows(t *testing.T) (*convEnv, *dynamodb.Client) {
+	t.Helper()
+	env := newConvEnv(t)
+	env.mustPut(cmdTable, commandItem(orderPK, orderSK, 1), createCnd)
+	own := commandItem("ORDER#tenant002", orderSK, 1)
+	own["tenantCode"] = s("tenant002")
+	env.mustPut(cmdTable, own, createCnd)
+	hostile := emulatortest.Client(t, env.e, "AKIDTENANT002")
+	return env, hostile
 }
