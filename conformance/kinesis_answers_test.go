@@ -12,11 +12,12 @@ import (
 
 // TestKinesisDestinationMessages: Kinesis streaming destinations answer
 // as AWS's recorded answers do (records/kinesis-destinations.jsonl, the
-// ack-api-quirks findings DDB-TABLE-299, 300 and 302, verified
+// ack-api-quirks findings DDB-TABLE-268, 299, 300 and 302, verified
 // 2026-10-09): Enable echoes an empty configuration, Describe shows no
-// precision until one is set, and Update's and Disable's refusals carry
+// precision until one is set, Update's and Disable's refusals carry
 // AWS's messages, the same-precision one naming the TableId and the
-// stream.
+// stream, and a table has one live destination: Enable of another
+// stream, or of the same one again, is refused while it is ACTIVE.
 func TestKinesisDestinationMessages(t *testing.T) {
 	AWSDiffers(t, lacking("Kinesis streaming destinations", "API_UpdateKinesisStreamingDestination"))
 	t.Parallel()
@@ -56,4 +57,11 @@ func TestKinesisDestinationMessages(t *testing.T) {
 		"Invalid Request: Precision is already set to the desired value of MILLISECOND for tableId: "+id+", kdsArn: "+stream)
 	_, err = c.DisableKinesisStreamingDestination(ctx(t), &dynamodb.DisableKinesisStreamingDestinationInput{TableName: &table, StreamArn: &other})
 	requireValidation(t, err, "Table is not in a valid state to enable Kinesis Streaming Destination: KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
+	enable := func(arn string) error {
+		_, err := c.EnableKinesisStreamingDestination(ctx(t), &dynamodb.EnableKinesisStreamingDestinationInput{TableName: &table, StreamArn: aws.String(arn)})
+		return err
+	}
+	const notDisabled = "Table is not in a valid state to enable Kinesis Streaming Destination: EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation."
+	requireValidation(t, enable(other), notDisabled)
+	requireValidation(t, enable(stream), notDisabled)
 }

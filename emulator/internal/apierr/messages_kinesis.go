@@ -1,12 +1,10 @@
 package apierr
 
-import "fmt"
-
 // Kinesis streaming destinations and replica auto scaling
 // (resources/kinesis.go, globaltables/autoscaling.go), after AWS's
 // API reference (API_EnableKinesisStreamingDestination,
 // API_UpdateTableReplicaAutoScaling). DynamoDB Local has none of these
-// operations. Update's and Disable's state messages are AWS's as
+// operations. Enable's, Update's and Disable's state messages are AWS's as
 // recorded (conformance/records/kinesis-destinations.jsonl); the
 // others' wording is not on record, so those messages are ours, the
 // classes AWS's.
@@ -14,11 +12,6 @@ import "fmt"
 // MsgKinesisARNInvalid: a StreamArn that is not a Kinesis stream's.
 func MsgKinesisARNInvalid(arn string) string {
 	return "Invalid StreamArn: " + arn + " is not the ARN of a Kinesis data stream"
-}
-
-// MsgKinesisAlreadyEnabled: Enable on a destination not DISABLED.
-func MsgKinesisAlreadyEnabled(arn, status string) string {
-	return fmt.Sprintf("Table is already streaming to the Kinesis data stream %s (destination status %s)", arn, status)
 }
 
 // kinesisState is the head of AWS's ValidationException on a destination
@@ -38,8 +31,9 @@ func MsgKinesisNoDestination(arn, table string) string {
 	return kinesisState + "No streaming destination with streamArn: " + arn + " found for table with tableName: " + table
 }
 
-// MsgKinesisLimit: a third destination (LimitExceededException).
-const MsgKinesisLimit = "The table already streams to the maximum number of Kinesis data streams (2)"
+// MsgKinesisEnableNotDisabled: Enable while any destination of the
+// table, this stream's or another's, is not DISABLED.
+const MsgKinesisEnableNotDisabled = kinesisState + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation."
 
 // MsgKinesisUpdateEmpty: Update without a configuration, or with one
 // whose members are all null.

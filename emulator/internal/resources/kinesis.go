@@ -66,13 +66,6 @@ const (
 	destUpdating  = "UPDATING"
 )
 
-// maxKinesisDestinations is how many Kinesis streams a table streams to
-// at once (AWS Developer Guide, Kinesis Data Streams for DynamoDB: "you
-// can have up to two Kinesis data streams" per table is not documented;
-// AWS documents one destination per table being enabled at a time).
-// The emulator follows the Service Quotas page: 2 per table.
-const maxKinesisDestinations = 2
-
 // kinesisDest is one destination as recorded: its state is Status until
 // Until, then Next (an empty Next: Status for good).
 type kinesisDest struct {
@@ -246,20 +239,22 @@ func activeDest(list []kinesisDest, arn string, now time.Time, notActive, missin
 func enableKinesisDest(c service.Call, in *KinesisStreamingDestinationInput) (*KinesisStreamingDestinationOutput, error) {
 	t, err := changeKinesisDest(c, in.TableName, in.StreamArn, in.EnableKinesisStreamingConfiguration, "enableKinesisStreamingConfiguration",
 		func(list []kinesisDest, _ service.Table, arn, prec string) ([]kinesisDest, error) {
-			live := 0
+			// A table has at most one live destination (ENABLING, ACTIVE,
+			// UPDATING or DISABLING); DISABLED ones linger, any number,
+			// and enabling one again changes it in place (ack-api-quirks
+			// DDB-TABLE-268, verified against AWS 2026-10-09; it
+			// supersedes DDB-TABLE-299's "one destination per table").
 			for _, d := range list {
-				switch st := d.statusAt(c.Now()); {
-				case d.StreamArn == arn && st != destDisabled:
-					return nil, apierr.Validation(apierr.MsgKinesisAlreadyEnabled(arn, st))
-				case st != destDisabled:
-					live++
+				if d.statusAt(c.Now()) != destDisabled {
+					return nil, apierr.Validation(apierr.MsgKinesisEnableNotDisabled)
 				}
 			}
-			if live >= maxKinesisDestinations {
-				return nil, apierr.LimitExceeded(apierr.MsgKinesisLimit)
+			d := kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.TransientUntil(), Next: destActive, Precision: prec}
+			if i := slices.IndexFunc(list, func(x kinesisDest) bool { return x.StreamArn == arn }); i >= 0 {
+				list[i] = d
+				return list, nil
 			}
-			list = slices.DeleteFunc(list, func(x kinesisDest) bool { return x.StreamArn == arn })
-			return append(list, kinesisDest{StreamArn: arn, Status: destEnabling, Until: c.TransientUntil(), Next: destActive, Precision: prec}), nil
+			return append([]kinesisDest{d}, list...), nil // newest first, as AWS lists them
 		})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/service/servicetest"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
@@ -55,9 +58,13 @@ func TestKinesisDestinationStates(t *testing.T) {
 		t.Errorf("update: got %s, want UPDATING/MICROSECOND", got)
 	}
 	e.Clock.Advance(2 * time.Second)
-	e.Must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
-	e.Refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`, "LimitExceededException")
+	// One live destination a table: another stream's Enable, or this
+	// one's again, is refused while it is ACTIVE (and while DISABLING).
+	notDisabled := apierr.MsgKinesisEnableNotDisabled
+	require.Contains(t, e.Refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`, "ValidationException"), notDisabled)
+	require.Contains(t, e.Refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException"), notDisabled)
 	e.Must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`)
+	require.Contains(t, e.Refused("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`, "ValidationException"), notDisabled)
 	if got := state()[ks]; got != "DISABLING/MICROSECOND" {
 		t.Errorf("disable: got %s, want DISABLING/MICROSECOND", got)
 	}
@@ -66,10 +73,14 @@ func TestKinesisDestinationStates(t *testing.T) {
 		t.Errorf("after disabling: got %s, want DISABLED/MICROSECOND", got)
 	}
 	e.Refused("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`, "ValidationException")
-	e.Must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`) // a disabled one frees its place
-	e.Must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks2+`"}`)
+	e.Must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`) // a disabled one frees the place
 	e.Clock.Advance(2 * time.Second)
-	e.Must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`) // re-enabled
+	e.Must("DisableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks3+`"}`)
+	e.Clock.Advance(2 * time.Second)
+	e.Must("EnableKinesisStreamingDestination", `{"TableName":"kin","StreamArn":"`+ks+`"}`) // re-enabled in place
+	if got := state(); len(got) != 2 || got[ks] != "ENABLING/" || got[ks3] != "DISABLED/" {
+		t.Errorf("after re-enabling: got %v, want %s ENABLING beside %s DISABLED, no duplicate", got, ks, ks3)
+	}
 	for _, body := range []string{
 		`{"TableName":"kin"}`,
 		`{"StreamArn":"` + ks + `"}`,
