@@ -63,19 +63,23 @@ func afterGC() {
 	})
 }
 
+// memSamples are setMemoryLimit's, read by one goroutine at a time (the
+// first budget's, then the finalizers'): no allocation each collection.
+var memSamples = [...]metrics.Sample{
+	{Name: "/gc/heap/live:bytes"},
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/objects:bytes"},
+	{Name: "/memory/classes/heap/free:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+}
+
 // setMemoryLimit sets the limit from the last collection's live heap,
 // and reports false when somebody else set one since.
 func setMemoryLimit() bool {
 	if debug.SetMemoryLimit(-1) != memKeep.last.Load() {
 		return false
 	}
-	s := []metrics.Sample{
-		{Name: "/gc/heap/live:bytes"},
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
+	s := memSamples[:]
 	metrics.Read(s)
 	for _, v := range s {
 		if v.Value.Kind() != metrics.KindUint64 {
