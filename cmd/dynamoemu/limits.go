@@ -7,8 +7,6 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator"
@@ -135,50 +133,18 @@ func (l limitFlags) requestBudget() int64 {
 	return defaultRequestBytes
 }
 
-// memoryPerBudget: without a memory limit of the operator's, the
-// runtime's soft limit is this many times the budget of request bytes
-// (a request's body, its decoded form and its answer, with the
-// collector's headroom) above the live heap.
-const memoryPerBudget = 4
-
-// applyMemoryLimit sets the runtime's soft memory limit: the operator's
-// (-memoryLimit; GOMEMLIMIT the runtime read itself), else one sized from
-// the budget of request bytes and the bound of stream records, which follows the live heap (tuneMemoryLimit)
-// so that a large data set never makes the collector run without pause.
+// applyMemoryLimit sets the runtime's soft memory limit the operator
+// set (-memoryLimit; GOMEMLIMIT the runtime read itself). Without one the
+// budget of request bytes keeps it (emulator/internal/apiserve/memlimit.go):
+// after each collection, the live heap, 32 MiB and the part of the budget
+// the requests do not hold, so that a large data set never pins the
+// collector and the collector's lag never doubles what requests hold.
 func (l limitFlags) applyMemoryLimit(log *slog.Logger) {
 	if l.memoryLimit > 0 {
 		debug.SetMemoryLimit(l.memoryLimit)
 		return
 	}
-	budget := l.requestBudget()
-	if l.operatorMemoryLimit() > 0 || budget == 0 {
-		return
-	}
-	floor := memoryPerBudget*budget + l.streamBytes
-	debug.SetMemoryLimit(floor)
-	log.Info("memory limit set from the request budget", "memory_limit", floor, "max_request_bytes_in_flight", budget)
-	tuneOnce.Do(func() { go tuneMemoryLimit(floor, budget/2*memoryPerBudget) })
-}
-
-var tuneOnce sync.Once
-
-// tuneMemoryLimit keeps the soft memory limit at floor or, when the live
-// heap grows past it, the live heap and headroom, checked every second.
-func tuneMemoryLimit(floor, headroom int64) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	last := floor
-	for range t.C {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return
-		}
-		live := int64(sample[0].Value.Uint64())
-		want := max(floor, live+headroom)
-		if want != last {
-			debug.SetMemoryLimit(want)
-			last = want
-		}
+	if l.operatorMemoryLimit() == 0 && l.requestBudget() > 0 {
+		log.Info("memory limit kept from the request budget", "max_request_bytes_in_flight", l.requestBudget())
 	}
 }

@@ -39,8 +39,9 @@ import (
 //     when the budget has the room now (chargeAhead), the bodies so
 //     charged holding at most aheadMax between them.
 //   - A compressed body is read whole, charged as any body, inflated once
-//     into nothing (413 past the limit), then charged its inflated size
-//     at once (chargeInflated) before its window is allocated.
+//     into nothing (413 past the limit), then charged twice its inflated
+//     size at once (chargeInflated: its window and its decoded strings)
+//     before its window is allocated.
 //   - A body is slow once it arrived slower than FastRate over a stretch
 //     of at least youngAge of its client's time (the time spent in its
 //     reads: what the server spends between them, decoding, inflating or
@@ -195,6 +196,7 @@ func (b *Budget) Init(n int64) {
 		b.overflow = semaphore.NewWeighted(b.overflowMax)
 		b.shares = map[string]clientShare{}
 		b.freed = make(chan struct{})
+		keepMemoryLimit(n) // memlimit.go
 	}
 	b.Wait.Store(int64(BudgetWait))
 	b.SetPace(DefaultPace)
@@ -401,6 +403,7 @@ func (b *Budget) waitOr(wait time.Duration) time.Duration {
 // took counts n bytes of main taken.
 func (b *Budget) took(n int64) {
 	u := b.used.Add(n)
+	memKeep.used.Add(n)
 	for p := b.Peak.Load(); u > p && !b.Peak.CompareAndSwap(p, u); p = b.Peak.Load() {
 	}
 }
@@ -412,6 +415,7 @@ func (b *Budget) release(h hold) {
 	}
 	if h.main > 0 {
 		b.used.Add(-h.main)
+		memKeep.used.Add(-h.main)
 		b.main.Release(h.main)
 	}
 	if h.small > 0 {
@@ -420,6 +424,7 @@ func (b *Budget) release(h hold) {
 	}
 	if h.over > 0 {
 		b.used.Add(-h.over)
+		memKeep.used.Add(-h.over)
 		b.overflow.Release(h.over)
 	}
 }
@@ -777,8 +782,13 @@ func (br *bodyReader) ended(h *hold) {
 }
 
 // chargeInflated charges a compressed body, whose compressed bytes have
-// all arrived (and are held, charged), the n bytes they inflate to and
-// a byte: what its window (wire.Body) grows to, charged before it is
+// all arrived (and are held, charged), twice the n bytes they inflate
+// to and a byte: what its window (wire.Body) grows to, and the copies
+// its decoded input keeps of its strings (a body over 64 KiB copies each
+// string it keeps out of its window: wire's keepText), which live beside
+// the window while it is decoded and beside what storage copies of them
+// while it is served. (64 bodies inflating 10 MB each charged once held
+// about twice the budget live.) It is charged before its window is
 // allocated, all at once, so that bodies waiting for their inflated
 // bytes hold no part of them meanwhile (64 bodies inflating 10 MB each,
 // charged as they inflated, all held part and waited on one another).
@@ -788,7 +798,7 @@ func (br *bodyReader) ended(h *hold) {
 // BudgetWait: an honest compressed body sent at once is not throttled
 // while the bodies before it are served.
 func (br *bodyReader) chargeInflated(n int64) error {
-	br.most, br.wait = br.held+n+1, arrivedWait
+	br.most, br.wait = br.held+2*n+1, arrivedWait
 	return br.chargeTo(br.most)
 }
 
