@@ -148,7 +148,7 @@ func (g *gcWatch) collect(pid int) (heap, rss int64, err error) {
 
 // memoryOnce starts the server, measures it idle, loads n items from
 // conc clients and measures it again.
-func memoryOnce(bin string, n, conc int, log io.Writer) (r memoryRun, err error) {
+func memoryOnce(bin string, n, conc int, gsi bool, log io.Writer) (r memoryRun, err error) {
 	port, err := freePort()
 	if err != nil {
 		return r, err
@@ -179,7 +179,7 @@ func memoryOnce(bin string, n, conc int, log io.Writer) (r memoryRun, err error)
 		return r, err
 	}
 	cl := newClient(url, fmt.Sprintf("AKIAMEMORY%08x", rand.Uint32()), conc)
-	w := &workload{table: "memory"}
+	w := &workload{table: "memory", gsi: gsi}
 	if err := w.create(cl); err != nil {
 		return r, err
 	}
@@ -220,10 +220,14 @@ func runMemory(c config, stdout, stderr io.Writer) error {
 		}
 	}
 	conc := c.concurrency[0]
-	fmt.Fprintf(stdout, "%s: %d items of %d bytes by BatchWriteItem of %d from %d clients; %s\n", about, c.memory, itemSize, batchSize, conc, machine())
+	index := ""
+	if c.gsi {
+		index = " into a table with one GSI (byEmail, KEYS_ONLY)"
+	}
+	fmt.Fprintf(stdout, "%s: %d items of %d bytes by BatchWriteItem of %d from %d clients%s; %s\n", about, c.memory, itemSize, batchSize, conc, index, machine())
 	var runs []memoryRun
 	for i := range c.runs {
-		r, err := memoryOnce(bin, c.memory, conc, stderr)
+		r, err := memoryOnce(bin, c.memory, conc, c.gsi, stderr)
 		if err != nil {
 			return fmt.Errorf("round %d: %w", i+1, err)
 		}
