@@ -24,8 +24,10 @@ import (
 // build on its folder and times from the exec to the first answered
 // DescribeTable that finds the table ACTIVE followed by a GetItem that
 // finds an item loaded (the server answers nothing before its folder is
-// loaded, or answers without the table), then stops it. It prints each
-// round and each build's median.
+// loaded, or answers without the table), and reads the server's CPU time
+// to then (user and system, from /proc: what a busy machine moves less
+// than the wall time), then stops it. It prints each round and each
+// build's medians.
 
 // restartKey is the access key of the restart run: the table is kept in
 // its namespace, so every round asks with it.
@@ -95,12 +97,12 @@ func restartSeed(bin, dir string, n int, log io.Writer) error {
 }
 
 // restartOnce starts bin on dir and returns the time from its exec to
-// the table's first answers.
-func restartOnce(bin, dir string, log io.Writer) (time.Duration, error) {
+// the table's first answers, and the server's CPU time to then.
+func restartOnce(bin, dir string, log io.Writer) (wall, cpu time.Duration, err error) {
 	start := time.Now()
 	cmd, url, err := startServer(bin, dir, log)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer stopServer(cmd)
 	cl := newClient(url, restartKey, 1)
@@ -109,12 +111,12 @@ func restartOnce(bin, dir string, log io.Writer) (time.Duration, error) {
 	for time.Since(start) < 5*time.Minute {
 		if d, err := cl.call("DescribeTable", describe, nil); err == nil && bytes.Contains(d, []byte(`"TableStatus":"ACTIVE"`)) {
 			if g, err := cl.call("GetItem", get, nil); err == nil && bytes.Contains(g, []byte(`"Item"`)) {
-				return time.Since(start), nil
+				return time.Since(start), procCPU(cmd.Process.Pid), nil
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return 0, fmt.Errorf("%s: no answer with the table within 5 minutes", bin)
+	return 0, 0, fmt.Errorf("%s: no answer with the table within 5 minutes", bin)
 }
 
 // runRestart is the restart run of c.restart items.
@@ -141,24 +143,27 @@ func runRestart(c config, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: loading: %w", abouts[i], err)
 		}
 	}
-	times := make([][]time.Duration, len(bins))
+	times, cpus := make([][]time.Duration, len(bins)), make([][]time.Duration, len(bins))
 	for round := range c.runs {
 		for k := range bins {
 			i := k
 			if round%2 == 1 {
 				i = len(bins) - 1 - k
 			}
-			d, err := restartOnce(bins[i], filepath.Join(tmp, "db"+strconv.Itoa(i)), stderr)
+			d, cpu, err := restartOnce(bins[i], filepath.Join(tmp, "db"+strconv.Itoa(i)), stderr)
 			if err != nil {
 				return fmt.Errorf("round %d: %w", round+1, err)
 			}
-			times[i] = append(times[i], d)
-			fmt.Fprintf(stdout, "round %d: %s: %.2fs to the first GetItem\n", round+1, abouts[i], d.Seconds())
+			times[i], cpus[i] = append(times[i], d), append(cpus[i], cpu)
+			fmt.Fprintf(stdout, "round %d: %s: %.2fs to the first GetItem, server CPU %.2fs\n", round+1, abouts[i], d.Seconds(), cpu.Seconds())
 		}
 	}
 	for i, t := range times {
+		c := cpus[i]
 		slices.Sort(t)
-		fmt.Fprintf(stdout, "%s: median %.2fs (%.2f-%.2fs) of %d\n", abouts[i], t[len(t)/2].Seconds(), t[0].Seconds(), t[len(t)-1].Seconds(), len(t))
+		slices.Sort(c)
+		fmt.Fprintf(stdout, "%s: median %.2fs (%.2f-%.2fs), server CPU %.2fs (%.2f-%.2fs), of %d\n", abouts[i],
+			t[len(t)/2].Seconds(), t[0].Seconds(), t[len(t)-1].Seconds(), c[len(c)/2].Seconds(), c[0].Seconds(), c[len(c)-1].Seconds(), len(t))
 	}
 	return nil
 }
