@@ -17,7 +17,12 @@
 //
 // -memory N starts the emulator, loads N items and reports its resident
 // memory per item once loaded, 10 s later and after a collection it is
-// told to make (SIGUSR1), with its live heap (memory.go).
+// told to make (SIGUSR1), with its live heap (memory.go); with -gsi the
+// table has one global secondary index.
+//
+// -restart N loads N items into a -dbPath server of each build given and
+// times its restarts, interleaved, from exec to the first GetItem that
+// finds an item (restart.go).
 //
 // -preload N instead writes N items into a fresh table by BatchWriteItem
 // of 25 from -concurrency clients and reports the wall time, items per
@@ -34,6 +39,7 @@
 //
 // Files: main.go (flags), client.go (the protocol), rawclient.go (the
 // preload's lean HTTP/1.1 connection), workload.go (requests and checks),
-// run.go (clients, latency), preload.go, memory.go, procstat.go (CPU times, the
-// machine), floor.go, targets.go (starting servers), report.go.
+// run.go (clients, latency), preload.go, memory.go, restart.go,
+// procstat.go (CPU times, the machine), floor.go, targets.go (starting
+// servers), report.go.
 package main

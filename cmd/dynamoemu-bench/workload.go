@@ -40,6 +40,7 @@ var opNames = []string{"put", "get", "query", "update", "scan", "batch", "mixed"
 type workload struct {
 	table      string
 	partitions int
+	gsi        bool // the table has the index byEmail (create)
 }
 
 func pkText(p int) string { return fmt.Sprintf("user#%07d", p) }
@@ -302,6 +303,15 @@ func (w *workload) create(c *client) error {
 			{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"},
 		},
 		"BillingMode": "PAY_PER_REQUEST",
+	}
+	if w.gsi { // by the email the items of a partition share
+		create["AttributeDefinitions"] = append(create["AttributeDefinitions"].([]map[string]string),
+			map[string]string{"AttributeName": "email", "AttributeType": "S"})
+		create["GlobalSecondaryIndexes"] = []map[string]any{{
+			"IndexName":  "byEmail",
+			"KeySchema":  []map[string]string{{"AttributeName": "email", "KeyType": "HASH"}},
+			"Projection": map[string]string{"ProjectionType": "KEYS_ONLY"},
+		}}
 	}
 	if err := c.callJSON("CreateTable", create, nil); err != nil {
 		return fmt.Errorf("CreateTable: %w", err)

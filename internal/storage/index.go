@@ -344,7 +344,13 @@ func (f *indexFill) addItem(item Item, e entry) {
 		f.ents = make([]ientry, 0, indexFillRun)
 		populateSlice(f.ents) // a third of a load's page faults were these
 	}
-	f.ents = append(f.ents, newIentry(f.keys.add(key), e))
+	k := ""
+	if last := len(f.ents) - 1; last >= 0 && f.ents[last].key == string(key) {
+		k = f.ents[last].key // the last item's index partition: one copy
+	} else {
+		k = f.keys.add(key)
+	}
+	f.ents = append(f.ents, newIentry(k, e))
 	f.x.count++
 	f.x.size += f.x.entrySize(item, int(e.size))
 }

@@ -301,6 +301,20 @@ func (t *itree) own(cn **inode) *inode {
 	return c
 }
 
+// shareKey makes e, about to go to leaf n's place i, hold the string of
+// its neighbour's index key when the two keys are equal (entries of one
+// index partition): one copy of a partition's key is kept, not one an
+// entry (a GSI of 10 entries a partition keyed by 25-byte emails added
+// 114 bytes an item, 30 of them its own copy of the key).
+func (n *inode) shareKey(i int, e *ientry) {
+	switch {
+	case i > 0 && n.pres[i-1] == e.pre && n.ents[i-1].key == e.key:
+		e.key = n.ents[i-1].key
+	case i < int(n.n) && n.pres[i] == e.pre && n.ents[i].key == e.key:
+		e.key = n.ents[i].key
+	}
+}
+
 // put sets entry i (and, in a branch, child i) to e (and kid).
 func (n *inode) put(i int, e ientry, kid *inode) {
 	n.ents[i], n.pres[i] = e, e.pre
@@ -380,9 +394,11 @@ func (t *itree) set(cn **inode, e *ientry) (right *inode, sep ientry, added bool
 	if n.leaf {
 		i = n.lower(e, 0)
 		if i < int(n.n) && !n.greater(i, e) {
+			e.key = n.ents[i].key // equal: the new string is let go
 			n.put(i, *e, nil)
 			return nil, ientry{}, false
 		}
+		n.shareKey(i, e)
 		sep = *e
 	} else {
 		c := n.child(e)

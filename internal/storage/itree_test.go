@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -462,4 +463,38 @@ func BenchmarkIndexBackfill(b *testing.B) {
 			})
 		}
 	})
+}
+
+// TestItreeSharesKeys: the entries of one index key, inserted one by one
+// in any order, hold one string of it between them (two or three where
+// they straddle leaves), not a copy each, and still read back in order.
+func TestItreeSharesKeys(t *testing.T) {
+	tr := newItree()
+	const perKey = 10
+	for _, i := range rand.New(rand.NewPCG(1, 2)).Perm(200 * perKey) {
+		key := fmt.Sprintf("\x01\x02\x03\x04someone.%d@example.com", i/perKey)
+		tr.Set(newIentry(key, keyPivot(fmt.Sprintf("p%04d", i), "")))
+	}
+	data := map[string]map[*byte]bool{}
+	got := tr.Items()
+	require.Len(t, got, 200*perKey)
+	for j, ie := range got {
+		if j > 0 {
+			require.True(t, ientryLess(got[j-1], ie), "entry %d out of order", j)
+		}
+		if data[ie.key] == nil {
+			data[ie.key] = map[*byte]bool{}
+		}
+		data[ie.key][unsafe.StringData(ie.key)] = true
+	}
+	require.Len(t, data, 200)
+	strs := 0
+	for key, copies := range data {
+		// An entry shares its neighbours' in its leaf: a key whose
+		// entries straddle two leaves may be held twice.
+		require.LessOrEqual(t, len(copies), 3, "index key %q held %d times", key, len(copies))
+		strs += len(copies)
+	}
+	require.Less(t, strs, 200*perKey/5, "%d strings for %d keys of %d entries", strs, 200, 200*perKey)
+	t.Logf("%d strings for 200 keys of %d entries", strs, 200*perKey)
 }
