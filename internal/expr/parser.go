@@ -26,7 +26,7 @@ type bailout struct{ err *Error }
 func newParser(param, src string, mode Mode) *parser {
 	p := &parser{src: src, param: param, mode: mode}
 	var s lex.Scanner[Token]
-	s.Init(src, &rules[mode])
+	s.Init(src, rules, words[mode])
 	p.Fill(s.Scan, EOF, 0)
 	return p
 }

@@ -18,10 +18,35 @@ const (
 
 // isNameChar reports whether c may be in an attribute name after its
 // first letter, or in a #name or :value after its sign.
-func isNameChar(c byte) bool { return rules[ModeProjection].IsWordChar(c) }
+func isNameChar(c byte) bool { return rules.IsWordChar(c) }
 
-// keywordsIn returns the token of a word in a mode whose keywords are kw:
-// the keyword it spells in any case, else IDENT.
+// rules are the expression languages' lexical rules (the modes differ in
+// their keywords only: words): an attribute name is a letter then name
+// characters; a list index is a 0 alone or digits with no leading zero;
+// # and : start a NAME and a VALUE; no strings, no comments.
+var rules = (&lex.Rules[Token]{
+	EOF:       EOF,
+	Space:     " \t\n\r",
+	WordStart: lex.Letters,
+	WordChar:  lex.Letters + lex.Digits + "_",
+	Number:    INT,
+	Sigils:    "#:",
+	Tok: [128]Token{
+		'#': NAME, ':': VALUE,
+		'=': EQ, '<': LT, '>': GT, '+': PLUS, '-': MINUS, '(': LPAREN, ')': RPAREN,
+		'[': LBRACK, ']': RBRACK, ',': COMMA, '.': PERIOD,
+	},
+	Two: []lex.Op[Token]{{Text: "<>", Tok: NE}, {Text: "<=", Tok: LE}, {Text: ">=", Tok: GE}},
+}).Build()
+
+// words gives, for each mode, the token of a word: the keyword of the
+// mode it spells in any case, else IDENT.
+var words = [...]func(string) Token{
+	ModeCondition:  keywordsIn(conditionKeywords),
+	ModeUpdate:     keywordsIn(updateKeywords),
+	ModeProjection: func(string) Token { return IDENT },
+}
+
 func keywordsIn(kw map[string]Token) func(string) Token {
 	return func(word string) Token {
 		if t, ok := kw[strings.ToUpper(word)]; ok {
@@ -30,33 +55,3 @@ func keywordsIn(kw map[string]Token) func(string) Token {
 		return IDENT
 	}
 }
-
-// rules are the expression languages' lexical rules, one set per mode (the
-// modes differ in their keywords only): an attribute name is a letter
-// then name characters; a list index is a 0 alone or digits with no
-// leading zero; # and : start a NAME and a VALUE; no strings, no comments.
-var rules = func() (r [ModeProjection + 1]lex.Rules[Token]) {
-	base := lex.Rules[Token]{
-		EOF:       EOF,
-		Space:     " \t\n\r",
-		WordStart: lex.Letters,
-		WordChar:  lex.Letters + lex.Digits + "_",
-		Number:    INT,
-		Sigil:     [128]Token{'#': NAME, ':': VALUE},
-		One: [128]Token{
-			'=': EQ, '<': LT, '>': GT, '+': PLUS, '-': MINUS, '(': LPAREN, ')': RPAREN,
-			'[': LBRACK, ']': RBRACK, ',': COMMA, '.': PERIOD,
-		},
-		Two: []lex.Op[Token]{{Text: "<>", Tok: NE}, {Text: "<=", Tok: LE}, {Text: ">=", Tok: GE}},
-	}
-	for m, kw := range map[Mode]map[string]Token{ModeCondition: conditionKeywords, ModeUpdate: updateKeywords} {
-		r[m] = base
-		r[m].Word = keywordsIn(kw)
-	}
-	r[ModeProjection] = base
-	r[ModeProjection].Word = func(string) Token { return IDENT }
-	for m := range r {
-		r[m].Build()
-	}
-	return r
-}()

@@ -11,7 +11,7 @@ import (
 // newScanner returns a scanner of src in mode.
 func newScanner(src string, mode Mode) *lex.Scanner[Token] {
 	s := new(lex.Scanner[Token])
-	s.Init(src, &rules[mode])
+	s.Init(src, rules, words[mode])
 	return s
 }
 

@@ -16,11 +16,12 @@ const (
 // token kind; its zero value is the ILLEGAL token.
 //
 // A token is, tried in this order at a byte that is not space: a word (a
-// WordStart byte, then WordChar bytes; Word gives its token), a number
-// (digits; see Decimal), a placeholder (a Sigil byte and one or more
-// WordChar bytes), a quoted text (a Quote byte through the next one not
-// doubled), an operator (a Two pair, else a One byte). Anything else is
-// one ILLEGAL character, a whole rune when it is not ASCII.
+// WordStart byte, then WordChar bytes; the scanner's word function gives
+// its token, keyword or identifier), a number (digits; see Decimal), a
+// placeholder (a Sigils byte and one or more WordChar bytes), a quoted
+// text (a Quotes byte through the next one not doubled), an operator (a
+// Two pair, else a byte of Tok). Anything else is one ILLEGAL character, a
+// whole rune when it is not ASCII.
 type Rules[T comparable] struct {
 	EOF T
 	// Space, WordStart and WordChar list ASCII characters.
@@ -29,21 +30,19 @@ type Rules[T comparable] struct {
 	// Comments: "--" to the end of the line and "/*" through "*/" are
 	// space too; an unclosed "/*" is ILLEGAL through the end of input.
 	Comments bool
-	Word     func(word string) T
 	Number   T
 	// Decimal numbers are digits [. digits] [e [+|-] digits], or start
 	// with "." and a digit; otherwise a number is a 0 alone or a run of
 	// digits (a list index, no leading zeros).
 	Decimal bool
-	// Sigil maps a byte that starts a placeholder to the placeholder's
-	// token; alone, the byte is ILLEGAL.
-	Sigil [utf8.RuneSelf]T
-	// Quote maps a quote byte to the token of its quoted text; an
-	// unclosed one is ILLEGAL through the end of input.
-	Quote [utf8.RuneSelf]T
-	// One maps a byte that is an operator or punctuation mark by itself
-	// to its token; Two lists the two-byte ones, which win over One.
-	One [utf8.RuneSelf]T
+	// Sigils are the bytes that start a placeholder (alone, the byte is
+	// ILLEGAL); Quotes are the quote bytes (an unclosed quote is ILLEGAL
+	// through the end of input).
+	Sigils, Quotes string
+	// Tok maps a byte to the token it stands for: an operator or
+	// punctuation mark by itself, a sigil's placeholder, a quote's quoted
+	// text. Two lists the two-byte operators, which win over Tok.
+	Tok [utf8.RuneSelf]T
 	Two []Op[T]
 
 	// class holds, for each byte, the flags of what it may start or
@@ -65,7 +64,6 @@ const (
 
 // Build makes r ready to scan with and returns it.
 func (r *Rules[T]) Build() *Rules[T] {
-	var zero T
 	set := func(chars string, f uint8) {
 		for i := 0; i < len(chars); i++ {
 			r.class[chars[i]] |= f
@@ -74,14 +72,8 @@ func (r *Rules[T]) Build() *Rules[T] {
 	set(r.Space, fSpace)
 	set(r.WordStart, fWordStart)
 	set(r.WordChar, fWordChar)
-	for c := range utf8.RuneSelf {
-		if r.Sigil[c] != zero {
-			r.class[c] |= fSigil
-		}
-		if r.Quote[c] != zero {
-			r.class[c] |= fQuote
-		}
-	}
+	set(r.Sigils, fSigil)
+	set(r.Quotes, fQuote)
 	for _, op := range r.Two {
 		r.class[op.Text[0]] |= fTwo
 	}
@@ -105,17 +97,19 @@ type Op[T comparable] struct {
 // makes progress: every byte outside spaces and comments ends up in
 // exactly one token.
 type Scanner[T comparable] struct {
-	src string
-	off int
-	r   *Rules[T]
+	src  string
+	off  int
+	r    *Rules[T]
+	word func(string) T
 }
 
-// Init prepares s to scan src by r, which [Rules.Build] made ready.
-func (s *Scanner[T]) Init(src string, r *Rules[T]) {
+// Init prepares s to scan src by r, which [Rules.Build] made ready; word
+// gives the token of a word (a keyword's or an identifier's).
+func (s *Scanner[T]) Init(src string, r *Rules[T], word func(string) T) {
 	if !r.built {
 		panic("lex: Rules used before Build")
 	}
-	s.src, s.off, s.r = src, 0, r
+	s.src, s.off, s.r, s.word = src, 0, r, word
 }
 
 // Scan returns the next token: its byte offset, kind and source text. At
@@ -135,7 +129,7 @@ func (s *Scanner[T]) Scan() (pos int, tok T, lit string) {
 	switch f := r.class[c]; {
 	case f&fWordStart != 0:
 		end = r.run(src, pos+1)
-		tok = r.Word(src[pos:end])
+		tok = s.word(src[pos:end])
 	case IsDigit(c) || r.Decimal && c == '.' && pos+1 < len(src) && IsDigit(src[pos+1]):
 		end, tok = r.number(src, pos), r.Number
 	case f&fSigil != 0:
@@ -143,7 +137,7 @@ func (s *Scanner[T]) Scan() (pos int, tok T, lit string) {
 		if end == pos+1 {
 			break // ILLEGAL
 		}
-		tok = r.Sigil[c]
+		tok = r.Tok[c]
 	case f&fQuote != 0:
 		end, tok = s.quoted(pos)
 	default:
@@ -239,14 +233,14 @@ func (s *Scanner[T]) quoted(pos int) (int, T) {
 			end++
 			continue
 		}
-		return end + 1, s.r.Quote[q]
+		return end + 1, s.r.Tok[q]
 	}
 	var illegal T
 	return len(src), illegal
 }
 
 // operator returns the end and token of the operator or punctuation
-// starting at pos: a Two pair when one stands there, else One's token of
+// starting at pos: a Two pair when one stands there, else Tok's token of
 // the byte. A byte past ASCII is ILLEGAL with the rest of its rune.
 func (r *Rules[T]) operator(src string, pos int, f uint8) (int, T) {
 	c := src[pos]
@@ -263,5 +257,5 @@ func (r *Rules[T]) operator(src string, pos int, f uint8) (int, T) {
 			}
 		}
 	}
-	return pos + 1, r.One[c]
+	return pos + 1, r.Tok[c]
 }

@@ -31,26 +31,25 @@ var testRules = []*Rules[int]{
 	(&Rules[int]{
 		EOF: tEOF, Space: " \t\n", Comments: true,
 		WordStart: Letters + "_", WordChar: Letters + Digits + "_$",
-		Word: func(w string) int {
-			if strings.EqualFold(w, "and") {
-				return tKeyword
-			}
-			return tWord
-		},
-		Number: tNumber, Decimal: true,
-		Quote: [128]int{'\'': tString, '"': tQuoted},
-		One:   [128]int{'=': tEq, '<': tLt, '-': tMinus, '.': tPeriod},
-		Two:   []Op[int]{{Text: "<>", Tok: tNe}, {Text: "!=", Tok: tNe}, {Text: "<=", Tok: tLe}},
+		Number: tNumber, Decimal: true, Quotes: `'"`,
+		Tok: [128]int{'\'': tString, '"': tQuoted, '=': tEq, '<': tLt, '-': tMinus, '.': tPeriod},
+		Two: []Op[int]{{Text: "<>", Tok: tNe}, {Text: "!=", Tok: tNe}, {Text: "<=", Tok: tLe}},
 	}).Build(),
 	(&Rules[int]{
 		EOF: tEOF, Space: " ",
 		WordStart: Letters, WordChar: Letters + Digits + "_",
-		Word:   func(string) int { return tWord },
-		Number: tNumber,
-		Sigil:  [128]int{'#': tName, ':': tName},
-		One:    [128]int{'=': tEq, '<': tLt, '-': tMinus, '.': tPeriod},
-		Two:    []Op[int]{{Text: "<>", Tok: tNe}},
+		Number: tNumber, Sigils: "#:",
+		Tok: [128]int{'#': tName, ':': tName, '=': tEq, '<': tLt, '-': tMinus, '.': tPeriod},
+		Two: []Op[int]{{Text: "<>", Tok: tNe}},
 	}).Build(),
+}
+
+// word is the test languages' words: "and" a keyword in any case.
+func word(w string) int {
+	if strings.EqualFold(w, "and") {
+		return tKeyword
+	}
+	return tWord
 }
 
 type token struct {
@@ -60,7 +59,7 @@ type token struct {
 
 func scanAll(src string, r *Rules[int]) []token {
 	var s Scanner[int]
-	s.Init(src, r)
+	s.Init(src, r, word)
 	var out []token
 	for {
 		pos, tok, lit := s.Scan()
@@ -97,7 +96,7 @@ func TestBuild(t *testing.T) {
 	require.True(t, r.IsWordChar('a') && r.IsWordChar('_') && r.IsWordChar('7'))
 	require.False(t, r.IsWordChar('-') || r.IsWordChar(0xff) || r.IsWordChar(0))
 	var s Scanner[int]
-	require.Panics(t, func() { s.Init("a", &Rules[int]{}) })
+	require.Panics(t, func() { s.Init("a", &Rules[int]{}, word) })
 }
 
 // FuzzScanner checks, in both test languages, that the scanner makes

@@ -11,9 +11,10 @@ import (
 func isIdentStart(c byte) bool { return lex.IsLetter(c) || c == '_' }
 func isIdentChar(c byte) bool  { return rules.IsWordChar(c) }
 
-// rules are PartiQL's lexical rules: identifiers and keywords (Lookup),
-// decimal numbers, 'strings' and "quoted identifiers" (a doubled quote
-// inside stands for one), -- and /* */ comments, and the operators. Input
+// rules are PartiQL's lexical rules (its words go through Lookup):
+// identifiers and keywords, decimal numbers, 'strings' and "quoted
+// identifiers" (a doubled quote inside stands for one), -- and /* */
+// comments, and the operators. Input
 // that starts no valid token becomes an ILLEGAL token: one character, or
 // the rest of the input for an unterminated string, quoted identifier or
 // comment.
@@ -23,11 +24,11 @@ var rules = (&lex.Rules[Token]{
 	Comments:  true,
 	WordStart: lex.Letters + "_",
 	WordChar:  lex.Letters + lex.Digits + "_$",
-	Word:      Lookup,
 	Number:    NUMBER,
 	Decimal:   true,
-	Quote:     [128]Token{'\'': STRING, '"': QIDENT},
-	One: [128]Token{
+	Quotes:    `'"`,
+	Tok: [128]Token{
+		'\'': STRING, '"': QIDENT,
 		'?': PARAM, '=': EQ, '<': LT, '>': GT, '+': PLUS, '-': MINUS, '*': STAR, '/': SLASH,
 		'(': LPAREN, ')': RPAREN, '[': LBRACK, ']': RBRACK, '{': LBRACE, '}': RBRACE,
 		',': COMMA, '.': PERIOD, ':': COLON, ';': SEMICOLON,

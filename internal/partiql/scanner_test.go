@@ -11,7 +11,7 @@ import (
 // newScanner returns a scanner of src.
 func newScanner(src string) *lex.Scanner[Token] {
 	s := new(lex.Scanner[Token])
-	s.Init(src, rules)
+	s.Init(src, rules, Lookup)
 	return s
 }
 
