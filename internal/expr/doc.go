@@ -6,8 +6,9 @@
 //
 // # Pipeline
 //
-// Text goes through a hand-written [Scanner] (tokens with byte offsets,
-// ILLEGAL tokens for bad input), a recursive-descent parser with precedence
+// Text goes through the scanner of package lex, on the expression
+// languages' rules (scanner.go: tokens with byte offsets, ILLEGAL tokens
+// for bad input), a recursive-descent parser with precedence
 // climbing ([Token.Precedence]: OR < AND < NOT < comparisons) and a nesting
 // cap, and then a [Compiler] that, once per request, resolves #names and
 // :values, records which were used ([Compiler.Unused]) and checks every rule

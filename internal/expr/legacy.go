@@ -39,8 +39,15 @@ func sortNamed(conds []NamedCondition) *Error {
 			return errPlain(MsgEmptyAttributeName)
 		}
 	}
-	slices.SortFunc(conds, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	SortByName(conds)
 	return nil
+}
+
+// SortByName sorts conds by name, stably. It is the one sort of
+// conditions in the server (wire's too): each comparison sort of a
+// struct type costs the binary its own copy of the sort, 8 to 12 kB.
+func SortByName(conds []NamedCondition) {
+	slices.SortStableFunc(conds, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // AttributeUpdate is one entry of the legacy AttributeUpdates map.

@@ -3,7 +3,6 @@ package expr
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -175,7 +174,7 @@ func (fc *LegacyFilter) compile(conditionalOperator string, check func(i int) *E
 // filterOfNamed is FilterOf of conditions given as a slice (each name
 // once), sorted here by name in place.
 func filterOfNamed(filter []NamedCondition, conditionalOperator string) (*Condition, error) {
-	slices.SortFunc(filter, func(a, b NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	SortByName(filter)
 	var fc LegacyFilter
 	fc.Grow(len(filter), 1)
 	for _, f := range filter {

@@ -110,8 +110,7 @@ func TestErrorPositions(t *testing.T) {
 
 func TestScannerProgress(t *testing.T) {
 	src := "a.#b[10] <> :c AND é!=\"x\" <= >= ( ) , + - 0012"
-	var s Scanner
-	s.Init(src, ModeCondition)
+	s := newScanner(src, ModeCondition)
 	var parts []string
 	last := -1
 	for {

@@ -25,8 +25,8 @@ type bailout struct{ err *Error }
 
 func newParser(param, src string, mode Mode) *parser {
 	p := &parser{src: src, param: param, mode: mode}
-	var s Scanner
-	s.Init(src, mode)
+	var s lex.Scanner[Token]
+	s.Init(src, rules, words[mode])
 	p.Fill(s.Scan, EOF, 0)
 	return p
 }

@@ -63,18 +63,30 @@ type projElem struct {
 // order (stepCmp), so that each goes after the others at every node:
 // in any other, each insert shifted the names after it, which made an
 // AttributesToGet of 256,000 names take 22 s.
+// They are sorted as pointers: the server has that sort already, and a
+// sort of Path values would add its own copy of the sort (8 kB).
 func newProjTrie(paths []Path) *projTrie {
 	root := &projTrie{}
-	if len(paths) > 16 {
-		paths = slices.Clone(paths)
-		slices.SortFunc(paths, func(a, b Path) int { return slices.CompareFunc(a, b, stepCmp) })
-	}
-	for _, p := range paths {
+	add := func(p Path) {
 		n := root
 		for _, s := range p {
 			n = n.child(s)
 		}
 		n.leaf = true
+	}
+	if len(paths) <= 16 {
+		for _, p := range paths {
+			add(p)
+		}
+		return root
+	}
+	sorted := make([]*Path, len(paths))
+	for i := range paths {
+		sorted[i] = &paths[i]
+	}
+	slices.SortFunc(sorted, func(a, b *Path) int { return slices.CompareFunc(*a, *b, stepCmp) })
+	for _, p := range sorted {
+		add(*p)
 	}
 	return root
 }

@@ -4,12 +4,20 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
+
+// newScanner returns a scanner of src in mode.
+func newScanner(src string, mode Mode) *lex.Scanner[Token] {
+	s := new(lex.Scanner[Token])
+	s.Init(src, rules, words[mode])
+	return s
+}
 
 // scanAll is every token of src in mode, with its text, EOF left out.
 func scanAll(src string, mode Mode) (toks []Token, lits []string) {
-	var s Scanner
-	s.Init(src, mode)
+	s := newScanner(src, mode)
 	for {
 		_, tok, lit := s.Scan()
 		if tok == EOF {
@@ -55,7 +63,8 @@ func TestScanOperator(t *testing.T) {
 		{"!=", 1, ILLEGAL}, {"*", 1, ILLEGAL}, {"\x00", 1, ILLEGAL}, {"é", 2, ILLEGAL}, {"\xff", 1, ILLEGAL},
 	}
 	for _, tt := range tests {
-		end, tok := scanOperator(tt.src, 0)
+		pos, tok, lit := newScanner(tt.src, ModeCondition).Scan()
+		end := pos + len(lit)
 		require.Equal(t, tt.want, tok, "%q", tt.src)
 		require.Equal(t, tt.end, end, "%q", tt.src)
 	}

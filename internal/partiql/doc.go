@@ -19,9 +19,9 @@
 // starts and prints back to canonical source with String(), which parses
 // to the same tree.
 //
-// The pipeline follows package expr: a hand-written [Scanner] (tokens with
-// byte offsets; comments -- and /* */ skipped; bad input becomes an
-// ILLEGAL token), then recursive descent with precedence climbing
+// The pipeline follows package expr: package lex's scanner on PartiQL's
+// rules (scanner.go: tokens with byte offsets; comments -- and /* */
+// skipped; bad input becomes an ILLEGAL token), then recursive descent with precedence climbing
 // ([Token.Precedence]: OR < AND < NOT < comparisons < || < + - < * /) and
 // a nesting cap. Keywords are case-insensitive; identifiers are plain
 // (pk) or double-quoted ("my-table", "" for a quote); strings are

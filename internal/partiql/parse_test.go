@@ -233,8 +233,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestScannerProgress(t *testing.T) {
 	src := `SELECT "a""b", 'c''d' FROM t WHERE x <> 1 != 2 << >> <= >= || ? é $ 1.5e3 .5 -- c`
-	var s Scanner
-	s.Init(src)
+	s := newScanner(src)
 	var parts []string
 	last := -1
 	for {
@@ -270,8 +269,7 @@ func TestScannerTokens(t *testing.T) {
 		{"|", []Token{ILLEGAL}},
 	}
 	for _, tt := range tests {
-		var s Scanner
-		s.Init(tt.src)
+		s := newScanner(tt.src)
 		var got []Token
 		for {
 			_, tok, _ := s.Scan()

@@ -26,8 +26,8 @@ type bailout struct{ err *Error }
 
 func newParser(src string) *parser {
 	p := &parser{src: src}
-	var s Scanner
-	s.Init(src)
+	var s lex.Scanner[Token]
+	s.Init(src, rules, Lookup)
 	p.Fill(s.Scan, EOF, len(src)/4+2)
 	return p
 }

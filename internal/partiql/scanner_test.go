@@ -4,7 +4,22 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/dynamoemu/dynamoemu/internal/lex"
 )
+
+// newScanner returns a scanner of src.
+func newScanner(src string) *lex.Scanner[Token] {
+	s := new(lex.Scanner[Token])
+	s.Init(src, rules, Lookup)
+	return s
+}
+
+// first returns the end and token of the first token of src.
+func first(src string) (int, Token) {
+	pos, tok, lit := newScanner(src).Scan()
+	return pos + len(lit), tok
+}
 
 // TestScanOperator: every operator and punctuation mark scans to its
 // token, the two-character ones taken whole, also at the end of input,
@@ -26,7 +41,7 @@ func TestScanOperator(t *testing.T) {
 		{"@", 1, ILLEGAL}, {"\x00", 1, ILLEGAL}, {"\x7f", 1, ILLEGAL}, {"é", 2, ILLEGAL}, {"\xff", 1, ILLEGAL},
 	}
 	for _, tt := range tests {
-		end, tok := scanOperator(tt.src, 0)
+		end, tok := first(tt.src)
 		require.Equal(t, tt.want, tok, "%q", tt.src)
 		require.Equal(t, tt.end, end, "%q", tt.src)
 	}
@@ -36,10 +51,10 @@ func TestScanOperator(t *testing.T) {
 // stops at anything else; Scan makes a keyword of one in any case.
 func TestScanIdent(t *testing.T) {
 	for src, end := range map[string]int{"a": 1, "a1_$b c": 5, "_x.y": 2, "ab-c": 2, "abé": 2} {
-		require.Equal(t, end, scanIdent(src, 0), "%q", src)
+		got, _ := first(src)
+		require.Equal(t, end, got, "%q", src)
 	}
-	var s Scanner
-	s.Init("wHeRe where_ x$1")
+	s := newScanner("wHeRe where_ x$1")
 	for _, want := range []struct {
 		tok Token
 		lit string

@@ -162,11 +162,18 @@ func (r *Recorder) designReportLocked() *DesignReport {
 			dr.Patterns = append(dr.Patterns, pr)
 		}
 	}
-	keys := slices.SortedFunc(maps.Keys(r.unmatched), func(a, b shapeKey) int {
+	// Pointers are sorted, not the keys: the server has the sort of
+	// pointers already, and a sort of shapeKey would add its own copy.
+	keys := make([]*shapeKey, 0, len(r.unmatched))
+	for k := range r.unmatched {
+		keys = append(keys, &k)
+	}
+	slices.SortFunc(keys, func(a, b *shapeKey) int {
 		return cmp.Or(cmp.Compare(a.table, b.table), cmp.Compare(a.index, b.index), cmp.Compare(a.access, b.access),
 			cmp.Compare(a.sortOp, b.sortOp), cmpBool(a.filter, b.filter))
 	})
-	for _, k := range keys {
+	for _, kp := range keys {
+		k := *kp
 		u := r.unmatched[k]
 		ur := UnmatchedRequest{
 			Table: k.table, Index: k.index, Access: k.access.String(), Op: u.op, SortCondition: k.sortOp.String(),

@@ -44,6 +44,7 @@ func TestCanonicalParts(t *testing.T) {
 		{"root", canonicalURI("/"), "/"},
 		{"escaped path encoded again", canonicalURI("/a%20b/c"), "/a%2520b/c"},
 		{"query sorted", canonicalQuery("b=2&a=1&a=0", false), "a=0&a=1&b=2"},
+		{"query name the start of another", canonicalQuery("a.=0&a-=1&a=2&a=10", false), "a=10&a=2&a-=1&a.=0"},
 		{"query encoded", canonicalQuery("k=a+b&x=%7E&y=%2F", false), "k=a%20b&x=~&y=%2F"},
 		{"query without value", canonicalQuery("flag&a=1", false), "a=1&flag="},
 		{"signature left out", canonicalQuery("X-Amz-Signature=ab&X-Amz-Date=1", true), "X-Amz-Date=1"},

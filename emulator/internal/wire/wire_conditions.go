@@ -3,7 +3,6 @@ package wire
 import (
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/dynamoemu/dynamoemu/internal/expr"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -71,7 +70,7 @@ func decodeKeyConditions(d *reqDecoder, v reflect.Value, depth int) error {
 // lastByName sorts conds by name and keeps, of a name given more than
 // once, its last condition.
 func lastByName(conds KeyConditions) KeyConditions {
-	slices.SortStableFunc(conds, func(a, b expr.NamedCondition) int { return strings.Compare(a.Name, b.Name) })
+	expr.SortByName(conds)
 	n := 0
 	for i := range conds {
 		if i+1 < len(conds) && conds[i+1].Name == conds[i].Name {
