@@ -474,7 +474,7 @@ var mxWantAdmin = map[string]string{
 	"DeleteBackup":                      "400 BackupNotFoundException: Backup not found: ",
 	"DeleteEventSourceMapping":          "404 ResourceNotFoundException: The resource you requested does not exist.",
 	"DeleteResourcePolicy":              "400 PolicyNotFoundException: Resource-based policy not found for the provided ResourceArn: ",
-	"EnableKinesisStreamingDestination": "400 ValidationException: Table is already streaming to the Kinesis data stream ",
+	"EnableKinesisStreamingDestination": "400 ValidationException: Table is not in a valid state to enable Kinesis Streaming Destination: EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.",
 	"UpdateKinesisStreamingDestination": "400 ValidationException: Invalid Request: Precision is already set to the desired value of MICROSECOND for ",
 	"UpdateTimeToLive":                  "400 ValidationException: TimeToLive is already enabled",
 }
