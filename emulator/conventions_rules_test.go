@@ -359,7 +359,9 @@ func TestDocsConventionsExample(t *testing.T) {
 }
 
 // TestConventionsPartiQL: ExecuteStatement's INSERT, UPDATE, DELETE and
-// SELECT go through the same rules and tenant guard.
+// SELECT go through the same rules and tenant guard (a SELECT's, by the
+// partitions its plan declares to the core's ReadPage: each of an IN
+// list's).
 func TestConventionsPartiQL(t *testing.T) {
 	env := newConvEnv(t)
 	other := emulatortest.TenantClient(t, env.e, accessKey, "tenant002")
@@ -379,6 +381,8 @@ func TestConventionsPartiQL(t *testing.T) {
 		{"select own tenant", own, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, ""},
 		{"select other tenant", other, `SELECT * FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `'`, "[conventions B10]"},
 		{"select scan", own, `SELECT * FROM "` + cmdTable + `"`, "[conventions B10]"},
+		{"select own and another tenant", own, `SELECT * FROM "` + cmdTable + `" WHERE pk IN ['` + orderPK + `', 'ORDER#tenant002']`, "[conventions B10]"},
+		{"select own partitions", own, `SELECT * FROM "` + cmdTable + `" WHERE pk IN ['` + orderPK + `', 'CUSTOMER#tenant001']`, ""},
 		{"delete other tenant", other, `DELETE FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions B10]"},
 		{"delete own command row", own, `DELETE FROM "` + cmdTable + `" WHERE pk = '` + orderPK + `' AND sk = '` + orderSK + `@1'`, "[conventions B12]"},
 	}

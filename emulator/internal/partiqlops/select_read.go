@@ -43,8 +43,10 @@ type selectPlan struct {
 
 // readSelect reads one page of a SELECT sel of t (or its index x; keys:
 // the target's key schema, as the lowering took it). The checks come in
-// the API's order: the key values, the tenant guard, the index's rules,
-// the NextToken; the stages (beginSelect) then open the read.
+// the API's order: the key values, then, in the core's ReadPage, the
+// tenant guard of the partitions the read declares (PageRead.Parts, or
+// the whole table or index: no handler guards its own keys), the index's
+// rules, the NextToken; the stages then open the read.
 func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys storage.KeySchema, sel *lower.Select, opt stmtOptions) (*service.Page, error) {
 	// Of an IN list, a key that holds an empty value matches no item of
 	// its partition; with pk = value it is the statement's error.
@@ -60,10 +62,7 @@ func readSelect(c service.Call, t service.Table, x *tablespec.IndexDef, keys sto
 			plan.iqs = append(plan.iqs, storage.IndexQuery{Partition: []storage.Value{kc.Partition}, Sort: kc.Sort, Forward: sel.Forward})
 		}
 	}
-	if err := plan.guard(c); err != nil {
-		return nil, err
-	}
-	r := &service.PageRead{Table: t, Index: x, Projection: sel.Projection, Filter: sel.Filter,
+	r := &service.PageRead{Table: t, Index: x, Parts: sel.Keys, None: sel.None, Projection: sel.Projection, Filter: sel.Filter,
 		Limit: opt.limit, Consistent: opt.consistent, Capacity: opt.capacity}
 	first := 0
 	var tableKey *storage.Key // the NextToken's
@@ -114,31 +113,6 @@ func filterProjected(t service.Table, x *tablespec.IndexDef, sel *lower.Select) 
 	}
 	slices.Sort(missing)
 	return apierr.Validationf(apierr.MsgFilterNotProjected, x.Name, "["+strings.Join(missing, ", ")+"]")
-}
-
-// guard puts the SELECT to the stages' KeyGuards (the tenant guard):
-// each partition it reads (of the table, or of the index it reads), or
-// the whole table or index when it scans.
-func (plan *selectPlan) guard(c service.Call) error {
-	if !plan.none && (len(plan.kcs) == 0 || plan.x != nil && plan.x.Multi()) {
-		index := ""
-		if plan.x != nil {
-			index = plan.x.Name
-		}
-		return c.GuardScan(plan.t, index, storage.Value{})
-	}
-	for _, kc := range plan.kcs {
-		var err error
-		if plan.x != nil {
-			err = c.GuardScan(plan.t, plan.x.Name, kc.Partition)
-		} else {
-			err = c.GuardKey(plan.t, storage.Key{Partition: kc.Partition})
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // tableStart reads a table SELECT's NextToken (nil: none) into *start

@@ -9,15 +9,11 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// What a feature that runs statements on items (PartiQL's
-// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, which
-// parse and lower them) asks of the core: each statement, once lowered
-// into expr's forms, is run as the item operation it stands for, through
-// the request pipeline's stages (pipeline.go) as that operation's own
-// handler runs them: a SELECT as a Query or Scan page (ReadPage), a
-// write as one Table.Write on its full key (WriteItem), a transaction by
-// the storage transaction code of TransactWriteItems and
-// TransactGetItems.
+// What a feature that runs statements on items (PartiQL) asks of the core:
+// each, lowered into expr's forms, runs as the item operation it stands for
+// through the pipeline's stages (pipeline.go), key guards first: a SELECT as
+// a Query or Scan page (ReadPage), a write on its full key (WriteItem), a
+// transaction as TransactWriteItems and TransactGetItems run theirs.
 
 // Schema is the table's key schema.
 func (t Table) Schema() storage.KeySchema { return t.t.schema }
@@ -37,29 +33,25 @@ func (t Table) CheckIndexKeys(item storage.Item, updated bool) error {
 	return t.t.checkIndexKeys(item, updated)
 }
 
-// GuardKey puts one key the request names to the stages' KeyGuards
-// (stage_check.go).
-func (c Call) GuardKey(t Table, k storage.Key) error { return c.c.guardKey(t.t, k) }
-
-// PageRead is one page of a read of a table or of its index by a
-// feature's own plan (a PartiQL SELECT's partitions), read as Query and
-// Scan read theirs: Limit, the 1 MB page, the filter, the index's rules.
-// On an index, the filter sees the index's entry: an attribute the index
-// does not project is missing, even where an LSI fetches it for the
-// projection (AWS's answers to PartiQL reads of an index, published
-// captures: nubo-db/dynoxide tests/partiql_index_qualifier.rs, eu-west-2).
+// PageRead is one page of a read of a table or its index by a feature's
+// plan, read as Query and Scan read theirs (Limit, the 1 MB page, the
+// filter, the index's rules) and guarded by what it declares it reads.
+// On an index, the filter sees the index's entry (an LSI fetches the
+// rest only for the projection: AWS's answers, nubo-db/dynoxide
+// tests/partiql_index_qualifier.rs, eu-west-2).
 type PageRead struct {
 	Table      Table
-	Index      *tablespec.IndexDef // the index read (nil: the table)
-	Projection *expr.Projection    // on an index, checked as a ProjectionExpression (not applied)
-	Filter     *expr.Condition     // on an index, of its entry
-	Limit      int                 // 0: none
+	Index      *tablespec.IndexDef  // the index read (nil: the table)
+	Projection *expr.Projection     // on an index, checked as a ProjectionExpression (not applied)
+	Filter     *expr.Condition      // on an index, of its entry
+	Parts      []*expr.KeyCondition // the partitions it reads (none, not None: all, a Scan)
+	None       bool                 // it reads no partition
+	Limit      int                  // 0: none
 	Consistent bool
 	Capacity   string // ReturnConsumedCapacity
 }
 
-// Page is the page a PageRead read: items (whole, from storage), the
-// last evaluated key (nil at the end) and the capacity.
+// Page is what a PageRead read: whole items, the last key (nil: the end), the capacity.
 type Page struct {
 	Items    []storage.Item
 	Stored   []storage.EncodedItem
@@ -75,13 +67,16 @@ type PageUse struct {
 	Access access.Access
 }
 
-// ReadPage reads one page of r: an index's read rules, then begin (the
-// feature's checks after its key guards), whose PageUse begins the read's
-// use (useRead), then read, which walks the view it asks for (the table's
-// or the index's, through the ReadViewer stages for an eventually
-// consistent read; not asked, not taken) with visit until visit returns false.
+// ReadPage reads one page of r: the key guards of the partitions r
+// declares (guardPage), an index's rules, begin (the feature's checks),
+// whose PageUse begins the read's use (useRead), then read, which walks
+// the view it asks for (through the ReadViewer stages for an eventually
+// consistent read; not asked, not taken) until visit returns false.
 func (c Call) ReadPage(r *PageRead, begin func() (PageUse, error), read func(view func() *storage.Table, visit func(storage.EncodedItem) bool) error) (*Page, error) {
 	t := r.Table.t
+	if err := c.c.guardPage(r); err != nil {
+		return nil, err
+	}
 	req := &readRequest{t: t, limit: r.Limit, consistent: r.Consistent, capacity: r.Capacity, filter: r.Filter}
 	if r.Filter != nil {
 		req.filterAttrs = r.Filter.Attributes()
@@ -115,27 +110,19 @@ func (c Call) ReadPage(r *PageRead, begin func() (PageUse, error), read func(vie
 	return out, err
 }
 
-// GuardScan puts a read of t (or of its index; "": the table) not confined to one of t's
-// partitions to the stages' KeyGuards, with the index partition it reads (invalid: none).
-func (c Call) GuardScan(t Table, x string, p storage.Value) error { return c.c.guardScan(t.t, x, p) }
-
 // IndexStartKey checks a start key of a read of t's index x as Scan
 // checks its ExclusiveStartKey.
 func (t Table) IndexStartKey(x *tablespec.IndexDef, key storage.Item) (storage.Item, error) {
 	return indexStartKey(t.t, x, key, nil)
 }
 
-// ReadItem runs r, one read of one item alone, as GetItem reads one:
-// the key guards (KeyGuard: the read's key, as GetItem's), the pipeline's stages for its key, then the item (projected by
-// r.Projection, nil: whole; nil when missing) from the view consistent
-// asks for, and its capacity. It is the general single-item read
-// (WriteItem's mirror); a feature that reads an item by its key uses it.
+// ReadItem runs r, one read of one item alone, as GetItem reads one
+// (WriteItem's mirror): the key guards and the pipeline's stages for its
+// key (useItem), then the item (projected by r.Projection, nil: whole;
+// nil when missing) from the view consistent asks for, and its capacity.
 func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage.Item, found bool, cc *ConsumedCapacity, err error) {
 	t, key, proj := r.Table, r.Key, r.Projection
 	size := 0
-	if err := c.c.guardRead(t.t, key, key); err != nil {
-		return nil, false, nil, err
-	}
 	if err := c.c.useItem(t.t, key, access.Get, func(u *itemUse) error { //gcassert:noescape
 		var stored storage.EncodedItem
 		if stored, found = u.fetchItem(consistent); found {
@@ -156,14 +143,13 @@ func (c Call) ReadItem(r TxRead, consistent bool, capacity string) (item storage
 // WriteItem runs w, one write of one item alone (a put, an update or a
 // delete: not a TxCheck; Preset is not read), as the core's item writes
 // run: the key guards and the pipeline's stages for its key (useItem),
-// then one storage write whose callback checks, on the
-// current item, that an Insert finds none (DuplicateItem) and that the
-// condition holds; applies the update with UpdateItem's checks of the
-// result; and puts the write to the stages' write checks. A delete of a
-// missing item changes nothing. It returns what the write did and its
-// capacity; a refusal is charged by the pipeline, and one by the condition
-// also returns, with its error, its capacity on the table alone (the larger
-// of the stored and the carried item: pipeline_condfail.go).
+// then one storage write whose callback checks, on the current item, that
+// an Insert finds none (DuplicateItem) and that the condition holds,
+// applies the update with UpdateItem's checks, and puts the write to the
+// stages' write checks. A delete of a missing item changes nothing. It
+// returns what it did and its capacity; a refusal is charged by the
+// pipeline, one by the condition also returning its capacity on the table
+// alone (the larger of the stored and the carried item: pipeline_condfail.go).
 func (c Call) WriteItem(w *TxWrite, mode string) (storage.Change, *ConsumedCapacity, error) {
 	cl, t := c.c, w.Table.t
 	op, acc, newSize := WritePut, access.Put, 0
@@ -228,11 +214,11 @@ func writeItemIn(u *itemUse, w *TxWrite, op WriteOp, newSize int) (change storag
 	return change, refusedSize, err
 }
 
-// MaxItemBytes is the largest item.
-const MaxItemBytes = maxItemBytes
-
-// MaxTransactItems is the most actions of a transaction.
-const MaxTransactItems = maxTransactItems
+// MaxItemBytes is the largest item; MaxTransactItems, a transaction's most actions.
+const (
+	MaxItemBytes     = maxItemBytes
+	MaxTransactItems = maxTransactItems
+)
 
 // TxRead is one read of one item: alone (ReadItem) or one of a read
 // transaction's (TransactGet).
@@ -242,9 +228,8 @@ type TxRead struct {
 	Projection *expr.Projection
 }
 
-// TransactGet reads gets as TransactGetItems reads them (each key put to
-// the key guards, the same item twice refused), through the pipeline's
-// stages.
+// TransactGet reads gets as TransactGetItems does (each key put to the
+// key guards, the same item twice refused), through the pipeline's stages.
 func (c Call) TransactGet(reads []TxRead, mode string) (*TransactGetItemsOutput, error) {
 	gets := make([]*txGet, len(reads))
 	var seen itemSet
@@ -287,9 +272,9 @@ type TxWrite struct {
 }
 
 // TransactWrite puts each action's key to the key guards, checks the
-// actions as a whole (the same item twice, the aggregate size) and runs
-// them as TransactWriteItems runs its actions, all or nothing; with a
-// token (fp: the request's fingerprint), once for the token's lifetime.
+// actions as a whole (the same item twice, the aggregate size) and runs them
+// as TransactWriteItems does, all or nothing; with a token (fp: the
+// request's fingerprint), once for the token's lifetime.
 func (c Call) TransactWrite(ws []TxWrite, mode string, token *string, fp [32]byte) (*TransactWriteItemsOutput, error) {
 	acts := make([]*txAction, len(ws))
 	for i, w := range ws {

@@ -11,7 +11,7 @@ package service
 //  1. the key guards: each key the request touches is put to the
 //     KeyGuard stages; useItem runs them, and the reads and the batches
 //     run them where their validation order puts them (guardKey,
-//     guardRead, guardQuery, guardScan, guardSelect: stage_check.go);
+//     guardRead, guardQuery, guardScan, guardPage: stage_check.go);
 //  2. Begin: each use of a table or index (per item of a batch, per action
 //     of a transaction, per partition of a PartiQL IN list) is put to the
 //     stages watching its table, in the order they were installed, before

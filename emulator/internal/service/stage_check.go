@@ -11,14 +11,13 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The checks of the stage seam, beside the uses of stage.go, each where
-// AWS's order or the write path puts it: the keys a request names
-// (KeyGuard), each item write inside its storage transaction
-// (WriteChecker), and a table's definition (the CheckDefinition and
-// LoadedDefinition hooks, feature_lifecycle.go). The core calls the
-// service's in Config's order and names none; each skips a table it
-// does not check, so a request on one pays a call that finds nothing to
-// do.
+// The checks of the stage seam, beside the uses of stage.go, each where AWS's
+// order or the write path puts it: the keys a request names (KeyGuard), each
+// item write inside its storage transaction (WriteChecker), and a table's
+// definition (the CheckDefinition and LoadedDefinition hooks,
+// feature_lifecycle.go). The core calls the service's in Config's order and
+// names none; each skips a table it does not check, so a request on one pays
+// a call that finds nothing to do.
 
 // DefinitionChange is a change of a table's definition: CreateTable or
 // a change of its tags (an error refuses either), UpdateTable's change of
@@ -244,6 +243,23 @@ func (c *call) guardQuery(t *table, index string, kc *expr.KeyCondition) error {
 		return c.guardKey(t, part)
 	}
 	return c.guardRead(t, part, storage.Key{Partition: kc.Partition, Sort: kc.Sort.Values[0]})
+}
+
+// guardPage puts a feature's read r to the KeyGuards as Query and Scan put
+// theirs: each partition r declares, or (none, a multi-key index) a Scan.
+func (c *call) guardPage(r *PageRead) error {
+	t, x := r.Table.t, ""
+	if r.Index != nil {
+		x = r.Index.Name
+	}
+	if !r.None && (len(r.Parts) == 0 || r.Index != nil && r.Index.Multi()) {
+		return c.guardScan(t, x, storage.Value{})
+	}
+	var err error
+	for i := 0; i < len(r.Parts) && err == nil; i++ {
+		err = c.guardQuery(t, x, &expr.KeyCondition{Partition: r.Parts[i].Partition})
+	}
+	return err
 }
 
 // guardScan puts a read of t not confined to one partition to the
