@@ -16,44 +16,17 @@ import (
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
-// The table catalog of a Namespace: its storage.DB holds the tables
-// (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and its tables list the emulator's tables in name
-// order, each wrapping its storage table. catalog.mu guards only that
-// list (a leaf of the lock order in doc.go); each table keeps its own
-// definition (an immutable snapshot, changed under table.mu through
-// changeMeta, the one funnel that records it) and storage.Table guards
-// its items, so a long Scan never blocks CreateTable. A namespace holds
-// its catalog under one pointer (Namespace.cat), so that forks share one
-// as go-memdb's snapshots share a root, until a fork's first change gives
-// it its own (Namespace.own, ns_snapshot.go).
-type catalog struct {
-	db       *storage.DB
-	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   []*table          // in name order (findLocked)
-	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
-	frozen   bool              // shared: its DB refuses every change
-	snap     *storage.Snapshot // a shared one's, its forks' (nil: namespaces.empty)
-	forks    int               // the namespaces holding a shared one; guarded by namespaces.mu
-	reader   *Namespace        // a shared one's tables', which no request reaches (Table.Space)
-}
+// The table catalog of a Namespace is package catalog's (namespace.go:
+// tableCatalog): its DB holds the tables and their definition records
+// (catalog_record.go), its list the tables below, by name. Each table
+// keeps its own definition (an immutable snapshot, changed under
+// table.mu through changeMeta, the one funnel that records it) and
+// storage.Table guards its items. A namespace holds its catalog under
+// one pointer (Namespace.cat), so that forks share one until a fork's
+// first change gives it its own (Namespace.own, ns_snapshot.go).
 
 // getTable returns the namespace's table called name, or nil.
-func (ns *Namespace) getTable(name string) *table {
-	c := ns.cat.Load()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if i, ok := c.findLocked(name); ok {
-		return c.tables[i]
-	}
-	return nil
-}
-
-// findLocked returns where the table called name is, or would go, in
-// c.tables (a slice in name order: a map's least is 200 B); c.mu held.
-func (c *catalog) findLocked(name string) (int, bool) {
-	return slices.BinarySearchFunc(c.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
-}
+func (ns *Namespace) getTable(name string) *table { return ns.cat.Load().Get(name) }
 
 // createTable creates t in the namespace's DB with its definition m and
 // stream s (zero: none), records it (one RecordCreateTable carrying the
@@ -62,7 +35,7 @@ func (c *catalog) findLocked(name string) (int, bool) {
 // record is refused (nothing is created then).
 func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) error {
 	c := ns.own()
-	st, err := c.db.CreateTable(storage.TableDef{
+	st, err := c.DB.CreateTable(storage.TableDef{
 		Name:          t.name,
 		ID:            t.id,
 		Schema:        t.schema,
@@ -85,43 +58,21 @@ func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) err
 // tracking for LSIs, stream s as the observer; zero: none) and puts it in
 // c (ns's catalog, or its new one), replacing a table of that name still
 // being deleted: st's DB has just accepted it, so no live table has it.
-func (ns *Namespace) publishTable(c *catalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
+func (ns *Namespace) publishTable(c *tableCatalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
 	t.data, t.ns = st, ns
 	t.trackCollections(m.LSIs)
 	if !s.IsZero() {
 		t.attachStreamLocked(s)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if i, ok := c.findLocked(t.name); ok {
-		c.tables[i] = t
-	} else {
-		c.tables = slices.Insert(c.tables, i, t)
-	}
+	c.Put(t.name, t)
 }
 
 // removeTable deletes t from the catalog if it is still there (a
 // concurrent DeleteTable + CreateTable must not remove the new table).
-func (ns *Namespace) removeTable(t *table) {
-	c := ns.cat.Load()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
-		c.tables = slices.Delete(c.tables, i, i+1)
-	}
-}
+func (ns *Namespace) removeTable(t *table) { ns.cat.Load().Remove(t.name, t) }
 
 // tableNames returns the table names in ascending (UTF-8 byte) order.
-func (ns *Namespace) tableNames() []string {
-	c := ns.cat.Load()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	names := make([]string, len(c.tables))
-	for i, t := range c.tables {
-		names[i] = t.name
-	}
-	return names
-}
+func (ns *Namespace) tableNames() []string { return ns.cat.Load().Names() }
 
 // table is one table: its key schema and items, plus everything
 // DescribeTable reports. name, schema, keySchema, data, arn, id, created
@@ -293,7 +244,7 @@ func (t *table) recordLocked(old, m *tableMeta) error {
 	case t.ns == nil || old.status == statusDeleting:
 		return nil
 	case m.status == statusDeleting:
-		return t.ns.cat.Load().db.DropTable(t.name)
+		return t.ns.cat.Load().DB.DropTable(t.name)
 	}
 	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
 }

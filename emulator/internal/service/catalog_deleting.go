@@ -2,7 +2,6 @@ package service
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,23 +20,10 @@ import (
 // read and write operations"). A restart forgets these tables: nothing
 // of them is recorded. Without the delay nothing is kept here.
 
-// deletingTable is a table DeleteTable took out, DELETING until goneAt.
-type deletingTable struct {
-	t      *table
-	goneAt time.Time
-}
-
 // retireTable takes t out of the catalog (removeTable) and keeps it
 // DELETING until goneAt; tables whose goneAt has passed are forgotten.
 func (ns *Namespace) retireTable(t *table, now, goneAt time.Time) {
-	c := ns.cat.Load()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
-		c.tables = slices.Delete(c.tables, i, i+1)
-	}
-	c.deleting = slices.DeleteFunc(c.deleting, func(d deletingTable) bool { return !now.Before(d.goneAt) })
-	c.deleting = append(c.deleting, deletingTable{t: t, goneAt: goneAt})
+	ns.cat.Load().Retire(t.name, t, now, goneAt)
 }
 
 // deletingAt returns the table called name (or of a table ARN of the
@@ -50,36 +36,13 @@ func (c *call) deletingAt(name string, now time.Time) *table {
 		}
 		name = n
 	}
-	cat := c.ns.cat.Load()
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	for _, d := range slices.Backward(cat.deleting) {
-		if d.t.name == name && now.Before(d.goneAt) {
-			return d.t
-		}
-	}
-	return nil
+	return c.ns.cat.Load().Deleting(name, now)
 }
 
 // ListedTables are the names ListTables lists, in ascending order: the
 // namespace's tables, and those DELETING now that no live table has
 // taken since.
-func (c Call) ListedTables() []string {
-	cat, now := c.c.ns.cat.Load(), c.c.now
-	names := c.c.ns.tableNames()
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	n := len(names)
-	for _, d := range cat.deleting {
-		if _, live := cat.findLocked(d.t.name); !live && now.Before(d.goneAt) && !slices.Contains(names[n:], d.t.name) {
-			names = append(names, d.t.name)
-		}
-	}
-	if len(names) > n {
-		slices.Sort(names)
-	}
-	return names
-}
+func (c Call) ListedTables() []string { return c.c.ns.cat.Load().Listed(c.c.now) }
 
 // Host is the request's Host (host[:port]; "": none), for DescribeEndpoints.
 func (c Call) Host() string { return c.c.host }

@@ -100,7 +100,7 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		cc.forgetStream(s)
 		return Table{}, err
 	}
-	st, err := cat.db.RestoreTable(name, t.id, snap)
+	st, err := cat.DB.RestoreTable(name, t.id, snap)
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		cc.forgetStream(s)
 		if errors.Is(err, storage.ErrTableExists) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/stretchr/testify/require"
 )
 
@@ -166,7 +167,7 @@ func (namedFeature) Register(Registrar) {}
 // turned off, it is closed and keeps what it heard.
 func TestChangeStream(t *testing.T) {
 	env := newItemsEnv(t)
-	tb := Table{t: env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tha")}
+	tb := Table{t: env.emu.get(catalog.Key{AccessKey: "ITEMS", Region: "us-east-1"}).getTable("tha")}
 	set := func(view string) {
 		t.Helper()
 		require.NoError(t, tb.Change(func(e *Edit) (func(bool) error, error) {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"time"
-	"weak"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/idempotency"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/wire"
@@ -25,7 +25,7 @@ type Service struct {
 	log   *slog.Logger
 	clock func() time.Time // the emulator's clock (moved by Advance and SetNow)
 	cfg   Config
-	dbs   namespaces
+	dbs   *namespaces // its namespaces and their catalogs (namespace.go)
 	// tokens are the ClientRequestTokens of every namespace (idempotency.go).
 	tokens tokenStore
 	// sidecars keep each namespace's streams across restarts (streams.go).
@@ -41,7 +41,7 @@ type Service struct {
 	limits *wire.Limits
 	// defs are the definitions its branches' tables share
 	// (catalog_record.go).
-	defs sharedDefs
+	defs catalog.Defs[tableFixed, tableMeta]
 	// itemCollectionBytes is the item collection size limit a table
 	// takes when it is made (collections.go; a test lowers it).
 	itemCollectionBytes int64
@@ -101,9 +101,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{log: cfg.Logger, clock: cfg.Clock, cfg: cfg, itemCollectionBytes: maxItemCollectionBytes}
 	s.seams.plug(cfg.Features, cfg.Stages)
 	s.limits = s.seams.limits
-	s.dbs.svc, s.dbs.hooks, s.dbs.dbs = s, cfg.Hooks, cfg.DBs
-	s.dbs.byKey, s.dbs.idle, s.dbs.shared = make(map[nsKey]*Namespace), make(map[nsKey]weak.Pointer[Namespace]), make(map[*storage.Snapshot]*catalog)
-	s.dbs.empty = &catalog{db: storage.NewDB(failingHook{errShared}), frozen: true}
+	s.dbs = catalog.NewRegistry(s.newNamespace, (*Namespace).nk, func(ns *Namespace) *tableCatalog { return ns.cat.Load() })
 	tc := idempotency.Config{MaxBytes: cfg.IdempotencyBytes, Logger: cfg.Logger}
 	if cfg.RealClock {
 		tc.Clock = s.clock // safe to call from the janitor
@@ -126,7 +124,7 @@ func (s *Service) SharedDB() bool { return s.cfg.SharedDB }
 // Close stops the service's background work (the token janitor).
 func (s *Service) Close() {
 	s.tokens.Close()
-	for _, ns := range s.dbs.all() {
+	for _, ns := range s.dbs.All() {
 		ns.closed()
 	}
 }
@@ -233,9 +231,9 @@ func (s *Service) Serve(op Operation, req *Request) ([]byte, error) {
 // that does not exist yet is kept only once a table is added to it.
 func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 	if s.cfg.SharedDB {
-		return s.dbs.lookup(nsKey{shared: true}, read)
+		return s.lookup(catalog.Key{Shared: true}, read)
 	}
-	return s.dbs.lookup(nsKey{accessKey: accessKey, region: region}, read)
+	return s.lookup(catalog.Key{AccessKey: accessKey, Region: region}, read)
 }
 
 // namespaceByID returns the database of ID id, which keyOf takes (the
@@ -243,15 +241,15 @@ func (s *Service) namespaceFor(accessKey, region string, read bool) *Namespace {
 // only when a table is added to it.
 func (s *Service) namespaceByID(id string, read bool) *Namespace {
 	k, _ := s.keyOf(id)
-	return s.dbs.lookup(k, read)
+	return s.lookup(k, read)
 }
 
 // Spaces are the namespaces that own their catalog (a fork's shared
 // tables never change), for a stage's report or sweep over them.
 func (s *Service) Spaces() []Space {
 	var out []Space
-	for _, ns := range s.dbs.all() {
-		if !ns.cat.Load().frozen {
+	for _, ns := range s.dbs.All() {
+		if !ns.cat.Load().Frozen {
 			out = append(out, Space{ns: ns})
 		}
 	}
@@ -260,7 +258,6 @@ func (s *Service) Spaces() []Space {
 
 // NamespaceCount returns how many namespaces exist (tests: reads create none).
 func (s *Service) NamespaceCount() int {
-	s.dbs.mu.RLock()
-	defer s.dbs.mu.RUnlock()
-	return len(s.dbs.byKey)
+	kept, _, _ := s.dbs.Counts()
+	return kept
 }
