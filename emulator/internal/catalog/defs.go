@@ -10,31 +10,32 @@ import (
 // Defs are the definitions shared between tables restored from one
 // record: a branch (a namespace filled from another's snapshot) shares
 // its tables' storage with the base, and its definitions too. A
-// published definition (M) is never modified (a change copies it), so
-// the tables whose records hold the same bytes can publish the same
-// one: Defs keep, by record, the fixed fields decoded (F) and a weak
-// pointer to the definition, which the tables publishing it keep alive.
-type Defs[F, M any] struct {
+// published Def is never modified (a change copies it), so the tables
+// whose records hold the same bytes can publish the same one: Defs keep,
+// by record, the fixed fields decoded and a weak pointer to the
+// definition, which the tables publishing it keep alive.
+type Defs struct {
 	mu   sync.Mutex
-	defs map[string]def[F, M] // guarded by mu
+	defs map[string]sharedDef // guarded by mu
 }
 
-// def is a decoded record: the table's fixed fields and its definition
-// while a table holds it.
-type def[F, M any] struct {
-	fixed  F
+// sharedDef is a decoded record: the table's fixed fields and its
+// definition while a table holds it.
+type sharedDef struct {
+	fixed  Fixed
 	schema storage.KeySchema
-	m      weak.Pointer[M]
+	m      weak.Pointer[Def]
 }
 
 // defsSweep is how many records Defs holds before it forgets the ones no
 // table holds any more.
 const defsSweep = 256
 
-// Decode returns the fixed fields and definition of record b of a table
-// of key schema ks: those decoded already while a table holds the
-// definition, else what decode returns, kept for the next.
-func (d *Defs[F, M]) Decode(b []byte, ks storage.KeySchema, decode func() (F, *M, error)) (F, *M, error) {
+// Decode is the package's Decode for a table of key schema ks restored
+// from record b another table may have published already (a branch's):
+// the definition is decoded once and published by each, and the fixed
+// fields' strings and key schema are shared.
+func (d *Defs) Decode(b []byte, ks storage.KeySchema, features []string, extMembers map[string][]string) (Fixed, *Def, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if e, ok := d.defs[string(b)]; ok && e.schema == ks {
@@ -42,7 +43,7 @@ func (d *Defs[F, M]) Decode(b []byte, ks storage.KeySchema, decode func() (F, *M
 			return e.fixed, m, nil
 		}
 	}
-	f, m, err := decode()
+	f, m, err := Decode(b, features, extMembers)
 	if err != nil {
 		return f, nil, err
 	}
@@ -54,8 +55,8 @@ func (d *Defs[F, M]) Decode(b []byte, ks storage.KeySchema, decode func() (F, *M
 		}
 	}
 	if d.defs == nil {
-		d.defs = make(map[string]def[F, M])
+		d.defs = make(map[string]sharedDef)
 	}
-	d.defs[string(b)] = def[F, M]{fixed: f, schema: ks, m: weak.Make(m)}
+	d.defs[string(b)] = sharedDef{fixed: f, schema: ks, m: weak.Make(m)}
 	return f, m, nil
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
@@ -128,46 +128,16 @@ type table struct {
 	stageSet atomic.Pointer[stageSet]
 }
 
-// tableMeta is the part of a table's definition that UpdateTable,
-// UpdateTimeToLive, the tag operations or DeleteTable (for the status)
-// may change. A published tableMeta is immutable: a change copies it
-// (its slices are replaced, never modified in place) and stores the copy
-// in table.meta.
-type tableMeta struct {
-	// Indexes are the attribute definitions and the indexes
-	// (tablespec.Indexes: UpdateTable's index changes are its methods).
-	tablespec.Indexes
-	// Settings are the settings its requests set (billing, capacity,
-	// on-demand limits, warm throughput, SSE, class, TimeToLive,
-	// point-in-time recovery, where a restored table came from): a
-	// feature reads them whole (Definition.Settings) and changes them
-	// in place (Edit.Settings).
-	tablespec.Settings
-	status             string               // TableStatus: ACTIVE, DELETING
-	stream             *StreamSpecification // nil or StreamEnabled false: no stream
-	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
-	deletionProtection bool
-	tags               []tablespec.TagPair // in the order first added
-	// The latest stream's shard id, awsRegion and creation time (its
-	// label is streamLabel), recorded so that a replay rebuilds the same
-	// stream (catalog_record.go).
-	streamShard   string
-	streamRegion  string
-	streamCreated time.Time
-	// A table restored from a backup or a point in time (Call.MakeTable) is
-	// CREATING until activeAt (zero: ACTIVE at once).
-	activeAt time.Time
-	// features are the slots of the table-level features (feature.go),
-	// by feature name: JSON the core carries without reading; a map
-	// replaced whole on change.
-	features map[string]json.RawMessage
-}
+// tableMeta is the part of a table's definition that may change
+// (catalog.Def); a published one is immutable: a change copies it and
+// stores the copy in table.meta (changeMeta).
+type tableMeta = catalog.Def
 
 // TableStatus values.
 const (
-	statusActive   = "ACTIVE"
-	statusDeleting = "DELETING"
-	statusCreating = "CREATING"
+	statusActive   = catalog.StatusActive
+	statusDeleting = catalog.StatusDeleting
+	statusCreating = catalog.StatusCreating
 )
 
 // readClock reads the clock of the emulator that created t.
@@ -176,15 +146,6 @@ func (t *table) readClock() time.Time {
 		return time.Now()
 	}
 	return t.clock()
-}
-
-// statusAt is the TableStatus at now: a restored table is CREATING
-// until its activeAt.
-func (m *tableMeta) statusAt(now time.Time) string {
-	if m.status == statusActive && now.Before(m.activeAt) {
-		return statusCreating
-	}
-	return m.status
 }
 
 // snapshot returns the table's current definition, which the caller must
@@ -241,9 +202,9 @@ func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error
 // table that belongs to no DB (tests make some) records nothing.
 func (t *table) recordLocked(old, m *tableMeta) error {
 	switch {
-	case t.ns == nil || old.status == statusDeleting:
+	case t.ns == nil || old.Status == statusDeleting:
 		return nil
-	case m.status == statusDeleting:
+	case m.Status == statusDeleting:
 		return t.ns.cat.Load().DB.DropTable(t.name)
 	}
 	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
@@ -268,7 +229,7 @@ func (c *call) lookupTable(name string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.now) == statusCreating {
+	if m := t.meta.Load(); !m.ActiveAt.IsZero() && m.StatusAt(c.now) == statusCreating {
 		return nil, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
 	}
 	return t, nil
@@ -346,7 +307,7 @@ func (c *call) backupSourceTable(name *string, path string) (*table, error) {
 		}
 	}
 	t := c.ns.getTable(n)
-	if t == nil || t.meta.Load().statusAt(c.now) == statusCreating {
+	if t == nil || t.meta.Load().StatusAt(c.now) == statusCreating {
 		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(n))
 	}
 	return t, nil

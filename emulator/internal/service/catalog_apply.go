@@ -62,9 +62,9 @@ func (ns *Namespace) publishStored(c *tableCatalog, st *storage.Table) error {
 	}
 	t.clock = ns.svc.clock
 	t.meta.Store(m)
-	ns.loadedDefinition(t, tagDescs(m.tags))
+	ns.loadedDefinition(t, tagDescs(m.Tags))
 	var s streamrec.Stream
-	if m.streamOn() {
+	if m.StreamOn() {
 		s = ns.restoreStream(t, m)
 	}
 	ns.publishTable(c, t, st, m, s)
@@ -80,12 +80,12 @@ func tableByID(c *tableCatalog, id string) *table {
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
-	if s, ok := ns.kept().loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
-		delete(ns.kept().loadedStreams, t.name+"\x00"+m.streamLabel)
+	if s, ok := ns.kept().loadedStreams[t.name+"\x00"+m.StreamLabel]; ok {
+		delete(ns.kept().loadedStreams, t.name+"\x00"+m.StreamLabel)
 		s.SetOwner(Table{t: t})
 		return s // rebuilt by persistence, already in the streamSet
 	}
-	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)
+	s := ns.svc.newStream(t, streamIDOf(m), *m.Stream.StreamViewType, ns.svc.clock)
 	ns.kept().streams.Add(s)
 	return s
 }
@@ -108,7 +108,7 @@ func (ns *Namespace) adoptStreamOwners(c *tableCatalog, rebuilt map[string]strea
 			continue
 		}
 		o.t.ns, o.t.clock = ns, ns.svc.clock
-		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().tags))
+		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().Tags))
 	}
 }
 
@@ -123,11 +123,11 @@ func (t *table) restoreMeta(b []byte) error {
 	defer t.mu.Unlock()
 	old := t.meta.Load()
 	var s streamrec.Stream
-	if m.streamOn() && !old.streamOn() {
+	if m.StreamOn() && !old.StreamOn() {
 		s = t.ns.restoreStream(t, m)
 	}
 	t.syncStreamLocked(old, m, s, t.readClock())
-	t.ns.loadedDefinition(t, tagDescs(m.tags))
+	t.ns.loadedDefinition(t, tagDescs(m.Tags))
 	t.ns.defined(t, old, m, true) // feature_lifecycle.go
 	t.meta.Store(m)
 	return nil
@@ -139,7 +139,7 @@ func (t *table) restoreDrop() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := *t.meta.Load()
-	m.status = statusDeleting
+	m.Status = statusDeleting
 	t.ns.removeTable(t)
 	t.stopStreamLocked(t.readClock())
 	t.meta.Store(&m)

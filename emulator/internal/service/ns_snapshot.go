@@ -152,10 +152,10 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 			continue
 		}
 		_ = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-			if m.status == statusDeleting {
+			if m.Status == statusDeleting {
 				return nil, nil
 			}
-			m.status = statusDeleting
+			m.Status = statusDeleting
 			return func(recorded bool) error {
 				if recorded {
 					ns.removeTable(t)
@@ -208,7 +208,7 @@ func keeps(t *table, snap *storage.Snapshot) bool {
 		return false
 	}
 	ts := snap.Table(t.name)
-	return ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive
+	return ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().Status == statusActive
 }
 
 // checkRewind puts the items of each table a rewind to spaces restores
@@ -234,7 +234,7 @@ func (s *Service) checkRewind(spaces map[string]*storage.Snapshot) error {
 			}
 			t.clock = s.clock
 			t.meta.Store(m)
-			ns.loadedDefinition(t, tagDescs(m.tags))
+			ns.loadedDefinition(t, tagDescs(m.Tags))
 			if err := c.checkRestored(t, ts); err != nil {
 				return err
 			}

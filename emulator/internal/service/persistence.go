@@ -115,8 +115,8 @@ func (t *table) endTransient(now time.Time) {
 	m := *t.meta.Load()
 	changed := len(m.Deleting) > 0
 	m.Deleting = nil
-	if now.Before(m.activeAt) { // a table CREATING
-		m.activeAt, changed = time.Time{}, true
+	if now.Before(m.ActiveAt) { // a table CREATING
+		m.ActiveAt, changed = time.Time{}, true
 	}
 	gsis := slices.Clone(m.GSIs)
 	for i, x := range gsis {

@@ -41,7 +41,7 @@ type Service struct {
 	limits *wire.Limits
 	// defs are the definitions its branches' tables share
 	// (catalog_record.go).
-	defs catalog.Defs[tableFixed, tableMeta]
+	defs catalog.Defs
 	// itemCollectionBytes is the item collection size limit a table
 	// takes when it is made (collections.go; a test lowers it).
 	itemCollectionBytes int64
