@@ -23,7 +23,7 @@ import (
 // table CREATING serves no item request (lookupTable) and cannot be
 // deleted (ResourceInUseException, as the reference says), a table
 // DELETING is described and listed until it is gone
-// (catalog_deleting.go).
+// (table_lookup.go).
 
 func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	return createTableFor(c, in, c.svc.cfg.TransientDelay)
