@@ -25,7 +25,7 @@ import (
 // untouched.
 //
 // What a DB holds, and so what survives a restart, is written down in
-// internal/service/catalog_record.go: items, tables and every part of
+// internal/catalog/doc.go: items, tables and every part of
 // their definitions (indexes, tags, TTL, stream settings and the
 // stream's identity), from which the conventions policies and item
 // collection tracking are rebuilt; and the streams (their records within

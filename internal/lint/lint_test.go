@@ -75,6 +75,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/oversize", may: []string{"emulator/internal/wire", "emulator/internal/apierr", "internal/storage", "internal/lease"}, internal: true},
 	{pkg: "emulator/internal/convcheck", may: []string{"conventions", "emulator/internal/apierr", "internal/insights", "internal/storage"}, internal: true},
 	{pkg: "emulator/internal/tablespec", may: []string{"emulator/internal/apierr", "internal/storage", "internal/vector", "internal/shapes", "internal/expr"}, internal: true},                                                        // the control plane's wire shapes, a table's definition types and their pure checks, the key values' rules
+	{pkg: "emulator/internal/catalog", may: []string{"emulator/internal/tablespec", "emulator/internal/tablerec", "internal/storage"}, internal: true},                                                                                // the namespaces and their table catalogs, below the data plane
 	{pkg: "emulator/internal/tablerec", may: []string{"emulator/internal/tablespec", "emulator/internal/streamlog", "internal/storage"}, internal: true},                                                                              // a table's definition record and its stream's snapshot pieces
 	{pkg: "emulator/internal/exprparams", may: []string{"emulator/internal/apierr", "emulator/internal/wire", "internal/expr"}, internal: true},                                                                                       // the mix of expression and legacy parameters, checked before compiling; the request's compiler
 	{pkg: "emulator/internal/capacity", may: []string{"emulator/internal/tablespec", "internal/shapes", "internal/storage"}, testMay: []string{"emulator/internal/service", "emulator/internal/service/servicetest"}, internal: true}, // DynamoDB's capacity units and the answers' ConsumedCapacity
@@ -85,7 +86,7 @@ var layers = []layer{
 	{pkg: "emulator/internal/streamrec", may: []string{"emulator/internal/apierr", "emulator/internal/streamlog", "emulator/internal/tablerec", "emulator/internal/tablespec", "internal/storage"}, tests: true, internal: true},
 	{pkg: "emulator/internal/service", may: []string{"emulator/internal/boundary", "internal/storage", "internal/vector", "internal/expr", "internal/partiql", "internal/partiql/lower",
 		"internal/access", "emulator/internal/apierr", "emulator/internal/wire", "emulator/internal/streamlog", "emulator/internal/zstdread", "internal/lease",
-		"emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "emulator/internal/capacity", "internal/shapes"},
+		"emulator/internal/catalog", "emulator/internal/idempotency", "emulator/internal/oversize", "emulator/internal/tablespec", "emulator/internal/tablerec", "emulator/internal/streamrec", "emulator/internal/readparams", "emulator/internal/exprparams", "emulator/internal/capacity", "internal/shapes"},
 		testMay: []string{"internal/faults/throttle", "conventions", "emulator/internal/stagestate"}, tests: true, internal: true},
 	// The table-level features: each plugs into the service through its
 	// seam (feature.go) and is wired by the facade (emulator/features.go);

@@ -53,8 +53,12 @@ const maxPackageLines = 11500
 // of a deleted table's stream). It rose by 19 to 12,159 when every
 // operation came to declare what it touches (register's boundary.Decl,
 // Call.Declared) and the PartiQL reads of ExecuteTransaction and
-// BatchExecuteStatement came to pass the key guards; DataOp went.
-const maxCoreLines = 12159
+// BatchExecuteStatement came to pass the key guards; DataOp went. It
+// fell by 412 to 11,747 with the catalog's split: the namespaces, their
+// table lists, forks' shared catalogs, a table's definition and its
+// record went to package emulator/internal/catalog, below the core. It
+// may only fall.
+const maxCoreLines = 11747
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

@@ -24,7 +24,7 @@ import (
 // A backup is a copy-on-write snapshot of its table (storage's
 // Table.Snapshot: O(1) per table and index, whatever the table's size)
 // and the table's definition, which the snapshot carries as the
-// metadata record the catalog keeps (catalog_record.go). Memory: the
+// metadata record the catalog keeps (emulator/internal/catalog). Memory: the
 // backup shares every item and B-tree node with the table; from then on
 // each node the table changes is copied once, and each item it
 // overwrites or deletes stays alive for the backup. So a backup costs

@@ -10,7 +10,7 @@ import "slices"
 // (Service.Fork), sorted.
 func (s *Service) NamespaceIDs() []string {
 	var ids []string
-	for _, ns := range s.dbs.all() {
+	for _, ns := range s.dbs.All() {
 		ids = append(ids, ns.key)
 	}
 	slices.Sort(ids)

@@ -2,126 +2,16 @@ package service
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/streamrec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
-
-// The table catalog of a Namespace: its storage.DB holds the tables
-// (items, indexes, and each table's definition as a metadata record:
-// catalog_record.go), and its tables list the emulator's tables in name
-// order, each wrapping its storage table. catalog.mu guards only that
-// list (a leaf of the lock order in doc.go); each table keeps its own
-// definition (an immutable snapshot, changed under table.mu through
-// changeMeta, the one funnel that records it) and storage.Table guards
-// its items, so a long Scan never blocks CreateTable. A namespace holds
-// its catalog under one pointer (Namespace.cat), so that forks share one
-// as go-memdb's snapshots share a root, until a fork's first change gives
-// it its own (Namespace.own, ns_snapshot.go).
-type catalog struct {
-	db       *storage.DB
-	mu       sync.RWMutex      // guards tables and deleting; a leaf of the lock order (doc.go)
-	tables   []*table          // in name order (findLocked)
-	deleting []deletingTable   // tables DELETING for a while (catalog_deleting.go)
-	frozen   bool              // shared: its DB refuses every change
-	snap     *storage.Snapshot // a shared one's, its forks' (nil: namespaces.empty)
-	forks    int               // the namespaces holding a shared one; guarded by namespaces.mu
-	reader   *Namespace        // a shared one's tables', which no request reaches (Table.Space)
-}
-
-// getTable returns the namespace's table called name, or nil.
-func (ns *Namespace) getTable(name string) *table {
-	c := ns.cat.Load()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if i, ok := c.findLocked(name); ok {
-		return c.tables[i]
-	}
-	return nil
-}
-
-// findLocked returns where the table called name is, or would go, in
-// c.tables (a slice in name order: a map's least is 200 B); c.mu held.
-func (c *catalog) findLocked(name string) (int, bool) {
-	return slices.BinarySearchFunc(c.tables, name, func(t *table, name string) int { return strings.Compare(t.name, name) })
-}
-
-// createTable creates t in the namespace's DB with its definition m and
-// stream s (zero: none), records it (one RecordCreateTable carrying the
-// definition), and makes t visible. It fails with ResourceInUseException
-// when a table of that name exists, and with the hook's error when the
-// record is refused (nothing is created then).
-func (ns *Namespace) createTable(t *table, m *tableMeta, s streamrec.Stream) error {
-	c := ns.own()
-	st, err := c.db.CreateTable(storage.TableDef{
-		Name:          t.name,
-		ID:            t.id,
-		Schema:        t.schema,
-		Indexes:       tablespec.StorageDefs(slices.Concat(m.LSIs, m.GSIs)),
-		VectorIndexes: tablespec.VectorStorageDefs(m.Vectors),
-		Meta:          map[string][]byte{metaKeyTable: encodeTableMeta(t, m)},
-	})
-	if errors.Is(err, storage.ErrTableExists) {
-		// DynamoDB Local: "Cannot create preexisting table".
-		return apierr.ResourceInUse(apierr.MsgTableExistsPrefix + t.name)
-	}
-	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
-		return err
-	}
-	ns.publishTable(c, t, st, m, s)
-	return err
-}
-
-// publishTable attaches t to its storage table st (item collection
-// tracking for LSIs, stream s as the observer; zero: none) and puts it in
-// c (ns's catalog, or its new one), replacing a table of that name still
-// being deleted: st's DB has just accepted it, so no live table has it.
-func (ns *Namespace) publishTable(c *catalog, t *table, st *storage.Table, m *tableMeta, s streamrec.Stream) {
-	t.data, t.ns = st, ns
-	t.trackCollections(m.LSIs)
-	if !s.IsZero() {
-		t.attachStreamLocked(s)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if i, ok := c.findLocked(t.name); ok {
-		c.tables[i] = t
-	} else {
-		c.tables = slices.Insert(c.tables, i, t)
-	}
-}
-
-// removeTable deletes t from the catalog if it is still there (a
-// concurrent DeleteTable + CreateTable must not remove the new table).
-func (ns *Namespace) removeTable(t *table) {
-	c := ns.cat.Load()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if i, ok := c.findLocked(t.name); ok && c.tables[i] == t {
-		c.tables = slices.Delete(c.tables, i, i+1)
-	}
-}
-
-// tableNames returns the table names in ascending (UTF-8 byte) order.
-func (ns *Namespace) tableNames() []string {
-	c := ns.cat.Load()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	names := make([]string, len(c.tables))
-	for i, t := range c.tables {
-		names[i] = t.name
-	}
-	return names
-}
 
 // table is one table: its key schema and items, plus everything
 // DescribeTable reports. name, schema, keySchema, data, arn, id, created
@@ -177,46 +67,16 @@ type table struct {
 	stageSet atomic.Pointer[stageSet]
 }
 
-// tableMeta is the part of a table's definition that UpdateTable,
-// UpdateTimeToLive, the tag operations or DeleteTable (for the status)
-// may change. A published tableMeta is immutable: a change copies it
-// (its slices are replaced, never modified in place) and stores the copy
-// in table.meta.
-type tableMeta struct {
-	// Indexes are the attribute definitions and the indexes
-	// (tablespec.Indexes: UpdateTable's index changes are its methods).
-	tablespec.Indexes
-	// Settings are the settings its requests set (billing, capacity,
-	// on-demand limits, warm throughput, SSE, class, TimeToLive,
-	// point-in-time recovery, where a restored table came from): a
-	// feature reads them whole (Definition.Settings) and changes them
-	// in place (Edit.Settings).
-	tablespec.Settings
-	status             string               // TableStatus: ACTIVE, DELETING
-	stream             *StreamSpecification // nil or StreamEnabled false: no stream
-	streamLabel        string               // LatestStreamLabel of the latest stream, even once disabled
-	deletionProtection bool
-	tags               []tablespec.TagPair // in the order first added
-	// The latest stream's shard id, awsRegion and creation time (its
-	// label is streamLabel), recorded so that a replay rebuilds the same
-	// stream (catalog_record.go).
-	streamShard   string
-	streamRegion  string
-	streamCreated time.Time
-	// A table restored from a backup or a point in time (Call.MakeTable) is
-	// CREATING until activeAt (zero: ACTIVE at once).
-	activeAt time.Time
-	// features are the slots of the table-level features (feature.go),
-	// by feature name: JSON the core carries without reading; a map
-	// replaced whole on change.
-	features map[string]json.RawMessage
-}
+// tableMeta is the part of a table's definition that may change
+// (catalog.Def); a published one is immutable: a change copies it and
+// stores the copy in table.meta (changeMeta).
+type tableMeta = catalog.Def
 
 // TableStatus values.
 const (
-	statusActive   = "ACTIVE"
-	statusDeleting = "DELETING"
-	statusCreating = "CREATING"
+	statusActive   = catalog.StatusActive
+	statusDeleting = catalog.StatusDeleting
+	statusCreating = catalog.StatusCreating
 )
 
 // readClock reads the clock of the emulator that created t.
@@ -225,15 +85,6 @@ func (t *table) readClock() time.Time {
 		return time.Now()
 	}
 	return t.clock()
-}
-
-// statusAt is the TableStatus at now: a restored table is CREATING
-// until its activeAt.
-func (m *tableMeta) statusAt(now time.Time) string {
-	if m.status == statusActive && now.Before(m.activeAt) {
-		return statusCreating
-	}
-	return m.status
 }
 
 // snapshot returns the table's current definition, which the caller must
@@ -290,113 +141,10 @@ func (t *table) changeMeta(fn func(m *tableMeta) (done func(recorded bool) error
 // table that belongs to no DB (tests make some) records nothing.
 func (t *table) recordLocked(old, m *tableMeta) error {
 	switch {
-	case t.ns == nil || old.status == statusDeleting:
+	case t.ns == nil || old.Status == statusDeleting:
 		return nil
-	case m.status == statusDeleting:
-		return t.ns.cat.Load().db.DropTable(t.name)
+	case m.Status == statusDeleting:
+		return t.ns.cat.Load().DB.DropTable(t.name)
 	}
 	return t.data.SetMeta(metaKeyTable, encodeTableMeta(t, m))
-}
-
-// lookupTable resolves a TableName request parameter (a name, or a table
-// ARN of this namespace) to the table, with AWS's validation and
-// ResourceNotFoundException. Tables being deleted are not found.
-//
-// A table still CREATING (with a transient delay: a new table, or a
-// restore in progress: Call.MakeTable) serves no item request: AWS answers a data-plane request to a table being
-// created ResourceNotFoundException "Requested resource not found", as
-// its API reference describes the exception ("The operation tried to
-// access a nonexistent table or index. The resource might not be
-// specified correctly, or its status might not be ACTIVE.") and public
-// records of AWS's answers show (github.com/cirello-io/dynamolock/issues/120: a
-// PutItem right after CreateTable). DynamoDB Local has no
-// such state (its tables are ACTIVE at once, even with
-// -delayTransientStatuses).
-func (c *call) lookupTable(name string) (*table, error) {
-	t, err := c.lookupTableMsg(name, apierr.MsgResourceNotFound)
-	if err != nil {
-		return nil, err
-	}
-	if m := t.meta.Load(); !m.activeAt.IsZero() && m.statusAt(c.now) == statusCreating {
-		return nil, apierr.ResourceNotFound(apierr.MsgResourceNotFound)
-	}
-	return t, nil
-}
-
-// lookupTableMsg is lookupTable with the ResourceNotFoundException message
-// notFound (control-plane operations name the table in it).
-func (c *call) lookupTableMsg(name, notFound string) (*table, error) {
-	var cs apierr.Constraints
-	tablespec.TableNameConstraints(&cs, name)
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	if err := c.valuesLayer(); err != nil {
-		return nil, err // a value's error comes before the table (value_order.go)
-	}
-	if strings.HasPrefix(name, "arn:") {
-		n, ok := c.tableNameFromARN(name)
-		if !ok {
-			return nil, apierr.ResourceNotFound(notFound)
-		}
-		name = n
-	}
-	t := c.ns.getTable(name)
-	if t != nil && t.ns != c.ns && t.watchers() != nil { // a fork's shared table, which a stage watches: the fork gets its own
-		c.ns.own()
-		t = c.ns.getTable(name)
-	}
-	if t == nil {
-		return nil, apierr.ResourceNotFound(notFound)
-	}
-	return t, nil
-}
-
-// tableARN returns the ARN of the table called name in this call's
-// namespace.
-func (c *call) tableARN(name string) string {
-	return "arn:aws:dynamodb:" + c.region + ":" + c.account + ":table/" + name
-}
-
-// tableNameFromARN returns the table name in a table ARN if the ARN belongs
-// to this call's region and account.
-func (c *call) tableNameFromARN(arn string) (string, bool) {
-	prefix := c.tableARN("")
-	if !strings.HasPrefix(arn, prefix) {
-		return "", false
-	}
-	name := arn[len(prefix):]
-	if !tablespec.ValidTableName(name) {
-		return "", false
-	}
-	return name, true
-}
-
-// backupSourceTable resolves the TableName of the backup and recovery
-// operations (a name or an ARN, at constraint path path): a missing
-// table is TableNotFoundException, as AWS's reference lists for them,
-// and so is a table still CREATING (a restore in progress), as AWS
-// answers CreateBackup, UpdateContinuousBackups and
-// DescribeContinuousBackups for one (ack-api-quirks DDB-BACKUP-001,
-// DDB-TABLE-217: "Table not found: <name>").
-func (c *call) backupSourceTable(name *string, path string) (*table, error) {
-	var cs apierr.Constraints
-	if apierr.NotNull(&cs, name, path) {
-		tablespec.TableNameConstraints(&cs, *name)
-	}
-	if err := cs.Err(); err != nil {
-		return nil, err
-	}
-	n := *name
-	if strings.HasPrefix(n, "arn:") {
-		var ok bool
-		if n, ok = c.tableNameFromARN(n); !ok {
-			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(*name))
-		}
-	}
-	t := c.ns.getTable(n)
-	if t == nil || t.meta.Load().statusAt(c.now) == statusCreating {
-		return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(n))
-	}
-	return t, nil
 }

@@ -24,14 +24,14 @@ import (
 // first.
 func (ns *Namespace) Apply(r *storage.Record) error {
 	c := ns.own()
-	return c.db.Apply(r, func(r *storage.Record) error { return ns.applied(c, r) })
+	return c.DB.Apply(r, func(r *storage.Record) error { return ns.applied(c, r) })
 }
 
 // applied rebuilds the emulator's state after storage applied r to c's DB.
-func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
+func (ns *Namespace) applied(c *tableCatalog, r *storage.Record) error {
 	switch r.Kind {
 	case storage.RecordCreateTable, storage.RecordRestoreTable:
-		st := c.db.TableByID(r.Table)
+		st := c.DB.TableByID(r.Table)
 		if st == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
@@ -40,13 +40,13 @@ func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 		if r.Table == "" || r.Key != metaKeyTable {
 			return nil
 		}
-		t := c.tableByID(r.Table)
+		t := tableByID(c, r.Table)
 		if t == nil {
 			return fmt.Errorf("%w: ID %q", storage.ErrNoTable, r.Table)
 		}
 		return t.restoreMeta(r.Value)
 	case storage.RecordDropTable:
-		if t := c.tableByID(r.Table); t != nil {
+		if t := tableByID(c, r.Table); t != nil {
 			t.restoreDrop()
 		}
 	}
@@ -55,16 +55,16 @@ func (ns *Namespace) applied(c *catalog, r *storage.Record) error {
 
 // publishStored rebuilds the emulator's table of st (of c's DB: ns's, or
 // the one made for it) from its definition record, and publishes it.
-func (ns *Namespace) publishStored(c *catalog, st *storage.Table) error {
+func (ns *Namespace) publishStored(c *tableCatalog, st *storage.Table) error {
 	t, m, err := ns.svc.decodeSharedRecord(st.Meta(metaKeyTable), st.KeySchema())
 	if err != nil {
 		return err
 	}
 	t.clock = ns.svc.clock
 	t.meta.Store(m)
-	ns.loadedDefinition(t, tagDescs(m.tags))
+	ns.loadedDefinition(t, tagDescs(m.Tags))
 	var s streamrec.Stream
-	if m.streamOn() {
+	if m.StreamOn() {
 		s = ns.restoreStream(t, m)
 	}
 	ns.publishTable(c, t, st, m, s)
@@ -72,27 +72,20 @@ func (ns *Namespace) publishStored(c *catalog, st *storage.Table) error {
 	return nil
 }
 
-// tableByID returns the table of the catalog whose TableId is id, or nil.
-func (c *catalog) tableByID(id string) *table {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	for _, t := range c.tables {
-		if t.id == id {
-			return t
-		}
-	}
-	return nil
+// tableByID returns the table of catalog c whose TableId is id, or nil.
+func tableByID(c *tableCatalog, id string) *table {
+	return c.Find(func(t *table) bool { return t.id == id })
 }
 
 // restoreStream registers t's stream as definition m describes it (its
 // label, shard, region and creation time as recorded).
 func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
-	if s, ok := ns.kept().loadedStreams[t.name+"\x00"+m.streamLabel]; ok {
-		delete(ns.kept().loadedStreams, t.name+"\x00"+m.streamLabel)
+	if s, ok := ns.kept().loadedStreams[t.name+"\x00"+m.StreamLabel]; ok {
+		delete(ns.kept().loadedStreams, t.name+"\x00"+m.StreamLabel)
 		s.SetOwner(Table{t: t})
 		return s // rebuilt by persistence, already in the streamSet
 	}
-	s := ns.svc.newStream(t, streamIDOf(m), *m.stream.StreamViewType, ns.svc.clock)
+	s := ns.svc.newStream(t, streamIDOf(m), *m.Stream.StreamViewType, ns.svc.clock)
 	ns.kept().streams.Add(s)
 	return s
 }
@@ -104,18 +97,18 @@ func (ns *Namespace) restoreStream(t *table, m *tableMeta) streamrec.Stream {
 // (not its catalog) with its stages' state rebuilt from its definition
 // (loadedDefinition), so the key guards judge a read of the stream by
 // the table it was of, not by a table of that name now.
-func (ns *Namespace) adoptStreamOwners(c *catalog, rebuilt map[string]streamrec.Stream) {
+func (ns *Namespace) adoptStreamOwners(c *tableCatalog, rebuilt map[string]streamrec.Stream) {
 	for _, s := range rebuilt {
 		o, ok := s.Owner().(Table)
 		if !ok || o.t.ns != nil {
 			continue
 		}
-		if live := c.tableByID(o.t.id); live != nil {
+		if live := tableByID(c, o.t.id); live != nil {
 			s.SetOwner(Table{t: live})
 			continue
 		}
 		o.t.ns, o.t.clock = ns, ns.svc.clock
-		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().tags))
+		ns.loadedDefinition(o.t, tagDescs(o.t.meta.Load().Tags))
 	}
 }
 
@@ -130,11 +123,11 @@ func (t *table) restoreMeta(b []byte) error {
 	defer t.mu.Unlock()
 	old := t.meta.Load()
 	var s streamrec.Stream
-	if m.streamOn() && !old.streamOn() {
+	if m.StreamOn() && !old.StreamOn() {
 		s = t.ns.restoreStream(t, m)
 	}
 	t.syncStreamLocked(old, m, s, t.readClock())
-	t.ns.loadedDefinition(t, tagDescs(m.tags))
+	t.ns.loadedDefinition(t, tagDescs(m.Tags))
 	t.ns.defined(t, old, m, true) // feature_lifecycle.go
 	t.meta.Store(m)
 	return nil
@@ -146,7 +139,7 @@ func (t *table) restoreDrop() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := *t.meta.Load()
-	m.status = statusDeleting
+	m.Status = statusDeleting
 	t.ns.removeTable(t)
 	t.stopStreamLocked(t.readClock())
 	t.meta.Store(&m)

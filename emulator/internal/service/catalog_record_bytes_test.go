@@ -16,7 +16,7 @@ func recordedTable() (*table, *tableMeta) {
 	t := &table{name: "t", id: "id", arn: "arn:aws:dynamodb:r:1:table/t", created: at,
 		keySchema: []tablespec.KeyElem{{Name: "pk", KeyType: "HASH"}}}
 	r, w := int64(7), int64(8)
-	m := &tableMeta{status: statusActive, streamLabel: "label", deletionProtection: true, activeAt: at.Add(time.Hour)}
+	m := &tableMeta{Status: statusActive, StreamLabel: "label", DeletionProtection: true, ActiveAt: at.Add(time.Hour)}
 	m.Billing = tablespec.Billing{Mode: "PAY_PER_REQUEST", Reported: true, PayPerRequestSince: at.Add(time.Minute)}
 	m.Capacity = tablespec.Throughput{Read: 3, Write: 4, LastIncrease: at, LastDecrease: at.Add(time.Second), DecreasesToday: 2}
 	m.OnDemand = &OnDemandThroughput{MaxReadRequestUnits: &r, MaxWriteRequestUnits: &w}
@@ -27,7 +27,7 @@ func recordedTable() (*table, *tableMeta) {
 	m.Recovery = tablespec.Recovery{On: true, Days: 9}
 	m.Restored = &tablespec.Restored{BackupArn: "backup", TableArn: "source", At: at.Add(-time.Hour)}
 	m.AttrDefs = []tablespec.AttrDef{{Name: "pk", Type: "S"}}
-	m.tags = []tablespec.TagPair{{Key: "k", Value: "v"}}
+	m.Tags = []tablespec.TagPair{{Key: "k", Value: "v"}}
 	return t, m
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -123,7 +124,7 @@ func TestItemCollectionSizeLimit(t *testing.T) {
 // collectionSize reads a collection's size straight from storage.
 func (env collectionsEnv) collectionSize(t *testing.T, table, pk string) int64 {
 	t.Helper()
-	tbl := env.e.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable(table)
+	tbl := env.e.get(catalog.Key{AccessKey: "ITEMS", Region: "us-east-1"}).getTable(table)
 	if tbl == nil {
 		t.Fatalf("no table %s in the ITEMS namespace", table)
 	}

@@ -27,8 +27,8 @@
 //
 // A Namespace's storage.DB holds its tables: their items, their indexes
 // and, per table, one metadata record with the table's whole definition
-// (catalog_record.go says what is persisted, what is derived and what is
-// volatile). Every change of a definition (UpdateTable, DeleteTable,
+// (emulator/internal/catalog's doc says what is persisted, what is
+// derived and what is volatile). Every change of a definition (UpdateTable, DeleteTable,
 // UpdateTimeToLive, TagResource, UntagResource) goes through one funnel,
 // table.changeMeta (catalog.go): it records the new definition with the
 // DB's commit hook (Config.Hooks) and only then makes the storage changes
@@ -41,17 +41,20 @@
 //
 // # Files
 //
-//   - Service and namespaces: service.go (Service, Config, Lookup,
-//     Serve), namespace.go (Namespace, the registry of namespaces),
+//   - Service and namespaces: service.go (Service, New), config.go,
+//     serve.go (Lookup, Decode, Serve), namespace.go (Namespace, on
+//     package emulator/internal/catalog's Registry),
 //     register.go (the operation adapter; an operation without
 //     a handler is apierr.OperationNotFound), ops.go (the core's own
 //     operations), call.go (call, what a request hands its operation,
 //     and their pool), enums.go,
 //     unknown_members.go (a member an operation's request does not take).
-//   - Catalog: catalog.go (a namespace's tables, createTable,
-//     changeMeta), catalog_deleting.go (deleted tables kept DELETING for
-//     -delayTransientStatuses' delay), catalog_record.go (a definition as its metadata
-//     record), catalog_apply.go (Namespace.Apply), persistence.go
+//   - Catalog (the list and definitions: emulator/internal/catalog):
+//     catalog.go (table, changeMeta), catalog_tables.go (a namespace's
+//     tables, createTable), table_lookup.go (a TableName to a table;
+//     deleted tables kept DELETING for -delayTransientStatuses' delay),
+//     catalog_record.go (a definition as its metadata record),
+//     catalog_apply.go (Namespace.Apply), persistence.go
 //     (Namespace.RebuildCatalog: a namespace loaded from disk, and what
 //     a restart puts right).
 //   - Control plane: op_tables.go (CreateTable, DeleteTable,
@@ -271,7 +274,7 @@
 //	                  deleted (Dropped, IndexDropped); the stage's own
 //	                  leaves, or storage's locks (one at a time), then
 //	                  the DB's SetMeta, inside it
-//	leaves            a feature's own (transfers' transferSet.mu), namespaces.mu, catalog.mu, the token store's (idempotency.Store),
+//	leaves            a feature's own (transfers' transferSet.mu), catalog.Registry's and catalog.Catalog's, the token store's (idempotency.Store),
 //	                  a stage's own locks (each stage's package doc
 //	                  names them: a leaf, or one that takes only leaves
 //	                  inside it, one at a time; Begin and End may run

@@ -199,7 +199,7 @@ type Table struct{ t *table }
 
 // StreamLabel is the label of the table's latest stream ("" if it never
 // had one).
-func (t Table) StreamLabel() string { return t.t.snapshot().streamLabel }
+func (t Table) StreamLabel() string { return t.t.snapshot().StreamLabel }
 
 // APIOp registers a feature's operation of another API served on the
 // same port (the DynamoDB Streams API), under its whole X-Amz-Target:

@@ -30,11 +30,11 @@ const DefinitionKey = metaKeyTable
 func (d Definition) Replayed() bool { return d.replay }
 
 // StatusAt is the TableStatus at now (ACTIVE, CREATING, DELETING).
-func (d Definition) StatusAt(now time.Time) string { return d.m.statusAt(now) }
+func (d Definition) StatusAt(now time.Time) string { return d.m.StatusAt(now) }
 
 // Deleting reports whether the table is being deleted (DeleteTable
 // found it first).
-func (d Definition) Deleting() bool { return d.m.status == statusDeleting }
+func (d Definition) Deleting() bool { return d.m.Status == statusDeleting }
 
 // Settings are the table's settings, a copy (none for a definition that
 // does not exist). Their pointers are shared: read what they point to,
@@ -48,10 +48,10 @@ func (d Definition) Settings() tablespec.Settings {
 
 // StreamView is the view type of the table's stream ("": no stream).
 func (d Definition) StreamView() string {
-	if !d.m.streamOn() {
+	if !d.m.StreamOn() {
 		return ""
 	}
-	return *d.m.stream.StreamViewType
+	return *d.m.Stream.StreamViewType
 }
 
 // GSI is tablespec's: a feature reads a definition's GSIs through it.
@@ -59,7 +59,7 @@ type GSI = tablespec.GSI
 
 // Slot is the feature's slot in the definition (nil: none). The bytes
 // are shared: read them, never change them.
-func (d Definition) Slot(feature string) json.RawMessage { return d.m.features[feature] }
+func (d Definition) Slot(feature string) json.RawMessage { return d.m.Features[feature] }
 
 // Record is the definition's record, as the table's commit hook records
 // it (a storage.RecordMeta of DefinitionKey).
@@ -96,7 +96,7 @@ type Edit struct {
 
 // SetSlot sets the feature's slot (nil: removes it).
 func (e *Edit) SetSlot(feature string, slot json.RawMessage) {
-	fs := maps.Clone(e.m.features)
+	fs := maps.Clone(e.m.Features)
 	if slot == nil {
 		delete(fs, feature)
 	} else {
@@ -108,7 +108,7 @@ func (e *Edit) SetSlot(feature string, slot json.RawMessage) {
 	if len(fs) == 0 {
 		fs = nil
 	}
-	e.m.features = fs
+	e.m.Features = fs
 }
 
 // Settings are the edit's settings, to read and change in place; they
@@ -272,7 +272,7 @@ func (t Table) Change(fn func(e *Edit) (done func(recorded bool) error, err erro
 // is closed. Then done (nil: nothing), the caller's.
 func (e *Edit) streamDone(old *tableMeta, done func(recorded bool) error) func(recorded bool) error {
 	t, m := e.t, e.m
-	if m.streamOn() == old.streamOn() {
+	if m.StreamOn() == old.StreamOn() {
 		return done
 	}
 	c := &call{svc: t.ns.svc, ns: t.ns, now: t.ns.svc.clock(), region: strings.Split(t.arn, ":")[3]}

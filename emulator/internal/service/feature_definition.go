@@ -11,7 +11,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 // is recorded where it always was and records on disk read as before.
 
 // Tags returns the table's tags, in the order first added.
-func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
+func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().Tags) }
 
 // ChangeTags changes the table's tags: fn gets them and returns the new
 // ones or an error, which leaves the definition as it was. The
@@ -21,7 +21,7 @@ func (t Table) Tags() []TagDesc { return tagDescs(t.t.snapshot().tags) }
 func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) error {
 	tt := t.t
 	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		next, err := fn(tagDescs(m.tags))
+		next, err := fn(tagDescs(m.Tags))
 		if err != nil {
 			return nil, err
 		}
@@ -33,7 +33,7 @@ func (t Table) ChangeTags(c Call, fn func(cur []TagDesc) ([]TagDesc, error)) err
 		if err != nil {
 			return nil, err
 		}
-		m.tags = tags
+		m.Tags = tags
 		return func(recorded bool) error {
 			if recorded {
 				done()

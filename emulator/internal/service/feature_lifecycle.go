@@ -134,7 +134,7 @@ func (ns *Namespace) defined(t *table, old, m *tableMeta, replay bool) {
 func (t Table) ChangeRecovery(now time.Time, on bool, days int) error {
 	tt := t.t
 	return tt.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		if m.status == statusDeleting || m.statusAt(now) == statusCreating {
+		if m.Status == statusDeleting || m.StatusAt(now) == statusCreating {
 			return nil, apierr.New(apierr.ErrTableNotFound, apierr.MsgTableNotFoundBackup(tt.name))
 		}
 		old := *m

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 )
 
 // What a feature that spans namespaces needs (global tables: a table
@@ -56,7 +58,7 @@ func (s *Service) TransientDelay() time.Duration { return s.cfg.TransientDelay }
 // registered one, or an empty one that keeps nothing (a read creates no
 // namespace).
 func (s *Service) Space(accessKey, region string) Space {
-	return Space{ns: s.dbs.lookup(nsKey{accessKey: accessKey, region: region}, false)}
+	return Space{ns: s.lookup(catalog.Key{AccessKey: accessKey, Region: region}, false)}
 }
 
 // Shared reports whether the namespace is the one every request shares
@@ -106,7 +108,7 @@ func (c Call) Account() string { return c.c.account }
 // not this request's answer or table.
 func (c Call) InRegion(region string) Call {
 	inner := *c.c
-	inner.ns = c.c.svc.dbs.lookup(nsKey{accessKey: c.c.accessKey, region: region}, false)
+	inner.ns = c.c.svc.lookup(catalog.Key{AccessKey: c.c.accessKey, Region: region}, false)
 	inner.region = region
 	inner.out, inner.tableName = nil, nil
 	return Call{c: &inner}

@@ -142,14 +142,14 @@ func (c Call) Space() Space { return Space{ns: c.c.ns} }
 func (s Space) Persisted() bool { return s.ns.persisted() }
 
 // MetaKeys returns the keys of the namespace's DB metadata.
-func (s Space) MetaKeys() []string { return s.ns.cat.Load().db.MetaKeys() }
+func (s Space) MetaKeys() []string { return s.ns.cat.Load().DB.MetaKeys() }
 
 // Meta returns the DB metadata under key (nil: none).
-func (s Space) Meta(key string) []byte { return s.ns.cat.Load().db.Meta(key) }
+func (s Space) Meta(key string) []byte { return s.ns.cat.Load().DB.Meta(key) }
 
 // SetMeta sets the DB metadata under key (nil: deletes it), in the
 // namespace's own catalog (made first if it has none yet).
-func (s Space) SetMeta(key string, v []byte) error { return s.ns.own().db.SetMeta(key, v) }
+func (s Space) SetMeta(key string, v []byte) error { return s.ns.own().DB.SetMeta(key, v) }
 
 // Log is the service's logger.
 func (s Space) Log() *slog.Logger { return s.ns.svc.log }

@@ -61,24 +61,24 @@ func (tc TableCopy) Definition() Definition { return Definition{t: tc.t, m: tc.m
 func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 	snapshot func(storage.Derivation) (*storage.TableSnapshot, error)) (Table, error) {
 	cc, src, sm := c.c, from.t, from.m
-	if _, err := cc.checkDefinition(src, DefinitionCopied, tagDescs(sm.tags)); err != nil {
+	if _, err := cc.checkDefinition(src, DefinitionCopied, tagDescs(sm.Tags)); err != nil {
 		return Table{}, err
 	}
 	now := cc.now
 	t := &table{name: name, schema: src.schema, keySchema: src.keySchema,
 		arn: cc.tableARN(name), id: tablespec.NewUUID(), created: now, clock: cc.clock}
-	m := &tableMeta{status: statusActive, Settings: tablespec.Settings{Billing: sm.Billing,
+	m := &tableMeta{Status: statusActive, Settings: tablespec.Settings{Billing: sm.Billing,
 		Capacity: tablespec.Throughput{Read: sm.Capacity.Read, Write: sm.Capacity.Write},
 		OnDemand: sm.OnDemand, Warm: sm.Warm, SSE: sm.SSE, TableClass: sm.TableClass}}
 	if d := cc.svc.cfg.TransientDelay; d > 0 {
-		m.activeAt = now.Add(d)
+		m.ActiveAt = now.Add(d)
 	}
 	if err := edit(&Edit{Definition: Definition{t: t, m: m}}); err != nil {
 		return Table{}, err
 	}
 	var s Stream
-	if m.streamOn() {
-		s = t.registerStream(cc, m, *m.stream.StreamViewType, "")
+	if m.StreamOn() {
+		s = t.registerStream(cc, m, *m.Stream.StreamViewType, "")
 	}
 	t.meta.Store(m)
 	vdefs := tablespec.VectorStorageDefs(m.Vectors)
@@ -100,7 +100,7 @@ func (c Call) MakeTable(name string, from Definition, edit func(e *Edit) error,
 		cc.forgetStream(s)
 		return Table{}, err
 	}
-	st, err := cat.db.RestoreTable(name, t.id, snap)
+	st, err := cat.DB.RestoreTable(name, t.id, snap)
 	if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 		cc.forgetStream(s)
 		if errors.Is(err, storage.ErrTableExists) {
@@ -124,10 +124,10 @@ func (e *Edit) SetIndexes(ix tablespec.Indexes) { e.m.Indexes = ix }
 // turned on, a new stream with a new label; turned off, the stream
 // closed; a view type changed while on is not a new stream).
 func (e *Edit) SetStream(view string) {
-	e.m.stream = nil
+	e.m.Stream = nil
 	if view != "" {
 		on := true
-		e.m.stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
+		e.m.Stream = &StreamSpecification{StreamEnabled: &on, StreamViewType: &view}
 	}
 }
 

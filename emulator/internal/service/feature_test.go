@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +22,7 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 
 	tb := &table{name: "t", arn: "arn"}
 	m := &tableMeta{
-		features: map[string]json.RawMessage{"beta": json.RawMessage(`[{"doc":"d","rev":"7"}]`), "alpha": json.RawMessage(`{"on":true}`)},
+		Features: map[string]json.RawMessage{"beta": json.RawMessage(`[{"doc":"d","rev":"7"}]`), "alpha": json.RawMessage(`{"on":true}`)},
 	}
 	rec := encodeTableMeta(tb, m)
 	var top map[string]json.RawMessage
@@ -30,28 +31,28 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 
 	_, back, err := sm.decodeTableRecord(rec, tb.schema)
 	require.NoError(t, err)
-	require.Len(t, back.features, 2)
-	require.JSONEq(t, string(m.features["alpha"]), string(back.features["alpha"]))
-	require.JSONEq(t, string(m.features["beta"]), string(back.features["beta"]))
+	require.Len(t, back.Features, 2)
+	require.JSONEq(t, string(m.Features["alpha"]), string(back.Features["alpha"]))
+	require.JSONEq(t, string(m.Features["beta"]), string(back.Features["beta"]))
 
 	sm.features = []string{"beta"}
 	_, back, err = sm.decodeTableRecord(rec, tb.schema)
 	require.NoError(t, err)
-	require.Len(t, back.features, 1, "a slot of a feature not in use is not read back")
+	require.Len(t, back.Features, 1, "a slot of a feature not in use is not read back")
 
 	// A record without slots (none in use when it was written) reads
 	// back without them.
 	_, back, err = sm.decodeTableRecord(encodeTableMeta(tb, &tableMeta{}), tb.schema)
 	require.NoError(t, err)
-	require.Nil(t, back.features)
+	require.Nil(t, back.Features)
 
 	// A slot kept in "ext" by a record of an earlier version.
 	sm.features = []string{"alpha", "beta"}
 	legacy := []byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[{"arn":"s","status":"ACTIVE"}],"globalVersion":"2019.11.21"}}`)
 	_, back, err = sm.decodeTableRecord(legacy, tb.schema)
 	require.NoError(t, err)
-	require.JSONEq(t, `[{"arn":"s","status":"ACTIVE"}]`, string(back.features["alpha"]))
-	require.Nil(t, back.features["beta"])
+	require.JSONEq(t, `[{"arn":"s","status":"ACTIVE"}]`, string(back.Features["alpha"]))
+	require.Nil(t, back.Features["beta"])
 	// Written again, the slot is a member of the record, no longer in "ext".
 	again := encodeTableMeta(tb, back)
 	require.NoError(t, json.Unmarshal(again, &top))
@@ -64,15 +65,15 @@ func TestFeatureSlotsRecorded(t *testing.T) {
 	legacy = []byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[],"two":"x","one":[1,{"a":2}]}}`)
 	_, back, err = sm.decodeTableRecord(legacy, tb.schema)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"one":[1,{"a":2}],"two":"x"}`, string(back.features["gamma"]))
-	require.JSONEq(t, `[]`, string(back.features["alpha"]))
+	require.JSONEq(t, `{"one":[1,{"a":2}],"two":"x"}`, string(back.Features["gamma"]))
+	require.JSONEq(t, `[]`, string(back.Features["alpha"]))
 	_, back, err = sm.decodeTableRecord([]byte(`{"v":1,"name":"t","arn":"arn","ext":{"alpha":[]}}`), tb.schema)
 	require.NoError(t, err)
-	require.NotContains(t, back.features, "gamma", "none of its members: no slot")
-	again = encodeTableMeta(tb, &tableMeta{features: map[string]json.RawMessage{"gamma": json.RawMessage(`{"one":[1]}`)}})
+	require.NotContains(t, back.Features, "gamma", "none of its members: no slot")
+	again = encodeTableMeta(tb, &tableMeta{Features: map[string]json.RawMessage{"gamma": json.RawMessage(`{"one":[1]}`)}})
 	_, back, err = sm.decodeTableRecord(again, tb.schema)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"one":[1]}`, string(back.features["gamma"]), "written again, the slot is a member of its own")
+	require.JSONEq(t, `{"one":[1]}`, string(back.Features["gamma"]), "written again, the slot is a member of its own")
 }
 
 // TestUpdateTableMember: a member of UpdateTable's request a feature owns
@@ -166,7 +167,7 @@ func (namedFeature) Register(Registrar) {}
 // turned off, it is closed and keeps what it heard.
 func TestChangeStream(t *testing.T) {
 	env := newItemsEnv(t)
-	tb := Table{t: env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tha")}
+	tb := Table{t: env.emu.get(catalog.Key{AccessKey: "ITEMS", Region: "us-east-1"}).getTable("tha")}
 	set := func(view string) {
 		t.Helper()
 		require.NoError(t, tb.Change(func(e *Edit) (func(bool) error, error) {

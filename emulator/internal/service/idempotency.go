@@ -44,7 +44,7 @@ func (ns *Namespace) tokensKept() idempotency.Meta {
 	if !ns.persisted() {
 		return nil
 	}
-	return ns.own().db
+	return ns.own().DB
 }
 
 // txReplay is what a replay of a transaction answers

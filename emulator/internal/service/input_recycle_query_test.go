@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
@@ -184,7 +185,7 @@ func TestIndexProjectionCache(t *testing.T) {
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
 		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],
 		"GlobalSecondaryIndexes":[{"IndexName":"byG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
-	tb := env.emu.dbs.get(nsKey{accessKey: "ITEMS", region: "us-east-1"}).getTable("tpc")
+	tb := env.emu.get(catalog.Key{AccessKey: "ITEMS", Region: "us-east-1"}).getTable("tpc")
 	x := tb.meta.Load().GSIs[0]
 	keysOnly := &indexRead{x: x, keep: x.Projected(tb.schema)}
 	p := tb.indexProjection(keysOnly)

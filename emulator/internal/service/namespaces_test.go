@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/testkit"
 )
 
@@ -41,7 +42,7 @@ func TestNamespaces(t *testing.T) {
 	if n := e.NamespaceCount(); n != 0 {
 		t.Errorf("reads created %d namespaces, want 0", n)
 	}
-	a1 := e.dbs.get(nsKey{accessKey: "A", region: "us-east-1"})
+	a1 := e.get(catalog.Key{AccessKey: "A", Region: "us-east-1"})
 	if a1 != e.namespaceFor("A", "us-east-1", false) || a1 == e.namespaceFor("B", "us-east-1", false) {
 		t.Error("namespaces are not one per access key + region")
 	}
@@ -97,8 +98,8 @@ func TestReadsCreateNoNamespace(t *testing.T) {
 		t.Fatalf("got %d namespaces after CreateTable, want 1", n)
 	}
 	start := uintptr(unsafe.Pointer(unsafe.StringData(auth)))
-	for k, ns := range e.dbs.byKey {
-		p := uintptr(unsafe.Pointer(unsafe.StringData(k.accessKey)))
+	for _, ns := range e.dbs.All() {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(ns.nk().AccessKey)))
 		if p >= start && p < start+uintptr(len(auth)) {
 			t.Error("the namespace key points into the Authorization header")
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/stretchr/testify/require"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
@@ -36,9 +37,8 @@ func TestForkReadsHoldNothing(t *testing.T) {
 		require.NotNil(t, s.Forked(key+"/us-east-1"), "a read leaves the branch its shared catalog")
 	}
 	require.Len(t, s.Spaces(), 1, "only the base owns its catalog")
-	s.dbs.mu.RLock()
-	require.Len(t, s.dbs.shared, 1, "the forks share one catalog")
-	s.dbs.mu.RUnlock()
+	_, _, shared := s.dbs.Counts()
+	require.Equal(t, 1, shared, "the forks share one catalog")
 
 	// A write makes its branch alone, with what the fork holds.
 	forkServe(t, s, "b0", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"mine"}}}`)
@@ -50,10 +50,9 @@ func TestForkReadsHoldNothing(t *testing.T) {
 	for i := range branches {
 		require.NoError(t, s.Fork(fmt.Sprintf("b%d/us-east-1", i), nil))
 	}
-	s.dbs.mu.RLock()
-	defer s.dbs.mu.RUnlock()
-	require.Empty(t, s.dbs.shared, "the shared catalog goes with its last fork")
-	require.Len(t, s.dbs.byKey, 1, "only the base is left")
+	kept, _, shared := s.dbs.Counts()
+	require.Zero(t, shared, "the shared catalog goes with its last fork")
+	require.Equal(t, 1, kept, "only the base is left")
 }
 
 // TestForkRaces: forks, reads, first writes of forks and writes of the
@@ -122,28 +121,28 @@ func TestForkIsAPointerCopy(t *testing.T) {
 	for _, id := range []string{"b1/us-east-1", "b2/us-east-1"} {
 		require.NoError(t, s.Fork(id, snap))
 	}
-	b1, b2 := s.dbs.byKey[nsKey{accessKey: "b1", region: "us-east-1"}], s.dbs.byKey[nsKey{accessKey: "b2", region: "us-east-1"}]
+	b1, b2 := s.dbs.Kept(catalog.Key{AccessKey: "b1", Region: "us-east-1"}), s.dbs.Kept(catalog.Key{AccessKey: "b2", Region: "us-east-1"})
 	shared := b1.cat.Load()
 	require.Same(t, shared, b2.cat.Load())
-	require.True(t, shared.frozen)
-	require.Equal(t, 2, shared.forks)
+	require.True(t, shared.Frozen)
+	require.Equal(t, 2, shared.Forks())
 	require.Nil(t, b1.more.Load(), "a fork keeps no state till its first change")
 
-	_, err := shared.db.Table("tbl").Put(storage.Key{Partition: storage.S("x")}, storage.Item{"pk": storage.S("x")})
-	require.ErrorIs(t, err, errShared, "the shared catalog's DB refuses every change")
+	_, err := shared.DB.Table("tbl").Put(storage.Key{Partition: storage.S("x")}, storage.Item{"pk": storage.S("x")})
+	require.ErrorIs(t, err, catalog.ErrShared, "the shared catalog's DB refuses every change")
 	require.Equal(t, `{}`, forkGet(t, s, "b1", "x"))
-	tbl := shared.reader.getTable("tbl")
-	require.Same(t, shared.reader, tbl.ns)
-	require.Nil(t, shared.reader.kept().states.Load())
-	require.Same(t, shared, shared.reader.own(), "the reader never gets a catalog of its own")
+	tbl := shared.Reader.getTable("tbl")
+	require.Same(t, shared.Reader, tbl.ns)
+	require.Nil(t, shared.Reader.kept().states.Load())
+	require.Same(t, shared, shared.Reader.own(), "the reader never gets a catalog of its own")
 
 	forkServe(t, s, "b1", "PutItem", `{"TableName":"tbl","Item":{"pk":{"S":"mine"}}}`)
 	require.NotSame(t, shared, b1.cat.Load())
-	require.False(t, b1.cat.Load().frozen)
+	require.False(t, b1.cat.Load().Frozen)
 	require.NotNil(t, b1.kept().states.Load())
 	require.Same(t, shared, b2.cat.Load())
-	require.Equal(t, 1, shared.forks)
-	require.Same(t, b1, s.dbs.byKey[nsKey{accessKey: "b1", region: "us-east-1"}], "the same namespace, its catalog replaced")
+	require.Equal(t, 1, shared.Forks())
+	require.Same(t, b1, s.dbs.Kept(catalog.Key{AccessKey: "b1", Region: "us-east-1"}), "the same namespace, its catalog replaced")
 }
 
 // TestNewKeysKeepNothing: requests of ever new access keys that make
@@ -159,14 +158,12 @@ func TestNewKeysKeepNothing(t *testing.T) {
 		require.ErrorIs(t, err, apierr.ErrResourceNotFound)
 	}
 	require.Zero(t, s.NamespaceCount())
-	require.Same(t, s.dbs.lookup(nsKey{accessKey: "k", region: "us-east-1"}, true), s.dbs.lookup(nsKey{accessKey: "k", region: "us-east-1"}, false),
+	require.Same(t, s.lookup(catalog.Key{AccessKey: "k", Region: "us-east-1"}, true), s.lookup(catalog.Key{AccessKey: "k", Region: "us-east-1"}, false),
 		"a key's requests share its namespace")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		runtime.GC()
-		s.dbs.mu.RLock()
-		left := len(s.dbs.idle)
-		s.dbs.mu.RUnlock()
+		_, left, _ := s.dbs.Counts()
 		if left == 0 {
 			break
 		}

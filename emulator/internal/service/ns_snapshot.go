@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
@@ -26,9 +27,9 @@ import (
 // changed yet gives the snapshot it was forked from.
 func (s *Service) SnapshotAll() map[string]*storage.Snapshot {
 	spaces := map[string]*storage.Snapshot{}
-	for _, ns := range s.dbs.all() {
-		if spaces[ns.key] = ns.cat.Load().snap; spaces[ns.key] == nil { // not a fork sharing its catalog
-			spaces[ns.key] = ns.cat.Load().db.Snapshot(nil)
+	for _, ns := range s.dbs.All() {
+		if spaces[ns.key] = ns.cat.Load().Snap; spaces[ns.key] == nil { // not a fork sharing its catalog
+			spaces[ns.key] = ns.cat.Load().DB.Snapshot(nil)
 		}
 	}
 	return spaces
@@ -44,10 +45,10 @@ func (s *Service) RewindAll(spaces map[string]*storage.Snapshot) error {
 		return err
 	}
 	done := map[string]bool{}
-	for _, ns := range s.dbs.all() {
+	for _, ns := range s.dbs.All() {
 		done[ns.key] = true
 		rewind := ns.rewind
-		if ns.cat.Load().frozen {
+		if ns.cat.Load().Frozen {
 			rewind = func(sp *storage.Snapshot) error { return s.Fork(ns.key, sp) }
 		}
 		if err := rewind(spaces[ns.key]); err != nil {
@@ -74,103 +75,53 @@ func (s *Service) Fork(id string, snap *storage.Snapshot) error {
 	if !ok {
 		return fmt.Errorf("no namespace %q", id)
 	}
-	n := &s.dbs
-	if n.dbs != nil || n.hooks != nil {
-		return n.get(k).rewind(snap)
+	if s.cfg.DBs != nil || s.cfg.Hooks != nil {
+		return s.get(k).rewind(snap)
 	}
-	var c *catalog
+	var c *tableCatalog
 	if snap != nil {
-		c = n.sharedOf(snap, k.region)
+		c = s.dbs.Shared(snap, func() *tableCatalog { return s.sharedCatalog(snap, k.Region) })
 	}
-	n.mu.Lock()
-	old := n.inUseLocked(k)
-	delete(n.byKey, k)
-	delete(n.idle, k)
-	if c != nil {
-		ns := n.newNamespace(k, c)
-		n.byKey[ns.nk()] = ns // its key's strings are its ID's, not id's
-	}
-	var gone *Namespace // to close: old if it owns its catalog, else perhaps its shared one's reader
-	if old != nil {
-		if gone = n.releaseLocked(old.cat.Load()); !old.cat.Load().frozen {
-			gone = old
-		}
-	}
-	n.mu.Unlock()
-	if gone != nil {
+	if gone := s.dbs.Replace(k, c); gone != nil {
 		gone.closed()
 		s.tokens.Forget(gone) // its ClientRequestTokens (idempotency.go)
 	}
 	return nil
 }
 
-// sharedOf returns snap's shared catalog, held by one more fork: made,
-// with no lock held, if none is (its tables restored in a frozen DB).
-func (n *namespaces) sharedOf(snap *storage.Snapshot, region string) *catalog {
-	n.mu.Lock()
-	c := n.shared[snap]
-	if c == nil {
-		n.mu.Unlock()
-		c = &catalog{db: storage.NewDB(nil), frozen: true, snap: snap, reader: &Namespace{key: nsKey{region: region}.keyString(), svc: n.svc}}
-		c.reader.cat.Store(c)
-		if err := c.reader.restore(c, snap, nil); err != nil { // no hook: never refused
-			n.svc.log.Error("cannot fill a shared catalog", "err", err)
-		}
-		c.db.WrapHook(func(storage.Hook) storage.Hook { return failingHook{errShared} })
-		n.mu.Lock()
-		if made := n.shared[snap]; made != nil { // by another fork meanwhile
-			c = made
-		}
-		n.shared[snap] = c
+// sharedCatalog returns a new catalog of snap's tables, restored in a
+// frozen DB, for the forks of snap to share (catalog.Registry.Shared).
+func (s *Service) sharedCatalog(snap *storage.Snapshot, region string) *tableCatalog {
+	c := catalog.New[*table, *Namespace](storage.NewDB(nil))
+	c.Frozen, c.Snap, c.Reader = true, snap, s.newNamespace(catalog.Key{Region: region}, c)
+	if err := c.Reader.restore(c, snap, nil); err != nil { // no hook: never refused
+		s.log.Error("cannot fill a shared catalog", "err", err)
 	}
-	c.forks++
-	n.mu.Unlock()
+	c.DB.WrapHook(func(storage.Hook) storage.Hook { return catalog.FailingHook{Err: catalog.ErrShared} })
 	return c
-}
-
-// releaseLocked lets go of c, a namespace's catalog as it is dropped or
-// owns one; it returns c's reader to close when no fork holds c. n.mu held.
-func (n *namespaces) releaseLocked(c *catalog) *Namespace {
-	if c.snap == nil || !c.frozen {
-		return nil // the empty catalog, or a namespace's own
-	}
-	if c.forks--; c.forks > 0 {
-		return nil
-	}
-	delete(n.shared, c.snap)
-	return c.reader
 }
 
 // own returns ns's own catalog, made at the first call if it holds a
 // shared one (copy-on-write: filled as a rewind fills an empty namespace),
 // kept from then on; readers meanwhile read the shared one.
-func (ns *Namespace) own() *catalog {
-	if c := ns.cat.Load(); !c.frozen || c.reader == ns {
+func (ns *Namespace) own() *tableCatalog {
+	if c := ns.cat.Load(); !c.Frozen || c.Reader == ns {
 		return c // its own, or a shared catalog's reader, which changes nothing
 	}
 	ns.ownMu.Lock()
 	defer ns.ownMu.Unlock()
-	n, old := &ns.svc.dbs, ns.cat.Load()
-	if !old.frozen {
+	old := ns.cat.Load()
+	if !old.Frozen {
 		return old
 	}
-	c, ok := n.newCatalog(ns)
+	c, ok := ns.svc.newCatalog(ns)
 	if !ok {
 		return c // refusing every change; the next use tries again
 	}
-	if err := ns.restore(c, old.snap, nil); err != nil { // no persistence: never refused
+	if err := ns.restore(c, old.Snap, nil); err != nil { // no persistence: never refused
 		ns.svc.log.Error("cannot fill the forked namespace", "namespace", ns.key, "err", err)
 	}
-	n.mu.Lock()
-	ns.cat.Store(c)
-	var gone *Namespace
-	if nk := ns.nk(); n.inUseLocked(nk) == ns { // not dropped (Fork) meanwhile
-		gone = n.releaseLocked(old)
-		n.byKey[nk] = ns
-		delete(n.idle, nk)
-	}
-	n.mu.Unlock()
-	if gone != nil {
+	if gone := ns.svc.dbs.Own(ns, old, func() { ns.cat.Store(c) }); gone != nil {
 		gone.closed()
 	}
 	return c
@@ -180,10 +131,8 @@ func (ns *Namespace) own() *catalog {
 // changed yet (sharing its catalog), else nil.
 func (s *Service) Forked(id string) *storage.Snapshot {
 	k, _ := s.keyOf(id)
-	s.dbs.mu.RLock()
-	defer s.dbs.mu.RUnlock()
-	if ns := s.dbs.byKey[k]; ns != nil {
-		return ns.cat.Load().snap // nil unless frozen: only a shared catalog has one
+	if ns := s.dbs.Kept(k); ns != nil {
+		return ns.cat.Load().Snap // nil unless frozen: only a shared catalog has one
 	}
 	return nil
 }
@@ -197,19 +146,16 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	c := ns.own()
 	now := ns.svc.clock()
 	kept := map[string]bool{}
-	c.mu.RLock()
-	tables := slices.Clone(c.tables)
-	c.mu.RUnlock()
-	for _, t := range tables {
+	for _, t := range c.All() {
 		if keeps(t, snap) {
 			kept[t.name] = true
 			continue
 		}
 		_ = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-			if m.status == statusDeleting {
+			if m.Status == statusDeleting {
 				return nil, nil
 			}
-			m.status = statusDeleting
+			m.Status = statusDeleting
 			return func(recorded bool) error {
 				if recorded {
 					ns.removeTable(t)
@@ -221,11 +167,11 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 	}
 	// Tables of the DB outside the catalog (none, unless a change
 	// failed half way): dropped too.
-	for _, st := range c.db.Tables() {
+	for _, st := range c.DB.Tables() {
 		if kept[st.Name()] {
 			continue
 		}
-		if err := c.db.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
+		if err := c.DB.DropTable(st.Name()); err != nil && !errors.Is(err, storage.ErrNoTable) {
 			return err
 		}
 	}
@@ -235,7 +181,7 @@ func (ns *Namespace) rewind(snap *storage.Snapshot) error {
 
 // restore restores the tables of snap (nil: none) but those in kept into
 // c (ns's catalog, or its new one), sharing what they hold; publishes each.
-func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string]bool) error {
+func (ns *Namespace) restore(c *tableCatalog, snap *storage.Snapshot, kept map[string]bool) error {
 	if snap == nil {
 		return nil
 	}
@@ -243,7 +189,7 @@ func (ns *Namespace) restore(c *catalog, snap *storage.Snapshot, kept map[string
 		if kept[ts.Name()] {
 			continue
 		}
-		st, err := c.db.RestoreTable(ts.Name(), ts.ID(), ts)
+		st, err := c.DB.RestoreTable(ts.Name(), ts.ID(), ts)
 		if err != nil && !errors.Is(err, storage.ErrNotDurable) {
 			return err
 		}
@@ -262,7 +208,7 @@ func keeps(t *table, snap *storage.Snapshot) bool {
 		return false
 	}
 	ts := snap.Table(t.name)
-	return ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().status == statusActive
+	return ts != nil && ts.ID() == t.id && t.data.Unchanged(ts) && t.snapshot().Status == statusActive
 }
 
 // checkRewind puts the items of each table a rewind to spaces restores
@@ -272,9 +218,9 @@ func keeps(t *table, snap *storage.Snapshot) bool {
 // snapshot's tables were written through the checks, but a table may
 // have opted in since its rows were (by its tags), or run in warn mode.
 func (s *Service) checkRewind(spaces map[string]*storage.Snapshot) error {
-	for _, ns := range s.dbs.all() {
+	for _, ns := range s.dbs.All() {
 		snap := spaces[ns.key]
-		if snap == nil || ns.cat.Load().frozen {
+		if snap == nil || ns.cat.Load().Frozen {
 			continue
 		}
 		c := &call{ctx: context.Background(), ns: ns, op: "RestoreSnapshot", now: s.clock(), clock: s.clock, svc: s}
@@ -288,7 +234,7 @@ func (s *Service) checkRewind(spaces map[string]*storage.Snapshot) error {
 			}
 			t.clock = s.clock
 			t.meta.Store(m)
-			ns.loadedDefinition(t, tagDescs(m.tags))
+			ns.loadedDefinition(t, tagDescs(m.Tags))
 			if err := c.checkRestored(t, ts); err != nil {
 				return err
 			}

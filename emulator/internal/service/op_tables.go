@@ -23,7 +23,7 @@ import (
 // table CREATING serves no item request (lookupTable) and cannot be
 // deleted (ResourceInUseException, as the reference says), a table
 // DELETING is described and listed until it is gone
-// (catalog_deleting.go).
+// (table_lookup.go).
 
 func createTable(c *call, in *CreateTableInput) (*CreateTableOutput, error) {
 	return createTableFor(c, in, c.svc.cfg.TransientDelay)
@@ -62,15 +62,15 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		clock:     c.clock,
 	}
 	m := tableMeta{
-		status: statusActive,
+		Status: statusActive,
 		Settings: tablespec.Settings{
 			Billing:    tablespec.Billing{Mode: def.BillingMode, Reported: def.BillingMode == "PAY_PER_REQUEST"}, // billing_summary.go
 			OnDemand:   def.OnDemand,
 			Warm:       def.Warm,
 			TableClass: def.TableClass,
 		},
-		deletionProtection: def.DeletionProtection,
-		tags:               def.Tags,
+		DeletionProtection: def.DeletionProtection,
+		Tags:               def.Tags,
 		Indexes:            tablespec.Indexes{AttrDefs: def.AttrDefs, LSIs: def.LSIs, GSIs: def.GSIs, Vectors: def.Vectors},
 	}
 	if def.Throughput != nil {
@@ -80,7 +80,7 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 		m.Billing.PayPerRequestSince = now
 	}
 	if creating > 0 {
-		m.activeAt = now.Add(creating)
+		m.ActiveAt = now.Add(creating)
 	}
 	for _, x := range slices.Concat(m.LSIs, m.GSIs) {
 		x.ARN = t.arn + "/index/" + x.Name
@@ -90,12 +90,12 @@ func createTableFor(c *call, in *CreateTableInput, creating time.Duration) (*Cre
 	}
 	var s streamrec.Stream
 	if spec := def.Stream; spec != nil && *spec.StreamEnabled {
-		m.stream = spec
+		m.Stream = spec
 		s = t.registerStream(c, &m, *spec.StreamViewType, "")
 	}
 	m.SSE = tablespec.DescribeSSE(def.SSE, c.region, c.account)
 	t.meta.Store(&m)
-	done, err := c.checkDefinition(t, DefinitionCreated, tagDescs(m.tags))
+	done, err := c.checkDefinition(t, DefinitionCreated, tagDescs(m.Tags))
 	if err != nil {
 		c.forgetStream(s)
 		return nil, err
@@ -170,7 +170,7 @@ func (c *call) changeableTable(name *string) (*table, error) {
 // creating reports whether t is still CREATING.
 func (c *call) creating(t *table) bool {
 	m := t.meta.Load()
-	return !m.activeAt.IsZero() && m.statusAt(c.now) == statusCreating
+	return !m.ActiveAt.IsZero() && m.StatusAt(c.now) == statusCreating
 }
 
 func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
@@ -192,14 +192,14 @@ func deleteTable(c *call, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	// DELETING under t.mu and refuses). Its record is the table's drop
 	// (changeMeta).
 	err = t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
-		if m.deletionProtection {
+		if m.DeletionProtection {
 			return nil, apierr.Validation(apierr.MsgDeletionProtected)
 		}
-		if m.status == statusDeleting {
+		if m.Status == statusDeleting {
 			// A concurrent DeleteTable won.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
-		m.status = statusDeleting
+		m.Status = statusDeleting
 		return func(recorded bool) error {
 			if recorded {
 				if d := c.svc.cfg.TransientDelay; d > 0 {

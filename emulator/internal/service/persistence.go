@@ -31,12 +31,12 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 	m := ns.kept()
 	rebuilt := m.loadedStreams != nil
 	defer func() { m.loadedStreams = nil }()
-	tables := c.db.Tables()
+	tables := c.DB.Tables()
 	for _, st := range tables {
 		if err := ns.applied(c, &storage.Record{Kind: storage.RecordCreateTable, Table: st.ID()}); err != nil {
 			return 0, fmt.Errorf("table %s: %w", st.Name(), err)
 		}
-		if t := c.tableByID(st.ID()); t != nil {
+		if t := tableByID(c, st.ID()); t != nil {
 			t.endTransient(now)
 			if !rebuilt {
 				t.restartStream()
@@ -47,7 +47,7 @@ func (ns *Namespace) RebuildCatalog() (int, error) {
 		}
 	}
 	ns.adoptStreamOwners(c, m.loadedStreams) // streams.go
-	ns.svc.tokens.Restore(ns, c.db, now)     // ClientRequestTokens (idempotency.go)
+	ns.svc.tokens.Restore(ns, c.DB, now)     // ClientRequestTokens (idempotency.go)
 	for _, h := range ns.svc.seams.hooks {
 		if h.Loaded != nil {
 			h.Loaded(Space{ns: ns}, now) // the features' and stages' state (feature_lifecycle.go)
@@ -115,8 +115,8 @@ func (t *table) endTransient(now time.Time) {
 	m := *t.meta.Load()
 	changed := len(m.Deleting) > 0
 	m.Deleting = nil
-	if now.Before(m.activeAt) { // a table CREATING
-		m.activeAt, changed = time.Time{}, true
+	if now.Before(m.ActiveAt) { // a table CREATING
+		m.ActiveAt, changed = time.Time{}, true
 	}
 	gsis := slices.Clone(m.GSIs)
 	for i, x := range gsis {

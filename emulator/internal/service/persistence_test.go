@@ -59,7 +59,7 @@ func TestPersistReconcileIndexes(t *testing.T) {
 	// has an index the definition does not.
 	tb := e.namespaceFor("AKID", "us-east-1", false).getTable("tbl1")
 	if tb == nil {
-		tb = e.dbs.all()[0].getTable("tbl1")
+		tb = e.dbs.All()[0].getTable("tbl1")
 	}
 	if err := tb.data.DropIndex("byG"); err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestPersistReconcileIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	e2, _ := openPersisted(t, dir, Config{}, persist.Options{})
-	t2 := e2.dbs.all()[0].getTable("tbl1")
+	t2 := e2.dbs.All()[0].getTable("tbl1")
 	if got, want := t2.data.IndexNames(), []string{"byG"}; !slices.Equal(got, want) {
 		t.Errorf("storage indexes after the restart: got %v, want %v", got, want)
 	}

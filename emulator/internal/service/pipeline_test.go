@@ -461,7 +461,7 @@ func newPipelineEnv(t testing.TB, cfg Config) *pipelineEnv {
 	ns := p.s.namespaceOf(pipelineAuthKey, pipelineRegion)
 	tb := ns.getTable("pipe")
 	tb.states = slots{}
-	ns.loadedDefinition(tb, tagDescs(tb.snapshot().tags))
+	ns.loadedDefinition(tb, tagDescs(tb.snapshot().Tags))
 	return p
 }
 

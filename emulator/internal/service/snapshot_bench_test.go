@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
 	"github.com/dynamoemu/dynamoemu/internal/storage"
 )
 
@@ -152,7 +153,7 @@ func BenchmarkNamespaceFork(b *testing.B) {
 							b.Fatal(err)
 						}
 						switch {
-						case use == "read" && s.dbs.lookup(nsKey{accessKey: "branch", region: "us-east-1"}, true).getTable("bench") == nil,
+						case use == "read" && s.lookup(catalog.Key{AccessKey: "branch", Region: "us-east-1"}, true).getTable("bench") == nil,
 							use == "own" && s.Namespace("branch/us-east-1").getTable("bench") == nil:
 							b.Fatal("the branch has no table")
 						}

@@ -1,5 +1,7 @@
 package service
 
+import "github.com/dynamoemu/dynamoemu/emulator/internal/catalog"
+
 // What a stage (stage.go) keeps, and what it is configured with: its
 // settings (Config.Settings, the emulator's options for it, each under
 // its SettingOf key), its state in each namespace (State,
@@ -80,9 +82,9 @@ func (s *Service) SpaceFor(accessKey, region string) Space {
 // namespaceOf returns the registered namespace of an access key and region.
 func (s *Service) namespaceOf(accessKey, region string) *Namespace {
 	if s.cfg.SharedDB {
-		return s.dbs.get(nsKey{shared: true})
+		return s.get(catalog.Key{Shared: true})
 	}
-	return s.dbs.get(nsKey{accessKey: accessKey, region: region})
+	return s.get(catalog.Key{AccessKey: accessKey, Region: region})
 }
 
 // Batch reports whether the use is an item of a batch, whose items are

@@ -386,7 +386,7 @@ func (s *countingStage) Watches(t Table) bool {
 	s.mu.Lock()
 	s.watches++
 	s.mu.Unlock()
-	return slices.ContainsFunc(t.t.snapshot().tags, func(tg tablespec.TagPair) bool { return tg.Key == "watch" && tg.Value == "yes" })
+	return slices.ContainsFunc(t.t.snapshot().Tags, func(tg tablespec.TagPair) bool { return tg.Key == "watch" && tg.Value == "yes" })
 }
 
 func (s *countingStage) Begin(*TableUse) error {

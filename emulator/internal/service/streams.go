@@ -60,8 +60,8 @@ func (sm *seams) streamDef(b []byte, ks storage.KeySchema) (streamrec.Def, error
 	}
 	t.meta.Store(m)
 	d := streamrec.Def{Table: t.streamTable()}
-	if m.streamOn() {
-		d.ID, d.View, d.On = streamIDOf(m), *m.stream.StreamViewType, true
+	if m.StreamOn() {
+		d.ID, d.View, d.On = streamIDOf(m), *m.Stream.StreamViewType, true
 	}
 	return d, nil
 }
@@ -88,7 +88,7 @@ func (s *Service) newStream(t *table, id streamrec.ID, view string, clock func()
 
 // streamIDOf is the identity of the stream definition m records.
 func streamIDOf(m *tableMeta) streamrec.ID {
-	return streamrec.ID{Label: m.streamLabel, Shard: m.streamShard, Region: m.streamRegion, Created: m.streamCreated}
+	return streamrec.ID{Label: m.StreamLabel, Shard: m.StreamShard, Region: m.StreamRegion, Created: m.StreamCreated}
 }
 
 // registerStream creates t's new stream with view type view and
@@ -103,7 +103,7 @@ func (t *table) registerStream(c *call, m *tableMeta, view, prev string) streamr
 	s := c.ns.kept().streams.Register(t.name, prev, now, func(label string) streamrec.Stream {
 		return c.svc.newStream(t, streamrec.ID{Label: label, Shard: tablespec.NewShardID(now), Region: c.region, Created: now}, view, c.svc.clock)
 	})
-	m.streamLabel, m.streamShard, m.streamRegion, m.streamCreated = s.Label(), s.ShardID(), s.Region(), s.Created()
+	m.StreamLabel, m.StreamShard, m.StreamRegion, m.StreamCreated = s.Label(), s.ShardID(), s.Region(), s.Created()
 	return s
 }
 
@@ -124,15 +124,12 @@ func (t *table) stopStreamLocked(now time.Time) {
 	t.liveStream = streamrec.Stream{}
 }
 
-// streamOn reports whether definition m has its stream enabled.
-func (m *tableMeta) streamOn() bool { return m.stream != nil && *m.stream.StreamEnabled }
-
 // prepareStreamLocked registers the stream an UpdateTable from old to m
 // starts (the zero Stream when it starts none), keeping its identity in
 // m. Called with t.mu held.
 func (t *table) prepareStreamLocked(c *call, old *tableMeta, m *tableMeta) streamrec.Stream {
-	if m.streamOn() && !old.streamOn() {
-		return t.registerStream(c, m, *m.stream.StreamViewType, old.streamLabel)
+	if m.StreamOn() && !old.StreamOn() {
+		return t.registerStream(c, m, *m.Stream.StreamViewType, old.StreamLabel)
 	}
 	return streamrec.Stream{}
 }
@@ -144,7 +141,7 @@ func (t *table) syncStreamLocked(old, m *tableMeta, s streamrec.Stream, now time
 	switch {
 	case !s.IsZero():
 		t.attachStreamLocked(s)
-	case old.streamOn() && !m.streamOn():
+	case old.StreamOn() && !m.StreamOn():
 		t.stopStreamLocked(now)
 	}
 }

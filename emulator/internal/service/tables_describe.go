@@ -1,10 +1,6 @@
 package service
 
-import (
-	"time"
-
-	"github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
-)
+import "github.com/dynamoemu/dynamoemu/emulator/internal/tablespec"
 
 // describe builds the table's TableDescription from a consistent snapshot
 // of its metadata plus the current item count and size.
@@ -12,11 +8,11 @@ func (t *table) describe() *TableDescription {
 	m := t.snapshot()
 	d := &TableDescription{
 		TableName:                 t.name,
-		TableStatus:               m.statusAt(t.readClock()),
+		TableStatus:               m.StatusAt(t.readClock()),
 		CreationDateTime:          tablespec.EpochTime(t.created),
 		TableArn:                  t.arn,
 		TableId:                   t.id,
-		DeletionProtectionEnabled: m.deletionProtection,
+		DeletionProtectionEnabled: m.DeletionProtection,
 		OnDemandThroughput:        m.OnDemand,
 	}
 	for _, a := range m.AttrDefs {
@@ -43,15 +39,15 @@ func (t *table) describe() *TableDescription {
 	}
 	now := t.readClock()
 	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes, d.VectorIndexes = m.Indexes.Describe(now, t)
-	if m.stream != nil && *m.stream.StreamEnabled {
-		d.StreamSpecification = m.stream
+	if m.Stream != nil && *m.Stream.StreamEnabled {
+		d.StreamSpecification = m.Stream
 	}
-	if m.streamLabel != "" { // the latest stream, enabled or not
-		d.LatestStreamLabel = m.streamLabel
-		d.LatestStreamArn = t.arn + "/stream/" + m.streamLabel
+	if m.StreamLabel != "" { // the latest stream, enabled or not
+		d.LatestStreamLabel = m.StreamLabel
+		d.LatestStreamArn = t.arn + "/stream/" + m.StreamLabel
 	}
 	d.SSEDescription = m.SSE
-	d.RestoreSummary = m.restoreSummaryAt(t.readClock())
+	d.RestoreSummary = m.RestoreSummaryAt(t.readClock())
 	if m.TableClass != "" {
 		d.TableClassSummary = &TableClassSummary{TableClass: m.TableClass}
 	}
@@ -74,14 +70,4 @@ func (t *table) IndexStats(x *tablespec.IndexDef) (count, size int64) {
 		return 0, 0
 	}
 	return int64(n), sz
-}
-
-// restoreSummaryAt is a restored table's RestoreSummary at now (nil for
-// a table not restored).
-func (m *tableMeta) restoreSummaryAt(now time.Time) *RestoreSummary {
-	if m.Restored == nil {
-		return nil
-	}
-	return &RestoreSummary{SourceBackupArn: m.Restored.BackupArn, SourceTableArn: m.Restored.TableArn,
-		RestoreDateTime: tablespec.EpochTime(m.Restored.At), RestoreInProgress: now.Before(m.activeAt)}
 }

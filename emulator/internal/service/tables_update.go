@@ -57,7 +57,7 @@ func updateTable(c *call, in *UpdateTableInput) (*UpdateTableOutput, error) {
 		}
 	}
 	if in.StreamSpecification != nil {
-		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().tags)); err != nil {
+		if _, err := c.checkDefinition(t, DefinitionStreamChanged, tagDescs(t.snapshot().Tags)); err != nil {
 			return nil, err
 		}
 	}
@@ -133,7 +133,7 @@ func (t *table) update(c *call, in *UpdateTableInput, newTP *tablespec.Throughpu
 	var u tableUpdate
 	err := t.changeMeta(func(m *tableMeta) (func(bool) error, error) {
 		u.before = t.snapshot()
-		if m.status == statusDeleting {
+		if m.Status == statusDeleting {
 			// Found before a DeleteTable took it out of the catalog.
 			return nil, apierr.ResourceNotFound(apierr.MsgTableNotFound(t.name))
 		}
@@ -250,7 +250,7 @@ func (t *table) updateLocked(c *call, in *UpdateTableInput, newTP *tablespec.Thr
 		m.TableClass = *in.TableClass
 	}
 	if in.DeletionProtectionEnabled != nil {
-		m.deletionProtection = *in.DeletionProtectionEnabled
+		m.DeletionProtection = *in.DeletionProtectionEnabled
 	}
 	if in.OnDemandThroughput != nil {
 		m.OnDemand = keptOnDemand
@@ -263,19 +263,19 @@ func (t *table) applyStream(m *tableMeta, s *StreamSpecification) error {
 	if s == nil {
 		return nil
 	}
-	enabled := m.stream != nil && *m.stream.StreamEnabled
+	enabled := m.Stream != nil && *m.Stream.StreamEnabled
 	switch {
 	case *s.StreamEnabled && enabled:
 		return apierr.Validation(apierr.MsgStreamAlreadyEnabled(t.name))
 	case !*s.StreamEnabled && !enabled:
 		return apierr.Validation(apierr.MsgStreamNotEnabled(t.name))
 	case *s.StreamEnabled:
-		m.stream = s // its label is chosen as it starts (syncStreamLocked)
+		m.Stream = s // its label is chosen as it starts (syncStreamLocked)
 	default:
 		// The stream stays readable for 24 hours: DescribeTable keeps
 		// LatestStreamLabel and LatestStreamArn but drops
 		// StreamSpecification (AWS and DynamoDB Local agree).
-		m.stream = nil
+		m.Stream = nil
 	}
 	return nil
 }
