@@ -177,6 +177,30 @@ func TestValidationOrderQueryKeyCondition(t *testing.T) {
 	})
 }
 
+// TestValidationOrderQueryEmptyExpressions: an empty FilterExpression,
+// then an empty ProjectionExpression, is Query's first expression error,
+// before a malformed or invalid key condition (dynalite's suite run
+// against AWS, test/query.js; records/validation-order.jsonl).
+func TestValidationOrderQueryEmptyExpressions(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	r := rangeTable(t, c)
+	const (
+		emptyFilter     = "Invalid FilterExpression: The expression can not be empty;"
+		emptyProjection = "Invalid ProjectionExpression: The expression can not be empty;"
+	)
+	q := func(kce, rest string) string {
+		return `{"TableName":"` + r + `","KeyConditionExpression":"` + kce + `",` + rest + `,"ExpressionAttributeValues":{":v":{"S":"N"}}}`
+	}
+	runOrderCases(t, []orderCase{
+		{"empty filter before a key condition's syntax error", "Query", q("pk = = :v", `"FilterExpression":""`), "ValidationException", emptyFilter, ""},
+		{"empty filter before an empty projection and a function in the key condition", "Query",
+			q("attribute_type(pk, :v)", `"FilterExpression":"","ProjectionExpression":""`), "ValidationException", emptyFilter, ""},
+		{"empty projection before a function in the key condition", "Query",
+			q("attribute_type(pk, :v)", `"FilterExpression":"a > b","ProjectionExpression":""`), "ValidationException", emptyProjection, ""},
+	})
+}
+
 // TestConditionalOperatorEnumOrder: ConditionalOperator's enum is listed
 // as AWS lists it, [OR, AND] (AWS's records: validation-ordering/
 // updateItem.test.ts, deepRequests.test.ts).

@@ -94,3 +94,19 @@ func ValuesNeedValueExpr(values wire.ExpressionValues, valueExprs ...*string) er
 	names := []string{"FilterExpression", "KeyConditionExpression"}[:len(valueExprs)]
 	return Params{Values: values, ValueExprs: names}.Check()
 }
+
+// EmptyFilterOrProjection is a Query's first expression check: an empty
+// FilterExpression, then an empty ProjectionExpression, is refused before
+// the key condition is parsed, whatever is wrong with it (dynalite's
+// suite run against AWS, test/query.js "empty FilterExpression" and
+// "empty ProjectionExpression"; the project's AWS-exact issue quotes a
+// 2024-2026 record of the same; DynamoDB Local 3.3.0 agrees).
+func EmptyFilterOrProjection(filter, projection *string) error {
+	switch {
+	case filter != nil && *filter == "":
+		return apierr.Validation("Invalid FilterExpression: The expression can not be empty;")
+	case projection != nil && *projection == "":
+		return apierr.Validation("Invalid ProjectionExpression: The expression can not be empty;")
+	}
+	return nil
+}

@@ -259,6 +259,9 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkQuery(in); err != nil {
 		return nil, err
 	}
+	if err := exprparams.EmptyFilterOrProjection(in.FilterExpression, in.ProjectionExpression); err != nil {
+		return nil, err
+	}
 	// The key condition's own checks (syntax, placeholders, operand types)
 	// come before the table (validation_order.go); the placeholder maps'
 	// errors after it, as DynamoDB Local (AWS's order unknown); then the
