@@ -13,10 +13,13 @@ import (
 
 // newAllocBudget bounds the allocations of New with the server's
 // default options (and Close): the emulator a server's start makes
-// before it listens, 521 objects and 50.7 KB (BenchmarkNew), nearly all
-// of them the operations' registration (service's seams.plug). Raise it
-// only with the measurement that says why.
-const newAllocBudget = 525
+// before it listens, 599 objects and 57.2 KB (BenchmarkNew), nearly all
+// of them the operations' registration (service's seams.plug). It rose
+// from 525 when each operation came to be installed through one small
+// closure instead of a generic copy (a closure each: +76 objects, for
+// 193 kB less binary) and the catalog moved out of the core (+2). Raise
+// it only with the measurement that says why.
+const newAllocBudget = 600
 
 // TestNewAllocationBudget: making an emulator allocates at most
 // newAllocBudget objects, a count (not a time) that work added to every
