@@ -724,8 +724,11 @@ func (br *bodyReader) chargeTo(want int64) error {
 		return errOverBudget
 	}
 	rest := room - br.held
-	if br.sh.on {
-		rest = 0 // a client's share bounds its bodies: no overflow
+	if br.sh.on || br.slow {
+		// No overflow: a client's share bounds its bodies, and the
+		// overflow's charge (a body's whole rest) would pass the slow
+		// bodies' share by what slowRoom did not count.
+		rest = 0
 	}
 	got, over, ok := br.b.grow(br.ctx, n, br.held, rest, br.wait)
 	if !ok {
