@@ -259,17 +259,17 @@ func query(c *call, in *QueryInput) (*QueryOutput, error) {
 	if err := checkQuery(in); err != nil {
 		return nil, err
 	}
-	if err := exprparams.EmptyFilterOrProjection(in.FilterExpression, in.ProjectionExpression); err != nil {
-		return nil, err
-	}
-	// The key condition's own checks (syntax, placeholders, operand types)
-	// come before the table (validation_order.go); the placeholder maps'
-	// errors after it, as DynamoDB Local (AWS's order unknown); then the
-	// expressions and unused placeholders, the start key, and only then
-	// Select.
+	// An empty filter or projection, then the key condition's own checks
+	// (syntax, placeholders, operand types) come before the table
+	// (validation_order.go); the placeholder maps' errors after it, as
+	// DynamoDB Local (AWS's order unknown); then the expressions and
+	// unused placeholders, the start key, and only then Select.
 	comp, cerr := exprparams.NewCompiler(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	if cerr == nil {
 		defer comp.Release() // the key condition, filter and projection keep nothing of it
+		if err := exprparams.EmptyFilterOrProjection(in.FilterExpression, in.ProjectionExpression); err != nil {
+			return nil, err
+		}
 	}
 	if cerr == nil && in.KeyConditionExpression != nil {
 		if err := comp.CheckKeyCondition(*in.KeyConditionExpression); err != nil {
