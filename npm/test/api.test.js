@@ -8,7 +8,7 @@ const net = require('node:net')
 const fs = require('node:fs')
 const path = require('node:path')
 const { start } = require('dynamoemu')
-const { DynamoDBClient, CreateTableCommand, ListTablesCommand } = require('@aws-sdk/client-dynamodb')
+const { DynamoDBClient, CreateTableCommand, ListTablesCommand, waitUntilTableExists } = require('@aws-sdk/client-dynamodb')
 const { DynamoDBDocumentClient, PutCommand, GetCommand } = require('@aws-sdk/lib-dynamodb')
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' }
@@ -36,6 +36,34 @@ test('start() serves the AWS SDK, and snapshots rewind it', async () => {
     await emu.stop()
   }
   assert.notStrictEqual(emu.process.exitCode ?? emu.process.signalCode, null)
+})
+
+// CreateTable's answer says CREATING, as AWS's does, and the table is
+// ACTIVE from the next request on: the SDK's waitUntilTableExists, which
+// asks DescribeTable at once and sleeps (minDelay, 20 s by default)
+// before each further ask, is satisfied by its first DescribeTable.
+test('waitUntilTableExists after CreateTable asks DescribeTable once', async () => {
+  const emu = await start()
+  try {
+    const client = new DynamoDBClient({ endpoint: emu.endpoint, region: 'us-east-1', credentials })
+    const asked = []
+    client.middlewareStack.add((next, context) => async (args) => {
+      asked.push(context.commandName)
+      return next(args)
+    }, { step: 'initialize', name: 'countCommands' })
+    const made = await client.send(new CreateTableCommand({
+      TableName: 'orders', BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    }))
+    assert.strictEqual(made.TableDescription.TableStatus, 'CREATING')
+    const waited = await waitUntilTableExists({ client, maxWaitTime: 120 }, { TableName: 'orders' })
+    assert.strictEqual(waited.state, 'SUCCESS')
+    assert.strictEqual(waited.reason.Table.TableStatus, 'ACTIVE')
+    assert.deepStrictEqual(asked, ['CreateTableCommand', 'DescribeTableCommand'], 'the waiter asked DescribeTable more than once')
+  } finally {
+    await emu.stop()
+  }
 })
 
 test('branch() forks a seeded namespace per test, isolated', async () => {

@@ -29,6 +29,24 @@ def test_start_serves_and_stops():
     assert proc.poll() is not None
 
 
+def test_table_exists_waiter_describes_once():
+    # CreateTable's answer says CREATING, as AWS's does, and the table is
+    # ACTIVE from the next request on: boto3's table_exists waiter, which
+    # asks DescribeTable at once and sleeps (Delay, 20 s) before each
+    # further ask, is satisfied by its first DescribeTable.
+    with dynamoemu.start() as emu:
+        c = _client(emu)
+        asked = []
+        c.meta.events.register("before-call.dynamodb.DescribeTable", lambda **kw: asked.append(kw["model"].name))
+        made = c.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST")
+        assert made["TableDescription"]["TableStatus"] == "CREATING"
+        c.get_waiter("table_exists").wait(TableName="orders", WaiterConfig={"Delay": 20, "MaxAttempts": 3})
+        assert asked == ["DescribeTable"], "the waiter asked DescribeTable more than once"
+        assert c.describe_table(TableName="orders")["Table"]["TableStatus"] == "ACTIVE"
+
+
 def test_a_taken_port_says_so():
     with dynamoemu.start() as emu:
         with pytest.raises(dynamoemu.DynamoemuError, match="is taken"):
