@@ -219,11 +219,12 @@ func unanswered(t *testing.T, c net.Conn) bool {
 // DYNAMOEMU_HEAVY_TESTS) that each announce a 16 MiB BatchWriteItem,
 // send an eighth of it at once (which charges them its size) and then
 // nothing, on one access key each, take the budget only until they are
-// judged slow while their reads wait (two seconds of their clients'
-// time at most): the slow bodies keep at most their share and the
-// others are cut, so the honest client's 300 KB PutItem and 1 MB
-// BatchWriteItem (the SDK, without retries) are answered 200, where
-// before they waited for the floor to cut the stopped uploads.
+// judged slow while their reads wait (once a read has waited a quarter
+// second of its client's time with no byte): the slow bodies keep at
+// most their share and the others are cut, so the honest client's 300
+// KB PutItem and 1 MB BatchWriteItem (the SDK, without retries), sent
+// once the uploads hold half the budget, are answered 200, where before
+// they waited for the floor to cut the stopped uploads.
 func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
 	n := 16
 	if os.Getenv("DYNAMOEMU_HEAVY_TESTS") != "" {
@@ -238,7 +239,20 @@ func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
 		head := rawRequest("BatchWriteItem", testkit.Auth(fmt.Sprint("AKIDSTOP", i), sigRegion), heldBody, "")
 		sent.Go(func() { _, _ = io.WriteString(c, head+"{"+strings.Repeat(" ", heldBody/8)) })
 	}
-	sent.Wait() // each sent its eighth (or was cut as it was judged)
+	allSent := make(chan struct{}) // each sent its eighth (or was cut as it was judged)
+	go func() { sent.Wait(); close(allSent) }()
+	defer func() { <-allSent }()
+	// The honest client calls once the stopped uploads hold half the
+	// budget (or have all sent): most of them still to be read or cut.
+wait:
+	for used, _ := b.Reserved(); used < b.Max/2; used, _ = b.Reserved() {
+		select {
+		case <-allSent:
+			break wait
+		case <-time.After(time.Millisecond): // polling
+		}
+	}
+	reading := h.e.serve.Limit.Reading.Load()
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.Scaled(time.Minute))
 	defer cancel()
 	start := time.Now()
@@ -256,7 +270,7 @@ func TestStoppedUploadsDoNotHoldOthers(t *testing.T) {
 	start = time.Now()
 	_, err = db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"held": writes}})
 	require.NoError(t, err, "a 1 MB BatchWriteItem from the honest client")
-	t.Logf("%d stopped uploads: the 300 KB PutItem answered in %v, the 1 MB BatchWriteItem in %v; the budget's peak %d, the slow bodies hold %d",
-		n, put, time.Since(start), b.Peak.Load(), b.SlowHeld())
+	t.Logf("%d stopped uploads (%d being read as the budget filled): the 300 KB PutItem answered in %v, the 1 MB BatchWriteItem in %v; the budget's peak %d, the slow bodies hold %d",
+		n, reading, put, time.Since(start), b.Peak.Load(), b.SlowHeld())
 	require.LessOrEqual(t, b.SlowHeld(), b.SlowShare(), "the slow bodies hold their share")
 }

@@ -83,8 +83,8 @@ import (
 //
 // The limit: a body that sends an eighth of its size at full speed (or
 // is charged ahead) and then nothing holds its size until it is judged
-// slow while its read waits (check: within two youngAge of its client's
-// time); then, when the slow bodies' share has room for it, until the
+// slow while its read waits (check: once it has waited stallAge of its
+// client's time with no byte); then, when the slow bodies' share has room for it, until the
 // floor cuts it (pace.go), bounded by that share meanwhile.
 
 // BudgetWait is the longest a request waits for room in the budget before
@@ -114,6 +114,9 @@ const readChunk = 32 << 10
 const (
 	FastRate = 256 << 10   // bytes a second: a 2 Mbit/s link's
 	youngAge = time.Second // of the client's time
+	// stallAge: a body that holds more than its bytes prove is slow
+	// once its read has waited this long with no byte (check).
+	stallAge = youngAge / 4
 )
 
 // arrivedWait is the longest a compressed body whose bytes have all
@@ -494,9 +497,9 @@ func (b *Budget) grow(ctx context.Context, n, own, rest int64, wait time.Duratio
 //
 // A body charged more than its bytes prove (ahead of them, or its size
 // from an eighth) is also judged while its read waits (check): the one
-// that stops arriving turns slow within two youngAge of its client's
-// time, not only at its next read, and is cut then when the slow
-// bodies' share has no room for it.
+// that stops arriving turns slow once its read has waited stallAge of
+// its client's time with no byte, not only at its next read, and is cut
+// then when the slow bodies' share has no room for it.
 type bodyReader struct {
 	r    io.Reader
 	b    *Budget
@@ -534,7 +537,7 @@ func (br *bodyReader) Read(p []byte) (int, error) {
 	}
 	// Judged at each read, charged or not: a body charged its whole size
 	// that then trickles is counted among the slow bodies too.
-	if br.held > 0 && !br.judgeAt(br.waited) {
+	if br.held > 0 && !br.judgeAt(br.waited, false) {
 		return n, errSlowBodies
 	}
 	if br.full != 0 {
@@ -639,30 +642,50 @@ func (br *bodyReader) giveAhead() {
 // startJudge starts judging the body while it reads (check) once it
 // holds more than its bytes prove, where its read can be cut (paced).
 func (br *bodyReader) startJudge() {
-	if br.judge != nil || br.pace.conn == nil || br.held <= windowFor(br.read, -1)+budgetChunk {
+	if br.judge != nil || br.pace.conn == nil || !br.unproven() {
 		return
 	}
 	br.mu.Lock()
-	br.judge = time.AfterFunc(youngAge, br.check)
+	br.judge = time.AfterFunc(stallAge, br.check)
 	br.mu.Unlock()
 }
 
-// check judges the body while a read of it waits, every youngAge: one
-// that turns slow (slowAt, the read's time counted) and finds no room
-// in the slow bodies' share has its read cut (the connection's
-// deadline), and is refused with errSlowBodies.
+// unproven reports whether the body holds more than its bytes prove:
+// more than its window grows to by them alone (windowFor, its size
+// unknown) and a charge's step.
+func (br *bodyReader) unproven() bool {
+	return br.held > windowFor(br.read, -1)+budgetChunk
+}
+
+// check judges the body while a read of it waits, every stallAge: one
+// that turns slow (slowAt, the read's time counted; or stalled, below)
+// and finds no room in the slow bodies' share has its read cut (the
+// connection's deadline), and is refused with errSlowBodies. A body
+// whose read has waited stallAge of its client's time with no byte while
+// it holds more than its bytes prove is slow: a client that sent an
+// eighth of its body at once and stopped would otherwise hold its size
+// until its burst no longer counted (two youngAge), and 64 of them the
+// whole budget meanwhile, a large request of another client waiting
+// behind them for their cut (0.4-1.9 s beside 64 such uploads).
 func (br *bodyReader) check() {
 	br.mu.Lock()
 	defer br.mu.Unlock()
 	if br.done {
 		return
 	}
-	if br.inRead && !br.judgeAt(br.waited+time.Since(br.readStart)) {
-		br.cutSlow = true
-		_ = br.pace.conn.SetReadDeadline(httploop.AbortRead)
-		return
+	next := stallAge
+	if br.inRead {
+		stalled := time.Since(br.readStart)
+		if !br.judgeAt(br.waited+stalled, stalled >= stallAge && br.unproven()) {
+			br.cutSlow = true
+			_ = br.pace.conn.SetReadDeadline(httploop.AbortRead)
+			return
+		}
+		if stalled < stallAge { // judged again once it has stalled stallAge
+			next = stallAge - stalled
+		}
 	}
-	br.judge.Reset(youngAge)
+	br.judge.Reset(next)
 }
 
 // slowAt reports whether the body is slow at t of its client's time: it
@@ -686,8 +709,8 @@ func (br *bodyReader) slowAt(t time.Duration) bool {
 // then on, not against the bodies charged ahead. It reports false when
 // the share has no room for it (a body alone in it always has): the
 // body is refused then, and counts in it no more.
-func (br *bodyReader) judgeAt(t time.Duration) bool {
-	if br.slow || !br.slowAt(t) {
+func (br *bodyReader) judgeAt(t time.Duration, stalled bool) bool {
+	if br.slow || !(stalled || br.slowAt(t)) {
 		return true
 	}
 	br.giveAhead()

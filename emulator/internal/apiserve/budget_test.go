@@ -236,7 +236,7 @@ func TestBodyReaderCharges(t *testing.T) {
 // TestAheadChargeBounded: the bodies charged ahead of their bytes hold
 // at most aheadMax between them (one past it grows as its bytes prove),
 // and one that then stops arriving is judged while its read waits: slow
-// within two youngAge, and cut (errSlowBodies, its read ended by the
+// once it has waited stallAge with no byte, and cut (errSlowBodies, its read ended by the
 // connection's deadline) when the slow bodies' share has no room for it.
 func TestAheadChargeBounded(t *testing.T) {
 	var b Budget
