@@ -13,9 +13,10 @@ import (
 // one that reads a table as a whole (a copy: a backup, a point-in-time
 // or backup restore, an export, a replica; its stream) or changes it as a
 // whole (deleted, reconfigured, tagged, its TTL, backups, stream or
-// destinations changed, a backup of it deleted) is refused to a caller
-// bound to a tenant when the table opts in (rule B10; warn mode: reported
-// only). A restore's target is not judged here: its items are, as they
+// destinations changed, a backup of it deleted, a bulk operation on it
+// cancelled) or makes it (CreateTable, ImportTable) is refused to a
+// caller bound to a tenant when the table opts in (rule B10; warn mode:
+// reported only). A restore's target is not judged here: its items are, as they
 // are made (service's checkRestored), against the target's policy.
 func checkCall(c service.Call, _ string, in any) error {
 	d := c.Declared()
@@ -40,9 +41,10 @@ func checkCall(c service.Call, _ string, in any) error {
 // (a deleted table's stream, or one of a table since made again under
 // its name: Stream.Owner); a table that is gone (a backup's, a deleted
 // table's point-in-time restore) is judged by the configuration's entry
-// for its name when the call reads it or deletes one of its backups (the
-// backup still holds every tenant's items), and not at all when it
-// changes the table (there is nothing to change).
+// for its name when the call reads it, deletes one of its backups (the
+// backup still holds every tenant's items) or makes it (CreateTable,
+// ImportTable: boundary.NewTable), and not at all when it changes the
+// table (there is nothing to change).
 func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.Policy {
 	if d.On == boundary.Stream {
 		arn := boundary.StreamARN(in)
@@ -64,7 +66,7 @@ func tablePolicy(sp service.Space, d boundary.Decl, name string) *convcheck.Poli
 	if t, ok := sp.Table(name); ok {
 		return policies.Load(t)
 	}
-	if d.Access == boundary.WholeWrite && d.On != boundary.Backup {
+	if d.Access == boundary.WholeWrite && d.On != boundary.Backup && d.On != boundary.NewTable {
 		return nil
 	}
 	return states.In(sp).st.Named(name)
@@ -104,6 +106,8 @@ func wholeWhat(d boundary.Decl, op string) string {
 		return "read the stream of"
 	case op == "ExportTableToPointInTime":
 		return "export"
+	case d.On == boundary.NewTable:
+		return "make"
 	case d.Access == boundary.WholeWrite:
 		return "change as a whole"
 	}

@@ -87,6 +87,10 @@ func controlResource(c service.Call, kind boundary.On, in any) (arn, table, stre
 			}
 		}
 		return c.TableARN(""), "", ""
+	case boundary.NewTable: // CreateTable's table; ImportTable's, table/* (below)
+		if v := stringField(in, "TableName"); v != "" {
+			return tableResource(c, v)
+		}
 	case boundary.Source:
 		if v := stringField(in, "SourceTableArn"); v != "" {
 			return tableResource(c, v)
