@@ -75,12 +75,12 @@ func tablePolicy(sp service.Space, d boundary.Decl, name string) *convcheck.Poli
 // GuardEdge is the tenant guard of a call the service does not serve (an
 // admin endpoint, an operation of Lambda's event source mapping API),
 // judged as checkCall judges an operation's: op, made with the access
-// key key, declared d, reads or changes the table name of sp as a whole
+// key key and the x-tenant-code header hdr ("": none), declared d, reads or changes the table name of sp as a whole
 // (an admin action on it is judged as a change); refused to a caller
 // bound to a tenant when the table opts in, by its policy or, when it is
 // not made yet, by the configuration's entry for its name (rule B10;
 // warn mode: reported only).
-func GuardEdge(sp service.Space, key, op string, now time.Time, d boundary.Decl, name string) error {
+func GuardEdge(sp service.Space, key, hdr, op string, now time.Time, d boundary.Decl, name string) error {
 	if !d.Whole() && d.Access != boundary.Admin {
 		return nil
 	}
@@ -94,7 +94,7 @@ func GuardEdge(sp service.Space, key, op string, now time.Time, d boundary.Decl,
 	if p == nil {
 		return nil
 	}
-	r := convcheck.Req{Op: op, Now: now, AccessKey: key, Log: sp.Log()}
+	r := convcheck.Req{Op: op, Now: now, AccessKey: key, TenantHdr: hdr, Log: sp.Log()}
 	return p.GuardWhole(r, name, wholeWhat(d, op))
 }
 
