@@ -267,6 +267,12 @@ def made_tries(url):
           status == 400 and "AccessDeniedException" in body and "B10" in body, "%d %s" % (status, body))
     status, body = api(url, "CancelBulkOperation", {"BulkOperationArn": bulk}, UNBOUND)
     check("CancelBulkOperation by an unbound key is not refused", "AccessDenied" not in body, "%d %s" % (status, body))
+    unb.create_table(TableName="plain", BillingMode="PAY_PER_REQUEST", **KEYS)
+    plain = unb.create_backup(TableName="plain", BackupName="plain")["BackupDetails"]["BackupArn"]
+    refused("restore of a backup of a table that opts in to nothing into a table the configuration opts in",
+            lambda: bad.restore_table_from_backup(TargetTableName="restored-command", BackupArn=plain))
+    check("the bound key restores into a table that opts in to nothing",
+          bad.restore_table_from_backup(TargetTableName="restored-plain", BackupArn=plain)["TableDescription"]["TableName"] == "restored-plain")
     unb.create_table(TableName="unbound-command", BillingMode="PAY_PER_REQUEST", **KEYS)
     check("an unbound key makes a table the configuration opts in",
           unb.describe_table(TableName="unbound-command")["Table"]["TableName"] == "unbound-command")

@@ -119,6 +119,8 @@ func boundOutcome(d boundary.Decl) string {
 		return "refused (every table, those not made yet included)"
 	case d.On == boundary.Stream || d.On == boundary.Mapping:
 		return "refused when the stream's table opts in (B10)"
+	case d.On == boundary.Backup && d.Target:
+		return "refused when the backup's table opts in, or the configuration's entry for the target's name (B10); the target's items judged as made"
 	case d.On == boundary.Backup:
 		return "refused when the backup's table opts in (B10)"
 	case d.On == boundary.NewTable:
@@ -126,7 +128,7 @@ func boundOutcome(d boundary.Decl) string {
 	case d.On == boundary.Bulk:
 		return "refused when the bulk operation's table opts in (B10)"
 	case d.Target:
-		return "refused when the source opts in (B10); the target's items judged as made"
+		return "refused when the source opts in, or the configuration's entry for the target's name (B10); the target's items judged as made"
 	}
 	return "refused when the table opts in (B10)"
 }

@@ -16,22 +16,29 @@ import (
 // destinations changed, a backup of it deleted, a bulk operation on it
 // cancelled) or makes it (CreateTable, ImportTable) is refused to a
 // caller bound to a tenant when the table opts in (rule B10; warn mode:
-// reported only). A restore's target is not judged here: its items are, as they
-// are made (service's checkRestored), against the target's policy.
+// reported only). A restore makes its target: judged here as CreateTable
+// is (by the configuration's entry for its name); its items are judged
+// as they are made (service's checkRestored), against its policy.
 func checkCall(c service.Call, _ string, in any) error {
 	d := c.Declared()
 	if !d.Whole() || d.On == boundary.Items {
 		return nil
 	}
+	target := d.Target
 	d.Target = false
-	for _, name := range d.Tables(in) {
-		p := policyOf(c, d, name, in)
-		if p == nil {
-			continue
+	judge := func(d boundary.Decl, name string) error {
+		if p := policyOf(c, d, name, in); p != nil {
+			return p.GuardWhole(req(c), name, wholeWhat(d, c.Op()))
 		}
-		if err := p.GuardWhole(req(c), name, wholeWhat(d, c.Op())); err != nil {
+		return nil
+	}
+	for _, name := range d.Tables(in) {
+		if err := judge(d, name); err != nil {
 			return err
 		}
+	}
+	if name := boundary.Field(in, "TargetTableName"); target && name != "" {
+		return judge(boundary.TableMake, name)
 	}
 	return nil
 }
