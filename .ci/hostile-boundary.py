@@ -75,11 +75,11 @@ def client(url, key, service="dynamodb", secret="fake"):
                         aws_secret_access_key=secret, config=Config(retries={"max_attempts": 1}))
 
 
-def admin(url, method, path, body, key, secret="fake"):
-    """An admin endpoint's call signed with key; returns (status, body)."""
+def admin(url, method, path, body, key, secret="fake", headers=None):
+    """An admin endpoint's call signed with key (and headers); returns (status, body)."""
     data = json.dumps(body).encode()
     req = botocore.awsrequest.AWSRequest(method=method, url=url + path, data=data,
-                                         headers={"Content-Type": "application/json"})
+                                         headers=dict({"Content-Type": "application/json"}, **(headers or {})))
     botocore.auth.SigV4Auth(botocore.credentials.Credentials(key, secret), "dynamodb", "us-east-1").add_auth(req)
     r = urllib.request.Request(url + path, data=data, method=method, headers=dict(req.headers))
     try:
@@ -87,6 +87,19 @@ def admin(url, method, path, body, key, secret="fake"):
             return res.status, res.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
+
+
+def api(url, op, body, key):
+    """A DynamoDB operation boto3 does not know yet (the bulk operations), signed with key."""
+    return admin(url, "POST", "/", body, key, headers={"Content-Type": "application/x-amz-json-1.0",
+                                                       "X-Amz-Target": "DynamoDB_20120810." + op})
+
+
+def tenant_client(url, key, tenant):
+    """A boto3 client with key whose every request carries x-tenant-code: tenant (the framework's header)."""
+    c = client(url, key)
+    c.meta.events.register("before-sign.dynamodb.*", lambda request, **kw: request.headers.__setitem__("x-tenant-code", tenant))
+    return c
 
 
 def cli(url, key, *args):
@@ -103,9 +116,16 @@ def conventions_tries(binary, work):
     with open(conf, "w") as f:
         json.dump({"tables": [{"match": "*-command", "role": "command"}], "commonTenants": ["common"],
                    "callers": {HOSTILE: "tenant002", OWNER: "tenant001"}, "crossTenant": [ADMIN]}, f)
-    proc, url = start(binary, work, "-sharedDb", "-conventions", conf, "-exportDir", os.path.join(work, "s3"))
+    s3 = os.path.join(work, "s3")
+    for bucket in ("in", "out"):
+        os.makedirs(os.path.join(s3, bucket))
+    with open(os.path.join(s3, "in", "rows.json"), "w") as f:
+        f.write(json.dumps({"Item": row("ORDER#tenant002", "ORDER#9@1")}) + "\n")
+    proc, url = start(binary, work, "-sharedDb", "-conventions", conf, "-exportDir", s3)
     try:
         run_conventions(url)
+        made_tries(url)
+        header_tries(url)
     finally:
         proc.kill()
         proc.wait()
@@ -211,6 +231,84 @@ def run_conventions(url):
     unb.delete_table(TableName=TABLE)
     refused("restore of a deleted tags-only table's backup", lambda: bad.restore_table_from_backup(
         TargetTableName="mine3", BackupArn=backup))
+
+
+KEYS = {"AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}
+
+
+def made_tries(url):
+    """Making a table the configuration opts in (a shared table: "*-command"), importing into one,
+    and cancelling a bulk operation on one are whole-table writes: refused to the bound key, not
+    to an unbound one."""
+    unb, bad = client(url, UNBOUND), client(url, HOSTILE)
+    unb.create_table(TableName="bulk-command", BillingMode="PAY_PER_REQUEST", **KEYS)
+    refused("CreateTable of a table the configuration opts in", lambda: bad.create_table(
+        TableName="shared-command", BillingMode="PAY_PER_REQUEST", **KEYS))
+    refused("ImportTable into a table the configuration opts in", lambda: bad.import_table(
+        S3BucketSource={"S3Bucket": "in", "S3KeyPrefix": "rows.json"}, InputFormat="DYNAMODB_JSON",
+        TableCreationParameters=dict(TableName="imported-command", BillingMode="PAY_PER_REQUEST", **KEYS)))
+    refused("the refused import made no table", lambda: unb.describe_table(TableName="imported-command"), "ResourceNotFound")
+    r = cli(url, HOSTILE, "create-table", "--table-name", "shared2-command", "--billing-mode", "PAY_PER_REQUEST",
+            "--attribute-definitions", json.dumps(KEYS["AttributeDefinitions"]), "--key-schema", json.dumps(KEYS["KeySchema"]))
+    check("aws CLI create-table of a table the configuration opts in by the bound key",
+          r.returncode != 0 and "AccessDenied" in r.stderr and "may not make table" in r.stderr, r.stderr + r.stdout)
+    r = cli(url, HOSTILE, "import-table", "--s3-bucket-source", "S3Bucket=in,S3KeyPrefix=rows.json", "--input-format", "DYNAMODB_JSON",
+            "--table-creation-parameters", json.dumps(dict(TableName="imported2-command", BillingMode="PAY_PER_REQUEST", **KEYS)))
+    check("aws CLI import-table into a table the configuration opts in by the bound key",
+          r.returncode != 0 and "AccessDenied" in r.stderr and "may not make table" in r.stderr, r.stderr + r.stdout)
+    status, body = api(url, "StartBulkPutItems", {"TableName": "bulk-command",
+                                                  "InputS3Configuration": {"InputFormat": "DYNAMODB_JSON", "S3Bucket": "in", "S3KeyPrefix": "rows.json"},
+                                                  "OutputS3Configuration": {"OutputType": ["ERROR"], "S3Bucket": "out"}}, UNBOUND)
+    check("StartBulkPutItems by an unbound key", status == 200, "%d %s" % (status, body))
+    bulk = json.loads(body).get("BulkOperationDescription", {}).get("BulkOperationArn", "") if status == 200 else ""
+    status, body = api(url, "CancelBulkOperation", {"BulkOperationArn": bulk}, HOSTILE)
+    check("CancelBulkOperation of a bulk operation on a shared table by the bound key",
+          status == 400 and "AccessDeniedException" in body and "B10" in body, "%d %s" % (status, body))
+    status, body = api(url, "CancelBulkOperation", {"BulkOperationArn": bulk}, UNBOUND)
+    check("CancelBulkOperation by an unbound key is not refused", "AccessDenied" not in body, "%d %s" % (status, body))
+    unb.create_table(TableName="plain", BillingMode="PAY_PER_REQUEST", **KEYS)
+    plain = unb.create_backup(TableName="plain", BackupName="plain")["BackupDetails"]["BackupArn"]
+    refused("restore of a backup of a table that opts in to nothing into a table the configuration opts in",
+            lambda: bad.restore_table_from_backup(TargetTableName="restored-command", BackupArn=plain))
+    check("the bound key restores into a table that opts in to nothing",
+          bad.restore_table_from_backup(TargetTableName="restored-plain", BackupArn=plain)["TableDescription"]["TableName"] == "restored-plain")
+    unb.create_table(TableName="unbound-command", BillingMode="PAY_PER_REQUEST", **KEYS)
+    check("an unbound key makes a table the configuration opts in",
+          unb.describe_table(TableName="unbound-command")["Table"]["TableName"] == "unbound-command")
+
+
+def header_tries(url):
+    """The framework's x-tenant-code header binds a caller its key does not, and never widens one."""
+    key1 = {"pk": {"S": "ORDER#tenant001"}, "sk": {"S": "ORDER#1@1"}}
+    table = "hdr-command"
+    unb = client(url, UNBOUND)
+    unb.create_table(TableName=table, BillingMode="PAY_PER_REQUEST", **KEYS)
+    unb.put_item(TableName=table, Item=dict(row("ORDER#tenant001", "ORDER#1@1"), version={"N": "1"}),
+                 ConditionExpression="attribute_not_exists(pk) AND attribute_not_exists(sk)")
+
+    def refused_as(name, fn, tenant):
+        try:
+            fn()
+        except ClientError as e:
+            msg = e.response.get("Error", {}).get("Message", "")
+            check(name, e.response["Error"]["Code"] == "AccessDeniedException" and 'caller tenant "%s"' % tenant in msg, msg)
+            return
+        check(name, False, "answered without an error")
+    refused_as("an unbound key with x-tenant-code tenant002 reads tenant001's row",
+               lambda: tenant_client(url, UNBOUND, "tenant002").get_item(TableName=table, Key=key1), "tenant002")
+    refused_as("the bound key with x-tenant-code tenant001 reads tenant001's row",
+               lambda: tenant_client(url, HOSTILE, "tenant001").get_item(TableName=table, Key=key1), "tenant002")
+    refused_as("the bound key with x-tenant-code tenant001 backs the table up",
+               lambda: tenant_client(url, HOSTILE, "tenant001").create_backup(TableName=table, BackupName="hdr"), "tenant002")
+    status, body = admin(url, "PUT", "/dynamoemu/faults", {"rules": [{"table": table, "fault": "InternalServerError", "probability": 0}]},
+                         UNBOUND, headers={"x-tenant-code": "tenant002"})
+    check("an unbound key with x-tenant-code tenant002 installs a fault rule on the table",
+          status == 400 and "AccessDeniedException" in body and "B10" in body, "%d %s" % (status, body))
+    got = tenant_client(url, UNBOUND, "tenant001").get_item(TableName=table, Key=key1)
+    check("an unbound key with x-tenant-code tenant001 reads its tenant's row", "Item" in got)
+    got = tenant_client(url, ADMIN, "tenant002").get_item(TableName=table, Key=key1)
+    check("a cross-tenant key with x-tenant-code tenant002 reads every tenant's row", "Item" in got)
 
 
 def iam_tries(binary, work):

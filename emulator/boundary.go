@@ -17,7 +17,10 @@ import (
 // it as the service's CheckCall hook judges an operation's declaration
 // (convstage.GuardEdge: rule B10 on each table that opts in). A caller
 // the conventions bind to a tenant by its access key
-// (conventions.Config.Callers) may describe and list; it is refused a
+// (conventions.Config.Callers), or by its x-tenant-code header when its
+// key binds it to none (as the service reads it: a header never widens,
+// a key the configuration binds or names cross-tenant keeps its own),
+// may describe and list; it is refused a
 // whole-table read or change, or an admin action, of a table that opts
 // in (docs/conventions.md, "What a tenant-bound caller may do"), an
 // admin action or a change of every table (those not made yet
@@ -44,15 +47,17 @@ func (e *Emulator) requestKey(r *http.Request, c *sigv4.Check) string {
 	return cred.AccessKey
 }
 
-// judgeBound judges a call the service does not serve, made with key:
-// op, declared d, on the tables tables gives (table names; "*": every
-// table), asked only of a caller bound to a tenant. nil: it may go on.
-func (e *Emulator) judgeBound(key, op string, d boundary.Decl, tables func() []string) error {
+// judgeBound judges a call the service does not serve, r (checked c:
+// requestKey): op, declared d, on the tables tables gives (table names;
+// "*": every table), asked only of a caller bound to a tenant, by its key
+// or its x-tenant-code header. nil: it may go on.
+func (e *Emulator) judgeBound(r *http.Request, c *sigv4.Check, op string, d boundary.Decl, tables func() []string) error {
 	cfg := e.opts.Conventions
-	if cfg == nil || key == "" {
+	if cfg == nil {
 		return nil
 	}
-	tenant, cross := cfg.CallerTenant(key, "")
+	key, hdr := e.requestKey(r, c), headerGet(r.Header, headerTenantCode)
+	tenant, cross := cfg.CallerTenant(key, hdr)
 	if cross || tenant == "" || d.Access == boundary.Account || d.Access == boundary.Describe || d.On == boundary.Nothing {
 		return nil
 	}
@@ -73,7 +78,7 @@ func (e *Emulator) judgeBound(key, op string, d boundary.Decl, tables func() []s
 				names = sp.TableNames()
 			}
 			for _, n := range names {
-				if err := convstage.GuardEdge(sp, key, op, now, d, n); err != nil {
+				if err := convstage.GuardEdge(sp, key, hdr, op, now, d, n); err != nil {
 					return err
 				}
 			}

@@ -78,14 +78,7 @@ func boundaryTable(e *Emulator) string {
 		case !strings.Contains(name, ".") && !apierr.KnownOperation(op):
 			action += " (the emulator's own: no AWS rule)"
 		}
-		who := boundOutcome(d)
-		switch {
-		case op == "CreateTable":
-			who = "not judged by B10: no table yet (its definition is, by the A rules)"
-		case d.On == boundary.AllTables && d.Whole():
-			who = "not judged by B10: it names no table"
-		}
-		row(op, d, who, action)
+		row(op, d, boundOutcome(d), action)
 	}
 	for _, op := range lambdaesm.Ops() {
 		row(op, lambdaesm.Decls(op), boundOutcome(lambdaesm.Decls(op)), "`lambda:"+op+"`")
@@ -126,10 +119,16 @@ func boundOutcome(d boundary.Decl) string {
 		return "refused (every table, those not made yet included)"
 	case d.On == boundary.Stream || d.On == boundary.Mapping:
 		return "refused when the stream's table opts in (B10)"
+	case d.On == boundary.Backup && d.Target:
+		return "refused when the backup's table opts in, or the configuration's entry for the target's name (B10); the target's items judged as made"
 	case d.On == boundary.Backup:
 		return "refused when the backup's table opts in (B10)"
+	case d.On == boundary.NewTable:
+		return "refused when the table, or the configuration's entry for its name, opts in (B10)"
+	case d.On == boundary.Bulk:
+		return "refused when the bulk operation's table opts in (B10)"
 	case d.Target:
-		return "refused when the source opts in (B10); the target's items judged as made"
+		return "refused when the source opts in, or the configuration's entry for the target's name (B10); the target's items judged as made"
 	}
 	return "refused when the table opts in (B10)"
 }

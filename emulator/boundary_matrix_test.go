@@ -263,7 +263,7 @@ func mxRows(t *testing.T, f *mxFixture) []mxRow {
 			r.owner, r.other = true, true // a Scan of a table that opts in
 		case d.On == boundary.Items:
 			r.other = true // the owner's item
-		case op == "CreateTable", d.On == boundary.AllTables:
+		case d.On == boundary.AllTables:
 		case d.Whole():
 			r.owner, r.other = true, true
 		}

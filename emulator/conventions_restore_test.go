@@ -183,10 +183,11 @@ func TestConventionsRestoreLatest(t *testing.T) {
 }
 
 // TestConventionsRestoreTenant: the tenant guard on a restore, from the
-// SDK with the tenant's own key: tenant002's key restoring a backup of
-// tenant001's rows into an opted-in table is refused
-// (AccessDeniedException, B10), no table made; a backup of its own rows
-// it restores; a cross-tenant key restores tenant001's.
+// SDK with the tenant's own key: a restore makes its target, so
+// tenant002's key restoring into a table the configuration opts in is
+// refused (AccessDeniedException, B10, as CreateTable of it is), a
+// backup of tenant001's rows or of its own, and no table is made; a
+// cross-tenant key restores tenant001's.
 func TestConventionsRestoreTenant(t *testing.T) {
 	env := newConvEnv(t)
 	env.scratchTable("scratch-t1", chain(2)...)
@@ -202,12 +203,14 @@ func TestConventionsRestoreTenant(t *testing.T) {
 		return err
 	}
 	t1 := env.backupOf("scratch-t1")
-	err := restore("AKIDTENANT002", t1, "local-demo-t1-command")
-	requireRestoreRefused(t, err, "AccessDeniedException", "local-demo-t1-command", 2,
-		`[conventions B10] caller tenant "tenant002" may not use tenant "tenant001"`)
-	env.requireNoTable("local-demo-t1-command")
-
-	require.NoError(t, restore("AKIDTENANT002", env.backupOf("scratch-t2"), "local-demo-t2-command"))
+	for backup, target := range map[*string]string{t1: "local-demo-t1-command", env.backupOf("scratch-t2"): "local-demo-t2-command"} {
+		err := restore("AKIDTENANT002", backup, target)
+		var ae smithy.APIError
+		require.ErrorAs(t, err, &ae)
+		require.Equal(t, "AccessDeniedException", ae.ErrorCode(), ae.ErrorMessage())
+		require.Contains(t, ae.ErrorMessage(), `[conventions B10] caller tenant "tenant002" may not make table "`+target+`" (RestoreTableFromBackup)`)
+		env.requireNoTable(target)
+	}
 	require.NoError(t, restore("AKIDADMIN", t1, "local-demo-t1-command"))
 }
 

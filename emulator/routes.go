@@ -326,7 +326,7 @@ func (e *Emulator) credentials(row *endpoint, h http.Handler) http.Handler {
 			err = e.authorizeAdmin(row, r, c)
 		}
 		if err == nil {
-			err = e.judgeBound(e.requestKey(r, c), row.name(r), row.decl, func() []string { return e.rowTables(row, r, c) })
+			err = e.judgeBound(r, c, row.name(r), row.decl, func() []string { return e.rowTables(row, r, c) })
 		}
 		if err != nil {
 			e.serveRefused(w, r, err)

@@ -244,9 +244,8 @@ func (e *Emulator) serveLambda(w http.ResponseWriter, r *http.Request) {
 		if g == nil {
 			g = &lambdaesm.Guard{}
 		}
-		key := e.requestKey(r, c)
 		g.Judge = func(op string, d boundary.Decl, stream string) error {
-			return e.judgeBound(key, op, d, func() []string {
+			return e.judgeBound(r, c, op, d, func() []string {
 				if t := boundary.TableOf(stream); t != "" {
 					return []string{t}
 				}

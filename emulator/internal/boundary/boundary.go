@@ -102,6 +102,14 @@ const (
 	// identities, the namespaces): an admin endpoint's, which acts on
 	// every table and every tenant.
 	Own
+	// NewTable: the table the call makes, TableName (CreateTable) or
+	// TableCreationParameters.TableName (ImportTable); one not made yet
+	// is judged by the conventions configuration's entry for its name.
+	NewTable
+	// Bulk: BulkOperationArn, whose table is the one written (the
+	// service finds an operation by its ARN exactly, so the table the
+	// ARN names is the operation's).
+	Bulk
 )
 
 // String names the resource as the docs' table does.
@@ -131,12 +139,16 @@ func (o On) String() string {
 		return "event source mapping"
 	case Own:
 		return "emulator state"
+	case NewTable:
+		return "new table"
+	case Bulk:
+		return "bulk operation"
 	}
 	return "undeclared"
 }
 
 // ARNField is the member of the input that holds the ARN of a backup,
-// an export or an import ("": another resource).
+// an export, an import or a bulk operation ("": another resource).
 func (o On) ARNField() string {
 	switch o {
 	case Backup:
@@ -145,6 +157,8 @@ func (o On) ARNField() string {
 		return "ExportArn"
 	case Import:
 		return "ImportArn"
+	case Bulk:
+		return "BulkOperationArn"
 	}
 	return ""
 }
@@ -189,8 +203,11 @@ func (d Decl) Tables(in any) []string {
 		} else {
 			add(Field(in, "SourceTableName"))
 		}
-	case Backup, Export, Import:
+	case Backup, Export, Import, Bulk:
 		add(TableOf(Field(in, d.On.ARNField())))
+	case NewTable:
+		add(Field(in, "TableName"))
+		add(Field(in, "TableCreationParameters.TableName"))
 	case Stream:
 		add(TableOf(StreamARN(in)))
 	case Streams:
@@ -233,21 +250,24 @@ func TableOf(v string) string {
 }
 
 // Field is the string (or *string) field name of the struct in points
-// to ("": none).
+// to ("": none); a dotted name ("TableCreationParameters.TableName")
+// walks the structs it names.
 func Field(in any, name string) string {
 	v := reflect.ValueOf(in)
-	for v.Kind() == reflect.Pointer && !v.IsNil() {
+	for _, f := range strings.Split(name, ".") {
+		for v.Kind() == reflect.Pointer && !v.IsNil() {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return ""
+		}
+		v = v.FieldByName(f)
+	}
+	for v.IsValid() && v.Kind() == reflect.Pointer && !v.IsNil() {
 		v = v.Elem()
 	}
-	if v.Kind() != reflect.Struct {
-		return ""
-	}
-	f := v.FieldByName(name)
-	for f.IsValid() && f.Kind() == reflect.Pointer && !f.IsNil() {
-		f = f.Elem()
-	}
-	if f.IsValid() && f.Kind() == reflect.String {
-		return f.String()
+	if v.IsValid() && v.Kind() == reflect.String {
+		return v.String()
 	}
 	return ""
 }
@@ -262,8 +282,10 @@ var (
 	ItemsScan = Decl{On: Items, Access: WholeRead}
 	// TableDescribe reads a table's definition or settings.
 	TableDescribe = Decl{On: Table, Access: Describe}
-	// TableWrite makes, deletes or reconfigures a table.
+	// TableWrite deletes or reconfigures a table.
 	TableWrite = Decl{On: Table, Access: WholeWrite}
+	// TableMake makes a table (CreateTable, ImportTable).
+	TableMake = Decl{On: NewTable, Access: WholeWrite}
 	// TableCopy copies every item of a table (a backup, an export).
 	TableCopy = Decl{On: Table, Access: WholeRead}
 	// List lists what the account has (table/*).

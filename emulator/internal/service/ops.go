@@ -8,7 +8,7 @@ import "github.com/dynamoemu/dynamoemu/emulator/internal/boundary"
 // feature registers its own (feature.go: Op, APIOp). Each declares what
 // it touches (package boundary), judged before it runs.
 func (sm *seams) core() {
-	register(sm, "CreateTable", boundary.TableWrite, createTable)
+	register(sm, "CreateTable", boundary.TableMake, createTable)
 	register(sm, "DescribeTable", boundary.TableDescribe, describeTable)
 	register(sm, "DeleteTable", boundary.TableWrite, deleteTable)
 	register(sm, "UpdateTable", boundary.TableWrite, updateTable)

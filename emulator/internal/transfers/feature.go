@@ -26,13 +26,13 @@ func (Feature) Register(r service.Registrar) {
 	service.Op(r, "ExportTableToPointInTime", boundary.TableCopy, exportTable)
 	service.Op(r, "DescribeExport", boundary.Decl{On: boundary.Export, Access: boundary.Describe}, describeExport)
 	service.Op(r, "ListExports", boundary.List, listExports)
-	service.Op(r, "ImportTable", boundary.Decl{On: boundary.AllTables, Access: boundary.WholeWrite}, importTable)
+	service.Op(r, "ImportTable", boundary.TableMake, importTable)
 	service.Op(r, "DescribeImport", boundary.Decl{On: boundary.Import, Access: boundary.Describe}, describeImport)
 	service.Op(r, "ListImports", boundary.List, listImports)
 	service.Op(r, "StartBulkPutItems", boundary.TableWrite, startBulkPutItems)
-	service.Op(r, "DescribeBulkOperation", boundary.Decl{On: boundary.AllTables, Access: boundary.Describe}, describeBulkOperation)
+	service.Op(r, "DescribeBulkOperation", boundary.Decl{On: boundary.Bulk, Access: boundary.Describe}, describeBulkOperation)
 	service.Op(r, "ListBulkOperations", boundary.List, listBulkOperations)
-	service.Op(r, "CancelBulkOperation", boundary.Decl{On: boundary.AllTables, Access: boundary.WholeWrite}, cancelBulkOperation)
+	service.Op(r, "CancelBulkOperation", boundary.Decl{On: boundary.Bulk, Access: boundary.WholeWrite}, cancelBulkOperation)
 }
 
 // Hooks put back a namespace's transfers when it is loaded.

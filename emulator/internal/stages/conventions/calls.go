@@ -13,24 +13,32 @@ import (
 // one that reads a table as a whole (a copy: a backup, a point-in-time
 // or backup restore, an export, a replica; its stream) or changes it as a
 // whole (deleted, reconfigured, tagged, its TTL, backups, stream or
-// destinations changed, a backup of it deleted) is refused to a caller
-// bound to a tenant when the table opts in (rule B10; warn mode: reported
-// only). A restore's target is not judged here: its items are, as they
-// are made (service's checkRestored), against the target's policy.
+// destinations changed, a backup of it deleted, a bulk operation on it
+// cancelled) or makes it (CreateTable, ImportTable) is refused to a
+// caller bound to a tenant when the table opts in (rule B10; warn mode:
+// reported only). A restore makes its target: judged here as CreateTable
+// is (by the configuration's entry for its name); its items are judged
+// as they are made (service's checkRestored), against its policy.
 func checkCall(c service.Call, _ string, in any) error {
 	d := c.Declared()
 	if !d.Whole() || d.On == boundary.Items {
 		return nil
 	}
+	target := d.Target
 	d.Target = false
-	for _, name := range d.Tables(in) {
-		p := policyOf(c, d, name, in)
-		if p == nil {
-			continue
+	judge := func(d boundary.Decl, name string) error {
+		if p := policyOf(c, d, name, in); p != nil {
+			return p.GuardWhole(req(c), name, wholeWhat(d, c.Op()))
 		}
-		if err := p.GuardWhole(req(c), name, wholeWhat(d, c.Op())); err != nil {
+		return nil
+	}
+	for _, name := range d.Tables(in) {
+		if err := judge(d, name); err != nil {
 			return err
 		}
+	}
+	if name := boundary.Field(in, "TargetTableName"); target && name != "" {
+		return judge(boundary.TableMake, name)
 	}
 	return nil
 }
@@ -40,9 +48,10 @@ func checkCall(c service.Call, _ string, in any) error {
 // (a deleted table's stream, or one of a table since made again under
 // its name: Stream.Owner); a table that is gone (a backup's, a deleted
 // table's point-in-time restore) is judged by the configuration's entry
-// for its name when the call reads it or deletes one of its backups (the
-// backup still holds every tenant's items), and not at all when it
-// changes the table (there is nothing to change).
+// for its name when the call reads it, deletes one of its backups (the
+// backup still holds every tenant's items) or makes it (CreateTable,
+// ImportTable: boundary.NewTable), and not at all when it changes the
+// table (there is nothing to change).
 func policyOf(c service.Call, d boundary.Decl, name string, in any) *convcheck.Policy {
 	if d.On == boundary.Stream {
 		arn := boundary.StreamARN(in)
@@ -64,7 +73,7 @@ func tablePolicy(sp service.Space, d boundary.Decl, name string) *convcheck.Poli
 	if t, ok := sp.Table(name); ok {
 		return policies.Load(t)
 	}
-	if d.Access == boundary.WholeWrite && d.On != boundary.Backup {
+	if d.Access == boundary.WholeWrite && d.On != boundary.Backup && d.On != boundary.NewTable {
 		return nil
 	}
 	return states.In(sp).st.Named(name)
@@ -73,12 +82,12 @@ func tablePolicy(sp service.Space, d boundary.Decl, name string) *convcheck.Poli
 // GuardEdge is the tenant guard of a call the service does not serve (an
 // admin endpoint, an operation of Lambda's event source mapping API),
 // judged as checkCall judges an operation's: op, made with the access
-// key key, declared d, reads or changes the table name of sp as a whole
+// key key and the x-tenant-code header hdr ("": none), declared d, reads or changes the table name of sp as a whole
 // (an admin action on it is judged as a change); refused to a caller
 // bound to a tenant when the table opts in, by its policy or, when it is
 // not made yet, by the configuration's entry for its name (rule B10;
 // warn mode: reported only).
-func GuardEdge(sp service.Space, key, op string, now time.Time, d boundary.Decl, name string) error {
+func GuardEdge(sp service.Space, key, hdr, op string, now time.Time, d boundary.Decl, name string) error {
 	if !d.Whole() && d.Access != boundary.Admin {
 		return nil
 	}
@@ -92,7 +101,7 @@ func GuardEdge(sp service.Space, key, op string, now time.Time, d boundary.Decl,
 	if p == nil {
 		return nil
 	}
-	r := convcheck.Req{Op: op, Now: now, AccessKey: key, Log: sp.Log()}
+	r := convcheck.Req{Op: op, Now: now, AccessKey: key, TenantHdr: hdr, Log: sp.Log()}
 	return p.GuardWhole(r, name, wholeWhat(d, op))
 }
 
@@ -104,6 +113,8 @@ func wholeWhat(d boundary.Decl, op string) string {
 		return "read the stream of"
 	case op == "ExportTableToPointInTime":
 		return "export"
+	case d.On == boundary.NewTable:
+		return "make"
 	case d.Access == boundary.WholeWrite:
 		return "change as a whole"
 	}

@@ -67,7 +67,8 @@ func globalOnTables(op string) bool {
 
 // globalTableARN is the ARN of the legacy global table name, as AWS's
 // reference writes it: arn:PARTITION:dynamodb::ACCOUNT:global-table/NAME
-// (no region: a global table is the account's).
+// (no region: a global table is the account's; the records table's
+// global-table-arns.jsonl, with the answers that name it).
 func globalTableARN(c service.Call, name string) string {
 	partition := "aws"
 	if parts := strings.SplitN(c.TableARN(name), ":", 3); len(parts) == 3 {
@@ -87,6 +88,10 @@ func controlResource(c service.Call, kind boundary.On, in any) (arn, table, stre
 			}
 		}
 		return c.TableARN(""), "", ""
+	case boundary.NewTable: // CreateTable's table; ImportTable's, table/* (below)
+		if v := stringField(in, "TableName"); v != "" {
+			return tableResource(c, v)
+		}
 	case boundary.Source:
 		if v := stringField(in, "SourceTableArn"); v != "" {
 			return tableResource(c, v)
