@@ -48,6 +48,18 @@ type Key struct {
 	Partition, Sort Value
 }
 
+// Same reports whether k and o are one key. A key's parts are S, N
+// (canonical text) or B, so kind and text decide; the texts first, where
+// keys differ. Cheaper than == on the struct, whose generated equality
+// compares every field through a call, and by pointer, not copying
+// either key: the duplicate check of a BatchWriteItem of 25 puts (300
+// pairs) took 10,400 instructions more with == (callgrind, .ci/compare
+// -instructions -ops batch).
+func (k *Key) Same(o *Key) bool {
+	return k.Partition.str == o.Partition.str && k.Sort.str == o.Sort.str &&
+		k.Partition.kind == o.Partition.kind && k.Sort.kind == o.Sort.kind
+}
+
 // KeyOf extracts the key of item. The caller has validated that the key
 // attributes are present and of the right kinds.
 func (ks KeySchema) KeyOf(item Item) Key {
