@@ -1,6 +1,9 @@
 package storage
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // KeyAttr names one key attribute and its kind (KindS, KindN or KindB).
 type KeyAttr struct {
@@ -58,6 +61,20 @@ type Key struct {
 func (k *Key) Same(o *Key) bool {
 	return k.Partition.str == o.Partition.str && k.Sort.str == o.Sort.str &&
 		k.Partition.kind == o.Partition.kind && k.Sort.kind == o.Sort.kind
+}
+
+// ID is a comparable identity of k, for a map: kind and bytes of each
+// part. Built on the stack when it fits: one allocation, the string.
+func (k Key) ID() string {
+	var buf [96]byte
+	b := buf[:0]
+	b = append(b, byte(k.Partition.kind))
+	b = strconv.AppendInt(b, int64(len(k.Partition.str)), 10)
+	b = append(b, ':')
+	b = append(b, k.Partition.str...)
+	b = append(b, byte(k.Sort.kind))
+	b = append(b, k.Sort.str...)
+	return string(b)
 }
 
 // KeyOf extracts the key of item. The caller has validated that the key

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
-	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
@@ -529,21 +528,6 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		bt.writes = append(bt.writes, w)
 	}
 	return bt, nil
-}
-
-// keyID is a comparable identity of a key: kind and bytes of each part.
-func keyID(k storage.Key) string {
-	// Built on the stack when it fits (one allocation, the string; issue
-	// 25: preload).
-	var buf [96]byte
-	b := buf[:0]
-	b = append(b, byte(k.Partition.Kind()))
-	b = strconv.AppendInt(b, int64(len(k.Partition.Str())), 10)
-	b = append(b, ':')
-	b = append(b, k.Partition.Str()...)
-	b = append(b, byte(k.Sort.Kind()))
-	b = append(b, k.Sort.Str()...)
-	return string(b)
 }
 
 // requestItemsConstraint checks that RequestItems is present and not empty.
