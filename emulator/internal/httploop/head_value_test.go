@@ -46,3 +46,23 @@ func FuzzFieldValueOK(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFieldValue checks an SDK's Authorization value: word-wide
+// (fieldValueOK) and byte-wide (the loop it replaced).
+func BenchmarkFieldValue(b *testing.B) {
+	val := []byte("AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/us-east-1/dynamodb/aws4_request, " +
+		"SignedHeaders=accept-encoding;content-length;content-type;host;x-amz-date;x-amz-target, " +
+		"Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024")
+	for _, c := range []struct {
+		name string
+		f    func([]byte) bool
+	}{{"words", fieldValueOK}, {"bytes", fieldValueByte}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if !c.f(val) {
+					b.Fatal("refused")
+				}
+			}
+		})
+	}
+}
