@@ -59,8 +59,10 @@ const maxPackageLines = 11500
 // record went to package emulator/internal/catalog, below the core. It
 // rose by 4 to 11,751 when a SELECT came to declare the partitions it
 // reads (one line) and Query to refuse an empty filter or projection
-// before its key condition (three). It may only fall.
-const maxCoreLines = 11751
+// before its key condition (three). It fell by 14 to 11,737 when a
+// key's map identity (Key.ID) went to package storage, beside the key.
+// It may only fall.
+const maxCoreLines = 11737
 
 // The core's exported surface, capped beside its lines (TestCoreSurface),
 // so that a line target cannot be met by moving code behind an interface

@@ -67,7 +67,7 @@ func (t *table) collectionMetrics(ret string, key storage.Key, ch storage.Change
 // it. The zero value of a table that reports none ignores add.
 type batchCollectionMetrics struct {
 	t    *table
-	seen map[string]int // keyID of the partition key -> index in list
+	seen map[string]int // Key.ID of the partition key -> index in list
 	list []*ItemCollectionMetrics
 }
 
@@ -86,7 +86,7 @@ func (m *batchCollectionMetrics) add(key storage.Key, ch storage.Change) {
 		return
 	}
 	icm := m.t.collectionMetrics(returnMetricsSize, key, ch)
-	id := keyID(storage.Key{Partition: key.Partition})
+	id := storage.Key{Partition: key.Partition}.ID()
 	if i, ok := m.seen[id]; ok {
 		m.list[i] = icm
 		return

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
-	"strconv"
 
 	"github.com/dynamoemu/dynamoemu/emulator/internal/apierr"
 	"github.com/dynamoemu/dynamoemu/emulator/internal/capacity"
@@ -272,7 +271,7 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 		if err := c.guardRead(t, k, k); err != nil {
 			return nil, err
 		}
-		if slices.Contains(bt.keys, k) { // a key's parts are S, N (canonical) or B: equal as values
+		if slices.ContainsFunc(bt.keys, func(o storage.Key) bool { return o.Same(&k) }) {
 			return nil, apierr.Validation(apierr.MsgBatchDuplicates)
 		}
 		bt.keys = append(bt.keys, k)
@@ -521,27 +520,14 @@ func (c *call) prepareBatchWrite(name string, reqs []WriteRequest) (batchWriteTa
 		if err := c.guardKey(t, w.key); err != nil {
 			return batchWriteTable{}, err
 		}
-		if slices.ContainsFunc(bt.writes, func(o batchWrite) bool { return o.key == w.key }) { // a key's parts are S, N (canonical) or B
-			return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
+		for i := range bt.writes { // by index: a closure took each write by value, a copy a pair
+			if bt.writes[i].key.Same(&w.key) {
+				return batchWriteTable{}, apierr.Validation(apierr.MsgBatchDuplicates)
+			}
 		}
 		bt.writes = append(bt.writes, w)
 	}
 	return bt, nil
-}
-
-// keyID is a comparable identity of a key: kind and bytes of each part.
-func keyID(k storage.Key) string {
-	// Built on the stack when it fits (one allocation, the string; issue
-	// 25: preload).
-	var buf [96]byte
-	b := buf[:0]
-	b = append(b, byte(k.Partition.Kind()))
-	b = strconv.AppendInt(b, int64(len(k.Partition.Str())), 10)
-	b = append(b, ':')
-	b = append(b, k.Partition.Str()...)
-	b = append(b, byte(k.Sort.Kind()))
-	b = append(b, k.Sort.Str()...)
-	return string(b)
 }
 
 // requestItemsConstraint checks that RequestItems is present and not empty.

@@ -405,7 +405,7 @@ func (s *itemSet) add(t *table, k storage.Key) bool {
 		keys = make(map[string]bool)
 		(*s)[t] = keys
 	}
-	id := keyID(k)
+	id := k.ID()
 	if keys[id] {
 		return false
 	}
