@@ -24,7 +24,11 @@ func isNameChar(c byte) bool { return rules.IsWordChar(c) }
 // their keywords only: words): an attribute name is a letter then name
 // characters; a list index is a 0 alone or digits with no leading zero;
 // # and : start a NAME and a VALUE; no strings, no comments.
-var rules = (&lex.Rules[Token]{
+var rules = exprRules.Build()
+
+// exprRules are the rules before Build: a value, not a pointer, so they
+// are static data and cost no allocation at init (TestInitAllocationBudget).
+var exprRules = lex.Rules[Token]{
 	EOF:       EOF,
 	Space:     " \t\n\r",
 	WordStart: lex.Letters,
@@ -37,7 +41,7 @@ var rules = (&lex.Rules[Token]{
 		'[': LBRACK, ']': RBRACK, ',': COMMA, '.': PERIOD,
 	},
 	Two: []lex.Op[Token]{{Text: "<>", Tok: NE}, {Text: "<=", Tok: LE}, {Text: ">=", Tok: GE}},
-}).Build()
+}
 
 // words gives, for each mode, the token of a word: the keyword of the
 // mode it spells in any case, else IDENT.
