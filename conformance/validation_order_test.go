@@ -224,3 +224,21 @@ func TestConditionalOperatorEnumOrder(t *testing.T) {
 			`DynamoDB Local looks the table up first: "Cannot do operations on a non-existent table"`},
 	})
 }
+
+// TestValidationOrderBatchGetUnusedNames: a BatchGetItem table entry's
+// unused ExpressionAttributeNames are refused before its table is looked
+// up, as AWS checks a request's expressions before its tables (records/
+// validation-order.jsonl seq 31, inferred: AWS's TransactWriteItems
+// records answer an unused value before an earlier action's missing
+// table, and the project's AWS-exact issue quotes a record of this
+// request).
+func TestValidationOrderBatchGetUnusedNames(t *testing.T) {
+	t.Parallel()
+	missing := uniqueName(t)
+	runOrderCases(t, []orderCase{
+		{"unused names before a missing table", "BatchGetItem",
+			`{"RequestItems":{"` + missing + `":{"Keys":[{"pk":{"S":"a"}}],"ProjectionExpression":"pk","ExpressionAttributeNames":{"#u":"x"}}}}`,
+			"ValidationException", "Value provided in ExpressionAttributeNames unused in expressions: keys: {#u}",
+			`DynamoDB Local looks the table up first: "Cannot do operations on a non-existent table"`},
+	})
+}

@@ -239,10 +239,6 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	t, err := c.lookupTable(name)
-	if err != nil {
-		return nil, err
-	}
 	comp, err := exprparams.NewCompiler(req.ExpressionAttributeNames, nil)
 	if err != nil {
 		return nil, err
@@ -250,7 +246,6 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	defer comp.Release() // the projection keeps nothing of it
 	bt := &batchGetTable{
 		name:       name,
-		t:          t,
 		req:        req,
 		consistent: req.ConsistentRead != nil && *req.ConsistentRead,
 	}
@@ -259,9 +254,14 @@ func (c *call) prepareBatchGet(name string, req *KeysAndAttributes) (*batchGetTa
 	if bt.projection, err = readparams.Projection(comp, req.ProjectionExpression, req.AttributesToGet); err != nil {
 		return nil, err
 	}
-	if err := comp.Unused(); err != nil {
+	if err := comp.Unused(); err != nil { // before the table, as AWS's expressions are
 		return nil, err
 	}
+	t, err := c.lookupTable(name)
+	if err != nil {
+		return nil, err
+	}
+	bt.t = t
 	bt.keys = make([]storage.Key, 0, len(req.Keys))
 	for _, wk := range req.Keys {
 		k, err := t.keyFromKeyParam(wk.Item())
