@@ -254,7 +254,9 @@ func TableOf(v string) string {
 // walks the structs it names.
 func Field(in any, name string) string {
 	v := reflect.ValueOf(in)
-	for _, f := range strings.Split(name, ".") {
+	for more := true; more; {
+		var f string
+		f, name, more = strings.Cut(name, ".") // no slice of the parts made
 		for v.Kind() == reflect.Pointer && !v.IsNil() {
 			v = v.Elem()
 		}

@@ -37,7 +37,10 @@ func checkCall(c service.Call, _ string, in any) error {
 			return err
 		}
 	}
-	if name := boundary.Field(in, "TargetTableName"); target && name != "" {
+	if !target {
+		return nil
+	}
+	if name := boundary.Field(in, "TargetTableName"); name != "" {
 		return judge(boundary.TableMake, name)
 	}
 	return nil
