@@ -24,6 +24,10 @@
 // times its restarts, interleaved, from exec to the first GetItem that
 // finds an item (restart.go).
 //
+// -compressed N starts the emulator and sends it N gzip bodies that each
+// inflate to a 10 MB BatchWriteItem, at once, and reports their answers
+// and its peak resident memory over idle (compressed.go).
+//
 // -preload N instead writes N items into a fresh table by BatchWriteItem
 // of 25 from -concurrency clients and reports the wall time, items per
 // second and the server's CPU time per item (preload.go).

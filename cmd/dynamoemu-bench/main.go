@@ -39,6 +39,7 @@ type config struct {
 	runs        int  // -memory's rounds
 	gsi         bool // -memory: the table has one global secondary index
 	restart     int  // time the restart of a -dbPath server of this many items (restart.go)
+	compressed  int  // send this many gzip bodies at once, report the server's memory (compressed.go)
 
 	matrix      bool
 	targets     []string
@@ -67,8 +68,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.accessKey, "accessKey", "", "access key to send (default: a fresh one, an empty namespace)")
 	fs.IntVar(&c.preload, "preload", 0, "instead of -ops: write this many items into a fresh table by BatchWriteItem of 25 from each -concurrency clients, check every answer, report the time, items/s and server CPU per item")
 	fs.IntVar(&c.memory, "memory", 0, "instead of -ops: start the emulator (built here, or -emulator-bin), load this many items by BatchWriteItem of 25 from the first -concurrency clients (4 unless given), report its resident memory per item once loaded, 10 s later and after a collection (SIGUSR1), with its live heap")
-	fs.IntVar(&c.runs, "runs", 3, "-memory, -restart: rounds, each a fresh server; the medians are printed")
+	fs.IntVar(&c.runs, "runs", 3, "-memory, -restart, -compressed: rounds, each a fresh server; the medians are printed")
 	fs.IntVar(&c.restart, "restart", 0, "instead of -ops: load this many items into a -dbPath server of each build of -emulator-bin (comma-separated; default built here), stop it, and time -runs restarts of each, interleaved, from exec to the first DescribeTable and GetItem that find the table")
+	fs.IntVar(&c.compressed, "compressed", 0, "instead of -ops: start the emulator (built here, or -emulator-bin) with its default request budget, send this many gzip BatchWriteItems that each inflate to 10 MB at once, each on its own connection and all at once, and report the answers and its peak resident memory over idle (bound: the budget and 64 MiB)")
 	fs.BoolVar(&c.gsi, "gsi", false, "-memory: the table has one global secondary index (by email, KEYS_ONLY; an index partition of 10 items, as the table's)")
 	fs.BoolVar(&c.matrix, "matrix", false, "start the servers of -targets here and measure them all, interleaved; print a Markdown table")
 	fs.StringVar(&c.emulatorBin, "emulator-bin", "", "-matrix: the dynamoemu binary (default: built from this module)")
@@ -120,9 +122,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 func (c config) check() error {
 	switch {
 	case c.serveFloor != "":
-	case c.memory > 0 || c.restart > 0:
+	case c.memory > 0 || c.restart > 0 || c.compressed > 0:
 		if c.matrix || c.endpoint != "" || c.runs < 1 {
-			return errors.New("-memory and -restart start their own servers: give neither -matrix nor -endpoint, and -runs of at least 1")
+			return errors.New("-memory, -restart and -compressed start their own servers: give neither -matrix nor -endpoint, and -runs of at least 1")
 		}
 	case c.matrix && c.endpoint != "":
 		return errors.New("-matrix starts its own servers: give -matrix or -endpoint, not both")
@@ -135,8 +137,8 @@ func (c config) check() error {
 	if c.requests < 0 {
 		return errors.New("-requests: a number of requests")
 	}
-	if c.preload < 0 || c.memory < 0 || c.restart < 0 {
-		return errors.New("-preload, -memory, -restart: a number of items")
+	if c.preload < 0 || c.memory < 0 || c.restart < 0 || c.compressed < 0 {
+		return errors.New("-preload, -memory, -restart, -compressed: a number of items or bodies")
 	}
 	if c.partitions < 10 || c.duration <= 0 || c.warmup < 0 {
 		return errors.New("-partitions must be at least 10 (Scan reads 100 items), -duration positive")
@@ -185,6 +187,9 @@ func runMain(args []string, stdout, stderr io.Writer) error {
 	}
 	if c.restart > 0 {
 		return runRestart(c, stdout, stderr)
+	}
+	if c.compressed > 0 {
+		return runCompressed(c, stdout, stderr)
 	}
 	if c.matrix {
 		return runMatrix(c, stdout, stderr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"math/rand/v2"
@@ -166,6 +167,9 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-serve-floor", "127.0.0.1:0"}, true},
 		{[]string{"-endpoint", "http://x", "-requests", "-1"}, false},
 		{[]string{"-endpoint", "http://x", "-requests", "100"}, true},
+		{[]string{"-compressed", "64"}, true},
+		{[]string{"-compressed", "64", "-endpoint", "http://x"}, false},
+		{[]string{"-compressed", "-1"}, false},
 	}
 	for _, tc := range tests {
 		_, err := parseFlags(tc.args, io.Discard)
@@ -173,6 +177,26 @@ func TestParseFlags(t *testing.T) {
 			t.Errorf("parseFlags(%q): got error %v, want ok %v", tc.args, err, tc.ok)
 		}
 	}
+}
+
+// TestInflatingBatch: the compressed run's body is a BatchWriteItem of
+// 25 items that inflates to about 10 MB from a few KB.
+func TestInflatingBatch(t *testing.T) {
+	raw := inflatingBatch("t", compressedInflated)
+	var req struct {
+		RequestItems map[string][]struct {
+			PutRequest struct{ Item map[string]map[string]string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &req))
+	require.Len(t, req.RequestItems["t"], 25)
+	require.InDelta(t, compressedInflated, len(raw), compressedInflated/100)
+	zr, err := gzip.NewReader(bytes.NewReader(gzipBytes(raw)))
+	require.NoError(t, err)
+	back, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	require.Equal(t, raw, back)
+	require.Less(t, len(gzipBytes(raw)), 64<<10)
 }
 
 // TestPreloadEmulator preloads a few batches' worth (the last one short)
