@@ -36,7 +36,10 @@ const (
 	burstBytes = 64 << 20
 	// returnableBytes is the least worth a collection: free heap pages
 	// and garbage (what the last collection did not find live); a
-	// sixteenth of the live heap when that is more.
+	// thirty-second of the live heap when that is more. A sixteenth
+	// was too much for a large heap loaded under the memory limit: a
+	// 10M-item load (3 GB live) left 130 MB (13 B an item, 4%), under
+	// its 190 MB, so the process kept 323 resident B/item instead of 310.
 	returnableBytes = 16 << 20
 )
 
@@ -75,7 +78,7 @@ func (w *burstWatch) tick(allocs, live, objects, free uint64) bool {
 	if objects > live {
 		garbage = objects - live
 	}
-	if garbage+free < max(returnableBytes, live/16) {
+	if garbage+free < max(returnableBytes, live/32) {
 		return false
 	}
 	w.returned = allocs

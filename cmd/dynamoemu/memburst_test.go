@@ -41,4 +41,15 @@ func TestBurstWatch(t *testing.T) {
 	require.False(t, tick(0), "nothing to return")
 	free = 64 * mb
 	require.True(t, tick(0))
+
+	// A large heap: a thirty-second of it is worth returning (a
+	// 10M-item load leaves about 4%), less is not.
+	w = burstWatch{}
+	live = 3000 * mb
+	allocs, objects, free = 0, live+60*mb, 30*mb
+	require.False(t, tick(1000*mb))
+	require.False(t, tick(0))
+	require.False(t, tick(0), "90 MB of 3 GB is under a thirty-second")
+	free = 40 * mb
+	require.True(t, tick(0), "100 MB of 3 GB is over it")
 }
