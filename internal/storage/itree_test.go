@@ -205,7 +205,7 @@ func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
 			t.Fatalf("step %d: node of %d at depth %d", step, n.n, depth)
 		}
 		for i := int(n.n); i < itreeWidth; i++ {
-			if n.ents[i] != (ientry{}) || !n.leaf && n.kids[i] != nil {
+			if n.ents[i] != (islot{}) || !n.leaf && n.kids[i] != nil {
 				t.Fatalf("step %d: slot %d past %d not cleared", step, i, n.n)
 			}
 		}
@@ -214,11 +214,11 @@ func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
 			first = 1
 		}
 		for i := first; i < int(n.n); i++ {
-			e := n.ents[i]
-			if n.pres[i] != e.pre || e.pre != keyPrefix(e.key) {
+			e := n.at(i)
+			if e.pre != keyPrefix(e.key) {
 				t.Fatalf("step %d: prefix of entry %d differs", step, i)
 			}
-			if i > first && !ientryLess(n.ents[i-1], e) {
+			if i > first && !ientryLess(n.at(i-1), e) {
 				t.Fatalf("step %d: entries %d and %d out of order", step, i-1, i)
 			}
 			if lo != nil && ientryLess(e, *lo) || hi != nil && !ientryLess(e, *hi) {
@@ -236,10 +236,12 @@ func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
 		for i := 0; i < int(n.n); i++ {
 			clo, chi := lo, hi
 			if i > 0 {
-				clo = &n.ents[i]
+				sep := n.at(i)
+				clo = &sep
 			}
 			if i+1 < int(n.n) {
-				chi = &n.ents[i+1]
+				sep := n.at(i + 1)
+				chi = &sep
 			}
 			walk(n.kids[i], depth+1, clo, chi)
 		}
@@ -497,4 +499,14 @@ func TestItreeSharesKeys(t *testing.T) {
 	}
 	require.Less(t, strs, 200*perKey/5, "%d strings for %d keys of %d entries", strs, 200, 200*perKey)
 	t.Logf("%d strings for 200 keys of %d entries", strs, 200*perKey)
+}
+
+// TestInodeFillsItsSizeClass: a slot is 40 bytes of entry and 8 of
+// prefix, and a node of itreeWidth of them fills the allocator's
+// 3,072-byte class, one slot more would not fit (itreeWidth).
+func TestInodeFillsItsSizeClass(t *testing.T) {
+	require.Equal(t, uintptr(40), unsafe.Sizeof(islot{}))
+	size := unsafe.Sizeof(inode{})
+	require.LessOrEqual(t, size, uintptr(3072), "node of %d bytes", size)
+	require.Greater(t, size+unsafe.Sizeof(islot{})+8, uintptr(3072), "node of %d bytes: room for another slot", size)
 }
