@@ -25,7 +25,9 @@ import (
 // child but the first, a separator: an entry no greater than any entry
 // below that child and greater than every entry below the children
 // before it (the least entry below it when it was made; deleting entries
-// keeps that true). Searches never read a branch's ents[0] and pres[0]. A node
+// keeps that true). Searches never read a branch's ents[0] and pres[0]. An
+// insert into a full leaf moves an entry to a neighbour with room before
+// it splits the leaf (spill). A node
 // that falls below a quarter full after a delete is merged with a
 // neighbour, or takes entries from it.
 //
@@ -417,6 +419,9 @@ func (t *itree) set(cn **inode, e *ientry) (right *inode, sep ientry, added bool
 		sep = *e
 	} else {
 		c := n.child(e)
+		if k := n.kids[c]; k.leaf && k.n == itreeWidth && t.spill(n, c, e) {
+			return nil, ientry{}, true
+		}
 		kid, sep, added = t.set(&n.kids[c], e)
 		if kid == nil {
 			return nil, ientry{}, added
@@ -441,6 +446,61 @@ func (t *itree) set(cn **inode, e *ientry) (right *inode, sep ientry, added bool
 		right.insertAt(i-h, sep, kid)
 	}
 	return right, right.at(0), added
+}
+
+// spill inserts e into the full leaf that is child c of n without a
+// split, when a neighbour of the leaf under n has room: the leaf's first
+// entry (or e, when it goes first) moves to the left neighbour's end, or
+// its last (or e) to the right neighbour's start, to the emptier of the
+// two, and n's separator between them follows. It returns false, having
+// written nothing, when e is in the leaf (set replaces it) or neither
+// neighbour has room. A leaf is split only when its neighbours are full
+// too, which leaves the leaves of inserts in no order 80% full where
+// splits alone left them 69% (TestItreeOrderedFill).
+func (t *itree) spill(n *inode, c int, e *ientry) bool {
+	leaf := n.kids[c]
+	i := leaf.lower(e, 0)
+	if i < itreeWidth && !leaf.greater(i, e) {
+		return false
+	}
+	room := func(j int) int {
+		if j < 0 || j >= int(n.n) {
+			return 0
+		}
+		return itreeWidth - int(n.kids[j].n)
+	}
+	l, r := room(c-1), room(c+1)
+	if l == 0 && r == 0 {
+		return false
+	}
+	leaf.shareKey(i, e)
+	leaf = t.own(&n.kids[c])
+	if l >= r {
+		s := t.own(&n.kids[c-1])
+		if i == 0 {
+			s.shareKey(int(s.n), e)
+			s.insertAt(int(s.n), *e, nil)
+		} else {
+			s.insertAt(int(s.n), leaf.at(0), nil)
+			copy(leaf.ents[:i-1], leaf.ents[1:i])
+			copy(leaf.pres[:i-1], leaf.pres[1:i])
+			leaf.put(i-1, *e, nil)
+		}
+		n.put(c, leaf.at(0), nil)
+		return true
+	}
+	s := t.own(&n.kids[c+1])
+	if i == itreeWidth {
+		s.shareKey(0, e)
+		s.insertAt(0, *e, nil)
+	} else {
+		s.insertAt(0, leaf.at(itreeWidth-1), nil)
+		copy(leaf.ents[i+1:], leaf.ents[i:itreeWidth-1])
+		copy(leaf.pres[i+1:], leaf.pres[i:itreeWidth-1])
+		leaf.put(i, *e, nil)
+	}
+	n.put(c+1, s.at(0), nil)
+	return true
 }
 
 // splitAt returns where full node n splits for an entry (or child) that

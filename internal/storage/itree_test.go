@@ -55,9 +55,10 @@ func sameIentry(a, b ientry) bool {
 func TestItreeModel(t *testing.T) {
 	// Each of the three phases (growth, churn, shrinking) is phase steps.
 	// 50,000 took 147 s under -race on a busy 2-core machine: the long run
-	// is for heavyTestsEnv; 20,000 still grow trees of three levels (the
-	// deferred check below fails if they do not).
-	seeds, phase := []uint64{1}, 20000
+	// is for heavyTestsEnv; 25,000 still grow trees of three levels (the
+	// deferred check below fails if they do not; 20,000 did when leaves
+	// were split without first spilling to a neighbour, less full).
+	seeds, phase := []uint64{1}, 25000
 	if heavyTests() {
 		seeds, phase = []uint64{1, 2, 3}, 50000
 	}
@@ -302,8 +303,9 @@ func TestItreeShrink(t *testing.T) {
 // TestItreeOrderedFill: entries written in the order of their index
 // partition's sort key (each the last, or each the first, of its
 // partition, 50 partitions in turn) leave the leaves at least 70% (65%)
-// full (splitAt: 74% and 70% when written), where splits in halves left
-// them half full; entries in no order keep the fill they had (69%).
+// full (splitAt: 74% and 70% when written, 96% and 96% with spill),
+// where splits in halves left them half full; entries in no order leave
+// them at least 75% full (83% with spill, 69% without).
 func TestItreeOrderedFill(t *testing.T) {
 	// 2,000 entries a partition took 59 s under -race on a busy 2-core
 	// machine: the long run is for heavyTestsEnv; 800 (40,000 entries,
@@ -349,7 +351,7 @@ func TestItreeOrderedFill(t *testing.T) {
 	}{
 		{"ascending", func(i int) string { return key(i%parts, i/parts) }, 0.7},
 		{"descending", func(i int) string { return key(i%parts, per-i/parts) }, 0.65},
-		{"no order", func(int) string { return key(r.IntN(parts), r.IntN(1_000_000_000)) }, 0.6},
+		{"no order", func(int) string { return key(r.IntN(parts), r.IntN(1_000_000_000)) }, 0.75},
 	} {
 		if f := fill(c.key); f < c.min {
 			t.Errorf("%s: leaves %.0f%% full, want at least %.0f%%", c.name, 100*f, 100*c.min)
