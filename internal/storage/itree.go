@@ -26,7 +26,7 @@ import (
 // below that child and greater than every entry below the children
 // before it (the least entry below it when it was made; deleting entries
 // keeps that true). Searches never read a branch's ents[0] and pres[0]. An
-// insert into a full leaf moves an entry to a neighbour with room before
+// insert into a full leaf evens it out with a neighbour with room before
 // it splits the leaf (spill). A node
 // that falls below a quarter full after a delete is merged with a
 // neighbour, or takes entries from it.
