@@ -58,9 +58,9 @@ func runSession(t *testing.T, db *dynamodb.Client, st *dynamodbstreams.Client, p
 	// answers one now and then with 500 InternalFailure while UpdateTable's
 	// index is being made (its log: SQLiteException "no such column:
 	// indexKey_0" counting the index's items before the column exists;
-	// seen in CI); a waiter asks again, as the SDK's retryer would. The 500
-	// is recorded and replayed like any answer: a departure the replay
-	// names, not a failure.
+	// seen in CI); a waiter asks again, as the SDK's retryer would. The
+	// recorder writes the 500 as the upstream's failure (an answer an SDK
+	// retries), which a replay skips and names, not a failure.
 	internal := 0
 	waited := func(err error) bool {
 		t.Helper()
