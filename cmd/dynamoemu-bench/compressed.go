@@ -9,9 +9,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,17 +164,11 @@ func compressedOnce(bin string, n int, body []byte, log io.Writer) (r compressed
 // runCompressed runs compressedOnce c.runs times and prints each round
 // and the median.
 func runCompressed(c config, stdout, stderr io.Writer) error {
-	tmp, err := os.MkdirTemp("", "dynamoemu-bench-")
+	bin, about, done, err := emulatorBin(c.emulatorBin)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	bin, about := c.emulatorBin, c.emulatorBin
-	if bin == "" {
-		if bin, about, err = buildEmulator(filepath.Join(tmp, "dynamoemu")); err != nil {
-			return err
-		}
-	}
+	defer done()
 	body := gzipBytes(inflatingBatch("compressed", compressedInflated))
 	fmt.Fprintf(stdout, "%s: %d gzip BatchWriteItems of %d bytes, %d once inflated, at once; budget %d MiB; %s\n",
 		about, c.compressed, len(body), compressedInflated, compressedBudget>>20, machine())

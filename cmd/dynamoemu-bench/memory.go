@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -223,17 +222,11 @@ func memoryOnce(bin string, n, conc int, gsi bool, log io.Writer) (r memoryRun, 
 // runMemory runs memoryOnce c.runs times and prints each round and the
 // medians.
 func runMemory(c config, stdout, stderr io.Writer) error {
-	tmp, err := os.MkdirTemp("", "dynamoemu-bench-")
+	bin, about, done, err := emulatorBin(c.emulatorBin)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	bin, about := c.emulatorBin, c.emulatorBin
-	if bin == "" {
-		if bin, about, err = buildEmulator(filepath.Join(tmp, "dynamoemu")); err != nil {
-			return err
-		}
-	}
+	defer done()
 	conc := c.concurrency[0]
 	index := ""
 	if c.gsi {

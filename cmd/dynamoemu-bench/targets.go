@@ -98,6 +98,24 @@ func buildEmulator(bin string) (string, string, error) {
 	return bin, about, nil
 }
 
+// emulatorBin returns bin, or when it is empty the emulator built from
+// this module into a temporary folder that done removes, and what it is.
+func emulatorBin(bin string) (path, about string, done func(), err error) {
+	if bin != "" {
+		return bin, bin, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "dynamoemu-bench-")
+	if err != nil {
+		return "", "", nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if path, about, err = buildEmulator(filepath.Join(tmp, "dynamoemu")); err != nil {
+		done()
+		return "", "", nil, err
+	}
+	return path, about, done, nil
+}
+
 // startEmulator starts the dynamoemu server (bin, or built from the
 // module when bin is empty) on a free port.
 func startEmulator(bin, tmp string, log io.Writer) (*target, error) {
