@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,8 +32,12 @@ import (
 const compressedInflated = 10_000_000
 
 // compressedBudget is the server's default request budget (-1: 256 MiB
-// without a memory limit).
-const compressedBudget = 256 << 20
+// without a memory limit), and compressedBound the most its resident
+// memory may rise: the budget and 64 MiB.
+const (
+	compressedBudget = 256 << 20
+	compressedBound  = compressedBudget + 64<<20
+)
 
 // compressedRun is one round's figures.
 type compressedRun struct {
@@ -97,26 +100,17 @@ func postGzip(addr string, body []byte) (int, error) {
 
 // compressedOnce starts the server and sends it n bodies at once.
 func compressedOnce(bin string, n int, body []byte, log io.Writer) (r compressedRun, err error) {
-	port, err := freePort()
+	srv, err := startEmulator(bin, "", log)
 	if err != nil {
 		return r, err
 	}
-	cmd := exec.Command(bin, "-host", "127.0.0.1", "-port", strconv.Itoa(port), "-logLevel", "warn", "-ttlSweepInterval", "0")
-	stop, err := startProcess(cmd, log)
-	if err != nil {
-		return r, err
-	}
-	defer stop()
-	url := "http://127.0.0.1:" + strconv.Itoa(port)
-	if err := waitReady(url, 30*time.Second); err != nil {
-		return r, err
-	}
+	defer srv.stop()
+	url, pid := srv.url, srv.pid
 	cl := newClient(url, "AKIACOMPRESSED", 1)
 	w := &workload{table: "compressed"}
 	if err := w.create(cl); err != nil {
 		return r, err
 	}
-	pid := cmd.Process.Pid
 	time.Sleep(time.Second)
 	r.idleRSS = procRSS(pid)
 	done := make(chan struct{})
@@ -142,7 +136,7 @@ func compressedOnce(bin string, n int, body []byte, log io.Writer) (r compressed
 	start := time.Now()
 	for range n {
 		wg.Go(func() {
-			st, err := postGzip("127.0.0.1:"+strconv.Itoa(port), body)
+			st, err := postGzip(strings.TrimPrefix(url, "http://"), body)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && firstErr == nil {
@@ -155,10 +149,7 @@ func compressedOnce(bin string, n int, body []byte, log io.Writer) (r compressed
 	r.elapsed = time.Since(start)
 	close(done)
 	r.peakRSS = <-peak
-	if firstErr != nil {
-		return r, firstErr
-	}
-	return r, nil
+	return r, firstErr
 }
 
 // runCompressed runs compressedOnce c.runs times and prints each round
@@ -189,11 +180,11 @@ func runCompressed(c config, stdout, stderr io.Writer) error {
 			}
 		}
 		fmt.Fprintf(stdout, "round %d: answers %s in %.1fs; resident peak %.0f MiB over idle (idle %.1f MiB); bound %d MiB\n",
-			i+1, strings.Join(st, " "), r.elapsed.Seconds(), mb, float64(r.idleRSS)/(1<<20), (compressedBudget+64<<20)>>20)
+			i+1, strings.Join(st, " "), r.elapsed.Seconds(), mb, float64(r.idleRSS)/(1<<20), compressedBound>>20)
 	}
 	slices.Sort(over)
 	fmt.Fprintf(stdout, "median of %d: resident peak %.0f MiB over idle (bound %d MiB); answers other than 200 or 413: %d\n",
-		len(over), over[len(over)/2], (compressedBudget+64<<20)>>20, bad)
+		len(over), over[len(over)/2], compressedBound>>20, bad)
 	if bad > 0 {
 		return fmt.Errorf("%d bodies answered other than 200 or 413", bad)
 	}
