@@ -167,6 +167,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-serve-floor", "127.0.0.1:0"}, true},
 		{[]string{"-endpoint", "http://x", "-requests", "-1"}, false},
 		{[]string{"-endpoint", "http://x", "-requests", "100"}, true},
+		{[]string{"-endpoint", "http://x", "-requests", "13", "-concurrency", "1,8"}, true},
 		{[]string{"-compressed", "64"}, true},
 		{[]string{"-compressed", "64", "-endpoint", "http://x"}, false},
 		{[]string{"-compressed", "-1"}, false},
