@@ -7,13 +7,13 @@
 // It speaks the DynamoDB JSON protocol over plain HTTP/1.1 (keep-alive,
 // no SDK, so that its own cost per request is small and reported beside
 // the server's), loads one table of 240-byte items, and runs put, get,
-// query, update, scan, batch and mixed requests (workload.go) from a
-// fixed number of clients, each sending its next request when the last is
-// answered, checking every answer. Per operation it reports requests per
-// second, the median and 99th percentile latency, and, given the server's
-// process id (-pid, or a server -matrix started), the server's CPU time
-// per request from /proc/<pid>/stat, which is what a busy machine
-// disturbs least.
+// query, update, scan, scanfilter (a Scan with a filter), batch and
+// mixed requests (workload.go) from a fixed number of clients, each
+// sending its next request when the last is answered, checking every
+// answer. Per operation it reports requests per second, the median and
+// 99th percentile latency, and, given the server's process id (-pid, or
+// a server -matrix started), the server's CPU time per request from
+// /proc/<pid>/stat, which is what a busy machine disturbs least.
 //
 // -memory N starts the emulator, loads N items and reports its resident
 // memory per item once loaded, 10 s later and after a collection it is

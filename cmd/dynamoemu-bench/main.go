@@ -150,9 +150,9 @@ const usage = `Usage: dynamoemu-bench -endpoint URL [flags]
        dynamoemu-bench -matrix [flags]
 
 Measures a DynamoDB-compatible server with the DynamoDB JSON protocol over
-HTTP: put, get, query, update, scan, batch and mixed requests at a fixed
-concurrency, every answer checked; it reports requests per second, the
-median and 99th percentile latency and, given the server's -pid, the
+HTTP: put, get, query, update, scan, scanfilter, batch and mixed requests
+at a fixed concurrency, every answer checked; it reports requests per
+second, the median and 99th percentile latency and, given the server's -pid, the
 server's CPU time per request. -matrix starts dynamoemu, DynamoDB Local,
 dynalite and a canned-answer floor here and prints one Markdown table.
 

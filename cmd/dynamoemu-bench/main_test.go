@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,9 @@ func TestChecksCatch(t *testing.T) {
 		{request{op: "Query", kind: "query", p: 1}, `{"Count":10,"Items":[],"ScannedCount":10}`},
 		{request{op: "Query", kind: "query", p: 1}, string(cannedAnswers()["Query"])}, // partition 0's items
 		{request{op: "Scan", kind: "scan"}, `{"Count":99,"Items":[],"ScannedCount":99}`},
+		{request{op: "Scan", kind: "scanfilter", scanned: 500}, `{"Count":0,"Items":[],"ScannedCount":100}`},
+		{request{op: "Scan", kind: "scanfilter", scanned: 500}, `{"Count":2,"Items":[],"ScannedCount":500}`},
+		{request{op: "Scan", kind: "scanfilter", scanned: 1}, `{"Count":2,"Items":[],"ScannedCount":1}`},
 		{request{op: "UpdateItem", kind: "update"}, `{"Attributes":{}}`},
 		{request{op: "BatchWriteItem", kind: "batch"}, `{"UnprocessedItems":{"t":[{}]}}`},
 		{request{op: "PutItem", kind: "put"}, `{"__type":"x#ValidationException","message":"no"}`},
@@ -167,6 +171,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-serve-floor", "127.0.0.1:0"}, true},
 		{[]string{"-endpoint", "http://x", "-requests", "-1"}, false},
 		{[]string{"-endpoint", "http://x", "-requests", "100"}, true},
+		{[]string{"-endpoint", "http://x", "-ops", "scanfilter,update,batch", "-requests", "100"}, true},
 		{[]string{"-endpoint", "http://x", "-requests", "13", "-concurrency", "1,8"}, true},
 		{[]string{"-compressed", "64"}, true},
 		{[]string{"-compressed", "64", "-endpoint", "http://x"}, false},
@@ -261,6 +266,40 @@ func TestRunFixedRequests(t *testing.T) {
 		require.NoError(t, r.firstErr, op)
 		require.Equal(t, 21, r.ops, op)
 		require.Zero(t, r.errors, op)
+	}
+}
+
+// TestScanFilterKeepsSome: the scanfilter request, on the bench's loaded
+// table, is answered 200 and its filter (on count, an attribute every
+// item has) keeps one item in ten of the 500 it reads and drops the rest;
+// on a table of fewer items it reads them all.
+func TestScanFilterKeepsSome(t *testing.T) {
+	e, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	defer e.Close()
+	srv := httptest.NewServer(e.Handler())
+	defer srv.Close()
+	cl := newClient(srv.URL, "AKIASCANFILTER", 1)
+	for _, tc := range []struct{ partitions, scanned int }{{60, 500}, {10, 100}} {
+		w := &workload{table: "filtered" + strconv.Itoa(tc.partitions), partitions: tc.partitions}
+		require.NoError(t, w.setup(cl))
+		req := w.next("scanfilter", rand.New(rand.NewPCG(1, 2)), nil)
+		require.Equal(t, "Scan", req.op)
+		body, err := cl.call(req.op, req.body, nil)
+		require.NoError(t, err, "answered 200")
+		require.NoError(t, check(req, body, true))
+		var out struct {
+			Count, ScannedCount int
+			Items               []map[string]attr
+		}
+		require.NoError(t, json.Unmarshal(body, &out))
+		require.Equal(t, tc.scanned, out.ScannedCount)
+		require.Equal(t, tc.scanned/itemsPerPartition, out.Count, "one item in ten has count 0")
+		require.Len(t, out.Items, out.Count)
+		for _, it := range out.Items {
+			require.NotNil(t, it["count"].N)
+			require.Equal(t, "0", *it["count"].N)
+		}
 	}
 }
 

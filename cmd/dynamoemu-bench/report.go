@@ -83,7 +83,7 @@ func measure(c config, targets []*target, stdout, stderr io.Writer) error {
 			for _, p := range ps {
 				r := run(p.c, p.w, runConfig{op: op, concurrency: conc, duration: c.duration, warmup: c.warmup, requests: c.requests,
 					strict: p.t.strict && c.strict, pid: p.t.pid})
-				fmt.Fprintf(stderr, "%-14s %-6s x%-3d %s\n", p.t.name, op, conc, r.summary())
+				fmt.Fprintf(stderr, "%-14s %-10s x%-3d %s\n", p.t.name, op, conc, r.summary())
 				results[p.t] = append(results[p.t], r)
 				p.c.http.CloseIdleConnections()
 			}
@@ -133,7 +133,8 @@ func formatTable(c config, targets []*target, results map[*target][]result) stri
 		c.partitions*itemsPerPartition, itemSize, c.partitions, itemsPerPartition, c.duration, c.warmup)
 	b.WriteString("- Cells: requests/s · p50 / p99 latency · server CPU per request (user + system, from /proc). " +
 		"put: PutItem; get: GetItem; query: Query of 10 items; update: UpdateItem with a condition; " +
-		"scan: Scan of 100 items; batch: BatchWriteItem of 25 puts; mixed: get 50%, put 25%, query 15%, update 10%.\n")
+		"scan: Scan of 100 items; scanfilter: Scan of 500 items, FilterExpression count = 0 (one in ten as loaded); " +
+		"batch: BatchWriteItem of 25 puts; mixed: get 50%, put 25%, query 15%, update 10%.\n")
 	idx := 0
 	for _, conc := range c.concurrency {
 		fmt.Fprintf(&b, "\nConcurrency %d:\n\n| operation |", conc)

@@ -20,6 +20,11 @@ import (
 //	update  UpdateItem SET #c = #c + :one IF attribute_exists(pk),
 //	        UPDATED_NEW; the new count
 //	scan    Scan Limit 100 from the start; 100 items
+//	scanfilter
+//	        Scan Limit 500 from the start, FilterExpression #c = :z
+//	        (count 0, one item in ten as loaded): the emulator benchmarks'
+//	        ScanFiltered; it reads 500 items (or the table's, if fewer)
+//	        and returns those the filter keeps
 //	batch   BatchWriteItem of 25 puts; no unprocessed items
 //	mixed   get 50%, put 25%, query 15%, update 10%
 //
@@ -30,11 +35,12 @@ const (
 	itemsPerPartition = 10
 	itemSize          = 240
 	scanLimit         = 100
+	scanFilterLimit   = 500
 	batchSize         = 25
 )
 
 // opNames are the operations in the order the matrix prints them.
-var opNames = []string{"put", "get", "query", "update", "scan", "batch", "mixed"}
+var opNames = []string{"put", "get", "query", "update", "scan", "scanfilter", "batch", "mixed"}
 
 // workload is one table's data and request builders.
 type workload struct {
@@ -99,10 +105,11 @@ func (w *workload) start(b []byte) []byte {
 
 // request is one request and what its answer must show.
 type request struct {
-	op   string // the API operation
-	body []byte
-	kind string // the workload operation, for checking
-	p, s int    // the key asked for
+	op      string // the API operation
+	body    []byte
+	kind    string // the workload operation, for checking
+	p, s    int    // the key asked for
+	scanned int    // scanfilter: the items the Scan must read
 }
 
 // next builds the next request of workload operation op into buf.
@@ -141,6 +148,12 @@ func (w *workload) next(op string, r *rand.Rand, buf []byte) request {
 		b = append(b, `,"Limit":`...)
 		b = strconv.AppendInt(b, scanLimit, 10)
 		return request{op: "Scan", body: append(b, '}'), kind: op}
+	case "scanfilter":
+		b = append(b, `,"FilterExpression":"#c = :z","ExpressionAttributeNames":{"#c":"count"},`+
+			`"ExpressionAttributeValues":{":z":{"N":"0"}},"Limit":`...)
+		b = strconv.AppendInt(b, scanFilterLimit, 10)
+		scanned := min(scanFilterLimit, w.partitions*itemsPerPartition)
+		return request{op: "Scan", body: append(b, '}'), kind: op, scanned: scanned}
 	case "batch":
 		// 25 distinct keys: consecutive items from a random one on.
 		b = append(buf[:0], `{"RequestItems":{"`...)
@@ -175,49 +188,16 @@ type answer struct {
 }
 
 // check verifies the answer to req; strict compares keys and counts
-// with the request. Query and Scan answers (10 and 100 items) are read
-// with a byte scan rather than decoded, to keep the client's own cost
-// small: items are counted by their partition key attributes.
+// with the request. Query and Scan answers (10, 100, up to 500 items)
+// are read with a byte scan rather than decoded, to keep the client's
+// own cost small: items are counted by their partition key attributes.
 func check(req request, body []byte, strict bool) error {
 	if bytes.Contains(body, []byte(`"__type"`)) {
 		return fmt.Errorf("%s: answered %s", req.op, body)
 	}
 	switch req.kind {
-	case "query", "scan":
-		want := itemsPerPartition
-		if req.kind == "scan" {
-			want = scanLimit
-		}
-		if n, ok := jsonInt(body, `"Count":`); !ok || n != want {
-			return fmt.Errorf("%s: Count %d, want %d", req.op, n, want)
-		}
-		n, other := 0, false
-		rest := body
-		for {
-			i := bytes.Index(rest, []byte(pkAttr))
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(pkAttr):]
-			end := bytes.IndexByte(rest, '"')
-			if end < 0 {
-				return fmt.Errorf("%s: answer cut short", req.op)
-			}
-			if string(rest[:end]) != pkText(req.p) {
-				other = true
-			}
-			n++
-		}
-		if bytes.Contains(body, []byte(`"LastEvaluatedKey":{`)) {
-			n-- // its key holds a pk too
-		}
-		if n != want {
-			return fmt.Errorf("%s: %d items, want %d", req.op, n, want)
-		}
-		if strict && req.kind == "query" && other {
-			return fmt.Errorf("%s %s: an item of another partition", req.op, pkText(req.p))
-		}
-		return nil
+	case "query", "scan", "scanfilter":
+		return checkItems(req, body, strict)
 	}
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil {
@@ -247,6 +227,64 @@ func check(req request, body []byte, strict bool) error {
 		}
 	}
 	return nil
+}
+
+// checkItems checks a Query or Scan answer: its Count and the items it
+// holds, counted by their partition key attributes.
+func checkItems(req request, body []byte, strict bool) error {
+	want := itemsPerPartition
+	switch req.kind {
+	case "scan":
+		want = scanLimit
+	case "scanfilter":
+		var err error
+		if want, err = checkScanned(req, body, strict); err != nil {
+			return err
+		}
+	}
+	if n, ok := jsonInt(body, `"Count":`); !ok || n != want {
+		return fmt.Errorf("%s: Count %d, want %d", req.op, n, want)
+	}
+	n, other := 0, false
+	rest := body
+	for {
+		i := bytes.Index(rest, []byte(pkAttr))
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(pkAttr):]
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
+			return fmt.Errorf("%s: answer cut short", req.op)
+		}
+		if string(rest[:end]) != pkText(req.p) {
+			other = true
+		}
+		n++
+	}
+	if bytes.Contains(body, []byte(`"LastEvaluatedKey":{`)) {
+		n-- // its key holds a pk too
+	}
+	if n != want {
+		return fmt.Errorf("%s: %d items, want %d", req.op, n, want)
+	}
+	if strict && req.kind == "query" && other {
+		return fmt.Errorf("%s %s: an item of another partition", req.op, pkText(req.p))
+	}
+	return nil
+}
+
+// checkScanned reads a filtered Scan's answer: its Count (the items it
+// holds, which the caller counts), at most its ScannedCount, and strict,
+// a ScannedCount of the req.scanned items it must read. Which items the
+// filter keeps depends on the updates run before, so Count is not fixed.
+func checkScanned(req request, body []byte, strict bool) (int, error) {
+	count, ok := jsonInt(body, `"Count":`)
+	scanned, ok2 := jsonInt(body, `"ScannedCount":`)
+	if !ok || !ok2 || count > scanned || (strict && scanned != req.scanned) {
+		return 0, fmt.Errorf("%s: Count %d of ScannedCount %d, want %d scanned", req.op, count, scanned, req.scanned)
+	}
+	return count, nil
 }
 
 // pkAttr starts a partition key attribute in an answer.
