@@ -2,7 +2,6 @@ package storage
 
 import (
 	"cmp"
-	"strings"
 )
 
 // Index entries and their order.
@@ -69,17 +68,27 @@ func ientryCmp(a, b ientry) int {
 	if a.pre != b.pre {
 		return cmp.Compare(a.pre, b.pre)
 	}
-	if la, lb := len(a.key), len(b.key); la <= 8 && lb <= 8 {
-		if la != lb {
-			return cmp.Compare(la, lb)
-		}
-	} else if c := strings.Compare(a.key, b.key); c != 0 {
+	if c := ikeyCmp(a.key, b.key); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.e.pk(), b.e.pk()); c != 0 {
+	return tkeyCmp(a.e, b.e)
+}
+
+// ikeyCmp compares index keys of one prefix: keys of at most 8 bytes by
+// their lengths (ientryLess), others as strings.
+func ikeyCmp(a, b string) int {
+	if la, lb := len(a), len(b); la <= 8 && lb <= 8 {
+		return cmp.Compare(la, lb)
+	}
+	return cmp.Compare(a, b) // not strings.Compare: its arguments escape (itree.Put)
+}
+
+// tkeyCmp compares the table keys of two entries.
+func tkeyCmp(a, b entry) int {
+	if c := cmp.Compare(a.pk(), b.pk()); c != 0 {
 		return c
 	}
-	return strings.Compare(a.e.sortKey(), b.e.sortKey())
+	return cmp.Compare(a.sortKey(), b.sortKey())
 }
 
 // ientryLess orders index entries by index key, then table partition key,

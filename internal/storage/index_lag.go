@@ -143,7 +143,7 @@ func (x *index) queueLocked(c ichange) {
 // apply makes change c in x's tree, count and size.
 func (x *index) apply(c *ichange) {
 	if c.oldIn && c.newIn && c.oldKey == c.newKey {
-		x.tree.Set(newIentry(c.newKey, c.e))
+		x.tree.Put(c.newKey, c.e)
 		x.size += c.newSize - c.oldSize
 		return
 	}
@@ -153,7 +153,7 @@ func (x *index) apply(c *ichange) {
 		x.size -= c.oldSize
 	}
 	if c.newIn {
-		x.tree.Set(newIentry(c.newKey, c.e))
+		x.tree.Put(c.newKey, c.e)
 		x.count++
 		x.size += c.newSize
 	}

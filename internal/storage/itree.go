@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"slices"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -15,7 +17,7 @@ import (
 // and a pointer to a slice of children: its binary search reads seven or
 // eight lines of the entries one after another, then the children's
 // slice header, then the child. Here a node keeps the 8-byte prefixes of
-// its keys (ientry.pre) in one array beside its header, 528 bytes that
+// its keys (ientry.pre) in one array beside its header, 856 bytes that
 // are asked for at once (prefetch.go) when the node's address is known,
 // so a search reads a node in about the time of one miss, then the one
 // line of the entry or child it chose. Ties of prefixes fall back to the
@@ -25,7 +27,7 @@ import (
 // child but the first, a separator: an entry no greater than any entry
 // below that child and greater than every entry below the children
 // before it (the least entry below it when it was made; deleting entries
-// keeps that true). Searches never read a branch's ents[0] and pres[0]. An
+// keeps that true). Searches never read a branch's first slot. An
 // insert into a full leaf evens it out with a neighbour with room before
 // it splits the leaf (spill). A node
 // that falls below a quarter full after a delete is merged with a
@@ -42,36 +44,38 @@ type itree struct {
 	owner uint64
 }
 
-// inode is an itree node. The header and pres come first, so that
-// prefetchNode's 528 bytes are the lines a search reads.
+// inode is an itree node; header and pres first, the lines a search
+// reads (prefetchNode). An entry is kept in parts, its index key as a
+// place in keys: entries of one key lie side by side and share it, so a
+// slot is 29 bytes where an ientry is 48 (docs/performance.md).
 type inode struct {
 	owner uint64
 	n     int32
 	leaf  bool
 	kids  *[itreeWidth]*inode // a branch's children
 	pres  [itreeWidth]uint64  // pres[i] is entry i's prefix (ientry.pre)
-	ents  [itreeWidth]islot
-}
-
-// islot is an entry as a node stores it: an ientry without its prefix,
-// which the node's pres holds (40 bytes, not 48); at rebuilds the ientry.
-type islot struct {
-	key string
-	e   entry
+	keys  []string            // the index keys of the node's entries
+	kix   [itreeWidth]uint8   // entry i's index key is keys[kix[i]]
+	recs  [itreeWidth]string  // entry i's record
+	sizes [itreeWidth]uint32  // entry i's size
 }
 
 const (
-	// itreeWidth is a node's most entries or children: its prefixes are
-	// 504 bytes, and the node (24 bytes of header, then 48 a slot: 3,048
-	// bytes) fills 99% of the allocator's 3,072-byte class, whose spans
-	// hold 8 nodes with no bytes left over (48.8 bytes a slot; 60 slots
-	// were 2,904 bytes in that class, 51.2 a slot; 66 fill 3,200 but its
-	// spans leave 384 bytes of 16 KB).
-	itreeWidth = 63
+	// itreeWidth is a node's most entries or children: the node (48 bytes
+	// of header, 29 a slot, the allocator's 8 of header) fills the
+	// 3,072-byte class. At 1M items with one GSI (dynamoemu-bench -memory
+	// 1000000 -gsi) 68 in the 2,048 class kept 380-387 resident bytes an
+	// item, 90 in the 2,688 class 392-396, this 369-372.
+	itreeWidth = 104
 	// itreeMin is the fewest entries or children a node keeps after a
 	// delete, unless it is the root.
 	itreeMin = itreeWidth / 4
 )
+
+// itreeFirstKeys is the room for index keys a node is first given: for
+// 1M entries 10 a key, 8 left room for 178,430 keys at the end, 12 for
+// 189,828.
+const itreeFirstKeys = 8
 
 // itreeOwners hands out owner ids.
 var itreeOwners atomic.Uint64
@@ -103,12 +107,18 @@ func prefetchNode(n *inode) {
 	if noPrefetch.Load() {
 		return
 	}
-	prefetchLines(unsafe.Pointer(n), unsafe.Offsetof(n.ents))
+	prefetchLines(unsafe.Pointer(n), unsafe.Offsetof(n.keys))
 }
 
-// at returns entry i.
+// keyAt returns entry i's index key.
+func (n *inode) keyAt(i int) string { return n.keys[n.kix[i]] }
+
+// at returns entry i; a branch's first slot may hold none (zero).
 func (n *inode) at(i int) ientry {
-	return ientry{key: n.ents[i].key, pre: n.pres[i], e: n.ents[i].e}
+	if n.recs[i] == "" {
+		return ientry{}
+	}
+	return ientry{key: n.keyAt(i), pre: n.pres[i], e: parseEntry(n.recs[i], n.sizes[i])}
 }
 
 // less reports whether entry i is less than k, by prefix when they differ.
@@ -116,10 +126,7 @@ func (n *inode) less(i int, k *ientry) bool {
 	if p := n.pres[i]; p != k.pre {
 		return p < k.pre
 	}
-	if k.leastOfPrefix() {
-		return false
-	}
-	return ientryLess(n.at(i), *k)
+	return n.tie(i, k) < 0
 }
 
 // greater reports whether entry i is greater than k.
@@ -127,10 +134,19 @@ func (n *inode) greater(i int, k *ientry) bool {
 	if p := n.pres[i]; p != k.pre {
 		return p > k.pre
 	}
+	return n.tie(i, k) > 0
+}
+
+// tie compares entry i with k, of the same prefix, as ientryCmp does:
+// it reads the entry's record only when their index keys are equal.
+func (n *inode) tie(i int, k *ientry) int {
 	if k.leastOfPrefix() {
-		return true
+		return 1
 	}
-	return ientryLess(*k, n.at(i))
+	if c := ikeyCmp(n.keyAt(i), k.key); c != 0 {
+		return c
+	}
+	return tkeyCmp(parseEntry(n.recs[i], 0), k.e)
 }
 
 // lower returns the first i in [from, n) whose entry is not less than k,
@@ -310,6 +326,7 @@ func (t *itree) own(cn **inode) *inode {
 	c := new(inode)
 	*c = *n
 	c.owner = t.owner
+	c.keys = slices.Clone(n.keys)
 	if !n.leaf {
 		kids := *n.kids
 		c.kids = &kids
@@ -318,78 +335,146 @@ func (t *itree) own(cn **inode) *inode {
 	return c
 }
 
-// shareKey makes e, about to go to leaf n's place i, hold the string of
-// its neighbour's index key when the two keys are equal (entries of one
-// index partition): one copy of a partition's key is kept, not one an
-// entry (a GSI of 10 entries a partition keyed by 25-byte emails added
-// 114 bytes an item, 30 of them its own copy of the key).
-func (n *inode) shareKey(i int, e *ientry) {
-	switch {
-	case i > 0 && n.pres[i-1] == e.pre && n.ents[i-1].key == e.key:
-		e.key = n.ents[i-1].key
-	case i < int(n.n) && n.pres[i] == e.pre && n.ents[i].key == e.key:
-		e.key = n.ents[i].key
+// ownKey returns k's key, for leaf n's place i, as a string the tree
+// may keep: its neighbour's equal key, else a copy.
+func (n *inode) ownKey(i int, k *ientry) string {
+	for j := max(i-1, 0); j <= i && j < int(n.n); j++ {
+		if n.pres[j] == k.pre && n.keyAt(j) == k.key {
+			return n.keyAt(j)
+		}
+	}
+	return strings.Clone(k.key)
+}
+
+// put sets entry i (and child i) to e (and kid); n.n counts slot i.
+func (n *inode) put(i int, e ientry, kid *inode) {
+	n.pres[i], n.recs[i], n.sizes[i] = e.pre, e.e.rec, e.e.size
+	n.kix[i] = n.keyPlace(i, e.key, e.pre)
+	if kid != nil {
+		n.kids[i] = kid
 	}
 }
 
-// put sets entry i (and, in a branch, child i) to e (and kid).
-func (n *inode) put(i int, e ientry, kid *inode) {
-	n.ents[i], n.pres[i] = islot{e.key, e.e}, e.pre
-	if kid != nil {
-		n.kids[i] = kid
+// keyPlace returns the place in n.keys of key, of prefix pre, about to
+// be entry i's: the one slot i or a neighbour holds it at (any slot's
+// place of an equal key will do), else a new one at the end.
+func (n *inode) keyPlace(i int, key string, pre uint64) uint8 {
+	for j := max(i-1, 0); j <= i+1 && j < itreeWidth; j++ {
+		if k := n.kix[j]; n.pres[j] == pre && int(k) < len(n.keys) && n.keys[k] == key {
+			return k
+		}
+	}
+	if len(n.keys) == cap(n.keys) {
+		n.tidyKeys(i)
+		if c := len(n.keys); c == cap(n.keys) { // grown by half, not doubled
+			n.keys = append(make([]string, 0, min(max(c+c/2+2, itreeFirstKeys), itreeWidth+1)), n.keys...)
+		}
+	}
+	n.keys = append(n.keys, key)
+	return uint8(len(n.keys) - 1)
+}
+
+// tidyKeys drops the places of n.keys no entry but skip (-1: none) holds.
+func (n *inode) tidyKeys(skip int) {
+	var held [256]bool
+	for i := range int(n.n) {
+		if k := int(n.kix[i]); i != skip && k < len(n.keys) {
+			held[k] = true
+		}
+	}
+	var place [256]uint8
+	kept := 0
+	for k := range n.keys {
+		if held[k] {
+			n.keys[kept], place[k] = n.keys[k], uint8(kept)
+			kept++
+		}
+	}
+	clear(n.keys[kept:])
+	n.keys = n.keys[:kept]
+	for i := range int(n.n) {
+		n.kix[i] = place[n.kix[i]]
+	}
+}
+
+// shift moves count entries (and children) of n from from to to.
+func (n *inode) shift(from, to, count int) {
+	copy(n.pres[to:to+count], n.pres[from:from+count])
+	copy(n.kix[to:to+count], n.kix[from:from+count])
+	copy(n.recs[to:to+count], n.recs[from:from+count])
+	copy(n.sizes[to:to+count], n.sizes[from:from+count])
+	if !n.leaf {
+		copy(n.kids[to:to+count], n.kids[from:from+count])
+	}
+}
+
+// clearSlots empties slots from to to of n.
+func (n *inode) clearSlots(from, to int) {
+	clear(n.pres[from:to])
+	clear(n.kix[from:to])
+	clear(n.recs[from:to])
+	clear(n.sizes[from:to])
+	if !n.leaf {
+		clear(n.kids[from:to])
+	}
+}
+
+// moveSlots copies count entries (and children) of src from si to dst
+// from di, in order; dst.n counts them already.
+func moveSlots(dst *inode, di int, src *inode, si, count int) {
+	copy(dst.pres[di:di+count], src.pres[si:si+count])
+	copy(dst.recs[di:di+count], src.recs[si:si+count])
+	copy(dst.sizes[di:di+count], src.sizes[si:si+count])
+	if !src.leaf {
+		copy(dst.kids[di:di+count], src.kids[si:si+count])
+	}
+	for j := range count {
+		dst.kix[di+j] = dst.keyPlace(di+j, src.keyAt(si+j), src.pres[si+j])
 	}
 }
 
 // insertAt shifts entries (and children) i.. one right and puts e (and
 // kid) at i; n has room.
 func (n *inode) insertAt(i int, e ientry, kid *inode) {
-	m := int(n.n)
-	copy(n.ents[i+1:m+1], n.ents[i:m])
-	copy(n.pres[i+1:m+1], n.pres[i:m])
-	if !n.leaf {
-		copy(n.kids[i+1:m+1], n.kids[i:m])
-	}
-	n.put(i, e, kid)
+	n.shift(i, i+1, int(n.n)-i)
 	n.n++
+	n.put(i, e, kid)
 }
 
 // removeAt removes entry (and child) i.
 func (n *inode) removeAt(i int) {
 	m := int(n.n)
-	copy(n.ents[i:m-1], n.ents[i+1:m])
-	copy(n.pres[i:m-1], n.pres[i+1:m])
-	n.ents[m-1] = islot{}
-	if !n.leaf {
-		copy(n.kids[i:m-1], n.kids[i+1:m])
-		n.kids[m-1] = nil
-	}
+	n.shift(i+1, i, m-i-1)
+	n.clearSlots(m-1, m)
 	n.n--
 }
 
 // moveTail moves n's entries (and children) from i on to the start of
-// the empty node r.
+// the empty node r, with room for about half of n's keys.
 func (n *inode) moveTail(i int, r *inode) {
 	m := int(n.n)
-	copy(r.ents[:], n.ents[i:m])
-	copy(r.pres[:], n.pres[i:m])
-	clear(n.ents[i:m])
-	if !n.leaf {
-		copy(r.kids[:], n.kids[i:m])
-		clear(n.kids[i:m])
-	}
-	r.n, n.n = int32(m-i), int32(i)
+	r.keys = make([]string, 0, max(len(n.keys)/2+2, itreeFirstKeys))
+	r.n = int32(m - i)
+	moveSlots(r, 0, n, i, m-i)
+	n.clearSlots(i, m)
+	n.n = int32(i)
+	n.tidyKeys(-1)
 }
 
-// Set inserts e, or replaces the entry equal to it.
-func (t *itree) Set(e ientry) {
+// Put inserts the entry of index key key for e, or replaces the entry
+// equal to it. It keeps no reference
+// to key (ownKey): its caller may convert a buffer it reuses, on the
+// stack for a key of up to 32 bytes (index.replace).
+func (t *itree) Put(key string, e entry) {
+	k := newIentry(key, e)
 	if t.root == nil {
 		n := t.newNode(true)
-		n.insertAt(0, e, nil)
+		n.insertAt(0, ientry{key: strings.Clone(key), pre: k.pre, e: e}, nil)
 		t.root, t.count = n, 1
 		return
 	}
 	prefetchNode(t.root)
-	right, sep, added := t.set(&t.root, &e)
+	right, sep, added := t.set(&t.root, &k, e)
 	if right != nil {
 		r := t.newNode(false)
 		r.n = 2
@@ -402,27 +487,26 @@ func (t *itree) Set(e ientry) {
 	}
 }
 
-// set inserts or replaces e below *cn. When the node splits, it returns
+// set inserts or replaces the entry of k (for searches only) below *cn,
+// made of e and a key the tree owns. When the node splits, it returns
 // the new node to its right and that node's separator.
-func (t *itree) set(cn **inode, e *ientry) (right *inode, sep ientry, added bool) {
+func (t *itree) set(cn **inode, k *ientry, e entry) (right *inode, sep ientry, added bool) {
 	n := t.own(cn)
 	var i int
 	var kid *inode
 	if n.leaf {
-		i = n.lower(e, 0)
-		if i < int(n.n) && !n.greater(i, e) {
-			e.key = n.ents[i].key // equal: the new string is let go
-			n.put(i, *e, nil)
+		i = n.lower(k, 0)
+		if i < int(n.n) && !n.greater(i, k) {
+			n.put(i, ientry{key: n.keyAt(i), pre: k.pre, e: e}, nil) // equal: its key's place is kept
 			return nil, ientry{}, false
 		}
-		n.shareKey(i, e)
-		sep = *e
+		sep = ientry{key: n.ownKey(i, k), pre: k.pre, e: e}
 	} else {
-		c := n.child(e)
-		if k := n.kids[c]; k.leaf && k.n == itreeWidth && t.spill(n, c, e) {
-			c = n.child(e) // the leaf, or its neighbour, now has room
+		c := n.child(k)
+		if l := n.kids[c]; l.leaf && l.n == itreeWidth && t.spill(n, c, k) {
+			c = n.child(k) // the leaf, or its neighbour, now has room
 		}
-		kid, sep, added = t.set(&n.kids[c], e)
+		kid, sep, added = t.set(&n.kids[c], k, e)
 		if kid == nil {
 			return nil, ientry{}, added
 		}
@@ -562,53 +646,33 @@ func (t *itree) mend(n *inode, l int) {
 	if !right.leaf {
 		right.put(0, n.at(r), nil)
 	}
-	total := int(left.n) + int(right.n)
+	ln, rn := int(left.n), int(right.n)
+	total := ln + rn
 	if total <= itreeWidth {
-		m := int(left.n)
-		copy(left.ents[m:total], right.ents[:right.n])
-		copy(left.pres[m:total], right.pres[:right.n])
-		if !left.leaf {
-			copy(left.kids[m:total], right.kids[:right.n])
-		}
 		left.n = int32(total)
+		moveSlots(left, ln, right, 0, rn)
 		n.removeAt(r)
 		return
 	}
 	h := total / 2
-	if int(left.n) < h {
-		// The first h-len(left) of right move to left's end.
-		k := h - int(left.n)
-		m := int(left.n)
-		copy(left.ents[m:h], right.ents[:k])
-		copy(left.pres[m:h], right.pres[:k])
-		if !left.leaf {
-			copy(left.kids[m:h], right.kids[:k])
-		}
+	if ln < h {
+		// The first h-ln of right move to left's end.
+		k := h - ln
 		left.n = int32(h)
-		rn := int(right.n)
-		copy(right.ents[:rn-k], right.ents[k:rn])
-		copy(right.pres[:rn-k], right.pres[k:rn])
-		clear(right.ents[rn-k : rn])
-		if !right.leaf {
-			copy(right.kids[:rn-k], right.kids[k:rn])
-			clear(right.kids[rn-k : rn])
-		}
+		moveSlots(left, ln, right, 0, k)
+		right.shift(k, 0, rn-k)
+		right.clearSlots(rn-k, rn)
 		right.n = int32(rn - k)
+		right.tidyKeys(-1)
 	} else {
 		// left's entries from h on move to right's start.
-		k := int(left.n) - h
-		m := int(right.n)
-		copy(right.ents[k:k+m], right.ents[:m])
-		copy(right.pres[k:k+m], right.pres[:m])
-		copy(right.ents[:k], left.ents[h:left.n])
-		copy(right.pres[:k], left.pres[h:left.n])
-		clear(left.ents[h:left.n])
-		if !right.leaf {
-			copy(right.kids[k:k+m], right.kids[:m])
-			copy(right.kids[:k], left.kids[h:left.n])
-			clear(left.kids[h:left.n])
-		}
-		left.n, right.n = int32(h), int32(k+m)
+		k := ln - h
+		right.shift(0, k, rn)
+		right.n = int32(k + rn)
+		moveSlots(right, 0, left, h, k)
+		left.clearSlots(h, ln)
+		left.n = int32(h)
+		left.tidyKeys(-1)
 	}
 	n.put(r, right.at(0), nil)
 }
@@ -696,9 +760,8 @@ func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bo
 		}
 		n := &run[0]
 		run = run[1:]
-		n.owner, n.leaf = t.owner, true
+		n.owner, n.leaf, n.n = t.owner, true, int32(to-from)
 		if ok = fill(n, from, to); ok {
-			n.n = int32(to - from)
 			level = append(level, built{n, n.at(0)})
 		}
 	})
@@ -709,11 +772,10 @@ func (t *itree) loadLeaves(count int, fill func(n *inode, from, to int) bool) bo
 		var up []built
 		loadChunks(len(level), func(from, to int) {
 			n := t.newNode(false)
-			n.kids[0] = level[from].n
+			n.kids[0], n.n = level[from].n, int32(to-from)
 			for i := from + 1; i < to; i++ {
 				n.put(i-from, level[i].least, level[i].n)
 			}
-			n.n = int32(to - from)
 			up = append(up, built{n, level[from].least})
 		})
 		level = up

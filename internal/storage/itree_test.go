@@ -14,6 +14,9 @@ import (
 // a tree and on copies of it (each written on its own afterwards), with
 // every read compared and the tree's shape checked.
 
+// Set is Put of e.
+func (t *itree) Set(e ientry) { t.Put(e.key, e.e) }
+
 // itreeModel is a tree and the sorted entries it must hold.
 type itreeModel struct {
 	t    *itree
@@ -29,6 +32,20 @@ func cmpIentry(a, b ientry) int {
 		return 1
 	}
 	return 0
+}
+
+// loadedItree is a model of a tree loaded (itree.load) with about n
+// random entries.
+func loadedItree(r *rand.Rand, n int) *itreeModel {
+	ents := make([]ientry, n)
+	for i := range ents {
+		ents[i] = randIentry(r)
+	}
+	slices.SortFunc(ents, cmpIentry)
+	ents = slices.CompactFunc(ents, func(a, b ientry) bool { return cmpIentry(a, b) == 0 })
+	m := &itreeModel{t: newItree(), want: ents}
+	m.t.load(slices.Clone(ents))
+	return m
 }
 
 func (m *itreeModel) find(k ientry) (int, bool) {
@@ -55,9 +72,10 @@ func sameIentry(a, b ientry) bool {
 func TestItreeModel(t *testing.T) {
 	// Each of the three phases (growth, churn, shrinking) is phase steps.
 	// 50,000 took 147 s under -race on a busy 2-core machine: the long run
-	// is for heavyTestsEnv; 25,000 still grow trees of three levels (the
-	// deferred check below fails if they do not; 20,000 did when leaves
-	// were split without first spilling to a neighbour, less full).
+	// is for heavyTestsEnv. The first tree is loaded with enough entries
+	// for three levels (the deferred check below fails if no tree has
+	// them): grown from nothing, nodes of 104 entries would need about
+	// 65,000 steps a phase to reach them.
 	seeds, phase := []uint64{1}, 25000
 	if heavyTests() {
 		seeds, phase = []uint64{1, 2, 3}, 50000
@@ -73,7 +91,7 @@ func TestItreeModel(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 9))
-			trees := []*itreeModel{{t: newItree()}}
+			trees := []*itreeModel{loadedItree(r, 3*itreeWidth*itreeWidth/2)}
 			for step := range 3 * phase {
 				m := trees[r.IntN(len(trees))]
 				k := randIentry(r)
@@ -206,9 +224,19 @@ func checkItree(t *testing.T, step int, m *itreeModel) (height int) {
 			t.Fatalf("step %d: node of %d at depth %d", step, n.n, depth)
 		}
 		for i := int(n.n); i < itreeWidth; i++ {
-			if n.ents[i] != (islot{}) || !n.leaf && n.kids[i] != nil {
+			if n.recs[i] != "" || n.sizes[i] != 0 || !n.leaf && n.kids[i] != nil {
 				t.Fatalf("step %d: slot %d past %d not cleared", step, i, n.n)
 			}
+		}
+		// Each entry's key has a place in the node's keys, which hold
+		// no more than a tidy at their capacity leaves.
+		for i := range int(n.n) {
+			if int(n.kix[i]) >= len(n.keys) && n.recs[i] != "" {
+				t.Fatalf("step %d: entry %d's key at place %d of %d", step, i, n.kix[i], len(n.keys))
+			}
+		}
+		if len(n.keys) > itreeWidth+8 {
+			t.Fatalf("step %d: %d index keys held for %d entries", step, len(n.keys), n.n)
 		}
 		first := 0
 		if !n.leaf {
@@ -503,12 +531,44 @@ func TestItreeSharesKeys(t *testing.T) {
 	t.Logf("%d strings for 200 keys of %d entries", strs, 200*perKey)
 }
 
-// TestInodeFillsItsSizeClass: a slot is 40 bytes of entry and 8 of
-// prefix, and a node of itreeWidth of them fills the allocator's
-// 3,072-byte class, one slot more would not fit (itreeWidth).
+// TestInodeFillsItsSizeClass: a slot is 29 bytes (prefix 8, record 16,
+// size 4, its key's place 1), and a node of itreeWidth of them, with the
+// allocator's 8-byte header, fills its 3,072-byte class; one slot more
+// would not fit (itreeWidth).
 func TestInodeFillsItsSizeClass(t *testing.T) {
-	require.Equal(t, uintptr(40), unsafe.Sizeof(islot{}))
-	size := unsafe.Sizeof(inode{})
+	const slot, header = 8 + 16 + 4 + 1, 8
+	size := unsafe.Sizeof(inode{}) + header
 	require.LessOrEqual(t, size, uintptr(3072), "node of %d bytes", size)
-	require.Greater(t, size+unsafe.Sizeof(islot{})+8, uintptr(3072), "node of %d bytes: room for another slot", size)
+	require.Greater(t, size+slot, uintptr(3072), "node of %d bytes: room for another slot", size)
+}
+
+// TestItreePutKeepsNoReferenceToItsKey: Put's key may be a conversion
+// of a buffer its caller reuses (index.replace, on the stack); the tree
+// keeps a key string it holds already or a copy. Handed a view of the
+// buffer itself, rewritten after each Put, it changes none of the keys it
+// holds: into an empty tree, beside an entry of the same key, between
+// keys, and replacing an entry.
+func TestItreePutKeepsNoReferenceToItsKey(t *testing.T) {
+	tr := newItree()
+	var want []ientry
+	buf := make([]byte, 0, 64)
+	r := rand.New(rand.NewPCG(4, 4))
+	for i := range 3000 {
+		buf = fmt.Appendf(buf[:0], "\x00\x00\x00%cgroup-%04d-a-key-longer-than-thirty-two-bytes", byte(r.IntN(4)), r.IntN(300))
+		key := string(buf) // what the tree must hold
+		e := keyPivot(fmt.Sprintf("p%05d", i%2500), "")
+		tr.Put(unsafe.String(unsafe.SliceData(buf), len(buf)), e)
+		for j := range buf {
+			buf[j] = 0xff // the caller's next use of its buffer
+		}
+		want = append(want, newIentry(key, e))
+	}
+	slices.SortFunc(want, cmpIentry)
+	want = slices.CompactFunc(want, func(a, b ientry) bool { return cmpIentry(a, b) == 0 })
+	got := tr.Items()
+	require.Len(t, got, len(want))
+	for i := range got {
+		require.Equal(t, want[i].key, got[i].key, "entry %d", i)
+		require.Equal(t, want[i].e.rec, got[i].e.rec, "entry %d", i)
+	}
 }

@@ -305,7 +305,7 @@ func (t *Table) relocateLocked(rec string) {
 				panic("storage: an item's index entry is missing")
 			}
 			ie.e = moved
-			x.tree.Set(ie)
+			x.tree.Put(ie.key, ie.e)
 		}
 		clear(attrs) // its values view rec, in the chunk being left
 	}
