@@ -462,9 +462,9 @@ func (n *inode) moveTail(i int, r *inode) {
 }
 
 // Put inserts the entry of index key key for e, or replaces the entry
-// equal to it. It keeps no reference
-// to key (ownKey): its caller may convert a buffer it reuses, on the
-// stack for a key of up to 32 bytes (index.replace).
+// equal to it. It keeps no reference to key (ownKey): its caller may
+// convert a buffer it reuses, on the stack for a key of up to 32 bytes
+// (index.replace).
 func (t *itree) Put(key string, e entry) {
 	k := newIentry(key, e)
 	if t.root == nil {
