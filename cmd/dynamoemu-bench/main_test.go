@@ -250,15 +250,21 @@ func TestPreloadCatches(t *testing.T) {
 	}
 }
 
+// emulatorClient is a client of conns connections to an in-process
+// emulator served over HTTP, both closed when t ends.
+func emulatorClient(t *testing.T, accessKey string, conns int) *client {
+	e, err := emulator.New(emulator.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	srv := httptest.NewServer(e.Handler())
+	t.Cleanup(srv.Close)
+	return newClient(srv.URL, accessKey, conns)
+}
+
 // TestRunFixedRequests: with requests set, each client sends exactly
 // that many, every one measured and checked, whatever the duration.
 func TestRunFixedRequests(t *testing.T) {
-	e, err := emulator.New(emulator.Options{})
-	require.NoError(t, err)
-	defer e.Close()
-	srv := httptest.NewServer(e.Handler())
-	defer srv.Close()
-	cl := newClient(srv.URL, "AKIAFIXEDREQUESTS", 3)
+	cl := emulatorClient(t, "AKIAFIXEDREQUESTS", 3)
 	w := &workload{table: "fixed", partitions: 10}
 	require.NoError(t, w.setup(cl))
 	for _, op := range opNames {
@@ -274,12 +280,7 @@ func TestRunFixedRequests(t *testing.T) {
 // item has) keeps one item in ten of the 500 it reads and drops the rest;
 // on a table of fewer items it reads them all.
 func TestScanFilterKeepsSome(t *testing.T) {
-	e, err := emulator.New(emulator.Options{})
-	require.NoError(t, err)
-	defer e.Close()
-	srv := httptest.NewServer(e.Handler())
-	defer srv.Close()
-	cl := newClient(srv.URL, "AKIASCANFILTER", 1)
+	cl := emulatorClient(t, "AKIASCANFILTER", 1)
 	for _, tc := range []struct{ partitions, scanned int }{{60, 500}, {10, 100}} {
 		w := &workload{table: "filtered" + strconv.Itoa(tc.partitions), partitions: tc.partitions}
 		require.NoError(t, w.setup(cl))
